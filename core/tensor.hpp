@@ -1,0 +1,30 @@
+// Tensor types of the core. Attention runs on fixed-rank xtensors; only the
+// scenario's named tensors, whose rank (1 to 3) is data, use xarray.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <xtensor/xarray.hpp>
+#include <xtensor/xtensor.hpp>
+
+namespace attention {
+
+using shape_t = std::vector<std::size_t>;
+using tensor = xt::xarray<float>;         // a named scenario tensor, rank 1 to 3
+using tensor2 = xt::xtensor<float, 2>;    // weights (C, d), masks (Tq, Tkv)
+using tensor3 = xt::xtensor<float, 3>;    // activations (B, T, ·)
+
+struct named_tensor {
+  std::string name;
+  tensor value;
+};
+
+inline std::size_t element_count(const shape_t& shape) {
+  std::size_t n = 1;
+  for (std::size_t d : shape) n *= d;
+  return n;
+}
+
+}  // namespace attention

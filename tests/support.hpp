@@ -1,0 +1,69 @@
+// Helpers shared by the core tests: fixture files and tensor comparison that
+// reports the largest difference when it fails.
+#pragma once
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+namespace test_support {
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) FAIL("cannot open " << path);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+inline nlohmann::json read_json(const std::string& path) { return nlohmann::json::parse(read_text(path)); }
+
+inline std::string tests_dir() { return ATTENTION_TESTS_DIR; }
+inline std::string presets_dir() { return ATTENTION_PRESETS_DIR; }
+
+// The spec's tolerance against PyTorch: 2e-5 + 1e-4·|expected|.
+inline bool within_spec(double actual, double expected) {
+  return std::fabs(actual - expected) <= 2e-5 + 1e-4 * std::fabs(expected);
+}
+
+// null in a trace is -inf.
+inline double trace_number(const nlohmann::json& v) {
+  return v.is_null() ? -std::numeric_limits<double>::infinity() : v.get<double>();
+}
+
+struct comparison {
+  bool same_shape = true;
+  std::size_t mismatches = 0;
+  double largest_difference = 0;
+  std::size_t worst_index = 0;
+};
+
+// Compares {"shape", "data"} objects element by element under the spec's tolerance.
+inline comparison compare_tensors(const nlohmann::json& actual, const nlohmann::json& expected) {
+  comparison c;
+  if (actual.at("shape") != expected.at("shape") || actual.at("data").size() != expected.at("data").size()) {
+    c.same_shape = false;
+    return c;
+  }
+  const auto& a = actual.at("data");
+  const auto& e = expected.at("data");
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    const double x = trace_number(a[i]), y = trace_number(e[i]);
+    if (std::isinf(x) || std::isinf(y)) {
+      if (x != y) { ++c.mismatches; c.largest_difference = std::numeric_limits<double>::infinity(); c.worst_index = i; }
+      continue;
+    }
+    const double d = std::fabs(x - y);
+    if (!within_spec(x, y)) ++c.mismatches;
+    if (d > c.largest_difference) { c.largest_difference = d; c.worst_index = i; }
+  }
+  return c;
+}
+
+}  // namespace test_support

@@ -1,0 +1,3 @@
+// The one file that defines Catch2's main.
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
