@@ -1,0 +1,107 @@
+#include "attention.hpp"
+
+#include <cmath>
+
+#include "check.hpp"
+#include "mask.hpp"
+#include "matmul.hpp"
+#include "softmax.hpp"
+
+namespace attention {
+namespace {
+
+// Finite inputs can still overflow float32 in a product; say where, rather
+// than let inf - inf become NaN in softmax.
+void require_finite(const tensor3& t, std::size_t head, const char* step) {
+  for (float value : t)
+    ATTENTION_CHECK(std::isfinite(value), "attention.heads[", head, "].", step,
+                    ": overflows float32; the inputs are too large");
+}
+
+}  // namespace
+
+const tensor3* head_trace::step(std::string_view name) const {
+  if (name == "q") return q ? &*q : nullptr;
+  if (name == "k") return k ? &*k : nullptr;
+  if (name == "v") return v ? &*v : nullptr;
+  if (name == "scores") return &scores;
+  if (name == "scaled") return &scaled;
+  if (name == "masked") return &masked;
+  if (name == "weights") return &weights;
+  if (name == "out") return &out;
+  return nullptr;
+}
+
+head_trace attend(const tensor3& x, const tensor3& context, const head_weights& weights,
+                  const tensor2& keep, const layer_options& options, std::size_t head_index) {
+  const std::size_t B = x.shape(0), Tq = x.shape(1), Tkv = context.shape(1);
+  head_trace head;
+
+  // 1. scores = q @ kᵀ: what each query looks for against what each key contains
+  if (weights.query != nullptr) {
+    head.q = project(x, *weights.query);        // (B, Tq, d_k)
+    head.k = project(context, *weights.key);    // (B, Tkv, d_k)
+    head.scores = scores_of(*head.q, *head.k);  // (B, Tq, Tkv)
+    require_finite(head.scores, head_index, "scores");
+  } else {
+    head.scores = tensor3({B, Tq, Tkv}, 0.0f);  // uniform affinities: the bag of words
+  }
+
+  // 2. scale by 1/sqrt(d_k), so unit-variance q and k give unit-variance scores.
+  // Multiplied by d_k ** -0.5 rounded to float, as `scores * head_size**-0.5`.
+  head.scaled = head.scores;
+  if (options.scale && head.k) {
+    const float factor = static_cast<float>(std::pow(static_cast<double>(head.k->shape(2)), -0.5));
+    head.scaled *= factor;
+  }
+  if (options.temperature != 1.0f) head.scaled /= options.temperature;
+  require_finite(head.scaled, head_index, "scaled");
+
+  // 3. hide the positions the mask does not allow
+  head.masked = mask_fill(head.scaled, keep);  // (B, Tq, Tkv)
+
+  // 4. weights = softmax over the context axis: each row sums to 1
+  head.weights = softmax(head.masked);
+
+  // 5. out = weights @ v: each query aggregates what the keys it attends to offer
+  if (weights.value != nullptr) {
+    head.v = project(context, *weights.value);  // (B, Tkv, d_v)
+    head.out = weighted_sum(head.weights, *head.v);
+  } else {
+    head.out = weighted_sum(head.weights, context);  // wei @ x
+  }
+  require_finite(head.out, head_index, "out");
+  return head;
+}
+
+layer_trace attend_layer(const tensor3& x, const tensor3& context,
+                         const std::vector<head_weights>& heads, const tensor2& keep,
+                         const layer_options& options, const tensor2* output) {
+  layer_trace layer;
+  std::size_t width = 0;
+  for (std::size_t h = 0; h < heads.size(); ++h) {
+    layer.heads.push_back(attend(x, context, heads[h], keep, options, h));
+    width += layer.heads.back().out.shape(2);
+  }
+
+  // torch.cat(outs, dim=-1): (B, Tq, Σ d_v)
+  const std::size_t B = x.shape(0), Tq = x.shape(1);
+  tensor3 concatenated({B, Tq, width});
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t t = 0; t < Tq; ++t) {
+      std::size_t column = 0;
+      for (const head_trace& head : layer.heads)
+        for (std::size_t c = 0; c < head.out.shape(2); ++c) concatenated(b, t, column++) = head.out(b, t, c);
+    }
+
+  if (output != nullptr) {
+    layer.out = project(concatenated, *output);  // (B, Tq, C_out)
+    for (float value : layer.out)
+      ATTENTION_CHECK(std::isfinite(value), "attention.output: overflows float32; the inputs are too large");
+  } else {
+    layer.out = std::move(concatenated);
+  }
+  return layer;
+}
+
+}  // namespace attention

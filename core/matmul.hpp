@@ -1,0 +1,21 @@
+// The three products attention needs, batched over the leading axis. Float32
+// with the inner loop over contiguous memory, so the compiler vectorizes it.
+#pragma once
+
+#include "tensor.hpp"
+
+namespace attention {
+
+// x @ W: (B, T, C) @ (C, d) -> (B, T, d)
+tensor3 project(const tensor3& x, const tensor2& w);
+
+// q @ kᵀ: (B, Tq, d) @ (B, Tkv, d)ᵀ -> (B, Tq, Tkv)
+tensor3 scores_of(const tensor3& q, const tensor3& k);
+
+// weights @ v: (B, Tq, Tkv) @ (B, Tkv, d_v) -> (B, Tq, d_v)
+tensor3 weighted_sum(const tensor3& weights, const tensor3& v);
+
+// a @ b for plain matrices: (n, k) @ (k, m) -> (n, m)
+tensor2 matmul(const tensor2& a, const tensor2& b);
+
+}  // namespace attention

@@ -1,0 +1,41 @@
+#include "softmax.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "check.hpp"
+
+namespace attention {
+namespace {
+
+void softmax_row(const float* in, float* out, std::size_t n) {
+  float row_max = -std::numeric_limits<float>::infinity();
+  for (std::size_t j = 0; j < n; ++j) row_max = std::fmax(row_max, in[j]);
+  ATTENTION_CHECK(std::isfinite(row_max), "softmax: a row allows no position (every entry is -inf)");
+  float sum = 0.0f;
+  for (std::size_t j = 0; j < n; ++j) {
+    out[j] = std::exp(in[j] - row_max);  // subtract the max only for stability
+    sum += out[j];
+  }
+  const float inverse = 1.0f / sum;  // sum >= 1: the max entry contributes exp(0)
+  for (std::size_t j = 0; j < n; ++j) out[j] *= inverse;
+}
+
+}  // namespace
+
+tensor3 softmax(const tensor3& masked) {
+  tensor3 weights(masked.shape());
+  const std::size_t n = masked.shape(2);
+  const std::size_t rows = masked.size() / n;
+  for (std::size_t r = 0; r < rows; ++r) softmax_row(masked.data() + r * n, weights.data() + r * n, n);
+  return weights;
+}
+
+std::vector<float> softmax(const std::vector<float>& values) {
+  ATTENTION_CHECK(!values.empty(), "softmax: expected at least one value");
+  std::vector<float> out(values.size());
+  softmax_row(values.data(), out.data(), values.size());
+  return out;
+}
+
+}  // namespace attention
