@@ -1,0 +1,519 @@
+#include "scenario.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "check.hpp"
+#include "limits.hpp"
+
+namespace attention {
+namespace {
+
+using json = nlohmann::json;
+
+// A place in the document, printed as in the spec: tensors[2].linear
+std::string at(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+std::string at(const std::string& parent, std::size_t index) {
+  return parent + "[" + std::to_string(index) + "]";
+}
+
+std::string quoted(const std::string& text) { return json(text).dump(); }
+
+// a · b, saturating, so that absurd shapes cannot wrap around a limit check
+std::size_t times(std::size_t a, std::size_t b) {
+  if (a != 0 && b > std::numeric_limits<std::size_t>::max() / a) return std::numeric_limits<std::size_t>::max();
+  return a * b;
+}
+
+// element_count that saturates instead of wrapping
+std::size_t count_of(const shape_t& shape) {
+  std::size_t n = 1;
+  for (std::size_t d : shape) n = times(n, d);
+  return n;
+}
+
+std::string shape_text(const shape_t& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+// Deep nesting would exhaust the parser's stack: refuse it before parsing.
+void check_depth(std::string_view text) {
+  std::size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      ATTENTION_CHECK(++depth <= limits::json_depth, "scenario: nested deeper than ", limits::json_depth,
+                      " levels");
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
+void only_fields(const json& object, const std::string& place, const std::set<std::string>& allowed) {
+  for (const auto& item : object.items())
+    ATTENTION_CHECK(allowed.count(item.key()) != 0, at(place, item.key()), ": unknown field");
+}
+
+std::string string_field(const json& object, const std::string& key, const std::string& place) {
+  const json& value = object.at(key);
+  ATTENTION_CHECK(value.is_string(), at(place, key), ": expected a string");
+  return value.get<std::string>();
+}
+
+std::size_t positive_integer(const json& value) {
+  if (!value.is_number_integer()) return 0;
+  if (value.is_number_unsigned()) return value.get<std::uint64_t>() > (1ull << 40) ? (1ull << 40) : value.get<std::size_t>();
+  const std::int64_t n = value.get<std::int64_t>();
+  return n > 0 ? static_cast<std::size_t>(n) : 0;
+}
+
+shape_t parse_shape(const json& value, const std::string& place) {
+  const char* expected = ": expected a shape, a list of 1 to 3 positive integers";
+  ATTENTION_CHECK(value.is_array() && !value.empty() && value.size() <= 3, place, expected);
+  shape_t shape;
+  for (const json& dim : value) {
+    const std::size_t n = positive_integer(dim);
+    ATTENTION_CHECK(n > 0, place, expected);
+    shape.push_back(n);
+  }
+  return shape;
+}
+
+// Any JSON integer that PyTorch would take as a seed: negative ones wrap as
+// int64 -> uint64, as torch.manual_seed does.
+std::uint64_t parse_seed(const json& value, const std::string& place) {
+  ATTENTION_CHECK(value.is_number_integer(), place, ": expected an integer");
+  if (value.is_number_unsigned()) return value.get<std::uint64_t>();
+  return static_cast<std::uint64_t>(value.get<std::int64_t>());
+}
+
+std::int64_t parse_int64(const json& value, const std::string& place, const char* expected) {
+  ATTENTION_CHECK(value.is_number_integer(), place, expected);
+  if (value.is_number_unsigned())
+    ATTENTION_CHECK(value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()),
+                    place, expected);
+  return value.get<std::int64_t>();
+}
+
+// "values": a nested list of rank 1 to 3, rectangular, of finite float32 numbers.
+void parse_values(const json& value, const std::string& place, tensor_entry& entry) {
+  // The shape is read down the first elements; every other list must match it.
+  shape_t shape;
+  for (const json* level = &value; level->is_array(); level = &(*level)[0]) {
+    ATTENTION_CHECK(!level->empty(), place, ": expected a non-empty list of numbers");
+    ATTENTION_CHECK(shape.size() < 3, place, ": nested deeper than 3 levels; tensors have rank 1 to 3");
+    shape.push_back(level->size());
+  }
+  ATTENTION_CHECK(!shape.empty(), place, ": expected a list of numbers (rank 1 to 3)");
+  ATTENTION_CHECK(count_of(shape) <= limits::tensor_elements, place, ": ", count_of(shape),
+                  " elements exceed the limit of ", limits::tensor_elements);
+  entry.shape = shape;
+  entry.values.reserve(element_count(shape));
+
+  // Walk in row-major order, naming the first element that breaks the shape.
+  struct walker {
+    const shape_t& shape;
+    std::vector<float>& out;
+    void walk(const json& node, const std::string& where, std::size_t depth) {
+      if (depth == shape.size()) {
+        ATTENTION_CHECK(node.is_number(), where, ": expected a number");
+        const double number = node.get<double>();
+        ATTENTION_CHECK(std::isfinite(number) && std::fabs(number) <= std::numeric_limits<float>::max(), where,
+                        ": ", node.dump(), " does not fit in float32");
+        out.push_back(static_cast<float>(number));
+        return;
+      }
+      ATTENTION_CHECK(node.is_array(), where, ": ragged: expected a list of ", shape[depth],
+                      depth + 1 == shape.size() ? " numbers" : " lists");
+      ATTENTION_CHECK(node.size() == shape[depth], where, ": ragged: expected ", shape[depth], " elements, got ",
+                      node.size());
+      for (std::size_t i = 0; i < node.size(); ++i) walk(node[i], at(where, i), depth + 1);
+    }
+  } w{shape, entry.values};
+  w.walk(value, place, 0);
+}
+
+const std::map<std::string, tensor_entry::source_kind> source_kinds = {
+    {"values", tensor_entry::source_kind::values}, {"zeros", tensor_entry::source_kind::zeros},
+    {"ones", tensor_entry::source_kind::ones},     {"rand", tensor_entry::source_kind::rand},
+    {"randn", tensor_entry::source_kind::randn},   {"randint", tensor_entry::source_kind::randint},
+    {"linear", tensor_entry::source_kind::linear}, {"embedding", tensor_entry::source_kind::embedding},
+};
+
+bool is_identifier(const std::string& name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) return false;
+  for (char c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+tensor_entry parse_entry(const json& item, const std::string& place) {
+  ATTENTION_CHECK(item.is_object(), place, ": expected an object");
+  tensor_entry entry;
+
+  if (item.contains("manual_seed")) {
+    only_fields(item, place, {"manual_seed"});
+    entry.source = tensor_entry::source_kind::manual_seed;
+    entry.seed = parse_seed(item["manual_seed"], at(place, "manual_seed"));
+    return entry;
+  }
+
+  std::vector<std::string> sources;
+  for (const auto& kind : source_kinds)
+    if (item.contains(kind.first)) sources.push_back(kind.first);
+  ATTENTION_CHECK(item.contains("name"), at(place, "name"), ": required");
+  entry.name = string_field(item, "name", place);
+  ATTENTION_CHECK(is_identifier(entry.name), at(place, "name"), ": ", quoted(entry.name),
+                  " is not a name ([A-Za-z_][A-Za-z0-9_]*)");
+  ATTENTION_CHECK(!sources.empty(), place,
+                  ": needs a source: one of values, zeros, ones, rand, randn, randint, linear, embedding");
+  ATTENTION_CHECK(sources.size() == 1, place, ": has two sources, ", sources[0], " and ", sources[1],
+                  "; keep exactly one");
+  const std::string& kind = sources[0];
+  entry.source = source_kinds.at(kind);
+  const std::string source_place = at(place, kind);
+  const json& argument = item[kind];
+
+  std::set<std::string> allowed = {"name", kind};
+  if (entry.source == tensor_entry::source_kind::randint) allowed.insert("shape");
+  if (entry.source == tensor_entry::source_kind::embedding) allowed.insert("ids");
+  for (const auto& field : item.items()) {
+    if (allowed.count(field.key())) continue;
+    ATTENTION_CHECK(field.key() != "shape", at(place, "shape"), ": only randint takes a shape");
+    ATTENTION_CHECK(field.key() != "ids", at(place, "ids"), ": only embedding takes ids");
+    detail::fail(at(place, field.key()), ": unknown field");
+  }
+
+  using k = tensor_entry::source_kind;
+  switch (entry.source) {
+    case k::values: parse_values(argument, source_place, entry); break;
+    case k::zeros: case k::ones: case k::rand: case k::randn:
+      entry.shape = parse_shape(argument, source_place);
+      break;
+    case k::randint: {
+      const char* expected = ": expected [low, high], two integers with low < high";
+      ATTENTION_CHECK(argument.is_array() && argument.size() == 2, source_place, expected);
+      entry.low = parse_int64(argument[0], source_place, expected);
+      entry.high = parse_int64(argument[1], source_place, expected);
+      ATTENTION_CHECK(entry.low < entry.high, source_place, expected);
+      ATTENTION_CHECK(item.contains("shape"), at(place, "shape"), ": required with randint");
+      entry.shape = parse_shape(item["shape"], at(place, "shape"));
+      break;
+    }
+    case k::linear: {
+      const char* expected = ": expected [in, out], two positive integers";
+      ATTENTION_CHECK(argument.is_array() && argument.size() == 2, source_place, expected);
+      const std::size_t in = positive_integer(argument[0]), out = positive_integer(argument[1]);
+      ATTENTION_CHECK(in > 0 && out > 0, source_place, expected);
+      entry.shape = {in, out};
+      break;
+    }
+    case k::embedding: {
+      const char* expected = ": expected [num, dim], two positive integers";
+      ATTENTION_CHECK(argument.is_array() && argument.size() == 2, source_place, expected);
+      const std::size_t num = positive_integer(argument[0]), dim = positive_integer(argument[1]);
+      ATTENTION_CHECK(num > 0 && dim > 0, source_place, expected);
+      ATTENTION_CHECK(times(num, dim) <= limits::tensor_elements, source_place, ": a table of ", num, " × ", dim,
+                      " exceeds the limit of ", limits::tensor_elements, " elements");
+      const std::string ids_place = at(place, "ids");
+      ATTENTION_CHECK(item.contains("ids"), ids_place, ": required with embedding");
+      const json& ids = item["ids"];
+      ATTENTION_CHECK(ids.is_array() && !ids.empty(), ids_place, ": expected a non-empty list of integers");
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        const std::string id_place = at(ids_place, i);
+        const std::int64_t id = parse_int64(ids[i], id_place, ": expected an integer");
+        ATTENTION_CHECK(id >= 0 && static_cast<std::size_t>(id) < num, id_place, ": ", id,
+                        " is out of range [0, ", num, ")");
+        entry.ids.push_back(id);
+      }
+      entry.table_rows = num;
+      entry.shape = {ids.size(), dim};
+      break;
+    }
+    case k::manual_seed: break;
+  }
+  ATTENTION_CHECK(count_of(entry.shape) <= limits::tensor_elements, source_place, ": ",
+                  shape_text(entry.shape), " has ", count_of(entry.shape), " elements; the limit is ",
+                  limits::tensor_elements);
+  return entry;
+}
+
+// Token labels: T strings (shared by every batch element) or B lists of T.
+std::vector<std::vector<std::string>> parse_labels(const json& value, const std::string& place,
+                                                   std::size_t batch, std::size_t length, bool batched) {
+  ATTENTION_CHECK(value.is_array() && !value.empty(), place, ": expected a list of ", length, " strings");
+  const bool nested = value[0].is_array();
+  std::vector<std::vector<std::string>> lists;
+  auto read_list = [&](const json& list, const std::string& where) {
+    ATTENTION_CHECK(list.is_array(), where, ": expected a list of ", length, " strings");
+    ATTENTION_CHECK(list.size() == length, where, ": expected ", length, " labels, one per position, got ",
+                    list.size());
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      ATTENTION_CHECK(list[i].is_string(), at(where, i), ": expected a string");
+      labels.push_back(list[i].get<std::string>());
+      ATTENTION_CHECK(labels.back().size() <= limits::label_bytes, at(where, i), ": longer than ",
+                      limits::label_bytes, " bytes");
+    }
+    lists.push_back(std::move(labels));
+  };
+  if (!nested) {
+    read_list(value, place);
+  } else {
+    ATTENTION_CHECK(batched || value.size() == 1, place, ": x has no batch axis; expected ", length, " strings");
+    ATTENTION_CHECK(value.size() == batch, place, ": expected ", batch, " lists, one per batch element, got ",
+                    value.size());
+    for (std::size_t b = 0; b < value.size(); ++b) read_list(value[b], at(place, b));
+  }
+  return lists;
+}
+
+class validator {
+ public:
+  explicit validator(const json& root) : root_(root) {}
+
+  scenario run() {
+    ATTENTION_CHECK(root_.is_object(), "scenario: expected a JSON object");
+    only_fields(root_, "", {"version", "id", "title", "source", "description", "seed", "tokens",
+                            "context_tokens", "tensors", "attention"});
+    ATTENTION_CHECK(root_.contains("version"), "version: required (1)");
+    ATTENTION_CHECK(root_["version"].is_number_integer() && root_["version"].get<std::int64_t>() == 1,
+                    "version: expected 1, got ", root_["version"].dump());
+    ATTENTION_CHECK(root_.contains("id"), "id: required");
+    s_.id = string_field(root_, "id", "");
+    ATTENTION_CHECK(is_slug(s_.id), "id: ", quoted(s_.id), " is not a slug ([a-z0-9-]+)");
+    if (root_.contains("title")) s_.title = string_field(root_, "title", "");
+    if (root_.contains("source")) s_.source = string_field(root_, "source", "");
+    if (root_.contains("description")) s_.description = string_field(root_, "description", "");
+    if (root_.contains("seed")) s_.seed = parse_seed(root_["seed"], "seed");
+
+    parse_tensors();
+    parse_attention();
+    if (root_.contains("tokens"))
+      s_.tokens = parse_labels(root_["tokens"], "tokens", s_.batch, s_.query_length, s_.batched);
+    if (root_.contains("context_tokens"))
+      s_.context_tokens =
+          parse_labels(root_["context_tokens"], "context_tokens", s_.batch, s_.context_length, s_.batched);
+    return std::move(s_);
+  }
+
+ private:
+  static bool is_slug(const std::string& id) {
+    if (id.empty()) return false;
+    for (char c : id)
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+    return true;
+  }
+
+  void parse_tensors() {
+    ATTENTION_CHECK(root_.contains("tensors"), "tensors: required");
+    const json& list = root_["tensors"];
+    ATTENTION_CHECK(list.is_array(), "tensors: expected a list");
+    ATTENTION_CHECK(list.size() <= limits::tensor_entries, "tensors: ", list.size(), " entries exceed the limit of ",
+                    limits::tensor_entries);
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string place = at("tensors", i);
+      tensor_entry entry = parse_entry(list[i], place);
+      if (entry.source != tensor_entry::source_kind::manual_seed) {
+        const auto previous = where_.find(entry.name);
+        ATTENTION_CHECK(previous == where_.end(), at(place, "name"), ": ", quoted(entry.name),
+                        " is already defined by tensors[", previous == where_.end() ? 0 : previous->second, "]");
+        total += element_count(entry.shape);
+        ATTENTION_CHECK(total <= limits::total_elements, place, ": the tensors so far hold ", total,
+                        " elements; the limit is ", limits::total_elements);
+        where_[entry.name] = s_.tensors.size();
+      }
+      s_.tensors.push_back(std::move(entry));
+    }
+  }
+
+  const tensor_entry& named(const json& object, const std::string& key, const std::string& place) {
+    const std::string name = string_field(object, key, place);
+    const auto found = where_.find(name);
+    ATTENTION_CHECK(found != where_.end(), at(place, key), ": no tensor named ", quoted(name));
+    return s_.tensors[found->second];
+  }
+
+  const tensor_entry& weight(const json& head, const std::string& key, const std::string& place,
+                             std::size_t rows, const char* rows_of) {
+    const tensor_entry& w = named(head, key, place);
+    ATTENTION_CHECK(w.shape.size() == 2, at(place, key), ": ", quoted(w.name), " is ", shape_text(w.shape),
+                    "; expected a weight [C, d]");
+    ATTENTION_CHECK(w.shape[0] == rows, at(place, key), ": ", quoted(w.name), " has ", w.shape[0], " rows but ",
+                    rows_of, " has C = ", rows);
+    return w;
+  }
+
+  void parse_attention() {
+    ATTENTION_CHECK(root_.contains("attention"), "attention: required");
+    const json& a = root_["attention"];
+    ATTENTION_CHECK(a.is_object(), "attention: expected an object");
+    only_fields(a, "attention", {"x", "context", "heads", "mask", "scale", "temperature", "output"});
+    attention_spec& spec = s_.attention;
+
+    ATTENTION_CHECK(a.contains("x"), "attention.x: required");
+    const tensor_entry& x = named(a, "x", "attention");
+    ATTENTION_CHECK(x.shape.size() == 2 || x.shape.size() == 3, "attention.x: ", quoted(x.name), " is ",
+                    shape_text(x.shape), "; expected [T, C] or [B, T, C]");
+    spec.x = x.name;
+    s_.batched = x.shape.size() == 3;
+    s_.batch = s_.batched ? x.shape[0] : 1;
+    s_.query_length = x.shape[x.shape.size() - 2];
+    const std::size_t x_channels = x.shape.back();
+
+    const tensor_entry& context = a.contains("context") ? named(a, "context", "attention") : x;
+    spec.context = context.name;
+    ATTENTION_CHECK(context.shape.size() == x.shape.size(), "attention.context: ", quoted(context.name), " is ",
+                    shape_text(context.shape), "; expected the rank of x ", shape_text(x.shape));
+    ATTENTION_CHECK(!s_.batched || context.shape[0] == s_.batch, "attention.context: batch ", context.shape[0],
+                    " does not match x's batch ", s_.batch);
+    s_.context_length = context.shape[context.shape.size() - 2];
+    const std::size_t context_channels = context.shape.back();
+
+    ATTENTION_CHECK(s_.batch <= limits::batch, "attention.x: batch ", s_.batch, " exceeds the limit of ",
+                    limits::batch);
+    ATTENTION_CHECK(s_.query_length <= limits::sequence, "attention.x: length ", s_.query_length,
+                    " exceeds the limit of ", limits::sequence);
+    ATTENTION_CHECK(s_.context_length <= limits::sequence, "attention.context: length ", s_.context_length,
+                    " exceeds the limit of ", limits::sequence);
+
+    ATTENTION_CHECK(a.contains("heads"), "attention.heads: required");
+    const json& heads = a["heads"];
+    ATTENTION_CHECK(heads.is_array() && !heads.empty(), "attention.heads: expected a list of at least one head");
+    ATTENTION_CHECK(heads.size() <= limits::heads, "attention.heads: ", heads.size(), " heads exceed the limit of ",
+                    limits::heads);
+    const std::size_t attention_size = times(times(times(s_.batch, heads.size()), s_.query_length), s_.context_length);
+    ATTENTION_CHECK(attention_size <= limits::attention_elements, "attention: B · heads · Tq · Tkv = ", s_.batch,
+                    " · ", heads.size(), " · ", s_.query_length, " · ", s_.context_length, " = ", attention_size,
+                    " exceeds the limit of ", limits::attention_elements);
+
+    std::size_t concatenated = 0;
+    for (std::size_t h = 0; h < heads.size(); ++h) {
+      const std::string place = at("attention.heads", h);
+      const json& head = heads[h];
+      ATTENTION_CHECK(head.is_object(), place, ": expected an object {query, key, value}");
+      only_fields(head, place, {"query", "key", "value"});
+      head_spec parsed;
+      ATTENTION_CHECK(head.contains("query") == head.contains("key"), place, ": names ",
+                      head.contains("query") ? "query but not key" : "key but not query",
+                      "; name both, or neither for uniform weights");
+      if (head.contains("query")) {
+        const tensor_entry& wq = weight(head, "query", place, x_channels, "x");
+        const tensor_entry& wk = weight(head, "key", place, context_channels, "the context");
+        ATTENTION_CHECK(wq.shape[1] == wk.shape[1], at(place, "key"), ": ", quoted(wk.name), " has ", wk.shape[1],
+                        " columns but the query has ", wq.shape[1], "; q and k need the same head_size");
+        parsed.query = wq.name;
+        parsed.key = wk.name;
+      }
+      if (head.contains("value")) {
+        const tensor_entry& wv = weight(head, "value", place, context_channels, "the context");
+        parsed.value = wv.name;
+        concatenated += wv.shape[1];
+      } else {
+        concatenated += context_channels;  // wei @ context
+      }
+      spec.heads.push_back(parsed);
+    }
+
+    parse_mask(a);
+
+    if (a.contains("scale")) {
+      ATTENTION_CHECK(a["scale"].is_boolean(), "attention.scale: expected true or false");
+      spec.options.scale = a["scale"].get<bool>();
+    }
+    if (a.contains("temperature")) {
+      const json& t = a["temperature"];
+      ATTENTION_CHECK(t.is_number() && t.get<double>() > 0 && std::isfinite(t.get<double>()) &&
+                          static_cast<float>(t.get<double>()) > 0,
+                      "attention.temperature: expected a number > 0, got ", t.dump());
+      spec.options.temperature = static_cast<float>(t.get<double>());
+    }
+    if (a.contains("output")) {
+      const tensor_entry& w = named(a, "output", "attention");
+      ATTENTION_CHECK(w.shape.size() == 2 && w.shape[0] == concatenated, "attention.output: ", quoted(w.name), " is ",
+                      shape_text(w.shape), "; expected [", concatenated, ", C_out] (heads · d_v rows)");
+      spec.output = w.name;
+    }
+  }
+
+  void parse_mask(const json& a) {
+    mask_spec& mask = s_.attention.mask;
+    if (!a.contains("mask")) return;  // causal
+    const json& m = a["mask"];
+    const std::size_t Tq = s_.query_length, Tkv = s_.context_length;
+    const std::string expected = std::string(": expected \"causal\", \"none\" or a ") + std::to_string(Tq) + " × " +
+                                 std::to_string(Tkv) + " list of 0/1";
+    if (m.is_string()) {
+      const std::string kind = m.get<std::string>();
+      ATTENTION_CHECK(kind == "causal" || kind == "none", "attention.mask: ", quoted(kind), " is not a mask", expected);
+      mask.type = kind == "causal" ? mask_spec::kind::causal : mask_spec::kind::none;
+      return;
+    }
+    ATTENTION_CHECK(m.is_array(), "attention.mask", expected);
+    ATTENTION_CHECK(m.size() == Tq, "attention.mask: expected ", Tq, " rows (Tq), got ", m.size());
+    mask.type = mask_spec::kind::custom;
+    mask.custom = tensor2({Tq, Tkv});
+    for (std::size_t i = 0; i < Tq; ++i) {
+      const std::string row_place = at("attention.mask", i);
+      ATTENTION_CHECK(m[i].is_array() && m[i].size() == Tkv, row_place, ": expected ", Tkv,
+                      " entries (Tkv) of 0 or 1");
+      bool any = false;
+      for (std::size_t j = 0; j < Tkv; ++j) {
+        const json& cell = m[i][j];
+        ATTENTION_CHECK(cell.is_number_integer() && (cell.get<std::int64_t>() == 0 || cell.get<std::int64_t>() == 1),
+                        at(row_place, j), ": expected 0 or 1, got ", cell.dump());
+        mask.custom(i, j) = static_cast<float>(cell.get<std::int64_t>());
+        any = any || cell.get<std::int64_t>() == 1;
+      }
+      ATTENTION_CHECK(any, "attention.mask: row ", i, " allows no position");
+    }
+  }
+
+  const json& root_;
+  scenario s_;
+  std::map<std::string, std::size_t> where_;  // name -> index in s_.tensors
+};
+
+}  // namespace
+
+const std::vector<std::string>& scenario::labels(std::size_t b, bool context) const {
+  static const std::vector<std::string> none;
+  const auto& lists = context ? context_tokens : tokens;
+  if (lists.empty()) return none;
+  return lists.size() == 1 ? lists[0] : lists.at(b);
+}
+
+scenario parse_scenario(std::string_view json_text) {
+  ATTENTION_CHECK(json_text.size() <= limits::scenario_bytes, "scenario: ", json_text.size(),
+                  " bytes exceed the limit of ", limits::scenario_bytes);
+  check_depth(json_text);
+  json root;
+  try {
+    root = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();  // "[json.exception.parse_error.101] parse error at …"
+    const auto bracket = what.find("] ");
+    if (bracket != std::string::npos) what = what.substr(bracket + 2);
+    detail::fail("scenario: not valid JSON: ", what);
+  }
+  return validator(root).run();
+}
+
+}  // namespace attention
