@@ -1,0 +1,89 @@
+#include "run.hpp"
+
+#include <map>
+
+#include "generator.hpp"
+#include "mask.hpp"
+#include "sampling.hpp"
+
+namespace attention {
+namespace {
+
+tensor materialize(const tensor_entry& entry, generator& gen) {
+  using k = tensor_entry::source_kind;
+  switch (entry.source) {
+    case k::values: {
+      tensor t(entry.shape);
+      std::copy(entry.values.begin(), entry.values.end(), t.begin());
+      return t;
+    }
+    case k::zeros: return tensor(entry.shape, 0.0f);
+    case k::ones: return tensor(entry.shape, 1.0f);
+    case k::rand: return rand(gen, entry.shape);
+    case k::randn: return randn(gen, entry.shape);
+    case k::randint: return randint(gen, entry.low, entry.high, entry.shape);
+    case k::linear: return linear(gen, entry.shape[0], entry.shape[1]);
+    case k::embedding: return embedding(gen, entry.table_rows, entry.shape[1], entry.ids);
+    case k::manual_seed: break;
+  }
+  return tensor();
+}
+
+// (T, C) becomes (1, T, C): attention always runs batched.
+tensor3 as_batched(const tensor& t) {
+  const auto& s = t.shape();
+  tensor3 out(s.size() == 3 ? std::array<std::size_t, 3>{s[0], s[1], s[2]}
+                            : std::array<std::size_t, 3>{1, s[0], s[1]});
+  std::copy(t.begin(), t.end(), out.begin());
+  return out;
+}
+
+tensor2 as_matrix(const tensor& t) {
+  tensor2 out({t.shape()[0], t.shape()[1]});
+  std::copy(t.begin(), t.end(), out.begin());
+  return out;
+}
+
+}  // namespace
+
+trace run(const scenario& s) {
+  trace result;
+  result.id = s.id;
+  result.batched = s.batched;
+
+  generator gen;
+  if (s.seed) gen.manual_seed(*s.seed);
+  std::map<std::string, std::size_t> index;
+  for (const tensor_entry& entry : s.tensors) {
+    if (entry.source == tensor_entry::source_kind::manual_seed) {
+      gen.manual_seed(entry.seed);
+      continue;
+    }
+    index[entry.name] = result.tensors.size();
+    result.tensors.push_back({entry.name, materialize(entry, gen)});
+  }
+  auto value_of = [&](const std::string& name) -> const tensor& { return result.tensors[index.at(name)].value; };
+
+  const attention_spec& a = s.attention;
+  const tensor3 x = as_batched(value_of(a.x));              // (B, Tq, C)
+  const tensor3 context = as_batched(value_of(a.context));  // (B, Tkv, C)
+
+  // Weights as matrices, kept alive while the heads point at them.
+  std::map<std::string, tensor2> matrices;
+  auto matrix = [&](const std::string& name) -> const tensor2* {
+    if (name.empty()) return nullptr;
+    auto found = matrices.find(name);
+    if (found == matrices.end()) found = matrices.emplace(name, as_matrix(value_of(name))).first;
+    return &found->second;
+  };
+  std::vector<head_weights> heads;
+  for (const head_spec& h : a.heads) heads.push_back({matrix(h.query), matrix(h.key), matrix(h.value)});
+
+  const tensor2 keep = keep_matrix(a.mask, s.query_length, s.context_length);
+  result.layer = attend_layer(x, context, heads, keep, a.options, matrix(a.output));
+  return result;
+}
+
+trace run_json(std::string_view json_text) { return run(parse_scenario(json_text)); }
+
+}  // namespace attention

@@ -1,0 +1,100 @@
+#include "trace.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "check.hpp"
+
+namespace attention {
+namespace {
+
+void write_shape(std::ostream& out, const std::vector<std::size_t>& shape) {
+  out << "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
+  out << "]";
+}
+
+void write_data(std::ostream& out, const float* data, std::size_t n) {
+  char buffer[32];
+  out << "[";
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) out << ", ";
+    const float value = data[i];
+    if (std::isfinite(value)) {
+      const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+      out.write(buffer, end - buffer);
+    } else {
+      // Only masked cells are -inf; anything else non-finite is a bug upstream.
+      ATTENTION_CHECK(value < 0 && std::isinf(value), "trace: a non-finite value other than -inf");
+      out << "null";
+    }
+  }
+  out << "]";
+}
+
+// {"shape": [...], "data": [...]}; `drop_batch` writes (1, T, C) as (T, C).
+void write_tensor(std::ostream& out, const std::vector<std::size_t>& shape, const float* data, bool drop_batch) {
+  std::vector<std::size_t> written(shape.begin() + (drop_batch ? 1 : 0), shape.end());
+  std::size_t n = 1;
+  for (std::size_t d : shape) n *= d;
+  out << "{\"shape\": ";
+  write_shape(out, written);
+  out << ", \"data\": ";
+  write_data(out, data, n);
+  out << "}";
+}
+
+void write_tensor3(std::ostream& out, const tensor3& t, bool batched) {
+  write_tensor(out, {t.shape(0), t.shape(1), t.shape(2)}, t.data(), !batched);
+}
+
+}  // namespace
+
+const tensor* trace::find_tensor(const std::string& name) const {
+  for (const named_tensor& t : tensors)
+    if (t.name == name) return &t.value;
+  return nullptr;
+}
+
+std::string float_text(float value) {
+  char buffer[32];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+  return std::string(buffer, end);
+}
+
+void write_trace_json(std::ostream& out, const trace& t) {
+  out << "{\"version\": 1, \"id\": " << nlohmann::json(t.id).dump() << ", \"tensors\": {";
+  for (std::size_t i = 0; i < t.tensors.size(); ++i) {
+    const named_tensor& named = t.tensors[i];
+    out << (i ? ", " : "") << nlohmann::json(named.name).dump() << ": ";
+    write_tensor(out, {named.value.shape().begin(), named.value.shape().end()}, named.value.data(), false);
+  }
+  out << "}, \"heads\": [";
+  for (std::size_t h = 0; h < t.layer.heads.size(); ++h) {
+    const head_trace& head = t.layer.heads[h];
+    out << (h ? ", " : "") << "{";
+    bool first = true;
+    for (std::string_view name : step_names) {
+      const tensor3* step = head.step(name);
+      if (step == nullptr) continue;
+      out << (first ? "" : ", ") << "\"" << name << "\": ";
+      write_tensor3(out, *step, t.batched);
+      first = false;
+    }
+    out << "}";
+  }
+  out << "], \"out\": ";
+  write_tensor3(out, t.layer.out, t.batched);
+  out << "}\n";
+}
+
+std::string trace_json(const trace& t) {
+  std::ostringstream out;
+  write_trace_json(out, t);
+  return out.str();
+}
+
+}  // namespace attention

@@ -1,0 +1,31 @@
+// The trace: everything the core computed for a scenario, step by step, and
+// its JSON form (format v1). The page plays it; tests compare it to PyTorch.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "attention.hpp"
+#include "tensor.hpp"
+
+namespace attention {
+
+struct trace {
+  std::string id;
+  bool batched = false;  // x had a batch axis; if not, steps are written without it
+  std::vector<named_tensor> tensors;  // every named tensor, in scenario order
+  layer_trace layer;                  // heads and out, always (B, ·, ·)
+
+  const tensor* find_tensor(const std::string& name) const;
+};
+
+// Writes the trace as JSON: -inf as null, each float32 in the fewest digits
+// that read back as the same float32.
+void write_trace_json(std::ostream& out, const trace& t);
+std::string trace_json(const trace& t);
+
+// The fewest decimal digits that read back as exactly `value`.
+std::string float_text(float value);
+
+}  // namespace attention
