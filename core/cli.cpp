@@ -1,0 +1,80 @@
+#include "cli.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+
+#include "check.hpp"
+#include "limits.hpp"
+#include "run.hpp"
+
+namespace attention {
+namespace {
+
+constexpr const char* usage =
+    "usage: attention-cli trace SCENARIO.json    write the trace (JSON) to standard output\n"
+    "       attention-cli validate SCENARIO.json check a scenario; '-' reads standard input\n";
+
+std::string read_all(std::istream& in, const std::string& path) {
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    // stop reading early: the parser would refuse it anyway
+    ATTENTION_CHECK(text.size() <= limits::scenario_bytes, path, ": more than ", limits::scenario_bytes,
+                    " bytes; the limit of a scenario");
+  }
+  ATTENTION_CHECK(!in.bad(), path, ": cannot read");
+  return text;
+}
+
+std::string read_scenario(const std::string& path, std::istream& in) {
+  if (path == "-") return read_all(in, "standard input");
+  std::ifstream file(path, std::ios::binary);
+  ATTENTION_CHECK(file.is_open(), path, ": cannot open");
+  return read_all(file, path);
+}
+
+const char* mask_name(const mask_spec& mask) {
+  switch (mask.type) {
+    case mask_spec::kind::causal: return "causal";
+    case mask_spec::kind::none: return "none";
+    case mask_spec::kind::custom: break;
+  }
+  return "custom";
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  if (argc != 3) {
+    err << usage;
+    return 64;
+  }
+  const std::string command = argv[1], path = argv[2];
+  if (command != "trace" && command != "validate") {
+    err << "attention-cli: unknown command '" << command << "'\n" << usage;
+    return 64;
+  }
+  try {
+    const scenario s = parse_scenario(read_scenario(path, in));
+    if (command == "validate") {
+      out << "valid: " << s.id << " (B=" << s.batch << ", Tq=" << s.query_length << ", Tkv=" << s.context_length
+          << ", heads=" << s.attention.heads.size() << ", mask=" << mask_name(s.attention.mask) << ")\n";
+      return 0;
+    }
+    // Render fully before writing, so a failure leaves standard output empty.
+    const std::string text = trace_json(run(s));
+    out << text;
+    out.flush();
+    return 0;
+  } catch (const error& e) {
+    err << e.what() << "\n";
+  } catch (const std::bad_alloc&) {
+    err << "out of memory\n";
+  }
+  return 2;
+}
+
+}  // namespace attention

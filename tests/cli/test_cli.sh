@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The real attention-cli binary, end to end: streams and exit codes.
+# usage: test_cli.sh PATH/TO/attention-cli SOURCE_DIR
+set -uo pipefail
+cli=$1 root=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+expect() { # expect WHAT ACTUAL WANTED
+  if [ "$2" != "$3" ]; then echo "FAIL: $1: got '$2', wanted '$3'"; failures=$((failures + 1)); else echo "ok: $1"; fi
+}
+
+"$cli" trace "$root/web/scenarios/sun-rises.json" >"$tmp/out" 2>"$tmp/err"
+expect "trace exits 0" "$?" 0
+expect "trace writes nothing on stderr" "$(wc -c <"$tmp/err")" 0
+expect "trace writes the trace" "$(head -c 32 "$tmp/out")" '{"version": 1, "id": "sun-rises"'
+
+"$cli" trace - <"$root/web/scenarios/bank-raw.json" >"$tmp/out" 2>"$tmp/err"
+expect "trace - reads stdin" "$(head -c 31 "$tmp/out")" '{"version": 1, "id": "bank-raw"'
+
+echo '{"version": 1, "id": "x", "tensors": [], "attention": {}}' | "$cli" trace - >"$tmp/out" 2>"$tmp/err"
+expect "invalid exits 2" "$?" 2
+expect "invalid writes nothing on stdout" "$(wc -c <"$tmp/out")" 0
+expect "invalid writes one line on stderr" "$(wc -l <"$tmp/err")" 1
+expect "the line names the place" "$(cat "$tmp/err")" 'attention.x: required'
+
+"$cli" validate "$root/web/scenarios/karpathy-value.json" >"$tmp/out" 2>"$tmp/err"
+expect "validate exits 0" "$?" 0
+expect "validate says valid" "$(cat "$tmp/out")" 'valid: karpathy-value (B=4, Tq=8, Tkv=8, heads=1, mask=causal)'
+
+"$cli" >"$tmp/out" 2>"$tmp/err"
+expect "no arguments exit 64" "$?" 64
+
+[ "$failures" -eq 0 ]
