@@ -1,5 +1,6 @@
 #include "scenario.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
@@ -78,9 +79,11 @@ std::string string_field(const json& object, const std::string& key, const std::
 
 std::size_t positive_integer(const json& value) {
   if (!value.is_number_integer()) return 0;
-  if (value.is_number_unsigned()) return value.get<std::uint64_t>() > (1ull << 40) ? (1ull << 40) : value.get<std::size_t>();
+  // clamp: a dimension beyond size_t (32 bits in wasm) fails the limits anyway
+  const std::uint64_t cap = std::numeric_limits<std::size_t>::max();
+  if (value.is_number_unsigned()) return static_cast<std::size_t>(std::min<std::uint64_t>(value.get<std::uint64_t>(), cap));
   const std::int64_t n = value.get<std::int64_t>();
-  return n > 0 ? static_cast<std::size_t>(n) : 0;
+  return n > 0 ? static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(n), cap)) : 0;
 }
 
 shape_t parse_shape(const json& value, const std::string& place) {

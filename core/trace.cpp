@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +19,15 @@ void write_shape(std::ostream& out, const std::vector<std::size_t>& shape) {
   out << "]";
 }
 
+// Writes the shortest text of a finite float into buffer; returns its length.
+std::size_t shortest(char* buffer, std::size_t size, float value) {
+#if defined(__cpp_lib_to_chars)
+  return static_cast<std::size_t>(std::to_chars(buffer, buffer + size, value).ptr - buffer);
+#else
+  return float_text_portable(buffer, size, value);
+#endif
+}
+
 void write_data(std::ostream& out, const float* data, std::size_t n) {
   char buffer[32];
   out << "[";
@@ -24,8 +35,7 @@ void write_data(std::ostream& out, const float* data, std::size_t n) {
     if (i) out << ", ";
     const float value = data[i];
     if (std::isfinite(value)) {
-      const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
-      out.write(buffer, end - buffer);
+      out.write(buffer, static_cast<std::streamsize>(shortest(buffer, sizeof buffer, value)));
     } else {
       // Only masked cells are -inf; anything else non-finite is a bug upstream.
       ATTENTION_CHECK(value < 0 && std::isinf(value), "trace: a non-finite value other than -inf");
@@ -59,10 +69,18 @@ const tensor* trace::find_tensor(const std::string& name) const {
   return nullptr;
 }
 
+std::size_t float_text_portable(char* buffer, std::size_t size, float value) {
+  // %.9g always reads back exactly; fewer digits often do: take the fewest.
+  for (int digits = 1; digits < 9; ++digits) {
+    const int n = std::snprintf(buffer, size, "%.*g", digits, static_cast<double>(value));
+    if (std::strtof(buffer, nullptr) == value) return static_cast<std::size_t>(n);
+  }
+  return static_cast<std::size_t>(std::snprintf(buffer, size, "%.9g", static_cast<double>(value)));
+}
+
 std::string float_text(float value) {
   char buffer[32];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
-  return std::string(buffer, end);
+  return std::string(buffer, shortest(buffer, sizeof buffer, value));
 }
 
 void write_trace_json(std::ostream& out, const trace& t) {

@@ -1,0 +1,129 @@
+#include "explain.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "check.hpp"
+
+namespace attention {
+namespace {
+
+// x[b, i, :] · W[:, j], term by term
+std::vector<product_term> projection_terms(const tensor& x, bool batched, std::size_t b, std::size_t i,
+                                           const tensor& w, std::size_t j) {
+  std::vector<product_term> terms;
+  const std::size_t C = w.shape()[0];
+  const float* row = x.data() + ((batched ? b * x.shape()[1] : 0) + i) * C;
+  for (std::size_t c = 0; c < C; ++c) {
+    const float weight = w.data()[c * w.shape()[1] + j];
+    terms.push_back({row[c], weight, row[c] * weight});
+  }
+  return terms;
+}
+
+// a[b, i, :] · b_[b, j, :] over the last axis
+std::vector<product_term> row_terms(const tensor3& a, const tensor3& other, std::size_t b, std::size_t i,
+                                    std::size_t j) {
+  std::vector<product_term> terms;
+  for (std::size_t c = 0; c < a.shape(2); ++c) terms.push_back({a(b, i, c), other(b, j, c), a(b, i, c) * other(b, j, c)});
+  return terms;
+}
+
+const tensor& named(const trace& t, const std::string& name) {
+  const tensor* found = t.find_tensor(name);
+  ATTENTION_CHECK(found != nullptr, "explain: no tensor named ", name);
+  return *found;
+}
+
+}  // namespace
+
+cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t head, std::string_view step,
+                              std::size_t batch, std::size_t row, std::size_t column) {
+  ATTENTION_CHECK(head < t.layer.heads.size(), "explain: no head ", head);
+  const head_trace& h = t.layer.heads[head];
+  const head_spec& spec = s.attention.heads[head];
+  const tensor3* values = h.step(step);
+  ATTENTION_CHECK(values != nullptr, "explain: head ", head, " has no step ", std::string(step));
+  ATTENTION_CHECK(batch < values->shape(0) && row < values->shape(1) && column < values->shape(2),
+                  "explain: no cell (", batch, ", ", row, ", ", column, ") in ", std::string(step));
+
+  cell_explanation e;
+  e.step = std::string(step);
+  e.head = head;
+  e.batch = batch;
+  e.row = row;
+  e.column = column;
+  e.value = (*values)(batch, row, column);
+
+  const tensor& x = named(t, s.attention.x);
+  const tensor& context = named(t, s.attention.context);
+  if (step == "q") {
+    e.formula = "q[i, j] = x[i] · W_query[:, j]";
+    e.terms = projection_terms(x, s.batched, batch, row, named(t, spec.query), column);
+  } else if (step == "k" || step == "v") {
+    e.formula = step == "k" ? "k[i, j] = context[i] · W_key[:, j]" : "v[i, j] = context[i] · W_value[:, j]";
+    e.terms = projection_terms(context, s.batched, batch, row, named(t, step == "k" ? spec.key : spec.value), column);
+  } else if (step == "scores") {
+    if (h.q) {
+      e.formula = "scores[i, j] = q[i] · k[j]";
+      e.terms = row_terms(*h.q, *h.k, batch, row, column);
+    } else {
+      e.formula = "scores[i, j] = 0 (no query or key: uniform affinities)";
+    }
+  } else if (step == "scaled") {
+    e.input = h.scores(batch, row, column);
+    e.factor = s.attention.options.scale && h.k ? static_cast<float>(std::pow(double(h.k->shape(2)), -0.5)) : 1.0f;
+    e.temperature = s.attention.options.temperature;
+    e.formula = "scaled[i, j] = scores[i, j] · head_size^-0.5 / temperature";
+  } else if (step == "masked") {
+    e.input = h.scaled(batch, row, column);
+    e.kept = std::isfinite(e.value);
+    e.formula = e.kept ? "masked[i, j] = scaled[i, j] (the mask allows j)" : "masked[i, j] = -inf (the mask hides j)";
+  } else if (step == "weights") {
+    e.formula = "weights[i, j] = exp(masked[i, j] - max) / Σ_k exp(masked[i, k] - max)";
+    const std::size_t n = h.masked.shape(2);
+    e.row_max = -std::numeric_limits<float>::infinity();
+    for (std::size_t k = 0; k < n; ++k) e.row_max = std::fmax(e.row_max, h.masked(batch, row, k));
+    for (std::size_t k = 0; k < n; ++k) {
+      const float m = h.masked(batch, row, k);
+      e.masked_row.push_back(m);
+      e.exps.push_back(std::exp(m - e.row_max));
+      e.exp_sum += e.exps.back();
+    }
+  } else if (step == "out") {
+    e.formula = h.v ? "out[i, c] = Σ_j weights[i, j] · v[j, c]" : "out[i, c] = Σ_j weights[i, j] · context[j, c]";
+    const std::size_t n = h.weights.shape(2);
+    for (std::size_t j = 0; j < n; ++j) {
+      const float w = h.weights(batch, row, j);
+      float v;
+      if (h.v) v = (*h.v)(batch, j, column);
+      else v = context.data()[((s.batched ? batch * s.context_length : 0) + j) * context.shape().back() + column];
+      e.terms.push_back({w, v, w * v});
+    }
+  }
+  return e;
+}
+
+std::string explanation_json(const cell_explanation& e) {
+  using nlohmann::json;
+  auto number = [](float v) -> json { return std::isfinite(v) ? json(v) : json(nullptr); };
+  json j = {{"step", e.step}, {"head", e.head}, {"batch", e.batch}, {"row", e.row}, {"column", e.column},
+            {"value", number(e.value)}, {"formula", e.formula}};
+  if (!e.terms.empty()) {
+    json terms = json::array();
+    for (const product_term& t : e.terms) terms.push_back({t.left, t.right, t.product});
+    j["terms"] = terms;
+  }
+  if (e.step == "scaled") j.update({{"input", e.input}, {"factor", e.factor}, {"temperature", e.temperature}});
+  if (e.step == "masked") j.update({{"input", e.input}, {"kept", e.kept}});
+  if (e.step == "weights") {
+    json row = json::array();
+    for (float v : e.masked_row) row.push_back(number(v));
+    j.update({{"row_max", e.row_max}, {"exp_sum", e.exp_sum}, {"row", row}, {"exps", e.exps}});
+  }
+  return j.dump();
+}
+
+}  // namespace attention

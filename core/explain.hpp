@@ -1,0 +1,45 @@
+// How one cell of one step was computed, term by term, for the page's hover
+// and focus details. The core does the arithmetic; the page only prints it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scenario.hpp"
+#include "trace.hpp"
+
+namespace attention {
+
+struct product_term {
+  float left, right, product;  // left · right
+};
+
+struct cell_explanation {
+  std::string step;
+  std::size_t head = 0, batch = 0, row = 0, column = 0;
+  float value = 0;     // the cell itself (-inf for a masked cell)
+  std::string formula; // e.g. "scores[i, j] = q[i] · k[j]"
+
+  // q, k, v, scores, out: value = Σ left·right
+  std::vector<product_term> terms;
+
+  // scaled: value = input · factor / temperature
+  float input = 0, factor = 1, temperature = 1;
+
+  // masked: whether the mask lets row see column
+  bool kept = true;
+
+  // weights: value = exp(masked - row_max) / Σ exp(row - row_max)
+  float row_max = 0, exp_sum = 0;
+  std::vector<float> masked_row, exps;  // the masked row and its exps (0 where masked)
+};
+
+// Throws attention::error for a head, step or cell that does not exist.
+cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t head, std::string_view step,
+                              std::size_t batch, std::size_t row, std::size_t column);
+
+std::string explanation_json(const cell_explanation& e);
+
+}  // namespace attention

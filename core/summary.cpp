@@ -1,0 +1,58 @@
+#include "summary.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "mask.hpp"
+
+namespace attention {
+
+std::string summary_json(const scenario& s, const trace& t) {
+  using nlohmann::json;
+  auto labels = [&](bool context) {
+    json lists = json::array();
+    const std::size_t length = context ? s.context_length : s.query_length;
+    for (std::size_t b = 0; b < s.batch; ++b) {
+      std::vector<std::string> given = s.labels(b, context);
+      if (given.empty())  // positions are labels when the scenario names none
+        for (std::size_t i = 0; i < length; ++i) given.push_back(std::to_string(i));
+      lists.push_back(given);
+    }
+    return lists;
+  };
+  const char* mask = s.attention.mask.type == mask_spec::kind::causal ? "causal"
+                     : s.attention.mask.type == mask_spec::kind::none ? "none" : "custom";
+  const tensor2 keep = keep_matrix(s.attention.mask, s.query_length, s.context_length);
+  json keep_rows = json::array();
+  for (std::size_t i = 0; i < s.query_length; ++i) {
+    json r = json::array();
+    for (std::size_t j = 0; j < s.context_length; ++j) r.push_back(keep(i, j) != 0.0f ? 1 : 0);
+    keep_rows.push_back(r);
+  }
+
+  json heads = json::array();
+  for (std::size_t h = 0; h < t.layer.heads.size(); ++h) {
+    const head_trace& head = t.layer.heads[h];
+    json steps = json::object();
+    for (std::string_view name : step_names)
+      if (const tensor3* step = head.step(name)) steps[std::string(name)] = {step->shape(1), step->shape(2)};
+    heads.push_back({{"query", s.attention.heads[h].query}, {"key", s.attention.heads[h].key},
+                     {"value", s.attention.heads[h].value}, {"steps", steps}});
+  }
+  json tensors = json::array();
+  for (const named_tensor& named : t.tensors)
+    tensors.push_back({{"name", named.name}, {"shape", std::vector<std::size_t>(named.value.shape().begin(), named.value.shape().end())}});
+
+  const json summary = {
+      {"id", s.id}, {"title", s.title}, {"source", s.source}, {"description", s.description},
+      {"batched", s.batched}, {"batch", s.batch}, {"query_length", s.query_length},
+      {"context_length", s.context_length}, {"cross", s.is_cross()},
+      {"x", s.attention.x}, {"context", s.attention.context},
+      {"tokens", labels(false)}, {"context_tokens", labels(true)},
+      {"mask", mask}, {"keep", keep_rows},
+      {"scale", s.attention.options.scale}, {"temperature", s.attention.options.temperature},
+      {"output", s.attention.output}, {"heads", heads}, {"tensors", tensors},
+      {"out", {t.layer.out.shape(1), t.layer.out.shape(2)}}};
+  return summary.dump();
+}
+
+}  // namespace attention

@@ -1,0 +1,85 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "check.hpp"
+#include "explain.hpp"
+#include "run.hpp"
+#include "support.hpp"
+
+using namespace attention;
+
+namespace {
+struct loaded {
+  scenario s;
+  trace t;
+};
+loaded load(const std::string& id) {
+  loaded l{parse_scenario(test_support::read_text(test_support::presets_dir() + "/" + id + ".json")), {}};
+  l.t = run(l.s);
+  return l;
+}
+float sum_of(const std::vector<product_term>& terms) {
+  float sum = 0;
+  for (const product_term& t : terms) sum += t.product;
+  return sum;
+}
+}  // namespace
+
+TEST_CASE("a score is explained as the q_i · k_j terms that sum to it", "[explain]") {
+  const loaded l = load("karpathy-value");
+  const cell_explanation e = explain_cell(l.s, l.t, 0, "scores", 2, 5, 3);
+  REQUIRE(e.terms.size() == 16);
+  CHECK(e.value == l.t.layer.heads[0].scores(2, 5, 3));
+  CHECK(sum_of(e.terms) == Approx(e.value).margin(1e-5));
+  CHECK(e.terms[4].left == (*l.t.layer.heads[0].q)(2, 5, 4));
+  CHECK(e.terms[4].right == (*l.t.layer.heads[0].k)(2, 3, 4));
+}
+
+TEST_CASE("a weight is explained by its row's exponentials", "[explain]") {
+  const loaded l = load("sun-rises-causal");
+  const cell_explanation e = explain_cell(l.s, l.t, 0, "weights", 0, 2, 1);
+  REQUIRE(e.exps.size() == 6);
+  CHECK(e.exps[3] == 0.0f);  // masked: exp(-inf) = 0
+  CHECK(e.exps[1] / e.exp_sum == Approx(e.value).margin(1e-6));
+  CHECK(e.value == Approx(0.0493).margin(5e-5));  // printed in the notebook
+}
+
+TEST_CASE("an output is explained as weights times values", "[explain]") {
+  const loaded l = load("sun-rises");
+  const cell_explanation e = explain_cell(l.s, l.t, 0, "out", 0, 1, 3);
+  REQUIRE(e.terms.size() == 6);
+  CHECK(sum_of(e.terms) == Approx(e.value).margin(1e-5));
+
+  const loaded uniform = load("math-trick");  // no value: weights @ x
+  const cell_explanation u = explain_cell(uniform.s, uniform.t, 0, "out", 1, 3, 1);
+  CHECK(sum_of(u.terms) == Approx(u.value).margin(1e-6));
+}
+
+TEST_CASE("projections, scaling and masking are explained too", "[explain]") {
+  const loaded l = load("sun-rises-cross");
+  const cell_explanation k = explain_cell(l.s, l.t, 0, "k", 0, 7, 1);
+  CHECK(sum_of(k.terms) == Approx(k.value).margin(1e-6));
+  const cell_explanation scaled = explain_cell(l.s, l.t, 0, "scaled", 0, 2, 3);
+  CHECK(scaled.factor == Approx(1 / std::sqrt(2.0f)));
+  CHECK(scaled.input * scaled.factor == Approx(scaled.value));
+
+  const loaded causal = load("sun-rises-causal");
+  CHECK_FALSE(explain_cell(causal.s, causal.t, 0, "masked", 0, 1, 4).kept);
+  CHECK(explain_cell(causal.s, causal.t, 0, "masked", 0, 4, 1).kept);
+}
+
+TEST_CASE("asking for a cell that does not exist is an error", "[explain]") {
+  const loaded l = load("math-trick");
+  CHECK_THROWS_WITH(explain_cell(l.s, l.t, 0, "q", 0, 0, 0), "explain: head 0 has no step q");
+  CHECK_THROWS_WITH(explain_cell(l.s, l.t, 1, "scores", 0, 0, 0), "explain: no head 1");
+  CHECK_THROWS_WITH(explain_cell(l.s, l.t, 0, "scores", 9, 0, 0), "explain: no cell (9, 0, 0) in scores");
+}
+
+TEST_CASE("explanations serialize with -inf as null", "[explain]") {
+  const loaded l = load("sun-rises-causal");
+  const auto j = nlohmann::json::parse(explanation_json(explain_cell(l.s, l.t, 0, "weights", 0, 0, 0)));
+  CHECK(j["row"][1].is_null());
+  CHECK(j["exps"][1] == 0.0);
+  CHECK(j["value"] == 1.0);
+}

@@ -1,0 +1,42 @@
+#include <catch2/catch.hpp>
+
+#include "run.hpp"
+#include "summary.hpp"
+#include "support.hpp"
+
+using namespace attention;
+using nlohmann::json;
+
+namespace {
+json summary_of(const std::string& id) {
+  const scenario s = parse_scenario(test_support::read_text(test_support::presets_dir() + "/" + id + ".json"));
+  return json::parse(summary_json(s, run(s)));
+}
+}  // namespace
+
+TEST_CASE("a summary lists labels per batch element, lengths and the mask", "[summary]") {
+  const json j = summary_of("bank-raw");
+  CHECK(j["batch"] == 2);
+  CHECK(j["tokens"][1] == json({"money", "bank", "loan"}));
+  CHECK(j["mask"] == "none");
+  CHECK(j["keep"][0] == json({1, 1, 1}));
+  CHECK(j["heads"][0]["steps"].contains("q"));
+  CHECK_FALSE(j["heads"][0]["steps"].contains("v"));
+  CHECK(j["heads"][0]["steps"]["scores"] == json({3, 3}));
+}
+
+TEST_CASE("a summary labels positions when the scenario names no tokens", "[summary]") {
+  const json j = summary_of("karpathy-value");
+  CHECK(j["tokens"].size() == 4);
+  CHECK(j["tokens"][3][7] == "7");
+  CHECK(j["keep"][2] == json({1, 1, 1, 0, 0, 0, 0, 0}));
+}
+
+TEST_CASE("a cross-attention summary has the context's own length and labels", "[summary]") {
+  const json j = summary_of("sun-rises-cross");
+  CHECK(j["cross"] == true);
+  CHECK(j["query_length"] == 6);
+  CHECK(j["context_length"] == 8);
+  CHECK(j["context_tokens"][0].size() == 8);
+  CHECK(j["heads"][0]["steps"]["k"] == json({8, 2}));
+}

@@ -1,0 +1,107 @@
+// Embind glue only: a Session holds one scenario and its trace; matrices cross
+// to JS as one Float32Array copy each. Errors come back as values (the core's
+// message) and web/engine.js throws them as JS Errors.
+#include <malloc.h>
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+#include "check.hpp"
+#include "explain.hpp"
+#include "run.hpp"
+#include "summary.hpp"
+
+namespace {
+
+using emscripten::val;
+
+// One copy into a fresh Float32Array: the view is gone before memory can grow.
+val float32_copy(const float* data, std::size_t n) {
+  return val::global("Float32Array").new_(emscripten::typed_memory_view(n, data));
+}
+
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const attention::error& e) {
+    return e.what();
+  } catch (const std::bad_alloc&) {
+    return "out of memory: the scenario is too large for this browser tab";
+  }
+  return "";
+}
+
+class session {
+ public:
+  // "" on success, else the core's message; the previous trace is kept on error.
+  std::string load(const std::string& scenario_text) {
+    return error_of([&] {
+      attention::scenario s = attention::parse_scenario(scenario_text);
+      attention::trace t = attention::run(s);
+      scenario_ = std::move(s);
+      trace_ = std::move(t);
+    });
+  }
+
+  std::string summary() const { return trace_ ? attention::summary_json(*scenario_, *trace_) : ""; }
+
+  // One batch element of one step of one head: (T, ·) flat, or an empty array.
+  val step(unsigned head, const std::string& name, unsigned batch) const {
+    if (!trace_ || head >= trace_->layer.heads.size()) return float32_copy(nullptr, 0);
+    const attention::tensor3* t = trace_->layer.heads[head].step(name);
+    return batch_slice(t, batch);
+  }
+
+  val layer_out(unsigned batch) const { return trace_ ? batch_slice(&trace_->layer.out, batch) : float32_copy(nullptr, 0); }
+
+  val tensor(const std::string& name) const {
+    const attention::tensor* t = trace_ ? trace_->find_tensor(name) : nullptr;
+    return t ? float32_copy(t->data(), t->size()) : float32_copy(nullptr, 0);
+  }
+
+  // JSON of the explanation, or {"error": message}.
+  std::string explain(unsigned head, const std::string& step, unsigned batch, unsigned row, unsigned column) const {
+    std::string json;
+    const std::string message = error_of([&] {
+      ATTENTION_CHECK(trace_.has_value(), "explain: nothing loaded");
+      json = attention::explanation_json(attention::explain_cell(*scenario_, *trace_, head, step, batch, row, column));
+    });
+    return message.empty() ? json : nlohmann::json{{"error", message}}.dump();
+  }
+
+  std::string trace_json() const { return trace_ ? attention::trace_json(*trace_) : ""; }
+
+ private:
+  val batch_slice(const attention::tensor3* t, unsigned batch) const {
+    if (t == nullptr || batch >= t->shape(0)) return float32_copy(nullptr, 0);
+    const std::size_t n = t->shape(1) * t->shape(2);
+    return float32_copy(t->data() + batch * n, n);
+  }
+
+  std::optional<attention::scenario> scenario_;
+  std::optional<attention::trace> trace_;
+};
+
+// Bytes malloc has handed out and not taken back: the leak test watches it.
+std::size_t heap_in_use() { return mallinfo().uordblks; }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_playground) {
+  emscripten::class_<session>("Session")
+      .constructor<>()
+      .function("load", &session::load)
+      .function("summary", &session::summary)
+      .function("step", &session::step)
+      .function("layerOut", &session::layer_out)
+      .function("tensor", &session::tensor)
+      .function("explain", &session::explain)
+      .function("traceJson", &session::trace_json);
+  emscripten::function("heapInUse", &heap_in_use);
+}
