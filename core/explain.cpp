@@ -57,32 +57,35 @@ cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t hea
   e.column = column;
   e.value = (*values)(batch, row, column);
 
+  const std::string i = std::to_string(row), j = std::to_string(column);
   const tensor& x = named(t, s.attention.x);
   const tensor& context = named(t, s.attention.context);
   if (step == "q") {
-    e.formula = "q[i, j] = x[i] · W_query[:, j]";
+    e.formula = "q[" + i + ", " + j + "] = x[" + i + "] · W_query[:, " + j + "]";
     e.terms = projection_terms(x, s.batched, batch, row, named(t, spec.query), column);
   } else if (step == "k" || step == "v") {
-    e.formula = step == "k" ? "k[i, j] = context[i] · W_key[:, j]" : "v[i, j] = context[i] · W_value[:, j]";
+    e.formula = std::string(step) + "[" + i + ", " + j + "] = context[" + i + "] · " +
+                (step == "k" ? "W_key" : "W_value") + "[:, " + j + "]";
     e.terms = projection_terms(context, s.batched, batch, row, named(t, step == "k" ? spec.key : spec.value), column);
   } else if (step == "scores") {
     if (h.q) {
-      e.formula = "scores[i, j] = q[i] · k[j]";
+      e.formula = "scores[" + i + ", " + j + "] = q[" + i + "] · k[" + j + "]";
       e.terms = row_terms(*h.q, *h.k, batch, row, column);
     } else {
-      e.formula = "scores[i, j] = 0 (no query or key: uniform affinities)";
+      e.formula = "scores[" + i + ", " + j + "] = 0 (no query or key: uniform affinities)";
     }
   } else if (step == "scaled") {
     e.input = h.scores(batch, row, column);
     e.factor = s.attention.options.scale && h.k ? static_cast<float>(std::pow(double(h.k->shape(2)), -0.5)) : 1.0f;
     e.temperature = s.attention.options.temperature;
-    e.formula = "scaled[i, j] = scores[i, j] · head_size^-0.5 / temperature";
+    e.formula = "scaled[" + i + ", " + j + "] = scores[" + i + ", " + j + "] · head_size^-0.5 / temperature";
   } else if (step == "masked") {
     e.input = h.scaled(batch, row, column);
     e.kept = std::isfinite(e.value);
-    e.formula = e.kept ? "masked[i, j] = scaled[i, j] (the mask allows j)" : "masked[i, j] = -inf (the mask hides j)";
+    e.formula = "masked[" + i + ", " + j + "] = " +
+                (e.kept ? "scaled[" + i + ", " + j + "] (the mask allows " + j + ")" : "-inf (the mask hides " + j + ")");
   } else if (step == "weights") {
-    e.formula = "weights[i, j] = exp(masked[i, j] - max) / Σ_k exp(masked[i, k] - max)";
+    e.formula = "weights[" + i + ", " + j + "] = exp(masked[" + i + ", " + j + "] - max) / Σ_k exp(masked[" + i + ", k] - max)";
     const std::size_t n = h.masked.shape(2);
     e.row_max = -std::numeric_limits<float>::infinity();
     for (std::size_t k = 0; k < n; ++k) e.row_max = std::fmax(e.row_max, h.masked(batch, row, k));
@@ -93,7 +96,7 @@ cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t hea
       e.exp_sum += e.exps.back();
     }
   } else if (step == "out") {
-    e.formula = h.v ? "out[i, c] = Σ_j weights[i, j] · v[j, c]" : "out[i, c] = Σ_j weights[i, j] · context[j, c]";
+    e.formula = "out[" + i + ", " + j + "] = Σ_k weights[" + i + ", k] · " + (h.v ? "v" : "context") + "[k, " + j + "]";
     const std::size_t n = h.weights.shape(2);
     for (std::size_t j = 0; j < n; ++j) {
       const float w = h.weights(batch, row, j);

@@ -12,7 +12,8 @@ std::string summary_json(const scenario& s, const trace& t) {
     json lists = json::array();
     const std::size_t length = context ? s.context_length : s.query_length;
     for (std::size_t b = 0; b < s.batch; ++b) {
-      std::vector<std::string> given = s.labels(b, context);
+      // self-attention: the context is x, and so are its labels
+      std::vector<std::string> given = s.labels(b, context && s.is_cross());
       if (given.empty())  // positions are labels when the scenario names none
         for (std::size_t i = 0; i < length; ++i) given.push_back(std::to_string(i));
       lists.push_back(given);

@@ -34,6 +34,7 @@ TEST_CASE("a score is explained as the q_i · k_j terms that sum to it", "[expla
   CHECK(sum_of(e.terms) == Approx(e.value).margin(1e-5));
   CHECK(e.terms[4].left == (*l.t.layer.heads[0].q)(2, 5, 4));
   CHECK(e.terms[4].right == (*l.t.layer.heads[0].k)(2, 3, 4));
+  CHECK(e.formula == "scores[5, 3] = q[5] · k[3]");
 }
 
 TEST_CASE("a weight is explained by its row's exponentials", "[explain]") {

@@ -23,6 +23,7 @@ TEST_CASE("a summary lists labels per batch element, lengths and the mask", "[su
   CHECK(j["heads"][0]["steps"].contains("q"));
   CHECK_FALSE(j["heads"][0]["steps"].contains("v"));
   CHECK(j["heads"][0]["steps"]["scores"] == json({3, 3}));
+  CHECK(j["context_tokens"] == j["tokens"]);  // self-attention: the context is x
 }
 
 TEST_CASE("a summary labels positions when the scenario names no tokens", "[summary]") {

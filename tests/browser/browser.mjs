@@ -1,0 +1,48 @@
+// Shared set-up of the browser tests: Debian's Chromium driven by
+// playwright-core, the built site served on a free localhost port, and a
+// page that records console errors and CSP violations.
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+import { startServer } from '../../scripts/serve.mjs';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const siteDir = process.env.ATTENTION_SITE_DIR ?? join(root, 'build', 'site');
+export const screenshotDir = join(root, 'tests', 'screenshots');
+mkdirSync(screenshotDir, { recursive: true });
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+      '--disable-component-update', '--disable-default-apps', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}
+
+export async function serve(options = {}) {
+  const server = await startServer({ root: siteDir, port: 0, ...options });
+  return { server, url: `http://localhost:${server.address().port}${options.prefix ?? ''}/` };
+}
+
+// A page that collects what went wrong: console errors, page errors, CSP reports.
+export async function openPage(browser, url, contextOptions = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => page.problems.push(`page error: ${e.message}`));
+  if (url) await page.goto(url);
+  return page;
+}
+
+export async function ready(page, selector = '#app') {
+  await page.waitForSelector(`${selector}[data-state="ready"], ${selector}[data-state="error"]`, { timeout: 20000 });
+  return page.getAttribute(selector, 'data-state');
+}
+
+export function shot(page, name) {
+  return page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,239 @@
+// The playground page in headless Chromium (playwright-core + Debian's
+// chromium): what a learner sees and does. Screenshots go to tests/screenshots.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+import { launch, openPage, ready, root, serve, shot } from './browser.mjs';
+
+let browser;
+let server;
+let url;
+
+before(async () => {
+  browser = await launch();
+  ({ server, url } = await serve());
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const presets = JSON.parse(readFileSync(join(root, 'build', 'site', 'scenarios', 'index.json'), 'utf8'));
+const golden = (id) => JSON.parse(readFileSync(join(root, 'tests', 'golden', `${id}.trace.json`), 'utf8'));
+
+// The detail heading reads "weights [2, 1] = 0.0493"
+async function focusedValue(page) {
+  const heading = await page.textContent('#detail h3');
+  const text = heading.split('=').pop().trim().replace('−', '-');
+  return text === '-∞' ? -Infinity : Number(text);
+}
+
+async function heatmap(page, name) {
+  const index = await page.$$eval('.heatmap .matrix-name', (names, wanted) => names.findIndex((n) => n.textContent.startsWith(wanted)), name);
+  assert.ok(index >= 0, `no matrix ${name} on the page`);
+  return (await page.$$('.heatmap canvas'))[index];
+}
+
+test('the page loads, draws its first trace and logs no error', async () => {
+  const page = await openPage(browser, url);
+  assert.equal(await ready(page), 'ready');
+  assert.ok((await page.$$('.heatmap canvas')).length >= 1);
+  assert.match(await page.textContent('#provenance'), /The Clear Tutorial for Attention Mechanism/);
+  await shot(page, 'page-first-load');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('every preset loads and shows its first numbers', async () => {
+  const page = await openPage(browser, url);
+  await ready(page);
+  assert.equal(presets.length, await page.$$eval('#preset option', (o) => o.length));
+  for (const preset of presets) {
+    await page.selectOption('#preset', preset.id);
+    await page.waitForFunction((id) => document.querySelector('#app').dataset.state === 'ready'
+      && decodeURIComponent(location.hash).includes(id) || id === 'sun-rises-causal', preset.id);
+    await page.waitForFunction((title) => document.querySelector('#title').textContent === title, preset.title);
+    // x at [0, 0] of batch element 0, as the core computed it
+    const canvas = await heatmap(page, 'x');
+    await canvas.focus();
+    const shown = await focusedValue(page);
+    const g = golden(preset.id);
+    const xName = JSON.parse(readFileSync(join(root, 'web', 'scenarios', `${preset.id}.json`), 'utf8')).attention.x;
+    assert.ok(Math.abs(shown - g.tensors[xName].data[0]) < 6e-5, `${preset.id}: showed ${shown}`);
+    assert.equal(await page.getAttribute('#app', 'data-state'), 'ready', preset.id);
+  }
+  await shot(page, 'page-last-preset');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the displayed weights of karpathy-affinities equal the PyTorch trace', async () => {
+  const page = await openPage(browser, `${url}#preset=karpathy-affinities&step=weights&batch=2`);
+  await ready(page);
+  const canvas = await heatmap(page, 'weights');
+  await canvas.focus();
+  const expected = golden('karpathy-affinities').heads[0].weights.data.slice(2 * 64, 3 * 64);
+  for (let row = 0; row < 8; row++) {
+    for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowLeft');  // back to column 0
+    for (let col = 0; col < 8; col++) {
+      const shown = await focusedValue(page);
+      assert.ok(Math.abs(shown - expected[row * 8 + col]) <= 5.1e-5, `weights[${row}, ${col}]: ${shown} vs ${expected[row * 8 + col]}`);
+      await page.keyboard.press('ArrowRight');
+    }
+    await page.keyboard.press('ArrowDown');
+  }
+  await shot(page, 'page-karpathy-weights');
+  await page.context().close();
+});
+
+test('stepping forward and back changes the step shown', async () => {
+  const page = await openPage(browser, `${url}#preset=sun-rises-causal`);
+  await ready(page);
+  const title = () => page.textContent('#step-title');
+  assert.match(await title(), /^x:/);
+  await page.click('#forward');
+  assert.match(await title(), /^q, k, v:/);
+  await page.keyboard.press('ArrowRight');
+  assert.match(await title(), /^scores:/);
+  assert.match(page.url(), /step=scores/);
+  await page.click('#back');
+  assert.match(await title(), /^q, k, v:/);
+  await page.click('#last');
+  assert.match(await title(), /^out:/);
+  assert.equal(await page.$eval('#forward', (b) => b.disabled), true);
+  await page.click('.step-button[data-step="masked"]');
+  await page.waitForTimeout(2200);  // let the −∞ cells appear
+  await shot(page, 'page-step-masked');
+  await page.click('#play');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
+  await page.waitForFunction(() => document.querySelector('#step-title').textContent.startsWith('weights'), null, { timeout: 8000 });
+  await page.click('#play');
+  assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('typing a sentence changes the tokens, rendered as text', async () => {
+  const page = await openPage(browser, url);
+  await ready(page);
+  await page.check('#mode-sentence');
+  await page.waitForFunction(() => document.querySelector('#tokens').textContent.includes('sun'));
+  await page.fill('#sentence', 'the cat <b>sat</b> on the mat');
+  await page.waitForFunction(() => document.querySelectorAll('#tokens li').length === 6
+    && document.querySelector('#tokens').textContent.includes('mat'));
+  const tokens = await page.$$eval('#tokens .token-text', (items) => items.map((i) => i.textContent));
+  assert.deepEqual(tokens, ['the', 'cat', '<b>sat</b>', 'on', 'the', 'mat']);
+  assert.equal(await page.$$eval('#tokens b', (b) => b.length), 0);  // never parsed as HTML
+  assert.equal(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('sentence'), 'the cat <b>sat</b> on the mat');
+  await page.fill('#heads', '3');
+  await page.waitForFunction(() => document.querySelectorAll('#head option').length === 3);
+  await shot(page, 'page-sentence');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a custom mask with a blocked row shows the core\'s error, and keeps the mask', async () => {
+  const page = await openPage(browser, `${url}#preset=sun-rises-causal&step=weights`);
+  await ready(page);
+  await page.check('#mask-custom');
+  await page.waitForSelector('.mask-cell');
+  // row 0 of the causal mask allows only position 0: hide it
+  await page.click('.mask-cell[data-row="0"][data-col="0"]');
+  await page.waitForSelector('#app[data-state="error"]');
+  assert.equal(await page.textContent('#status'), 'attention.mask: row 0 allows no position');
+  assert.equal(await page.isVisible('#status'), true);
+  assert.equal(await page.getAttribute('.mask-cell[data-row="0"][data-col="0"]', 'aria-pressed'), 'false');
+  await shot(page, 'page-mask-error');
+  // fixing it recomputes and clears the error
+  await page.click('.mask-cell[data-row="0"][data-col="3"]');
+  await page.waitForSelector('#app[data-state="ready"]');
+  assert.equal(await page.isVisible('#status'), false);
+  assert.match(page.url(), /mask=000100\.110000\.111000\.111100\.111110\.111111/);
+  await page.context().close();
+});
+
+test('a URL round-trip restores the exact view, and Back and Forward work', async () => {
+  const page = await openPage(browser, url);
+  await ready(page);
+  await page.selectOption('#preset', 'bank-projected');
+  await page.waitForFunction(() => location.hash.includes('bank-projected'));
+  await page.selectOption('#batch', '1');
+  await page.click('.step-button[data-step="weights"]');
+  await page.check('#mask-causal');
+  await page.waitForFunction(() => location.hash.includes('mask=causal'));
+  const link = page.url();
+
+  const copy = await openPage(browser, link);
+  await ready(copy);
+  assert.equal(await copy.$eval('#preset', (s) => s.value), 'bank-projected');
+  assert.equal(await copy.$eval('#batch', (s) => s.value), '1');
+  assert.equal(await copy.$eval('#mask-causal', (r) => r.checked), true);
+  assert.match(await copy.textContent('#step-title'), /^weights:/);
+  assert.match(await copy.textContent('#tokens'), /money/);
+  await copy.context().close();
+
+  await page.goBack();
+  await page.waitForFunction(() => !location.hash.includes('mask=causal'));
+  assert.equal(await page.$eval('#mask-none', (r) => r.checked), true);
+  await page.goForward();
+  await page.waitForFunction(() => location.hash.includes('mask=causal'));
+  assert.equal(await page.$eval('#mask-causal', (r) => r.checked), true);
+  await page.context().close();
+});
+
+test('bad values in the URL are reported and replaced, never trusted', async () => {
+  const page = await openPage(browser, `${url}#preset=karpathy-value&seed=abc&step=nowhere&batch=9&head=0`);
+  assert.equal(await ready(page), 'ready');
+  const notice = await page.textContent('#notice');
+  assert.match(notice, /step must be one of x, qkv/);
+  assert.match(notice, /batch 9 is beyond this scenario's 4/);
+  assert.match(await page.textContent('#step-title'), /^x:/);
+  const missing = await openPage(browser, `${url}#preset=no-such-preset`);
+  assert.equal(await ready(missing), 'error');
+  assert.match(await missing.textContent('#status'), /preset: no scenario "no-such-preset"/);
+  await page.context().close();
+  await missing.context().close();
+});
+
+test('hovering a score explains it with the q·k terms', async () => {
+  const page = await openPage(browser, `${url}#preset=sun-rises&step=scores`);
+  await ready(page);
+  const canvas = await heatmap(page, 'scores');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width - 10, box.y + box.height - 10);  // the last cell
+  await page.waitForFunction(() => document.querySelector('#detail h3')?.textContent.startsWith('scores'));
+  assert.match(await page.textContent('#detail h3'), /^scores \[5, 5\]/);
+  assert.match(await page.textContent('#detail'), /q\[5\] · k\[5\]/);
+  assert.match(await page.textContent('#detail'), /Σ q\[5\] × k\[5\] = /);
+  await shot(page, 'page-hover-score');
+  await page.context().close();
+});
+
+test('reduced motion shows each step whole at once', async () => {
+  const page = await openPage(browser, `${url}#preset=sun-rises-causal`, { reducedMotion: 'reduce' });
+  await ready(page);
+  await page.click('.step-button[data-step="weights"]');
+  const canvas = await heatmap(page, 'weights');
+  await canvas.focus();
+  await page.keyboard.press('ArrowDown');
+  assert.ok(Math.abs((await focusedValue(page)) - 0.0532) < 6e-5);
+  await page.context().close();
+});
+
+test('axe-core finds no WCAG A or AA violation', async () => {
+  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  for (const hash of ['', '#sentence=The%20sun%20rises&step=weights&mask=custom', '#preset=bank-raw&step=masked&mask=101.111.011']) {
+    const page = await openPage(browser, url + hash.replace('mask=custom', 'mask=100.110.111'));
+    await ready(page);
+    await page.addScriptTag({ content: axeSource });
+    const result = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
+    const violations = result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    assert.deepEqual(violations, [], `on ${hash || 'the default view'}`);
+    await page.context().close();
+  }
+});

@@ -1,0 +1,108 @@
+// The only file that touches the WebAssembly module. It loads the core once,
+// runs scenarios into traces, and hands out each step's matrix as a
+// Float32Array. Errors from the core arrive here as messages and leave as
+// thrown Errors carrying the core's words.
+
+const defaults = {
+  moduleUrl: new URL('./wasm/attention-core.js', import.meta.url),
+};
+
+let shared = null;  // one module per page, however many views use it
+
+export async function loadEngine(options = {}) {
+  if (!options.wasmBinary && shared) return shared;
+  const settings = { ...defaults, ...options };
+  const engine = (async () => {
+    const { default: createAttentionModule } = await import(settings.moduleUrl.href ?? settings.moduleUrl);
+    const moduleOptions = settings.wasmBinary
+      ? { wasmBinary: settings.wasmBinary }
+      : { locateFile: (file) => new URL(file, settings.moduleUrl).href };
+    return new Engine(await createAttentionModule(moduleOptions));
+  })();
+  if (!options.wasmBinary) shared = engine;
+  return engine;
+}
+
+export class ScenarioError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'ScenarioError';
+  }
+}
+
+class Engine {
+  constructor(module) {
+    this.module = module;
+  }
+
+  // Parses and runs a scenario (JSON text or object); throws ScenarioError.
+  run(scenario) {
+    const text = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
+    const session = new this.module.Session();
+    const message = session.load(text);
+    if (message) {
+      session.delete();
+      throw new ScenarioError(message);
+    }
+    return new Trace(session, text);
+  }
+
+  // Bytes the wasm heap holds right now (for leak checks).
+  heapInUse() {
+    return this.module.heapInUse();
+  }
+}
+
+let traces = 0;
+
+// A computed trace. Call dispose() when done: the numbers live in wasm memory.
+export class Trace {
+  constructor(session, scenarioText) {
+    this.id = ++traces;
+    this.session = session;
+    this.scenarioText = scenarioText;
+    this.summary = JSON.parse(session.summary());
+  }
+
+  // One batch element of one step of one head: {shape: [rows, cols], data}, or null.
+  step(head, name, batch = 0) {
+    const shape = this.summary.heads[head]?.steps[name];
+    if (!shape) return null;
+    return { shape, data: this.session.step(head, name, batch) };
+  }
+
+  // The layer's output for one batch element.
+  out(batch = 0) {
+    return { shape: this.summary.out, data: this.session.layerOut(batch) };
+  }
+
+  // A named tensor of the scenario, whole: {shape, data}, or null.
+  tensor(name) {
+    const info = this.summary.tensors.find((t) => t.name === name);
+    return info ? { shape: info.shape, data: this.session.tensor(name) } : null;
+  }
+
+  // x (or the context) of one batch element: {shape: [T, C], data}.
+  input(batch = 0, { context = false } = {}) {
+    const whole = this.tensor(context ? this.summary.context : this.summary.x);
+    const [rows, cols] = whole.shape.slice(-2);
+    const start = this.summary.batched ? batch * rows * cols : 0;
+    return { shape: [rows, cols], data: whole.data.subarray(start, start + rows * cols) };
+  }
+
+  // How one cell was computed, from the core: see core/explain.hpp.
+  explain(head, step, batch, row, column) {
+    const result = JSON.parse(this.session.explain(head, step, batch, row, column));
+    if (result.error) throw new ScenarioError(result.error);
+    return result;
+  }
+
+  json() {
+    return this.session.traceJson();
+  }
+
+  dispose() {
+    if (this.session) this.session.delete();
+    this.session = null;
+  }
+}

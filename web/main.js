@@ -1,0 +1,383 @@
+// Wiring only: URL state <-> controls, the engine, the player and the views.
+import { loadEngine, ScenarioError } from './engine.js';
+import { notebookName, stepText } from './notebooks.js';
+import { Player } from './player.js';
+import { scenarioFromSentence, withOverrides } from './sentence.js';
+import { defaultSentence, defaultState, parseHash, steps, toHash } from './state.js';
+import { clearDetail, showDetail } from './views/detail.js';
+import { MaskEditor } from './views/mask-editor.js';
+import { Stage } from './views/stage.js';
+
+const $ = (id) => document.getElementById(id);
+const app = $('app');
+const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+
+let engine = null;
+let trace = null;
+let state = defaultState();
+let computedKey = '';
+let presets = [];
+let linkProblems = [];  // what the URL got wrong, until the learner changes something
+const presetCache = new Map();
+
+const player = new Player(steps.length, { reducedMotion: reducedMotion.matches, onChange: onPlayer });
+const stage = new Stage($('matrices'), { onCell });
+const maskEditor = new MaskEditor($('mask-editor'), { onChange: (mask) => update({ mask }) });
+
+// ---- status -----------------------------------------------------------------
+
+function showError(message) {
+  const box = $('status');
+  box.textContent = message;
+  box.hidden = false;
+}
+
+function showNotice(message) {
+  const box = $('notice');
+  box.textContent = message;
+  box.hidden = !message;
+}
+
+// ---- computing --------------------------------------------------------------
+
+async function presetScenario(id) {
+  if (!presetCache.has(id)) {
+    const response = await fetch(new URL(`scenarios/${id}.json`, import.meta.url));
+    if (!response.ok) throw new ScenarioError(`preset: no scenario "${id}"`);
+    presetCache.set(id, await response.json());
+  }
+  return presetCache.get(id);
+}
+
+async function scenarioFor(s) {
+  const base = s.sentence !== null ? scenarioFromSentence(s) : await presetScenario(s.preset);
+  return withOverrides(base, s);
+}
+
+function scenarioKey(s) {
+  const { preset, sentence, seed, embed, head_size, value_size, heads, mask, scale, temperature } = s;
+  return JSON.stringify(sentence !== null ? [sentence, seed, embed, head_size, value_size, heads, mask, scale, temperature]
+    : [preset, mask, scale, temperature]);
+}
+
+async function compute() {
+  const key = scenarioKey(state);
+  if (key === computedKey && trace) return true;
+  try {
+    const scenario = await scenarioFor(state);
+    if (key !== scenarioKey(state)) return false;  // a newer change is on its way
+    const next = engine.run(scenario);
+    trace?.dispose();
+    trace = next;
+    computedKey = key;
+    $('status').hidden = true;
+    return true;
+  } catch (error) {
+    if (!(error instanceof ScenarioError || error instanceof RangeError)) throw error;
+    computedKey = '';
+    showError(error.message);
+    app.dataset.state = 'error';
+    return false;
+  }
+}
+
+// ---- rendering --------------------------------------------------------------
+
+function renderInputs() {
+  const sentenceMode = state.sentence !== null;
+  $('mode-preset').checked = !sentenceMode;
+  $('mode-sentence').checked = sentenceMode;
+  $('preset-field').hidden = sentenceMode;
+  $('sentence-form').hidden = !sentenceMode;
+  $('preset').value = state.preset;
+  if (document.activeElement !== $('sentence')) $('sentence').value = state.sentence ?? '';
+  for (const name of ['seed', 'embed', 'head_size', 'value_size', 'heads']) {
+    if (document.activeElement !== $(name)) $(name).value = state[name];
+  }
+  const summary = trace?.summary;
+  const maskKind = Array.isArray(state.mask) ? 'custom' : state.mask ?? summary?.mask ?? 'causal';
+  for (const kind of ['causal', 'none', 'custom']) $(`mask-${kind}`).checked = kind === maskKind;
+  $('scale').checked = state.scale ?? summary?.scale ?? true;
+  const temperature = state.temperature ?? summary?.temperature ?? 1;
+  $('temperature').value = temperature;
+  $('temperature-value').textContent = temperature.toFixed(2);
+}
+
+function renderScenario() {
+  const s = trace.summary;
+  $('title').textContent = s.title || s.id;
+  $('provenance').textContent = state.sentence !== null
+    ? `Built like the sentence notebook (“${notebookName(s.source)}”): Embedding(50,000, ${state.embed}) and torch.rand weights, seed ${state.seed}.`
+    : `From the notebook “${notebookName(s.source)}”.`;
+  $('shape-facts').textContent =
+    `B = ${s.batch}, T = ${s.query_length}${s.cross ? `, context T = ${s.context_length} (cross-attention)` : ''}, ${s.heads.length} head${s.heads.length > 1 ? 's' : ''}, mask ${s.mask}${s.scale ? ', scaled' : ''}`;
+
+  fillSelect($('batch'), s.batch, (b) => `${b}: ${s.tokens[b].slice(0, 6).join(' ')}${s.tokens[b].length > 6 ? ' …' : ''}`);
+  fillSelect($('head'), s.heads.length, (h) => `head ${h}`);
+  $('batch').value = state.batch;
+  $('head').value = state.head;
+
+  const list = $('tokens');
+  list.textContent = '';
+  s.tokens[state.batch].forEach((token, i) => {
+    const li = document.createElement('li');
+    const index = document.createElement('span');
+    index.className = 'token-index';
+    index.textContent = String(i);
+    const text = document.createElement('span');
+    text.className = 'token-text';
+    text.textContent = token;  // text, never HTML
+    li.append(index, text);
+    list.append(li);
+  });
+
+  if (Array.isArray(state.mask)) maskEditor.show(state.mask, s.tokens[state.batch], s.context_tokens[state.batch]);
+  else maskEditor.hide();
+}
+
+function fillSelect(select, count, label) {
+  if (select.options.length === count && select.dataset.trace === String(trace.id)) return;
+  select.textContent = '';
+  for (let i = 0; i < count; i++) select.add(new Option(label(i), String(i)));
+  select.dataset.trace = String(trace.id);
+}
+
+function renderStep() {
+  const step = steps[player.index];
+  const text = stepText[step];
+  $('step-title').textContent = text.title;
+  $('step-text').textContent = text.text;
+  $('formula').textContent = text.formula;
+  $('pytorch-line').textContent = text.pytorch;
+  for (const button of document.querySelectorAll('.step-button')) {
+    const current = button.dataset.step === step;
+    button.classList.toggle('current', current);
+    if (current) button.setAttribute('aria-current', 'step');
+    else button.removeAttribute('aria-current');
+  }
+  $('play').textContent = player.playing ? 'Pause' : 'Play';
+  $('play').setAttribute('aria-pressed', player.playing ? 'true' : 'false');
+  $('back').disabled = player.index === 0;
+  $('forward').disabled = player.index === steps.length - 1;
+  if (trace) stage.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress });
+}
+
+async function refresh() {
+  renderInputs();
+  if (!(await compute())) {
+    renderInputs();
+    if (Array.isArray(state.mask) && trace) maskEditor.show(state.mask, trace.summary.tokens[0], trace.summary.context_tokens[0]);
+    return;
+  }
+  const problems = [...linkProblems];
+  if (state.batch >= trace.summary.batch) {
+    problems.push(`batch ${state.batch} is beyond this scenario's ${trace.summary.batch}; showing 0`);
+    state.batch = 0;
+  }
+  if (state.head >= trace.summary.heads.length) {
+    problems.push(`head ${state.head} is beyond this scenario's ${trace.summary.heads.length}; showing 0`);
+    state.head = 0;
+  }
+  showNotice(problems.length ? `Some link settings were not valid and were replaced: ${problems.join('; ')}.` : '');
+  player.go(steps.indexOf(state.step), { animate: false });
+  renderInputs();
+  renderScenario();
+  renderStep();
+  clearDetail($('detail'));
+  app.dataset.state = 'ready';
+}
+
+// ---- state changes ----------------------------------------------------------
+
+function writeHash(mode) {
+  const hash = toHash(state);
+  if (hash === window.location.hash || (hash === '#' && !window.location.hash)) return;
+  if (mode === 'push') history.pushState(null, '', hash);
+  else history.replaceState(null, '', hash);
+}
+
+function update(patch, { history: mode = 'push' } = {}) {
+  linkProblems = [];
+  const affectsScenario = Object.keys(patch).some((k) => !['batch', 'head', 'step'].includes(k));
+  state = { ...state, ...patch };
+  if (affectsScenario && !('mask' in patch) && ('preset' in patch || 'sentence' in patch)) {
+    // a new input starts from its own mask, scale and temperature
+    if ('preset' in patch || state.sentence === null) Object.assign(state, { mask: null, scale: null, temperature: null });
+  }
+  writeHash(mode);
+  if (affectsScenario) refresh();
+  else if (trace) {
+    renderScenario();
+    renderStep();
+  }
+}
+
+function onPlayer({ stepChanged }) {
+  if (stepChanged) {
+    state.step = steps[player.index];
+    writeHash(player.playing ? 'replace' : 'push');
+  }
+  if (trace && app.dataset.state !== 'loading') renderStep();
+  if (player.playing || player.progress < 1) startClock();
+}
+
+let clockRunning = false;
+function startClock() {
+  if (clockRunning) return;
+  clockRunning = true;
+  let last = performance.now();
+  const frame = (now) => {
+    let moving = false;
+    try {
+      moving = player.tick(Math.max(0, Math.min(100, now - last)));
+      last = now;
+    } finally {
+      // a frame that throws must not leave the clock marked as running
+      if (moving) requestAnimationFrame(frame);
+      else clockRunning = false;
+    }
+  };
+  requestAnimationFrame(frame);
+}
+
+function onCell(heatmap, cell) {
+  for (const other of stage.heatmaps()) if (other !== heatmap && other.focus && document.activeElement !== other.canvas) {
+    other.focus = null;
+    other.render();
+  }
+  if (!cell || !trace) {
+    clearDetail($('detail'));
+    return;
+  }
+  const s = trace.summary;
+  const { matrix, options } = heatmap;
+  const value = matrix.data[cell.row * matrix.shape[1] + cell.col];
+  let explanation = null;
+  if (s.heads[state.head].steps[heatmap.name]) explanation = trace.explain(state.head, heatmap.name, state.batch, cell.row, cell.col);
+  showDetail($('detail'), {
+    name: heatmap.name,
+    label: heatmap.label.split(' ')[0],
+    row: cell.row,
+    col: cell.col,
+    value,
+    rowLabel: options.rowLabels?.[cell.row] ?? String(cell.row),
+    colLabel: options.colLabels?.[cell.col] ?? String(cell.col),
+    explanation,
+  });
+}
+
+// ---- controls ---------------------------------------------------------------
+
+function debounce(f, ms) {
+  let timer;
+  return (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => f(...args), ms);
+  };
+}
+
+function bindControls() {
+  $('mode-preset').addEventListener('change', () => update({ sentence: null }));
+  $('mode-sentence').addEventListener('change', () => update({ sentence: defaultSentence, mask: null, scale: null, temperature: null }));
+  $('preset').addEventListener('change', (e) => update({ preset: e.target.value }));
+  const typed = debounce(() => {
+    const sentence = $('sentence').value;
+    if (sentence.trim()) update({ sentence }, { history: 'replace' });
+  }, 150);
+  $('sentence').addEventListener('input', typed);
+  $('sentence').addEventListener('change', () => $('sentence').value.trim() && update({ sentence: $('sentence').value }));
+  $('sentence-form').addEventListener('submit', (e) => e.preventDefault());
+
+  for (const name of ['seed', 'embed', 'head_size', 'value_size', 'heads']) {
+    $(name).addEventListener('input', () => {
+      const input = $(name);
+      const value = Number(input.value);
+      const ok = input.value !== '' && Number.isInteger(value) && value >= Number(input.min) && value <= Number(input.max);
+      input.setAttribute('aria-invalid', ok ? 'false' : 'true');
+      if (ok) update({ [name]: value }, { history: 'replace' });
+    });
+  }
+  for (const kind of ['causal', 'none', 'custom']) {
+    $(`mask-${kind}`).addEventListener('change', () => {
+      if (kind !== 'custom') update({ mask: kind });
+      else if (trace) update({ mask: trace.summary.keep.map((row) => [...row]) });
+    });
+  }
+  $('scale').addEventListener('change', (e) => update({ scale: e.target.checked }));
+  $('temperature').addEventListener('input', (e) => update({ temperature: Number(e.target.value) }, { history: 'replace' }));
+  $('batch').addEventListener('change', (e) => update({ batch: Number(e.target.value) }));
+  $('head').addEventListener('change', (e) => update({ head: Number(e.target.value) }));
+
+  $('first').addEventListener('click', () => player.go(0, { animate: false }));
+  $('back').addEventListener('click', () => player.back());
+  $('play').addEventListener('click', () => player.toggle());
+  $('forward').addEventListener('click', () => player.forward());
+  $('last').addEventListener('click', () => player.go(steps.length - 1, { animate: false }));
+  $('speed').addEventListener('change', (e) => { player.speed = Number(e.target.value); });
+  for (const button of document.querySelectorAll('.step-button')) {
+    button.addEventListener('click', () => player.go(steps.indexOf(button.dataset.step)));
+  }
+
+  document.addEventListener('keydown', (e) => {
+    const tag = e.target.tagName;
+    if (['INPUT', 'SELECT', 'TEXTAREA', 'CANVAS'].includes(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
+    const actions = {
+      ' ': () => player.toggle(),
+      k: () => player.toggle(),
+      ArrowRight: () => player.forward(),
+      l: () => player.forward(),
+      ArrowLeft: () => player.back(),
+      j: () => player.back(),
+      Home: () => player.go(0, { animate: false }),
+      End: () => player.go(steps.length - 1, { animate: false }),
+    };
+    if (e.key === ' ' && tag === 'BUTTON') return;
+    const action = actions[e.key];
+    if (action) {
+      e.preventDefault();
+      action();
+    }
+  });
+  window.addEventListener('popstate', applyHash);
+  window.addEventListener('hashchange', applyHash);
+  window.addEventListener('resize', debounce(() => stage.redraw(), 100));
+  reducedMotion.addEventListener('change', (e) => { player.reducedMotion = e.matches; });
+}
+
+function applyHash() {
+  const { state: parsed, problems } = parseHash(window.location.hash);
+  linkProblems = problems;
+  state = parsed;
+  refresh();
+}
+
+async function loadPresets() {
+  const response = await fetch(new URL('scenarios/index.json', import.meta.url));
+  presets = await response.json();
+  const select = $('preset');
+  const groups = new Map();
+  for (const preset of presets) {
+    const name = notebookName(preset.source);
+    if (!groups.has(name)) {
+      const group = document.createElement('optgroup');
+      group.label = name;
+      groups.set(name, group);
+      select.append(group);
+    }
+    groups.get(name).append(new Option(preset.title, preset.id));
+  }
+}
+
+async function main() {
+  try {
+    [engine] = await Promise.all([loadEngine(), loadPresets()]);
+  } catch (error) {
+    app.dataset.state = 'error';
+    showError(`The playground could not start: ${error.message}`);
+    return;
+  }
+  bindControls();
+  applyHash();
+}
+
+main();

@@ -1,0 +1,59 @@
+// The seed notebooks by file, and what each step says in their own words.
+
+export const notebooks = {
+  '000_8bb3526a0732dc32.txt': 'Mathematical trick in self-attention',
+  '001_7d3394dab23511de.txt': 'Self-Attention from First Principles',
+  '002_f84a7a3b8ba13384.txt': 'WTF is self-attention',
+  '003_a798ca114809a483.txt': 'Math Trick of Self-Attention',
+  '004_db1ee691a881b215.txt': 'The Clear Tutorial for Attention Mechanism in Transformers',
+};
+
+export function notebookName(source) {
+  return notebooks[source] ?? (source || 'your own input');
+}
+
+// step id -> {title, text, formula, pytorch}
+export const stepText = {
+  x: {
+    title: 'x: each token’s private information',
+    text: 'Every token (row) starts with its own vector. Nothing has been communicated yet.',
+    formula: 'x : (B, T, C)',
+    pytorch: 'x = torch.randn(B, T, C)',
+  },
+  qkv: {
+    title: 'q, k, v: what I look for, what I contain, what I offer',
+    text: 'Each token emits a query, a key and a value through the same three linear maps.',
+    formula: 'q = x · W_query    k = context · W_key    v = context · W_value',
+    pytorch: 'k = key(x)   # (B, T, head_size)\nq = query(x) # (B, T, head_size)\nv = value(x)',
+  },
+  scores: {
+    title: 'scores: how much each query matches each key',
+    text: 'The affinity of token i for token j is the dot product of i’s query with j’s key.',
+    formula: 'scores[i, j] = q[i] · k[j]',
+    pytorch: 'wei = q @ k.transpose(-2, -1) # (B, T, 16) @ (B, 16, T) = (B, T, T)',
+  },
+  scaled: {
+    title: 'scaled: keep unit variance',
+    text: 'Dividing by √head_size keeps the scores at unit variance, so softmax stays diffuse instead of one-hot.',
+    formula: 'scaled = scores / √head_size / temperature',
+    pytorch: 'wei = q @ k.transpose(-2, -1) * head_size**-0.5',
+  },
+  masked: {
+    title: 'masked: no talking to the future',
+    text: 'Where the mask is 0 the score becomes −∞, so that position gets no weight at all.',
+    formula: 'masked[i, j] = −∞ where mask[i, j] = 0',
+    pytorch: "wei = wei.masked_fill(tril == 0, float('-inf'))",
+  },
+  weights: {
+    title: 'weights: softmax makes each row sum to 1',
+    text: 'Each row is exponentiated and normalized: exp(−∞) = 0, and the rest share the weight.',
+    formula: 'weights[i, j] = exp(masked[i, j]) / Σ_k exp(masked[i, k])',
+    pytorch: 'wei = F.softmax(wei, dim=-1)',
+  },
+  out: {
+    title: 'out: each token aggregates what it attends to',
+    text: 'Each output row is the weighted sum of the value rows, with that row’s weights.',
+    formula: 'out[i] = Σ_j weights[i, j] · v[j]',
+    pytorch: 'out = wei @ v',
+  },
+};

@@ -1,0 +1,116 @@
+// The whole view as one typed table that round-trips through the URL hash:
+// preset or sentence, every control, batch, head and step. Values read from
+// the URL are validated like any input; a bad one falls back to its default
+// and is reported, never trusted.
+
+export const steps = ['x', 'qkv', 'scores', 'scaled', 'masked', 'weights', 'out'];
+
+export const defaultSentence = 'The sun rises in the east';
+
+const int = (min, max) => ({ type: 'int', min, max });
+
+// name: {type, default, …}; `null` default = absent unless given.
+export const props = {
+  preset: { type: 'id', default: 'sun-rises-causal' },
+  sentence: { type: 'text', default: null, maxLength: 400 },
+  seed: { ...int(0, 2 ** 31 - 1), default: 123 },
+  embed: { ...int(1, 64), default: 3 },
+  head_size: { ...int(1, 64), default: 2 },
+  value_size: { ...int(1, 64), default: 4 },
+  heads: { ...int(1, 8), default: 1 },
+  mask: { type: 'mask', default: null },  // null: the scenario's own
+  scale: { type: 'bool', default: null },
+  temperature: { type: 'number', min: 0.05, max: 20, default: null },
+  batch: { ...int(0, 63), default: 0 },
+  head: { ...int(0, 63), default: 0 },
+  step: { type: 'enum', values: steps, default: 'x' },
+};
+
+// A custom mask in the URL: rows of 0/1 joined by dots, "1000.1100.1110".
+export function maskToText(mask) {
+  if (typeof mask === 'string') return mask;
+  return mask.map((row) => row.join('')).join('.');
+}
+
+export function maskFromText(text) {
+  if (text === 'causal' || text === 'none') return text;
+  if (!/^[01]+(\.[01]+)*$/.test(text)) return undefined;
+  const rows = text.split('.').map((row) => Array.from(row, Number));
+  return rows.every((row) => row.length === rows[0].length) ? rows : undefined;
+}
+
+function parseValue(spec, raw) {
+  switch (spec.type) {
+    case 'id':
+      return /^[a-z0-9-]{1,80}$/.test(raw) ? raw : undefined;
+    case 'text':
+      return raw.length > 0 && raw.length <= spec.maxLength ? raw : undefined;
+    case 'int': {
+      if (!/^\d{1,10}$/.test(raw)) return undefined;
+      const n = Number(raw);
+      return n >= spec.min && n <= spec.max ? n : undefined;
+    }
+    case 'number': {
+      const n = Number(raw);
+      return raw !== '' && Number.isFinite(n) && n >= spec.min && n <= spec.max ? n : undefined;
+    }
+    case 'bool':
+      return raw === '1' ? true : raw === '0' ? false : undefined;
+    case 'enum':
+      return spec.values.includes(raw) ? raw : undefined;
+    case 'mask':
+      return maskFromText(raw);
+    default:
+      return undefined;
+  }
+}
+
+function describe(name, spec) {
+  switch (spec.type) {
+    case 'int': return `${name} must be a whole number from ${spec.min} to ${spec.max}`;
+    case 'number': return `${name} must be a number from ${spec.min} to ${spec.max}`;
+    case 'bool': return `${name} must be 0 or 1`;
+    case 'enum': return `${name} must be one of ${spec.values.join(', ')}`;
+    case 'mask': return `${name} must be causal, none, or rows of 0/1 joined by dots`;
+    case 'id': return `${name} must be a preset id (a-z, 0-9, -)`;
+    default: return `${name} must be 1 to ${spec.maxLength} characters`;
+  }
+}
+
+export function defaultState() {
+  return Object.fromEntries(Object.entries(props).map(([name, spec]) => [name, spec.default]));
+}
+
+// "#preset=bank-raw&step=weights" -> {state, problems: ["seed must be …"]}
+export function parseHash(hash) {
+  const state = defaultState();
+  const problems = [];
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  for (const [name, raw] of params) {
+    const spec = props[name];
+    if (!spec) {
+      problems.push(`unknown setting "${name}"`);
+      continue;
+    }
+    const value = parseValue(spec, raw);
+    if (value === undefined) problems.push(`${describe(name, spec)}; kept ${spec.default ?? 'the scenario\'s own'}`);
+    else state[name] = value;
+  }
+  return { state, problems };
+}
+
+// Only what differs from the defaults, in table order; the sentence mode
+// drops the preset and vice versa.
+export function toHash(state) {
+  const params = new URLSearchParams();
+  const sentenceOnly = ['seed', 'embed', 'head_size', 'value_size', 'heads'];
+  for (const [name, spec] of Object.entries(props)) {
+    const value = state[name];
+    if (value === null || value === undefined || value === spec.default) continue;
+    if (state.sentence !== null && name === 'preset') continue;
+    if (state.sentence === null && sentenceOnly.includes(name)) continue;
+    params.set(name, spec.type === 'bool' ? (value ? '1' : '0') : spec.type === 'mask' ? maskToText(value) : String(value));
+  }
+  if (state.sentence !== null && !params.has('sentence')) params.set('sentence', state.sentence);
+  return '#' + params.toString();
+}

@@ -1,0 +1,79 @@
+// The hover/focus details: how the picked cell was computed, in numbers the
+// core supplied (see core/explain.hpp). Built with textContent only.
+import { formatNumber } from './heatmap.js';
+
+const maxTerms = 12;
+
+function line(parent, text, className) {
+  const p = document.createElement('p');
+  if (className) p.className = className;
+  p.textContent = text;
+  parent.append(p);
+  return p;
+}
+
+function terms(parent, list, left, right) {
+  const shown = list.slice(0, maxTerms).map(([a, b]) => `${formatNumber(a)} × ${formatNumber(b)}`);
+  const more = list.length > maxTerms ? ` + … (${list.length - maxTerms} more)` : '';
+  line(parent, `Σ ${left} × ${right} = ${shown.join(' + ')}${more}`, 'terms');
+}
+
+export function showDetail(panel, { name, label, row, col, value, rowLabel, colLabel, explanation }) {
+  panel.textContent = '';
+  const heading = document.createElement('h3');
+  heading.textContent = `${label} [${row}, ${col}] = ${formatNumber(value)}`;
+  panel.append(heading);
+  line(panel, `row: ${rowLabel}   column: ${colLabel}`, 'where');
+  if (!explanation) {
+    if (name === 'mask') line(panel, value ? 'The mask lets this row attend to this column.' : 'The mask hides this column from this row.');
+    else line(panel, 'An input of the scenario: nothing computed it.');
+    return;
+  }
+  const e = explanation;
+  line(panel, e.formula, 'formula');
+  switch (e.step) {
+    case 'q':
+      terms(panel, e.terms, 'x', 'W_query');
+      break;
+    case 'k':
+      terms(panel, e.terms, 'context', 'W_key');
+      break;
+    case 'v':
+      terms(panel, e.terms, 'context', 'W_value');
+      break;
+    case 'scores':
+      if (e.terms) terms(panel, e.terms, `q[${row}]`, `k[${col}]`);
+      break;
+    case 'scaled':
+      line(panel, `${formatNumber(e.input)} × ${e.factor.toPrecision(4)} ÷ ${e.temperature} = ${formatNumber(e.value ?? -Infinity)}`, 'terms');
+      break;
+    case 'masked':
+      line(panel, e.kept ? `kept: ${formatNumber(e.input)}` : `hidden: ${formatNumber(e.input)} becomes −∞`, 'terms');
+      break;
+    case 'weights': {
+      line(panel, `row max ${formatNumber(e.row_max)}; Σ exp = ${e.exp_sum.toPrecision(5)}`, 'terms');
+      const list = document.createElement('ol');
+      list.className = 'exps';
+      list.start = 0;
+      e.exps.forEach((x, k) => {
+        const li = document.createElement('li');
+        li.textContent = `exp(${formatNumber(e.row[k] ?? -Infinity)} − max) = ${x.toPrecision(4)}`;
+        if (k === col) li.className = 'picked';
+        list.append(li);
+      });
+      panel.append(list);
+      line(panel, `${e.exps[col].toPrecision(4)} ÷ ${e.exp_sum.toPrecision(5)} = ${formatNumber(e.value)}`, 'terms');
+      break;
+    }
+    case 'out':
+      terms(panel, e.terms, `weights[${row}, k]`, `v[k, ${col}]`);
+      break;
+    default:
+      break;
+  }
+}
+
+export function clearDetail(panel) {
+  panel.textContent = '';
+  line(panel, 'Hover over a cell, or focus a matrix and use the arrow keys, to see how its number was computed.', 'hint');
+}

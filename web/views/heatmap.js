@@ -1,0 +1,272 @@
+// One matrix as a heatmap on a canvas: row and column labels, numbers in the
+// cells when they fit, −∞ hatched. Hover or keyboard focus picks a cell;
+// arrow keys move it. Labels are drawn as text, never parsed as HTML.
+import { css, diverging, maskedColor, sequential, textOn } from './colors.js';
+
+export const defaults = {
+  maxCell: 54,
+  fourDigitsFrom: 50,  // cell size (px) from which 4 decimals fit, as PyTorch prints
+  minCell: 5,
+  numbersFrom: 30,  // cell size (px) from which numbers are printed
+  font: '12px system-ui, sans-serif',
+  labelWidth: 84,
+};
+
+export function formatNumber(v, decimals = 4) {
+  if (v === -Infinity) return '−∞';
+  const a = Math.abs(v);
+  const text = a >= 100 ? v.toFixed(0) : a >= 10 ? v.toFixed(Math.min(decimals, 2) - 1) : v.toFixed(decimals);
+  return text.replace('-', '−');
+}
+
+export class Heatmap {
+  constructor(parent, { name, label, scale = 'diverging', onCell = () => {} }) {
+    this.name = name;
+    this.scale = scale;
+    this.onCell = onCell;
+    this.figure = document.createElement('figure');
+    this.figure.className = 'heatmap';
+    this.caption = document.createElement('figcaption');
+    this.canvas = document.createElement('canvas');
+    this.canvas.tabIndex = 0;
+    this.canvas.setAttribute('role', 'img');
+    this.legend = document.createElement('div');
+    this.legend.className = 'legend';
+    this.figure.append(this.caption, this.canvas, this.legend);
+    parent.append(this.figure);
+    this.label = label;
+    this.focus = null;     // {row, col} shown with an outline
+    this.highlightRow = null;
+    this.layout = null;
+
+    this.canvas.addEventListener('mousemove', (e) => this.pick(this.cellAt(e)));
+    this.canvas.addEventListener('mouseleave', () => this.pick(null));
+    this.canvas.addEventListener('click', (e) => this.pick(this.cellAt(e), { click: true }));
+    this.canvas.addEventListener('focus', () => this.pick(this.focus ?? { row: 0, col: 0 }));
+    this.canvas.addEventListener('blur', () => this.pick(null));
+    this.canvas.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  // matrix: {shape: [rows, cols], data}; options: {rowLabels, colLabels,
+  // reveal: 0…1, revealBy: 'cell' | 'row', limit (diverging), note}
+  draw(matrix, options = {}) {
+    this.matrix = matrix;
+    this.options = options;
+    const [rows, cols] = matrix.shape;
+    const shape = `${rows} × ${cols}`;
+    this.caption.textContent = '';
+    const title = document.createElement('span');
+    title.className = 'matrix-name';
+    title.textContent = this.label;
+    const size = document.createElement('span');
+    size.className = 'matrix-shape';
+    size.textContent = ` (${shape})`;
+    this.caption.append(title, size);
+    this.canvas.setAttribute('aria-label', `${this.label}, ${shape} matrix; arrow keys move between cells`);
+    this.render();
+    this.drawLegend();
+  }
+
+  // A gradient bar with its end values, and the −∞ swatch when masked cells show.
+  drawLegend() {
+    const { data } = this.matrix;
+    const finite = Array.from(data).filter(Number.isFinite);
+    const masked = finite.length < data.length;
+    this.legend.textContent = '';
+    const item = (className, text) => {
+      const span = document.createElement('span');
+      span.className = className;
+      span.textContent = text;
+      this.legend.append(span);
+    };
+    if (this.scale === 'binary') {
+      item('swatch swatch-keep', '');
+      item('legend-label', '1 may attend');
+      item('swatch swatch-masked', '');
+      item('legend-label', '0 hidden');
+      return;
+    }
+    const bound = this.options.limit ?? finite.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+    const [low, high] = this.scale === 'sequential' ? [0, 1] : [-bound, bound];
+    item('legend-label', formatNumber(low, 2));
+    item(`legend-bar legend-${this.scale}`, '');
+    item('legend-label', formatNumber(high, 2));
+    if (masked) {
+      item('swatch swatch-masked', '');
+      item('legend-label', '−∞ masked');
+    }
+  }
+
+  measure() {
+    const [rows, cols] = this.matrix.shape;
+    const { rowLabels = [], colLabels = [] } = this.options;
+    const available = Math.max(160, (this.figure.parentElement?.clientWidth ?? 600) - 8);
+    const context = this.canvas.getContext('2d');
+    context.font = defaults.font;
+    const widest = (labels) => labels.reduce((w, l) => Math.max(w, context.measureText(l).width), 0);
+    const left = Math.min(defaults.labelWidth, Math.ceil(widest(rowLabels)) + 8);
+    const cell = Math.max(defaults.minCell, Math.min(defaults.maxCell, Math.floor((available - left) / cols)));
+    const rotate = widest(colLabels) > cell - 4;
+    const top = rotate ? Math.min(defaults.labelWidth, Math.ceil(widest(colLabels)) + 8) : 18;
+    return { rows, cols, cell, left, top, width: left + cols * cell + 1, height: top + rows * cell + 1, rotate };
+  }
+
+  render() {
+    if (!this.matrix) return;
+    const layout = (this.layout = this.measure());
+    const { rows, cols, cell, left, top, width, height, rotate } = layout;
+    const ratio = window.devicePixelRatio || 1;
+    this.canvas.width = Math.ceil(width * ratio);
+    this.canvas.height = Math.ceil(height * ratio);
+    this.canvas.style.width = `${width}px`;
+    this.canvas.style.height = `${height}px`;
+    const g = this.canvas.getContext('2d');
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    g.clearRect(0, 0, width, height);
+    g.font = defaults.font;
+
+    const { data } = this.matrix;
+    const { rowLabels = [], colLabels = [], reveal = 1, revealBy = 'cell', mode = 'fill', from, limit } = this.options;
+    const largest = (values) => values.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
+    const bound = limit ?? Math.max(largest(data), from && mode === 'morph' ? largest(from) : 0);
+    const shown = mode !== 'fill' ? rows * cols : revealBy === 'row' ? Math.round(reveal * rows) * cols : Math.round(reveal * rows * cols);
+    // What a cell shows at this point of the animation (exact at reveal = 1).
+    const valueAt = (i) => {
+      const to = data[i];
+      if (!from || reveal >= 1) return to;
+      if (mode === 'morph' && Number.isFinite(to)) return from[i] + (to - from[i]) * reveal;
+      if (mode === 'mask' && to === -Infinity && Math.floor(i / cols) >= reveal * rows) return from[i];
+      return to;
+    };
+    const numbers = cell >= defaults.numbersFrom;
+    const decimals = cell >= defaults.fourDigitsFrom ? 4 : 2;
+    const ink = getComputedStyle(this.canvas).color || '#222';
+
+    // labels: thinned out when cells are small, so they never overlap
+    g.fillStyle = ink;
+    g.textBaseline = 'middle';
+    const every = Math.max(1, Math.ceil(14 / cell));
+    g.textAlign = 'right';
+    for (let r = 0; r < rows; r += every) if (rowLabels[r] !== undefined) g.fillText(clip(g, rowLabels[r], left - 6), left - 4, top + (r + 0.5) * cell);
+    for (let c = 0; c < cols; c += every) {
+      if (colLabels[c] === undefined) continue;
+      const x = left + (c + 0.5) * cell;
+      if (rotate) {
+        g.save();
+        g.translate(x, top - 4);
+        g.rotate(-Math.PI / 2);
+        g.textAlign = 'left';
+        g.fillText(clip(g, colLabels[c], top - 8), 0, 0);
+        g.restore();
+      } else {
+        g.textAlign = 'center';
+        g.fillText(clip(g, colLabels[c], cell + 6), x, top - 9);
+      }
+    }
+
+    g.textAlign = 'center';
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const i = r * cols + c;
+        const x = left + c * cell;
+        const y = top + r * cell;
+        if (i >= shown) {
+          g.strokeStyle = 'rgba(128, 128, 128, 0.35)';
+          g.strokeRect(x + 0.5, y + 0.5, cell - 1, cell - 1);
+          continue;
+        }
+        const v = valueAt(i);
+        if (v === -Infinity) {
+          g.fillStyle = maskedColor;
+          g.fillRect(x, y, cell, cell);
+          hatch(g, x, y, cell);
+          if (numbers) {
+            g.fillStyle = '#fff';
+            g.fillText('−∞', x + cell / 2, y + cell / 2);
+          }
+          continue;
+        }
+        const rgb = this.scale === 'sequential' ? sequential(v) : this.scale === 'binary' ? (v ? [53, 183, 121] : [58, 58, 58]) : diverging(v, bound);
+        g.fillStyle = css(rgb);
+        g.fillRect(x, y, cell, cell);
+        if (numbers) {
+          g.fillStyle = textOn(rgb);
+          g.fillText(this.scale === 'binary' ? String(v) : formatNumber(v, decimals), x + cell / 2, y + cell / 2);
+        }
+      }
+    }
+    if (this.highlightRow !== null && this.highlightRow < rows) {
+      g.strokeStyle = '#ff9f1c';
+      g.lineWidth = 2;
+      g.strokeRect(left + 1, top + this.highlightRow * cell + 1, cols * cell - 2, cell - 2);
+    }
+    if (this.focus && this.focus.row < rows && this.focus.col < cols) {
+      g.strokeStyle = ink;
+      g.lineWidth = 2.5;
+      g.strokeRect(left + this.focus.col * cell + 1.5, top + this.focus.row * cell + 1.5, cell - 3, cell - 3);
+    }
+    g.lineWidth = 1;
+  }
+
+  cellAt(event) {
+    if (!this.layout) return null;
+    const box = this.canvas.getBoundingClientRect();
+    const { left, top, cell, rows, cols } = this.layout;
+    const col = Math.floor((event.clientX - box.left - left) / cell);
+    const row = Math.floor((event.clientY - box.top - top) / cell);
+    return row >= 0 && row < rows && col >= 0 && col < cols ? { row, col } : null;
+  }
+
+  pick(cell, { click = false } = {}) {
+    const same = cell && this.focus && cell.row === this.focus.row && cell.col === this.focus.col;
+    if (cell) this.focus = cell;
+    else if (document.activeElement !== this.canvas) this.focus = null;
+    if (!same || click) this.render();
+    this.onCell(this, this.focus, { click });
+  }
+
+  onKey(event) {
+    if (!this.layout) return;
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const { rows, cols } = this.layout;
+    const at = this.focus ?? { row: 0, col: 0 };
+    this.pick({ row: Math.max(0, Math.min(rows - 1, at.row + move[0])), col: Math.max(0, Math.min(cols - 1, at.col + move[1])) });
+  }
+
+  setHighlightRow(row) {
+    if (row === this.highlightRow) return;
+    this.highlightRow = row;
+    this.render();
+  }
+
+  remove() {
+    this.figure.remove();
+  }
+}
+
+function hatch(g, x, y, size) {
+  g.save();
+  g.beginPath();
+  g.rect(x, y, size, size);
+  g.clip();
+  g.strokeStyle = 'rgba(255, 255, 255, 0.22)';
+  g.lineWidth = 1;
+  for (let d = -size; d < size; d += 5) {
+    g.beginPath();
+    g.moveTo(x + d, y + size);
+    g.lineTo(x + d + size, y);
+    g.stroke();
+  }
+  g.restore();
+}
+
+function clip(g, text, width) {
+  if (g.measureText(text).width <= width) return text;
+  let t = text;
+  while (t.length > 1 && g.measureText(t + '…').width > width) t = t.slice(0, -1);
+  return t + '…';
+}

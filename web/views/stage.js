@@ -1,0 +1,109 @@
+// Which matrices each step shows, and how its animation reveals them: the
+// products filling scores, the scaling, −∞ appearing above the diagonal,
+// rows of weights normalizing, the weighted sum building out.
+import { Heatmap } from './heatmap.js';
+
+const range = (n) => Array.from({ length: n }, (_, i) => String(i));
+
+// step -> panels [{name, label, scale, matrix(trace, head, batch), rows, cols, animation}]
+function plan(trace, head, batch) {
+  const s = trace.summary;
+  const steps = s.heads[head].steps;
+  const tokens = s.tokens[batch];
+  const context = s.context_tokens[batch];
+  const named = (name, label, scale, matrix, rows, cols, animation = {}) =>
+    matrix ? { name, label, scale, matrix, rows, cols, animation } : null;
+  const step = (name) => trace.step(head, name, batch);
+  const dims = (shape) => range(shape[1]);
+  const x = trace.input(batch);
+  const ctx = s.cross ? trace.input(batch, { context: true }) : null;
+  const v = step('v') ?? ctx ?? x;
+  const vLabel = steps.v ? 'v' : s.cross ? `context (${s.context}), no value` : `x (${s.x}), no value`;
+
+  return {
+    x: [
+      named('x', `x (${s.x})`, 'diverging', x, tokens, dims(x.shape), { revealBy: 'row' }),
+      ctx && named('context', `context (${s.context})`, 'diverging', ctx, context, dims(ctx.shape), { revealBy: 'row' }),
+    ],
+    qkv: steps.q || steps.v
+      ? [
+          steps.q && named('q', 'q = x · W_query', 'diverging', step('q'), tokens, dims(steps.q), { revealBy: 'row' }),
+          steps.k && named('k', 'k = context · W_key', 'diverging', step('k'), context, dims(steps.k), { revealBy: 'row' }),
+          steps.v && named('v', 'v = context · W_value', 'diverging', step('v'), context, dims(steps.v), { revealBy: 'row' }),
+        ]
+      : [],
+    scores: [
+      steps.q && named('q', 'q', 'diverging', step('q'), tokens, dims(steps.q)),
+      steps.k && named('k', 'k', 'diverging', step('k'), context, dims(steps.k)),
+      named('scores', 'scores = q · kᵀ', 'diverging', step('scores'), tokens, context, { revealBy: 'cell' }),
+    ],
+    scaled: [
+      named('scores', 'scores', 'diverging', step('scores'), tokens, context),
+      named('scaled', 'scaled', 'diverging', step('scaled'), tokens, context, { mode: 'morph', from: step('scores').data }),
+    ],
+    masked: [
+      named('mask', `mask (${s.mask})`, 'binary', { shape: [s.query_length, s.context_length], data: s.keep.flat() }, tokens, context),
+      named('masked', 'masked', 'diverging', step('masked'), tokens, context, { mode: 'mask', from: step('scaled').data }),
+    ],
+    weights: [
+      named('masked', 'masked', 'diverging', step('masked'), tokens, context),
+      named('weights', 'weights = softmax(masked)', 'sequential', step('weights'), tokens, context, { revealBy: 'row' }),
+    ],
+    out: [
+      named('weights', 'weights', 'sequential', step('weights'), tokens, context),
+      named('v', vLabel, 'diverging', v, context, dims(v.shape)),
+      named('out', 'out = weights · v', 'diverging', step('out'), tokens, dims(steps.out), { revealBy: 'row' }),
+      (s.heads.length > 1 || s.output) &&
+        named('layer', s.output ? `layer out (heads concatenated, · ${s.output})` : 'layer out (heads concatenated)',
+          'diverging', trace.out(batch), tokens, range(s.out[1]), { revealBy: 'row' }),
+    ],
+  };
+}
+
+export class Stage {
+  constructor(parent, { onCell }) {
+    this.parent = parent;
+    this.onCell = onCell;
+    this.views = [];
+    this.key = '';
+  }
+
+  // Rebuilds the panels when the step, head, batch or trace changes; else
+  // only redraws them at the new point of the animation.
+  show(trace, { head, batch, step, progress }) {
+    const key = `${trace.id}|${head}|${batch}|${step}`;
+    if (key !== this.key) {
+      this.key = key;
+      for (const view of this.views) view.heatmap.remove();
+      this.parent.textContent = '';
+      const panels = plan(trace, head, batch)[step].filter(Boolean);
+      if (panels.length === 0) {
+        const note = document.createElement('p');
+        note.className = 'note';
+        note.textContent = 'This head names no query, key or value: every allowed position gets the same affinity, and it averages x itself.';
+        this.parent.append(note);
+      }
+      this.views = panels.map((panel) => ({
+        panel,
+        heatmap: new Heatmap(this.parent, { name: panel.name, label: panel.label, scale: panel.scale, onCell: this.onCell }),
+      }));
+    }
+    for (const { panel, heatmap } of this.views) {
+      const animated = Object.keys(panel.animation).length > 0;
+      heatmap.draw(panel.matrix, {
+        rowLabels: panel.rows,
+        colLabels: panel.cols,
+        ...panel.animation,
+        reveal: animated ? progress : 1,
+      });
+    }
+  }
+
+  redraw() {
+    for (const { heatmap } of this.views) heatmap.render();
+  }
+
+  heatmaps() {
+    return this.views.map((v) => v.heatmap);
+  }
+}
