@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-import { launch, openPage, ready, root, serve, shot } from './browser.mjs';
+import { launch, openPage, ready, root, serve, shot, siteDir } from './browser.mjs';
 
 let browser;
 let server;
@@ -22,7 +22,7 @@ after(async () => {
   server?.close();
 });
 
-const presets = JSON.parse(readFileSync(join(root, 'build', 'site', 'scenarios', 'index.json'), 'utf8'));
+const presets = JSON.parse(readFileSync(join(siteDir, 'scenarios', 'index.json'), 'utf8'));
 const golden = (id) => JSON.parse(readFileSync(join(root, 'tests', 'golden', `${id}.trace.json`), 'utf8'));
 
 // The detail heading reads "weights [2, 1] = 0.0493"
