@@ -4,6 +4,7 @@
 
 #include "mask.hpp"
 #include "matmul.hpp"
+#include "sampling.hpp"
 #include "softmax.hpp"
 
 namespace attention {
@@ -66,6 +67,20 @@ averaging_lesson average_three_ways(const tensor3& x) {
   lesson.tril_agrees = all_close(lesson.tril, lesson.loop);
   lesson.softmax_agrees = all_close(lesson.softmax, lesson.loop);
   return lesson;
+}
+
+std::vector<matmul_demo> tril_matmul_demos(generator& gen) {
+  const tensor2 ones({3, 3}, 1.0f);
+  const tensor2 tril = causal_mask(3, 3);
+  const tensor2 mean = tril_average_weights(3);
+  std::vector<matmul_demo> demos;
+  for (const auto& [name, a] : {std::pair{"ones", ones}, std::pair{"tril", tril}, std::pair{"tril / row sums", mean}}) {
+    const tensor drawn = randint(gen, 0, 10, {3, 2});
+    tensor2 b({3, 2});
+    std::copy(drawn.begin(), drawn.end(), b.begin());
+    demos.push_back({name, a, b, matmul(a, b)});
+  }
+  return demos;
 }
 
 }  // namespace attention

@@ -2,6 +2,10 @@
 // three ways that must agree (notebooks 000 and 003).
 #pragma once
 
+#include <string>
+#include <vector>
+
+#include "generator.hpp"
 #include "tensor.hpp"
 
 namespace attention {
@@ -27,5 +31,14 @@ struct averaging_lesson {
 };
 
 averaging_lesson average_three_ways(const tensor3& x);
+
+// The notebook's a @ b demos, each b = torch.randint(0, 10, (3, 2)).float()
+// drawn from gen in turn: a = ones (column sums), a = tril (running sums),
+// a = tril / row sums (running means).
+struct matmul_demo {
+  std::string name;
+  tensor2 a, b, c;  // (3, 3), (3, 2), (3, 2)
+};
+std::vector<matmul_demo> tril_matmul_demos(generator& gen);
 
 }  // namespace attention

@@ -13,6 +13,7 @@
 
 #include "check.hpp"
 #include "explain.hpp"
+#include "lessons.hpp"
 #include "run.hpp"
 #include "summary.hpp"
 
@@ -23,6 +24,17 @@ using emscripten::val;
 // One copy into a fresh Float32Array: the view is gone before memory can grow.
 val float32_copy(const float* data, std::size_t n) {
   return val::global("Float32Array").new_(emscripten::typed_memory_view(n, data));
+}
+
+template <typename F>
+std::string error_of(F&& f);
+
+// The lessons answer JSON, or {"error": message}.
+template <typename F>
+std::string json_or_error(F&& f) {
+  std::string json;
+  const std::string message = error_of([&] { json = f(); });
+  return message.empty() ? json : nlohmann::json{{"error", message}}.dump();
 }
 
 template <typename F>
@@ -77,6 +89,14 @@ class session {
 
   std::string trace_json() const { return trace_ ? attention::trace_json(*trace_) : ""; }
 
+  std::string space_lesson(val permutation, bool add_positions) const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(trace_.has_value(), "space: nothing loaded");
+      const auto order = emscripten::vecFromJSArray<unsigned>(permutation);
+      return attention::space_lesson_json(*scenario_, *trace_, {order.begin(), order.end()}, add_positions);
+    });
+  }
+
  private:
   val batch_slice(const attention::tensor3* t, unsigned batch) const {
     if (t == nullptr || batch >= t->shape(0)) return float32_copy(nullptr, 0);
@@ -87,6 +107,19 @@ class session {
   std::optional<attention::scenario> scenario_;
   std::optional<attention::trace> trace_;
 };
+
+std::string averaging_lesson(double seed, unsigned B, unsigned T, unsigned C) {
+  return json_or_error([&] { return attention::averaging_lesson_json(static_cast<std::uint64_t>(seed), B, T, C); });
+}
+
+std::string scaling_lesson(double seed, unsigned B, unsigned T, val head_sizes, val values, val factors) {
+  return json_or_error([&] {
+    const auto sizes = emscripten::vecFromJSArray<unsigned>(head_sizes);
+    return attention::scaling_lesson_json(static_cast<std::uint64_t>(seed), B, T, {sizes.begin(), sizes.end()},
+                                          emscripten::vecFromJSArray<float>(values),
+                                          emscripten::vecFromJSArray<float>(factors));
+  });
+}
 
 // Bytes malloc has handed out and not taken back: the leak test watches it.
 std::size_t heap_in_use() { return mallinfo().uordblks; }
@@ -102,6 +135,9 @@ EMSCRIPTEN_BINDINGS(attention_playground) {
       .function("layerOut", &session::layer_out)
       .function("tensor", &session::tensor)
       .function("explain", &session::explain)
-      .function("traceJson", &session::trace_json);
+      .function("traceJson", &session::trace_json)
+      .function("spaceLesson", &session::space_lesson);
+  emscripten::function("averagingLesson", &averaging_lesson);
+  emscripten::function("scalingLesson", &scaling_lesson);
   emscripten::function("heapInUse", &heap_in_use);
 }

@@ -47,10 +47,25 @@ class Engine {
     return new Trace(session, text);
   }
 
+  // Lessons: JSON from the core (core/lessons.hpp), errors thrown.
+  averagingLesson({ seed = 42, B = 4, T = 8, C = 2 } = {}) {
+    return parsed(this.module.averagingLesson(seed, B, T, C));
+  }
+
+  scalingLesson({ seed = 1337, B = 4, T = 64, headSizes, values, factors }) {
+    return parsed(this.module.scalingLesson(seed, B, T, headSizes, values, factors));
+  }
+
   // Bytes the wasm heap holds right now (for leak checks).
   heapInUse() {
     return this.module.heapInUse();
   }
+}
+
+function parsed(text) {
+  const result = JSON.parse(text);
+  if (result.error) throw new ScenarioError(result.error);
+  return result;
 }
 
 let traces = 0;
@@ -92,13 +107,17 @@ export class Trace {
 
   // How one cell was computed, from the core: see core/explain.hpp.
   explain(head, step, batch, row, column) {
-    const result = JSON.parse(this.session.explain(head, step, batch, row, column));
-    if (result.error) throw new ScenarioError(result.error);
-    return result;
+    return parsed(this.session.explain(head, step, batch, row, column));
   }
 
   json() {
     return this.session.traceJson();
+  }
+
+  // Runs this layer on the tokens in another order (no mask), with or
+  // without positional encodings: see core/space.hpp.
+  spaceLesson(permutation, positions) {
+    return parsed(this.session.spaceLesson(permutation, positions));
   }
 
   dispose() {

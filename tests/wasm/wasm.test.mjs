@@ -94,6 +94,23 @@ test('explanations come from the core, and a wrong cell is an error', () => {
   }
 });
 
+test('the lessons come from the core in wasm too', () => {
+  const trick = engine.averagingLesson({ seed: 42, B: 4, T: 8, C: 2 });
+  assert.equal(trick.tril_agrees, true);
+  assert.deepEqual(trick.demos[2].c.data, [3, 7, 5.5, 4, 5, 3]);
+  const scaling = engine.scalingLesson({ seed: 1337, B: 4, T: 64, headSizes: [16], values: [0.1, -0.2, 0.3, -0.2, 0.5], factors: [8] });
+  assert.ok(Math.abs(scaling.softmax[0].weights[4] - 0.8) < 5e-5);
+  assert.throws(() => engine.averagingLesson({ B: 99 }), /averaging lesson: B, T, C must be/);
+  const trace = engine.run(readFileSync(join(root, 'web', 'scenarios', 'sun-rises.json'), 'utf8'));
+  try {
+    assert.equal(trace.spaceLesson([5, 4, 3, 2, 1, 0], false).equivariant, true);
+    assert.equal(trace.spaceLesson([5, 4, 3, 2, 1, 0], true).equivariant, false);
+    assert.throws(() => trace.spaceLesson([0, 1], false), /space: expected a permutation of 6 positions, got 2/);
+  } finally {
+    trace.dispose();
+  }
+});
+
 test('the trace JSON from wasm reads back as the same numbers', () => {
   const text = readFileSync(join(root, 'web', 'scenarios', 'karpathy-value.json'), 'utf8');
   const trace = engine.run(text);

@@ -1,0 +1,82 @@
+#include "lessons.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "averaging.hpp"
+#include "check.hpp"
+#include "limits.hpp"
+#include "sampling.hpp"
+#include "scaling.hpp"
+#include "space.hpp"
+
+namespace attention {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+json tensor_json(const T& t) {
+  return {{"shape", std::vector<std::size_t>(t.shape().begin(), t.shape().end())},
+          {"data", std::vector<float>(t.begin(), t.end())}};
+}
+
+}  // namespace
+
+std::string averaging_lesson_json(std::uint64_t seed, std::size_t B, std::size_t T, std::size_t C) {
+  ATTENTION_CHECK(B >= 1 && B <= 8 && T >= 1 && T <= 64 && C >= 1 && C <= 16,
+                  "averaging lesson: B, T, C must be 1-8, 1-64, 1-16");
+  generator gen(seed);
+  tensor3 x({B, T, C});
+  fill_uniform(gen, x.data(), x.size(), 0.0f, 1.0f);  // torch.rand(B, T, C)
+  const averaging_lesson lesson = average_three_ways(x);
+  json demos = json::array();
+  for (const matmul_demo& d : tril_matmul_demos(gen))
+    demos.push_back({{"name", d.name}, {"a", tensor_json(d.a)}, {"b", tensor_json(d.b)}, {"c", tensor_json(d.c)}});
+  return json{{"x", tensor_json(x)},
+              {"loop", tensor_json(lesson.loop)},
+              {"tril", tensor_json(lesson.tril)},
+              {"softmax", tensor_json(lesson.softmax)},
+              {"tril_agrees", lesson.tril_agrees},
+              {"softmax_agrees", lesson.softmax_agrees},
+              {"tril_weights", tensor_json(tril_average_weights(T))},
+              {"softmax_weights", tensor_json(softmax_average_weights(T))},
+              {"demos", demos}}
+      .dump();
+}
+
+std::string scaling_lesson_json(std::uint64_t seed, std::size_t B, std::size_t T,
+                                const std::vector<std::size_t>& head_sizes, const std::vector<float>& values,
+                                const std::vector<float>& factors) {
+  ATTENTION_CHECK(B * T <= 4096 && !head_sizes.empty() && head_sizes.size() <= 16,
+                  "scaling lesson: at most 4096 positions (B · T) and 16 head sizes");
+  json variances = json::array();
+  generator gen(seed);
+  for (std::size_t hs : head_sizes) {
+    ATTENTION_CHECK(hs >= 1 && hs <= 1024, "scaling lesson: head sizes must be 1-1024");
+    const score_variance v = measure_score_variance(gen, B, T, hs);
+    variances.push_back({{"head_size", hs}, {"k", v.k}, {"q", v.q}, {"scores", v.scores}, {"scaled", v.scaled}});
+  }
+  json softmaxes = json::array();
+  for (float factor : factors) {
+    std::vector<float> times(values);
+    for (float& v : times) v *= factor;
+    softmaxes.push_back({{"factor", factor},
+                         {"weights", softmax_with_factor(values, factor)},
+                         {"variance", values.size() >= 2 ? variance(times) : 0.0}});
+  }
+  return json{{"variances", variances}, {"values", values}, {"softmax", softmaxes}}.dump();
+}
+
+std::string space_lesson_json(const scenario& s, const trace& t, const std::vector<std::size_t>& permutation,
+                              bool add_positions) {
+  const space_lesson lesson = permute_tokens(s, t, permutation, add_positions);
+  return json{{"permutation", lesson.permutation},
+              {"positions", add_positions},
+              {"out", tensor_json(lesson.out)},
+              {"permuted_out", tensor_json(lesson.permuted_out)},
+              {"equivariant", lesson.equivariant},
+              {"largest_difference", lesson.largest_difference}}
+      .dump();
+}
+
+}  // namespace attention
