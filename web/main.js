@@ -4,7 +4,8 @@ import { notebookName, stepText } from './notebooks.js';
 import { Player } from './player.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { defaultSentence, defaultState, parseHash, steps, toHash } from './state.js';
-import { clearDetail, showDetail } from './views/detail.js';
+import { clearDetail, showDetail, showNodeDetail } from './views/detail.js';
+import { Graph } from './views/graph.js';
 import { MaskEditor } from './views/mask-editor.js';
 import { Stage } from './views/stage.js';
 
@@ -22,6 +23,7 @@ const presetCache = new Map();
 
 const player = new Player(steps.length, { reducedMotion: reducedMotion.matches, onChange: onPlayer });
 const stage = new Stage($('matrices'), { onCell });
+const graph = new Graph($('graph'), { onNode });
 const maskEditor = new MaskEditor($('mask-editor'), { onChange: (mask) => update({ mask }) });
 
 // ---- status -----------------------------------------------------------------
@@ -159,7 +161,23 @@ function renderStep() {
   $('play').setAttribute('aria-pressed', player.playing ? 'true' : 'false');
   $('back').disabled = player.index === 0;
   $('forward').disabled = player.index === steps.length - 1;
-  if (trace) stage.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress });
+  if (trace) {
+    stage.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress });
+    graph.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress });
+  }
+}
+
+// Matrices whose cell (i, j) is the edge j → i of the graph.
+const pairSteps = ['mask', 'scores', 'scaled', 'masked', 'weights'];
+
+function onNode(node) {
+  for (const heatmap of stage.heatmaps())
+    if (pairSteps.includes(heatmap.name)) heatmap.setHighlightRow(node && node.batch === state.batch ? node.node : null);
+  if (!node) {
+    clearDetail($('detail'));
+    return;
+  }
+  showNodeDetail($('detail'), node, trace.summary);
 }
 
 async function refresh() {
@@ -245,6 +263,7 @@ function onCell(heatmap, cell) {
     other.focus = null;
     other.render();
   }
+  graph.highlightEdge(state.batch, cell && pairSteps.includes(heatmap.name) ? cell.row : null, cell?.col);
   if (!cell || !trace) {
     clearDetail($('detail'));
     return;
@@ -340,7 +359,10 @@ function bindControls() {
   });
   window.addEventListener('popstate', applyHash);
   window.addEventListener('hashchange', applyHash);
-  window.addEventListener('resize', debounce(() => stage.redraw(), 100));
+  window.addEventListener('resize', debounce(() => {
+    stage.redraw();
+    graph.render();
+  }, 100));
   reducedMotion.addEventListener('change', (e) => { player.reducedMotion = e.matches; });
 }
 

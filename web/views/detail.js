@@ -77,3 +77,34 @@ export function clearDetail(panel) {
   panel.textContent = '';
   line(panel, 'Hover over a cell, or focus a matrix and use the arrow keys, to see how its number was computed.', 'hint');
 }
+
+// A graph node: what it receives, strongest first. The weights are the
+// core's; the page only sorts them for reading.
+export function showNodeDetail(panel, { batch, node, pool }, summary) {
+  panel.textContent = '';
+  const heading = document.createElement('h3');
+  heading.textContent = `node ${node} “${pool.tokens[node]}” (batch element ${batch})`;
+  panel.append(heading);
+  const incoming = [];
+  for (let j = 0; j < summary.context_length; j++) if (summary.keep[node][j]) incoming.push(j);
+  line(panel, `${incoming.length} edge${incoming.length === 1 ? '' : 's'} point here: it may read ${summary.cross ? 'context' : 'token'}${incoming.length === 1 ? '' : 's'} ${incoming.join(', ')}.`, 'where');
+  if (!pool.weights) {
+    line(panel, 'Step to weights to see how much each edge carries.', 'hint');
+    return;
+  }
+  line(panel, `out[${node}] = Σ_j weights[${node}, j] · v[j], with weights:`, 'formula');
+  const list = document.createElement('ol');
+  list.className = 'exps';
+  list.start = 0;
+  incoming
+    .map((j) => ({ j, w: pool.weights[node * summary.context_length + j] }))
+    .sort((a, b) => b.w - a.w)
+    .slice(0, 12)
+    .forEach(({ j, w }) => {
+      const li = document.createElement('li');
+      li.value = j;
+      li.textContent = `from ${j} “${(summary.cross ? pool.context : pool.tokens)[j]}”: ${formatNumber(w)}`;
+      list.append(li);
+    });
+  panel.append(list);
+}
