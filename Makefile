@@ -12,7 +12,8 @@ EMENV := NODE_PATH=/usr/share/nodejs
 
 NATIVE_PACKAGES := cmake make g++ xtensor-dev nlohmann-json3-dev catch2
 WASM_PACKAGES := cmake make emscripten xtensor-dev nlohmann-json3-dev
-BROWSER_PACKAGES := chromium fonts-dejavu-core
+# python3-torch runs the exported PyTorch script in a browser test.
+BROWSER_PACKAGES := chromium fonts-dejavu-core python3-torch
 
 .PHONY: all native wasm site serve test test-native test-wasm test-browser bench clean \
         deps-native deps-wasm deps-node deps-browser

@@ -1,13 +1,17 @@
 // Wiring only: URL state <-> controls, the engine, the player and the views.
 import { loadEngine, ScenarioError } from './engine.js';
 import { notebookName, stepText } from './notebooks.js';
+import { editedScenario, hasEdits } from './edits.js';
+import { download, pictureSVG, picturePNG } from './export.js';
 import { Player } from './player.js';
+import { pytorchSnippet } from './pytorch.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { defaultSentence, defaultState, parseHash, steps, toHash } from './state.js';
 import { clearDetail, showDetail, showNodeDetail } from './views/detail.js';
 import { Graph } from './views/graph.js';
 import { MaskEditor } from './views/mask-editor.js';
 import { Stage } from './views/stage.js';
+import { lessons } from './lessons/index.js';
 
 const $ = (id) => document.getElementById(id);
 const app = $('app');
@@ -22,7 +26,7 @@ let linkProblems = [];  // what the URL got wrong, until the learner changes som
 const presetCache = new Map();
 
 const player = new Player(steps.length, { reducedMotion: reducedMotion.matches, onChange: onPlayer });
-const stage = new Stage($('matrices'), { onCell });
+const stage = new Stage($('matrices'), { onCell, onEdit });
 const graph = new Graph($('graph'), { onNode });
 const maskEditor = new MaskEditor($('mask-editor'), { onChange: (mask) => update({ mask }) });
 
@@ -51,24 +55,48 @@ async function presetScenario(id) {
   return presetCache.get(id);
 }
 
-async function scenarioFor(s) {
-  const base = s.sentence !== null ? scenarioFromSentence(s) : await presetScenario(s.preset);
-  return withOverrides(base, s);
+// A scenario file opened in this tab lives in sessionStorage, so a reload keeps it.
+const fileKey = 'attention-playground:file';
+let fileVersion = 0;
+
+function openedFile() {
+  const text = sessionStorage.getItem(fileKey);
+  if (!text) throw new ScenarioError('file: the opened scenario is no longer in this tab; open it again');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ScenarioError(`file: not valid JSON: ${error.message}`);
+  }
 }
 
+async function scenarioFor(s) {
+  const input = s.file ? openedFile() : s.sentence !== null ? scenarioFromSentence(s) : await presetScenario(s.preset);
+  const base = withOverrides(input, s);
+  if (!hasEdits(s.edits)) return base;
+  const drawn = engine.run(base);  // the core draws every tensor once; the edits go on top
+  try {
+    return editedScenario(base, drawn, s.edits);
+  } finally {
+    drawn.dispose();
+  }
+}
+
+let scenario = null;  // what the current trace was computed from, for export
+
 function scenarioKey(s) {
-  const { preset, sentence, seed, embed, head_size, value_size, heads, mask, scale, temperature } = s;
-  return JSON.stringify(sentence !== null ? [sentence, seed, embed, head_size, value_size, heads, mask, scale, temperature]
-    : [preset, mask, scale, temperature]);
+  const { preset, sentence, seed, embed, head_size, value_size, heads, mask, scale, temperature, edits, file } = s;
+  const input = file ? ['file', fileVersion] : sentence !== null ? [sentence, seed, embed, head_size, value_size, heads] : [preset];
+  return JSON.stringify([...input, mask, scale, temperature, edits]);
 }
 
 async function compute() {
   const key = scenarioKey(state);
   if (key === computedKey && trace) return true;
   try {
-    const scenario = await scenarioFor(state);
+    const next_scenario = await scenarioFor(state);
     if (key !== scenarioKey(state)) return false;  // a newer change is on its way
-    const next = engine.run(scenario);
+    const next = engine.run(next_scenario);
+    scenario = next_scenario;
     trace?.dispose();
     trace = next;
     computedKey = key;
@@ -86,10 +114,13 @@ async function compute() {
 // ---- rendering --------------------------------------------------------------
 
 function renderInputs() {
-  const sentenceMode = state.sentence !== null;
-  $('mode-preset').checked = !sentenceMode;
+  const sentenceMode = state.sentence !== null && !state.file;
+  $('mode-preset').checked = !sentenceMode && !state.file;
   $('mode-sentence').checked = sentenceMode;
-  $('preset-field').hidden = sentenceMode;
+  $('mode-file').checked = !!state.file;
+  $('mode-file').disabled = !state.file;
+  $('clear-edits').hidden = !hasEdits(state.edits);
+  $('preset-field').hidden = sentenceMode || !!state.file;
   $('sentence-form').hidden = !sentenceMode;
   $('preset').value = state.preset;
   if (document.activeElement !== $('sentence')) $('sentence').value = state.sentence ?? '';
@@ -108,7 +139,9 @@ function renderInputs() {
 function renderScenario() {
   const s = trace.summary;
   $('title').textContent = s.title || s.id;
-  $('provenance').textContent = state.sentence !== null
+  $('provenance').textContent = state.file
+    ? `Opened from a scenario file${s.source ? ` (notebook “${notebookName(s.source)}”)` : ''}.`
+    : state.sentence !== null
     ? `Built like the sentence notebook (“${notebookName(s.source)}”): Embedding(50,000, ${state.embed}) and torch.rand weights, seed ${state.seed}.`
     : `From the notebook “${notebookName(s.source)}”.`;
   $('shape-facts').textContent =
@@ -180,7 +213,72 @@ function onNode(node) {
   showNodeDetail($('detail'), node, trace.summary);
 }
 
-async function refresh() {
+// ---- lessons ----------------------------------------------------------------
+
+let disposeLesson = () => {};
+
+function renderNav() {
+  const nav = $('lessons-nav');
+  if (!nav.childElementCount) {
+    const link = (href, text) => {
+      const a = document.createElement('a');
+      a.href = href;
+      a.textContent = text;
+      nav.append(a);
+    };
+    link('#', 'Playground');
+    for (const lesson of lessons) link(`#lesson=${lesson.id}`, lesson.title);
+  }
+  const current = state.lesson ? `#lesson=${state.lesson}` : '#';
+  for (const a of nav.querySelectorAll('a')) {
+    if (a.getAttribute('href') === current) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
+async function renderLesson() {
+  const lesson = lessons.find((l) => l.id === state.lesson);
+  disposeLesson();
+  disposeLesson = () => {};
+  app.dataset.view = 'lesson';
+  $('lesson').hidden = false;
+  $('lesson-title').textContent = lesson.title;
+  const body = $('lesson-body');
+  body.textContent = '';
+  body.dataset.lesson = lesson.id;
+  try {
+    disposeLesson = (await lesson.render(body, { engine, presetScenario, withOverrides, state, update })) ?? (() => {});
+    $('status').hidden = true;
+    app.dataset.state = 'ready';
+  } catch (error) {
+    if (!(error instanceof ScenarioError)) throw error;
+    showError(error.message);
+    app.dataset.state = 'error';
+  }
+}
+
+// Whatever goes wrong, the learner sees it: never a page stuck loading.
+function fail(error) {
+  console.error(error);
+  showError(`Something went wrong: ${error.message}`);
+  app.dataset.state = 'error';
+}
+
+function refresh() {
+  return render().catch(fail);
+}
+
+async function render() {
+  renderNav();
+  showNotice(linkProblems.length ? `Some link settings were not valid and were replaced: ${linkProblems.join('; ')}.` : '');
+  if (state.lesson) {
+    await renderLesson();
+    return;
+  }
+  disposeLesson();
+  disposeLesson = () => {};
+  app.dataset.view = 'playground';
+  $('lesson').hidden = true;
   renderInputs();
   if (!(await compute())) {
     renderInputs();
@@ -216,6 +314,9 @@ function writeHash(mode) {
 
 function update(patch, { history: mode = 'push' } = {}) {
   linkProblems = [];
+  // edits belong to the tensors of one input: a new input starts clean
+  const inputKeys = ['preset', 'sentence', 'file', 'seed', 'embed', 'head_size', 'value_size', 'heads'];
+  if (inputKeys.some((k) => k in patch) && !('edits' in patch)) patch = { ...patch, edits: null };
   const affectsScenario = Object.keys(patch).some((k) => !['batch', 'head', 'step'].includes(k));
   state = { ...state, ...patch };
   if (affectsScenario && !('mask' in patch) && ('preset' in patch || 'sentence' in patch)) {
@@ -285,6 +386,44 @@ function onCell(heatmap, cell) {
   });
 }
 
+function onEdit(name, index, value) {
+  const edits = structuredClone(state.edits ?? {});
+  (edits[name] ??= {})[index] = value;
+  update({ edits });
+}
+
+// ---- export -----------------------------------------------------------------
+
+function exportName(extension) {
+  return `${trace.summary.id}${hasEdits(state.edits) ? '-edited' : ''}.${extension}`;
+}
+
+const exporters = {
+  'export-png': async () => {
+    const figures = [...stage.heatmaps().map((h) => ({ canvas: h.canvas, caption: h.label })), { canvas: graph.canvas, caption: 'Communication graph' }];
+    download(exportName('png'), await picturePNG(figures));
+  },
+  'export-svg': () => download(exportName('svg'), pictureSVG([...stage.heatmaps().map((h) => h.toSVG()), graph.toSVGPart()]), 'image/svg+xml'),
+  'export-scenario': () => download(exportName('json'), JSON.stringify(scenario, null, 2) + '\n', 'application/json'),
+  'export-trace': () => download(exportName('trace.json'), trace.json(), 'application/json'),
+  'export-pytorch': () => download(exportName('py'), pytorchSnippet(scenario), 'text/x-python'),
+};
+
+async function openFile(file) {
+  if (!file) return;
+  const text = await file.text();
+  try {
+    engine.run(text).dispose();  // check it first: a bad file must not replace what is shown
+  } catch (error) {
+    if (!(error instanceof ScenarioError)) throw error;
+    showError(`${file.name}: ${error.message}`);
+    return;
+  }
+  sessionStorage.setItem(fileKey, text);
+  fileVersion++;
+  update({ file: true, sentence: null, mask: null, scale: null, temperature: null, batch: 0, head: 0 });
+}
+
 // ---- controls ---------------------------------------------------------------
 
 function debounce(f, ms) {
@@ -296,9 +435,12 @@ function debounce(f, ms) {
 }
 
 function bindControls() {
-  $('mode-preset').addEventListener('change', () => update({ sentence: null }));
-  $('mode-sentence').addEventListener('change', () => update({ sentence: defaultSentence, mask: null, scale: null, temperature: null }));
-  $('preset').addEventListener('change', (e) => update({ preset: e.target.value }));
+  $('mode-preset').addEventListener('change', () => update({ sentence: null, file: null, mask: null, scale: null, temperature: null }));
+  $('mode-sentence').addEventListener('change', () => update({ sentence: defaultSentence, file: null, mask: null, scale: null, temperature: null }));
+  $('open-file').addEventListener('change', (e) => openFile(e.target.files[0]).catch(fail));
+  for (const [id, run] of Object.entries(exporters)) $(id).addEventListener('click', () => Promise.resolve(run()).catch(fail));
+  $('clear-edits').addEventListener('click', () => update({ edits: null }));
+  $('preset').addEventListener('change', (e) => update({ preset: e.target.value, file: null }));
   const typed = debounce(() => {
     const sentence = $('sentence').value;
     if (sentence.trim()) update({ sentence }, { history: 'replace' });

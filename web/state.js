@@ -1,9 +1,13 @@
+import { editsFromText, editsToText } from './edits.js';
+
 // The whole view as one typed table that round-trips through the URL hash:
 // preset or sentence, every control, batch, head and step. Values read from
 // the URL are validated like any input; a bad one falls back to its default
 // and is reported, never trusted.
 
 export const steps = ['x', 'qkv', 'scores', 'scaled', 'masked', 'weights', 'out'];
+
+export const lessonIds = ['trick', 'qkv', 'encoder', 'cross', 'multihead', 'scaling', 'space'];
 
 export const defaultSentence = 'The sun rises in the east';
 
@@ -24,6 +28,12 @@ export const props = {
   batch: { ...int(0, 63), default: 0 },
   head: { ...int(0, 63), default: 0 },
   step: { type: 'enum', values: steps, default: 'x' },
+  lesson: { type: 'enum', values: lessonIds, default: null },
+  order: { type: 'order', default: null },  // the space lesson's word order: "5.4.3.2.1.0"
+  positions: { type: 'bool', default: null },
+  edits: { type: 'edits', default: null },  // values typed into cells of x or a weight
+  file: { type: 'bool', default: null },     // a scenario file opened in this tab
+  factor: { type: 'number', min: 0.25, max: 16, default: 3 },
 };
 
 // A custom mask in the URL: rows of 0/1 joined by dots, "1000.1100.1110".
@@ -60,6 +70,10 @@ function parseValue(spec, raw) {
       return spec.values.includes(raw) ? raw : undefined;
     case 'mask':
       return maskFromText(raw);
+    case 'edits':
+      return editsFromText(raw);
+    case 'order':
+      return /^\d{1,2}(\.\d{1,2}){0,63}$/.test(raw) ? raw.split('.').map(Number) : undefined;
     default:
       return undefined;
   }
@@ -72,6 +86,8 @@ function describe(name, spec) {
     case 'bool': return `${name} must be 0 or 1`;
     case 'enum': return `${name} must be one of ${spec.values.join(', ')}`;
     case 'mask': return `${name} must be causal, none, or rows of 0/1 joined by dots`;
+    case 'order': return `${name} must be positions joined by dots, like 2.0.1`;
+    case 'edits': return `${name} must be tensor.index=value pairs joined by commas`;
     case 'id': return `${name} must be a preset id (a-z, 0-9, -)`;
     default: return `${name} must be 1 to ${spec.maxLength} characters`;
   }
@@ -107,9 +123,11 @@ export function toHash(state) {
   for (const [name, spec] of Object.entries(props)) {
     const value = state[name];
     if (value === null || value === undefined || value === spec.default) continue;
-    if (state.sentence !== null && name === 'preset') continue;
+    if ((state.sentence !== null || state.file) && name === 'preset') continue;
     if (state.sentence === null && sentenceOnly.includes(name)) continue;
-    params.set(name, spec.type === 'bool' ? (value ? '1' : '0') : spec.type === 'mask' ? maskToText(value) : String(value));
+    const text = spec.type === 'bool' ? (value ? '1' : '0') : spec.type === 'mask' ? maskToText(value)
+      : spec.type === 'order' ? value.join('.') : spec.type === 'edits' ? editsToText(value) : String(value);
+    params.set(name, text);
   }
   if (state.sentence !== null && !params.has('sentence')) params.set('sentence', state.sentence);
   return '#' + params.toString();

@@ -37,8 +37,8 @@ function assertClose(actual, expected, where) {
   assert.equal(bad, 0, `${where}: ${bad} values outside tolerance, largest difference ${worst}`);
 }
 
-test('every seed preset has its PyTorch trace in tests/golden', () => {
-  assert.equal(seedIds.length, 15);
+test('every seed preset, and each one added since, has its PyTorch trace in tests/golden', () => {
+  assert.ok(seedIds.length >= 15);
   for (const id of seedIds) assert.ok(presets.includes(`${id}.json`), id);
 });
 

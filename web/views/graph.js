@@ -174,17 +174,24 @@ export class Graph {
         const strength = dimmed ? Math.min(w, 0.04) : w;
         buckets[Math.min(defaults.buckets - 1, Math.floor(strength * defaults.buckets))].push(edge);
       }
+      // Many edges stack up: the faintest get fainter as their number grows,
+      // and past T = 16 opacity follows the weight itself, so thin edges fade.
+      const count = this.edges[p].length;
+      const faint = Math.min(0.08, 6 / count);
+      const dense = this.model.tq > 16;
+      // strokes as thick as the nodes are far apart: T = 64 must not blot
+      const thickness = Math.min(1, (L.width - 36) / Math.max(this.model.tq, this.model.tkv) / 28);
       buckets.forEach((list, k) => {
         if (!list.length) return;
         const w = (k + 0.5) / defaults.buckets;
         const [r, gr, b] = defaults.edgeColor;
-        g.strokeStyle = `rgba(${r}, ${gr}, ${b}, ${0.08 + 0.92 * Math.sqrt(w)})`;
+        g.strokeStyle = `rgba(${r}, ${gr}, ${b}, ${faint + (1 - faint) * (dense ? w : Math.sqrt(w))})`;
         g.fillStyle = g.strokeStyle;
-        g.lineWidth = 0.6 + 4.5 * w;
+        g.lineWidth = (dense ? 0.4 : 0.6) + 4.5 * w * thickness;
         g.beginPath();
         for (const edge of list) this.trace(g, this.curve(L, p, edge.from, edge.to), L.radius);
         g.stroke();
-        if (w > 0.05 || !weighted) for (const edge of list) arrowhead(g, this.curve(L, p, edge.from, edge.to), 3 + 5 * w, L.radius);
+        if (w > 0.05 || !weighted) for (const edge of list) arrowhead(g, this.curve(L, p, edge.from, edge.to), (3 + 5 * w) * Math.max(0.5, thickness), L.radius);
       });
       const picked = this.edges[p].filter((e) => (focus !== null && e.to === focus) || (edgeFocus && e.to === edgeFocus.to && e.from === edgeFocus.from));
       for (const edge of picked) {
@@ -300,8 +307,17 @@ export class Graph {
     if (!this.model) return;
     const p = this.model.pools.findIndex((pool) => pool.batch === batch);
     this.edgeFocus = p >= 0 && to !== null ? { pool: p, to, from } : null;
+    if (this.edgeFocus) this.figure.dataset.focusEdge = `${from}→${to}`;
+    else delete this.figure.dataset.focusEdge;
     if (!this.edgeFocus) this.focus = document.activeElement === this.canvas ? this.focus : null;
     this.render();
+  }
+
+  // The picture as an SVG group for pictureSVG, every edge a <path class="edge">.
+  toSVGPart() {
+    const L = this.L ?? this.layout();
+    const svg = this.toSVG().replace(/^<svg[^>]*>\n<rect[^>]*>\n/, '').replace(/<\/svg>$/, '');
+    return { svg: `<g class="graph">${svg}</g>`, width: L.width, height: L.height };
   }
 
   // The same picture as an SVG document, every edge a <path class="edge">.

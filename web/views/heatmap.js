@@ -10,6 +10,7 @@ export const defaults = {
   numbersFrom: 30,  // cell size (px) from which numbers are printed
   font: '12px system-ui, sans-serif',
   labelWidth: 84,
+  maxHeight: 560,  // a tall matrix shrinks its cells rather than the page growing without end
 };
 
 export function formatNumber(v, decimals = 4) {
@@ -20,10 +21,11 @@ export function formatNumber(v, decimals = 4) {
 }
 
 export class Heatmap {
-  constructor(parent, { name, label, scale = 'diverging', onCell = () => {} }) {
+  constructor(parent, { name, label, scale = 'diverging', onCell = () => {}, onEdit = null }) {
     this.name = name;
     this.scale = scale;
     this.onCell = onCell;
+    this.onEdit = onEdit;  // (heatmap, cell, value): a learner typed a new value
     this.figure = document.createElement('figure');
     this.figure.className = 'heatmap';
     this.caption = document.createElement('figcaption');
@@ -45,6 +47,53 @@ export class Heatmap {
     this.canvas.addEventListener('focus', () => this.pick(this.focus ?? { row: 0, col: 0 }));
     this.canvas.addEventListener('blur', () => this.pick(null));
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
+    this.canvas.addEventListener('dblclick', (e) => this.startEdit(this.cellAt(e)));
+    if (onEdit) this.figure.classList.add('editable');
+  }
+
+  // An input over the cell; Enter keeps the value, Escape or leaving drops it.
+  startEdit(cell) {
+    if (!this.onEdit || !cell || !this.layout) return;
+    this.editor?.remove();
+    const { left, top, cell: size } = this.layout;
+    const input = document.createElement('input');
+    input.type = 'number';
+    input.step = 'any';
+    input.className = 'cell-editor';
+    input.value = String(this.matrix.data[cell.row * this.matrix.shape[1] + cell.col]);
+    input.setAttribute('aria-label', `New value for ${this.label} [${cell.row}, ${cell.col}]`);
+    input.style.left = `${this.canvas.offsetLeft + left + cell.col * size - 10}px`;
+    input.style.top = `${this.canvas.offsetTop + top + cell.row * size}px`;
+    input.style.width = `${Math.max(size + 20, 76)}px`;
+    input.style.height = `${Math.max(size, 26)}px`;
+    this.figure.append(input);
+    this.editor = input;
+    input.focus();
+    input.select();
+    let closed = false;
+    const close = () => {  // removing the input fires blur, which closes again
+      if (closed) return;
+      closed = true;
+      input.remove();
+      if (this.editor === input) this.editor = null;
+    };
+    input.addEventListener('keydown', (e) => {
+      e.stopPropagation();
+      if (e.key === 'Escape') {
+        close();
+        this.canvas.focus();
+      } else if (e.key === 'Enter') {
+        const value = Number(input.value);
+        if (input.value.trim() === '' || !Number.isFinite(value) || Math.abs(value) > 1e6) {
+          input.setAttribute('aria-invalid', 'true');
+          input.title = 'a finite number between -1,000,000 and 1,000,000';
+          return;
+        }
+        close();
+        this.onEdit(this, cell, value);
+      }
+    });
+    input.addEventListener('blur', close);
   }
 
   // matrix: {shape: [rows, cols], data}; options: {rowLabels, colLabels,
@@ -105,7 +154,7 @@ export class Heatmap {
     context.font = defaults.font;
     const widest = (labels) => labels.reduce((w, l) => Math.max(w, context.measureText(l).width), 0);
     const left = Math.min(defaults.labelWidth, Math.ceil(widest(rowLabels)) + 8);
-    const cell = Math.max(defaults.minCell, Math.min(defaults.maxCell, Math.floor((available - left) / cols)));
+    const cell = Math.max(defaults.minCell, Math.min(defaults.maxCell, Math.floor((available - left) / cols), Math.floor(defaults.maxHeight / rows)));
     const rotate = widest(colLabels) > cell - 4;
     const top = rotate ? Math.min(defaults.labelWidth, Math.ceil(widest(colLabels)) + 8) : 18;
     return { rows, cols, cell, left, top, width: left + cols * cell + 1, height: top + rows * cell + 1, rotate };
@@ -227,6 +276,11 @@ export class Heatmap {
 
   onKey(event) {
     if (!this.layout) return;
+    if (event.key === 'Enter' && this.onEdit) {
+      event.preventDefault();
+      this.startEdit(this.focus ?? { row: 0, col: 0 });
+      return;
+    }
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     const move = moves[event.key];
     if (!move) return;
@@ -240,12 +294,41 @@ export class Heatmap {
   setHighlightRow(row) {
     if (row === this.highlightRow) return;
     this.highlightRow = row;
+    if (row === null) delete this.figure.dataset.highlightRow;
+    else this.figure.dataset.highlightRow = String(row);
     this.render();
+  }
+
+  // The matrix as SVG (cells, numbers when they fit, labels), for export.
+  toSVG() {
+    const L = this.layout ?? this.measure();
+    const { data } = this.matrix;
+    const { rowLabels = [], colLabels = [] } = this.options;
+    const bound = this.options.limit ?? Array.from(data).reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
+    const text = (x, y, t, anchor = 'middle', fill = '#222') =>
+      `<text x="${x}" y="${y}" text-anchor="${anchor}" dominant-baseline="middle" fill="${fill}">${escapeXml(t)}</text>`;
+    const parts = [`<g class="heatmap" data-name="${escapeXml(this.name)}">`, text(0, 8, `${this.label} (${L.rows} × ${L.cols})`, 'start')];
+    for (let r = 0; r < L.rows; r++) if (rowLabels[r] !== undefined) parts.push(text(L.left - 4, L.top + (r + 0.5) * L.cell, rowLabels[r], 'end'));
+    for (let c = 0; c < L.cols; c++) if (colLabels[c] !== undefined) parts.push(text(L.left + (c + 0.5) * L.cell, L.top - 8, colLabels[c]));
+    for (let r = 0; r < L.rows; r++)
+      for (let c = 0; c < L.cols; c++) {
+        const v = data[r * L.cols + c];
+        const rgb = v === -Infinity ? [58, 58, 58] : this.scale === 'sequential' ? sequential(v) : this.scale === 'binary' ? (v ? [53, 183, 121] : [58, 58, 58]) : diverging(v, bound);
+        const x = L.left + c * L.cell, y = L.top + r * L.cell;
+        parts.push(`<rect class="cell" x="${x}" y="${y}" width="${L.cell}" height="${L.cell}" fill="${css(rgb)}"/>`);
+        if (L.cell >= defaults.numbersFrom) parts.push(text(x + L.cell / 2, y + L.cell / 2, this.scale === 'binary' ? String(v) : formatNumber(v, L.cell >= defaults.fourDigitsFrom ? 4 : 2), 'middle', v === -Infinity ? '#fff' : textOn(rgb)));
+      }
+    parts.push('</g>');
+    return { svg: parts.join('\n'), width: L.width, height: L.height + 12 };
   }
 
   remove() {
     this.figure.remove();
   }
+}
+
+function escapeXml(text) {
+  return String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 }
 
 function hatch(g, x, y, size) {

@@ -11,8 +11,10 @@ function plan(trace, head, batch) {
   const steps = s.heads[head].steps;
   const tokens = s.tokens[batch];
   const context = s.context_tokens[batch];
-  const named = (name, label, scale, matrix, rows, cols, animation = {}) =>
-    matrix ? { name, label, scale, matrix, rows, cols, animation } : null;
+  // `tensor`: the named scenario tensor this panel shows, which makes it editable
+  const named = (name, label, scale, matrix, rows, cols, animation = {}, tensor = null) =>
+    matrix ? { name, label, scale, matrix, rows, cols, animation, tensor } : null;
+  const offset = (name, rows, cols) => ({ name, offset: s.batched ? batch * rows * cols : 0 });
   const step = (name) => trace.step(head, name, batch);
   const dims = (shape) => range(shape[1]);
   const x = trace.input(batch);
@@ -22,11 +24,16 @@ function plan(trace, head, batch) {
 
   return {
     x: [
-      named('x', `x (${s.x})`, 'diverging', x, tokens, dims(x.shape), { revealBy: 'row' }),
-      ctx && named('context', `context (${s.context})`, 'diverging', ctx, context, dims(ctx.shape), { revealBy: 'row' }),
+      named('x', `x (${s.x})`, 'diverging', x, tokens, dims(x.shape), { revealBy: 'row' }, offset(s.x, ...x.shape)),
+      ctx && named('context', `context (${s.context})`, 'diverging', ctx, context, dims(ctx.shape), { revealBy: 'row' }, offset(s.context, ...ctx.shape)),
     ],
     qkv: steps.q || steps.v
       ? [
+          ...['query', 'key', 'value'].map((role) => {
+            const name = s.heads[head][role];
+            const w = name && trace.tensor(name);
+            return w && named(`tensor:${name}`, name, 'diverging', w, range(w.shape[0]), range(w.shape[1]), {}, { name, offset: 0 });
+          }),
           steps.q && named('q', 'q = x · W_query', 'diverging', step('q'), tokens, dims(steps.q), { revealBy: 'row' }),
           steps.k && named('k', 'k = context · W_key', 'diverging', step('k'), context, dims(steps.k), { revealBy: 'row' }),
           steps.v && named('v', 'v = context · W_value', 'diverging', step('v'), context, dims(steps.v), { revealBy: 'row' }),
@@ -61,9 +68,10 @@ function plan(trace, head, batch) {
 }
 
 export class Stage {
-  constructor(parent, { onCell }) {
+  constructor(parent, { onCell, onEdit }) {
     this.parent = parent;
     this.onCell = onCell;
+    this.onEdit = onEdit;  // (tensor name, flat index, value)
     this.views = [];
     this.key = '';
   }
@@ -85,7 +93,15 @@ export class Stage {
       }
       this.views = panels.map((panel) => ({
         panel,
-        heatmap: new Heatmap(this.parent, { name: panel.name, label: panel.label, scale: panel.scale, onCell: this.onCell }),
+        heatmap: new Heatmap(this.parent, {
+          name: panel.name,
+          label: panel.label,
+          scale: panel.scale,
+          onCell: this.onCell,
+          onEdit: panel.tensor && this.onEdit
+            ? (_, cell, value) => this.onEdit(panel.tensor.name, panel.tensor.offset + cell.row * panel.matrix.shape[1] + cell.col, value)
+            : null,
+        }),
       }));
     }
     for (const { panel, heatmap } of this.views) {

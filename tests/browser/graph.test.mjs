@@ -1,0 +1,97 @@
+// The communication graph: edges per pool for every kind of mask, cross-
+// attention, pools kept apart, and hover linking nodes, rows and edges.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { launch, openPage, ready, serve, shot } from './browser.mjs';
+
+let browser;
+let server;
+let url;
+before(async () => {
+  browser = await launch();
+  ({ server, url } = await serve());
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function edges(page) {
+  return (await page.getAttribute('.graph', 'data-edges')).split(',').map(Number);
+}
+
+test('a causal mask gives T(T+1)/2 edges in every pool, one pool per batch element', async () => {
+  const page = await openPage(browser, `${url}#preset=karpathy-value&step=weights`);
+  await ready(page);
+  assert.deepEqual(await edges(page), [36, 36, 36, 36]);  // T = 8: 8·9/2, B = 4 pools
+  assert.equal(await page.getAttribute('.graph', 'data-pools'), '4');
+  await shot(page, 'graph-causal-pools');
+  await page.context().close();
+});
+
+test('no mask gives T² edges; switching to causal removes the ones from the future', async () => {
+  const page = await openPage(browser, `${url}#preset=sun-rises&step=weights`);
+  await ready(page);
+  assert.deepEqual(await edges(page), [36]);
+  await page.check('#mask-causal');
+  await page.waitForFunction(() => document.querySelector('.graph').dataset.edges === '21');
+  await page.context().close();
+});
+
+test('a custom mask shows exactly its allowed pairs', async () => {
+  const page = await openPage(browser, `${url}#preset=bank-raw&step=weights&mask=101.111.011`);
+  await ready(page);
+  assert.deepEqual(await edges(page), [7, 7]);
+  await page.context().close();
+});
+
+test('cross-attention draws edges from every context node to every query node', async () => {
+  const page = await openPage(browser, `${url}#preset=sun-rises-cross&step=weights`);
+  await ready(page);
+  assert.deepEqual(await edges(page), [48]);  // 6 queries · 8 context nodes
+  assert.match(await page.textContent('.graph figcaption'), /context → queries/);
+  await shot(page, 'graph-cross');
+  await page.context().close();
+});
+
+test('hovering a node lights its row of the weights; hovering a cell lights its edge', async () => {
+  const page = await openPage(browser, `${url}#preset=sun-rises-causal&step=weights`);
+  await ready(page);
+  const canvas = await page.$('.graph canvas');
+  // node 3 ("in"): nodes sit evenly from an 18 px margin, the row at 80% of the pool
+  const geometry = await page.$eval('.graph canvas', (c) => ({ width: c.clientWidth, height: c.clientHeight }));
+  const box = await canvas.boundingBox();
+  const x = box.x + 18 + 3.5 * ((geometry.width - 36) / 6);
+  const y = box.y + geometry.height * 0.8;
+  await page.mouse.move(x, y);
+  await page.waitForFunction(() => document.querySelector('#detail h3')?.textContent.startsWith('node 3'));
+  const rows = await page.$$eval('.heatmap', (figures) => figures.map((f) => [f.querySelector('.matrix-name').textContent, f.dataset.highlightRow]));
+  assert.deepEqual(rows.find(([name]) => name.startsWith('weights'))[1], '3');
+  assert.match(await page.textContent('#detail'), /from 0 “The”: 0\.2211/);
+  await shot(page, 'graph-hover-node');
+
+  const weights = (await page.$$('.heatmap canvas'))[1];
+  await weights.focus();
+  for (const key of ['ArrowDown', 'ArrowDown', 'ArrowRight']) await page.keyboard.press(key);
+  assert.equal(await page.getAttribute('.graph', 'data-focus-edge'), '1→2');
+  await page.context().close();
+});
+
+test('the graph at T = 64 draws every one of its 2,080 causal edges without error', async () => {
+  const tokens = Array.from({ length: 64 }, (_, i) => `t${i}`);
+  const page = await openPage(browser, `${url}#sentence=${encodeURIComponent(tokens.join(' '))}&embed=16&head_size=8&step=out`);
+  await ready(page);
+  assert.deepEqual(await edges(page), [2080]);
+  // redraw cost of the graph alone, measured in the page
+  const ms = await page.evaluate(() => {
+    const canvas = document.querySelector('.graph canvas');
+    const start = performance.now();
+    for (let i = 0; i < 20; i++) canvas.dispatchEvent(new MouseEvent('mouseleave'));
+    return (performance.now() - start) / 20;
+  });
+  console.log(`graph redraw at T = 64: ${ms.toFixed(1)} ms`);
+  await shot(page, 'graph-t64');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

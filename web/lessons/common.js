@@ -1,0 +1,82 @@
+// Small builders the lesson views share: headings, prose, code from the
+// notebooks, a matrix figure with a readout of the picked cell, and a badge
+// for a yes/no the core computed. Text goes in as text, never as HTML.
+import { Heatmap, formatNumber } from '../views/heatmap.js';
+
+export function element(parent, tag, { className, text } = {}) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  parent.append(node);
+  return node;
+}
+
+export function prose(parent, text) {
+  return element(parent, 'p', { className: 'lesson-text', text });
+}
+
+export function code(parent, text) {
+  const pre = element(parent, 'pre', { className: 'pytorch' });
+  element(pre, 'code', { text });
+  return pre;
+}
+
+export function row(parent, className = 'lesson-row') {
+  return element(parent, 'div', { className });
+}
+
+// A verdict from the core: "allclose: True".
+export function badge(parent, label, ok) {
+  const span = element(parent, 'p', { className: `badge ${ok ? 'badge-yes' : 'badge-no'}` });
+  span.textContent = `${label}: ${ok ? 'True' : 'False'}`;
+  return span;
+}
+
+// {shape, data} as a heatmap in its own column; hovering writes the cell to `readout`.
+export function matrix(parent, { label, value, rows, cols, scale = 'diverging', readout, highlightRow = null, name, limit }) {
+  const column = element(parent, 'div', { className: 'lesson-figure' });
+  const labels = (n, given) => given ?? Array.from({ length: n }, (_, i) => String(i));
+  const heatmap = new Heatmap(column, {
+    name: name ?? label,
+    label,
+    scale,
+    onCell: (_, cell) => {
+      if (!readout) return;
+      readout.textContent = cell
+        ? `${label} [${cell.row}, ${cell.col}] = ${formatNumber(value.data[cell.row * value.shape[1] + cell.col])}`
+        : 'Hover a cell to read its value.';
+    },
+  });
+  heatmap.highlightRow = highlightRow;
+  heatmap.draw(value, { rowLabels: labels(value.shape[0], rows), colLabels: labels(value.shape[1], cols), limit });
+  return heatmap;
+}
+
+export function readoutLine(parent) {
+  return element(parent, 'p', { className: 'lesson-readout', text: 'Hover a cell to read its value.' });
+}
+
+// One batch element of a whole (B, T, C) or (T, C) tensor from the core.
+export function slice(value, batch) {
+  if (value.shape.length < 3) return value;
+  const [, rows, cols] = value.shape;
+  const data = ArrayBuffer.isView(value.data) ? value.data : Float32Array.from(value.data);  // JSON from a lesson
+  return { shape: [rows, cols], data: data.subarray(batch * rows * cols, (batch + 1) * rows * cols) };
+}
+
+// Radio buttons bound to a state value; `choices` = [[value, label], …].
+export function choice(parent, { legend, name, choices, value, onChange }) {
+  const fieldset = element(parent, 'fieldset', { className: 'lesson-choice' });
+  element(fieldset, 'legend', { text: legend });
+  for (const [option, text] of choices) {
+    const label = element(fieldset, 'label');
+    const input = element(label, 'input');
+    input.type = 'radio';
+    input.name = name;
+    input.value = option;
+    input.checked = option === value;
+    input.addEventListener('change', () => onChange(option));
+    label.append(` ${text}`);
+  }
+  return fieldset;
+}
