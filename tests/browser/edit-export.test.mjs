@@ -50,7 +50,7 @@ test('an edited cell of x changes the output, and the edit lives in the URL', as
   const before = await cell(page, 'out', ['ArrowDown']);
   await page.click('.step-button[data-step="x"]');
   const x = (await page.$$('.heatmap canvas'))[0];
-  await x.dblclick({ position: { x: 60, y: 30 } });
+  await x.click({ position: { x: 60, y: 30 } });  // a single click on x types into the cell
   await page.fill('.cell-editor', '2.5');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => location.hash.includes('edits='));

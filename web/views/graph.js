@@ -91,7 +91,8 @@ export class Graph {
   layout() {
     const { cross, tq, tkv, pools, past, future } = this.model;
     const width = Math.max(220, Math.min(defaults.width, this.figure.parentElement?.clientWidth ?? defaults.width));
-    const poolHeight = cross ? defaults.crossPoolHeight : future && past ? defaults.selfPoolHeight : defaults.selfPoolHeight * 0.8;
+    const glyphs = this.model.step === 'out' && tq <= 16;  // out_i drawn under each node
+    const poolHeight = (cross ? defaults.crossPoolHeight : future && past ? defaults.selfPoolHeight : defaults.selfPoolHeight * 0.8) + (glyphs ? 30 : 0);
     const rowShare = !future ? 0.8 : !past ? 0.25 : 0.58;
     const margin = 18;
     const spacing = (n) => (width - 2 * margin) / Math.max(1, n);
@@ -104,7 +105,8 @@ export class Graph {
       contextX: cross ? xOf(tkv) : xOf(tq),
       radius: Math.max(2, Math.min(defaults.nodeRadius, spacing(Math.max(tq, tkv)) * 0.32)),
       // self: the node row sits low enough for arcs above, high enough for arcs below
-      rowY: (p) => p * poolHeight + (cross ? poolHeight - 34 : poolHeight * rowShare),
+      glyphs,
+      rowY: (p) => p * poolHeight + (cross ? poolHeight - 34 : (poolHeight - (glyphs ? 30 : 0)) * rowShare),
       rowShare,
       contextY: (p) => p * poolHeight + 42,
       labelEvery: Math.max(1, Math.ceil(34 / spacing(Math.max(tq, tkv)))),
@@ -253,6 +255,29 @@ export class Graph {
     }
     const receiving = step === 'out';
     for (let k = 0; k < tq; k++) node(L.queryX(k), L.rowY(p), label(pool.tokens, k), receiving, focus === k, receiving ? progress : 0);
+    if (L.glyphs && pool.out) this.drawOutVectors(g, L, p, pool.out, progress);
+  }
+
+  // out_i as a little bar chart under node i, growing with the animation
+  // (a tween of the core's out towards its value, not a recomputation).
+  drawOutVectors(g, L, p, out, progress) {
+    const [rows, width] = out.shape;
+    const shown = Math.min(width, 8);
+    const limit = Array.from(out.data).reduce((m, v) => Math.max(m, Math.abs(v)), 0) || 1;
+    const spacing = (L.width - 36) / rows;
+    const bar = Math.max(1, Math.min(4, (spacing - 4) / shown));
+    const baseline = L.rowY(p) + L.radius + 28;
+    for (let i = 0; i < rows; i++) {
+      const x0 = L.queryX(i) - (bar * shown) / 2;
+      for (let c = 0; c < shown; c++) {
+        const v = out.data[i * width + c] * progress;
+        const h = (Math.abs(v) / limit) * 12;
+        g.fillStyle = v >= 0 ? '#b2182b' : '#2166ac';
+        g.fillRect(x0 + c * bar, v >= 0 ? baseline - h : baseline, Math.max(1, bar - 0.5), h);
+      }
+      g.fillStyle = 'rgba(128, 128, 128, 0.6)';
+      g.fillRect(x0, baseline, bar * shown, 0.6);
+    }
   }
 
   trace(g, c, radius) {

@@ -43,12 +43,16 @@ export class Heatmap {
 
     this.canvas.addEventListener('mousemove', (e) => this.pick(this.cellAt(e)));
     this.canvas.addEventListener('mouseleave', () => this.pick(null));
-    this.canvas.addEventListener('click', (e) => this.pick(this.cellAt(e), { click: true }));
+    this.canvas.addEventListener('click', (e) => {
+      const cell = this.cellAt(e);
+      this.pick(cell, { click: true });
+      if (this.onEdit) this.startEdit(cell);  // an editable matrix: a click types into the cell
+    });
     this.canvas.addEventListener('focus', () => this.pick(this.focus ?? { row: 0, col: 0 }));
     this.canvas.addEventListener('blur', () => this.pick(null));
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
     this.canvas.addEventListener('dblclick', (e) => this.startEdit(this.cellAt(e)));
-    if (onEdit) this.figure.classList.add('editable');
+    if (onEdit) this.figure.classList.add('editable');  // the caption says: click to edit
   }
 
   // An input over the cell; Enter keeps the value, Escape or leaving drops it.
