@@ -3,14 +3,12 @@ import { loadEngine, ScenarioError } from './engine.js';
 import { notebookName, stepText } from './notebooks.js';
 import { editedScenario, hasEdits } from './edits.js';
 import { download, pictureSVG, picturePNG } from './export.js';
-import { Player } from './player.js';
+import { drive, Player } from './player.js';
 import { pytorchSnippet } from './pytorch.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { defaultSentence, defaultState, parseHash, steps, toHash } from './state.js';
-import { clearDetail, showDetail, showNodeDetail } from './views/detail.js';
-import { Graph } from './views/graph.js';
+import { LinkedViews } from './views/linked.js';
 import { MaskEditor } from './views/mask-editor.js';
-import { Stage } from './views/stage.js';
 import { lessons } from './lessons/index.js';
 
 const $ = (id) => document.getElementById(id);
@@ -26,8 +24,7 @@ let linkProblems = [];  // what the URL got wrong, until the learner changes som
 const presetCache = new Map();
 
 const player = new Player(steps.length, { reducedMotion: reducedMotion.matches, onChange: onPlayer });
-const stage = new Stage($('matrices'), { onCell, onEdit });
-const graph = new Graph($('graph'), { onNode });
+const views = new LinkedViews({ matrices: $('matrices'), graph: $('graph'), detail: $('detail'), onEdit });
 const maskEditor = new MaskEditor($('mask-editor'), { onChange: (mask) => update({ mask }) });
 
 // ---- status -----------------------------------------------------------------
@@ -194,23 +191,7 @@ function renderStep() {
   $('play').setAttribute('aria-pressed', player.playing ? 'true' : 'false');
   $('back').disabled = player.index === 0;
   $('forward').disabled = player.index === steps.length - 1;
-  if (trace) {
-    stage.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress });
-    graph.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress });
-  }
-}
-
-// Matrices whose cell (i, j) is the edge j → i of the graph.
-const pairSteps = ['mask', 'scores', 'scaled', 'masked', 'weights'];
-
-function onNode(node) {
-  for (const heatmap of stage.heatmaps())
-    if (pairSteps.includes(heatmap.name)) heatmap.setHighlightRow(node && node.batch === state.batch ? node.node : null);
-  if (!node) {
-    clearDetail($('detail'));
-    return;
-  }
-  showNodeDetail($('detail'), node, trace.summary);
+  if (trace) views.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress });
 }
 
 // ---- lessons ----------------------------------------------------------------
@@ -299,7 +280,7 @@ async function render() {
   renderInputs();
   renderScenario();
   renderStep();
-  clearDetail($('detail'));
+  views.clear();
   app.dataset.state = 'ready';
 }
 
@@ -337,53 +318,7 @@ function onPlayer({ stepChanged }) {
     writeHash(player.playing ? 'replace' : 'push');
   }
   if (trace && app.dataset.state !== 'loading') renderStep();
-  if (player.playing || player.progress < 1) startClock();
-}
-
-let clockRunning = false;
-function startClock() {
-  if (clockRunning) return;
-  clockRunning = true;
-  let last = performance.now();
-  const frame = (now) => {
-    let moving = false;
-    try {
-      moving = player.tick(Math.max(0, Math.min(100, now - last)));
-      last = now;
-    } finally {
-      // a frame that throws must not leave the clock marked as running
-      if (moving) requestAnimationFrame(frame);
-      else clockRunning = false;
-    }
-  };
-  requestAnimationFrame(frame);
-}
-
-function onCell(heatmap, cell) {
-  for (const other of stage.heatmaps()) if (other !== heatmap && other.focus && document.activeElement !== other.canvas) {
-    other.focus = null;
-    other.render();
-  }
-  graph.highlightEdge(state.batch, cell && pairSteps.includes(heatmap.name) ? cell.row : null, cell?.col);
-  if (!cell || !trace) {
-    clearDetail($('detail'));
-    return;
-  }
-  const s = trace.summary;
-  const { matrix, options } = heatmap;
-  const value = matrix.data[cell.row * matrix.shape[1] + cell.col];
-  let explanation = null;
-  if (s.heads[state.head].steps[heatmap.name]) explanation = trace.explain(state.head, heatmap.name, state.batch, cell.row, cell.col);
-  showDetail($('detail'), {
-    name: heatmap.name,
-    label: heatmap.label.split(' ')[0],
-    row: cell.row,
-    col: cell.col,
-    value,
-    rowLabel: options.rowLabels?.[cell.row] ?? String(cell.row),
-    colLabel: options.colLabels?.[cell.col] ?? String(cell.col),
-    explanation,
-  });
+  if (player.playing || player.progress < 1) drive(player);
 }
 
 function onEdit(name, index, value) {
@@ -400,10 +335,10 @@ function exportName(extension) {
 
 const exporters = {
   'export-png': async () => {
-    const figures = [...stage.heatmaps().map((h) => ({ canvas: h.canvas, caption: h.label })), { canvas: graph.canvas, caption: 'Communication graph' }];
+    const figures = [...views.heatmaps().map((h) => ({ canvas: h.canvas, caption: h.label })), { canvas: views.graph.canvas, caption: 'Communication graph' }];
     download(exportName('png'), await picturePNG(figures));
   },
-  'export-svg': () => download(exportName('svg'), pictureSVG([...stage.heatmaps().map((h) => h.toSVG()), graph.toSVGPart()]), 'image/svg+xml'),
+  'export-svg': () => download(exportName('svg'), pictureSVG([...views.heatmaps().map((h) => h.toSVG()), views.graph.toSVGPart()]), 'image/svg+xml'),
   'export-scenario': () => download(exportName('json'), JSON.stringify(scenario, null, 2) + '\n', 'application/json'),
   'export-trace': () => download(exportName('trace.json'), trace.json(), 'application/json'),
   'export-pytorch': () => download(exportName('py'), pytorchSnippet(scenario), 'text/x-python'),
@@ -501,10 +436,7 @@ function bindControls() {
   });
   window.addEventListener('popstate', applyHash);
   window.addEventListener('hashchange', applyHash);
-  window.addEventListener('resize', debounce(() => {
-    stage.redraw();
-    graph.render();
-  }, 100));
+  window.addEventListener('resize', debounce(() => views.redraw(), 100));
   reducedMotion.addEventListener('change', (e) => { player.reducedMotion = e.matches; });
 }
 

@@ -69,3 +69,24 @@ export class Player {
     return this.playing;
   }
 }
+
+// The clock: requestAnimationFrame ticks while the player has something to
+// animate. A frame that throws must not leave the clock marked as running.
+const running = new WeakSet();
+
+export function drive(player) {
+  if (running.has(player)) return;
+  running.add(player);
+  let last = performance.now();
+  const frame = (now) => {
+    let moving = false;
+    try {
+      moving = player.tick(Math.max(0, Math.min(100, now - last)));
+      last = now;
+    } finally {
+      if (moving) requestAnimationFrame(frame);
+      else running.delete(player);
+    }
+  };
+  requestAnimationFrame(frame);
+}

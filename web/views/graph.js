@@ -223,6 +223,7 @@ export class Graph {
 
   drawNodes(g, L, p, pool, ink, focus) {
     const { cross, tq, tkv, step, progress } = this.model;
+    const halo = getComputedStyle(this.canvas).getPropertyValue('--panel').trim() || '#ffffff';
     const node = (x, y, label, filled, highlighted, fill) => {
       g.beginPath();
       g.arc(x, y, L.radius, 0, 2 * Math.PI);
@@ -231,7 +232,7 @@ export class Graph {
       g.strokeStyle = ink;
       g.lineWidth = highlighted ? 2 : 1;
       g.stroke();
-      if (label) haloText(g, label, x, y + L.radius + 3, ink);
+      if (label) haloText(g, label, x, y + L.radius + 3, ink, halo);
     };
     g.font = '11px system-ui, sans-serif';
     g.textAlign = 'center';
@@ -249,7 +250,7 @@ export class Graph {
         g.lineWidth = 1;
         g.stroke();
         const text = label(pool.context, k);
-        if (text) haloText(g, text, x, y - L.radius - 2, ink);
+        if (text) haloText(g, text, x, y - L.radius - 2, ink, halo);
       }
       g.textBaseline = 'top';
     }
@@ -307,7 +308,7 @@ export class Graph {
   pick(target) {
     const same = target && this.focus && target.pool === this.focus.pool && target.node === this.focus.node;
     if (target) this.focus = target;
-    else if (document.activeElement !== this.canvas) this.focus = null;
+    else if (this.canvas.getRootNode().activeElement !== this.canvas) this.focus = null;
     this.edgeFocus = null;
     if (!same) this.render();
     const f = this.focus;
@@ -334,7 +335,7 @@ export class Graph {
     this.edgeFocus = p >= 0 && to !== null ? { pool: p, to, from } : null;
     if (this.edgeFocus) this.figure.dataset.focusEdge = `${from}→${to}`;
     else delete this.figure.dataset.focusEdge;
-    if (!this.edgeFocus) this.focus = document.activeElement === this.canvas ? this.focus : null;
+    if (!this.edgeFocus) this.focus = this.canvas.getRootNode().activeElement === this.canvas ? this.focus : null;
     this.render();
   }
 
@@ -392,8 +393,7 @@ function edgeList(model, pool) {
 }
 
 // Text over edges stays readable: a halo of the page's background first.
-function haloText(g, text, x, y, ink) {
-  const background = getComputedStyle(document.body).backgroundColor || '#fff';
+function haloText(g, text, x, y, ink, background) {
   g.save();
   g.lineWidth = 3;
   g.lineJoin = 'round';

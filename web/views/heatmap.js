@@ -273,7 +273,7 @@ export class Heatmap {
   pick(cell, { click = false } = {}) {
     const same = cell && this.focus && cell.row === this.focus.row && cell.col === this.focus.col;
     if (cell) this.focus = cell;
-    else if (document.activeElement !== this.canvas) this.focus = null;
+    else if (this.canvas.getRootNode().activeElement !== this.canvas) this.focus = null;
     if (!same || click) this.render();
     this.onCell(this, this.focus, { click });
   }

@@ -1,0 +1,78 @@
+// The matrices, the graph and the detail panel of one trace, linked: a
+// matrix cell lights its edge, a node its row of the weights, and each
+// explains itself in the detail panel. The page and the custom element both
+// use it; any of the three containers may be left out.
+import { clearDetail, showDetail, showNodeDetail } from './detail.js';
+import { Graph } from './graph.js';
+import { Stage } from './stage.js';
+
+// Matrices whose cell (i, j) is the edge j → i of the graph.
+const pairSteps = ['mask', 'scores', 'scaled', 'masked', 'weights'];
+
+export class LinkedViews {
+  constructor({ matrices = null, graph = null, detail = null, onEdit = null }) {
+    this.detail = detail;
+    this.stage = matrices ? new Stage(matrices, { onCell: (h, c) => this.onCell(h, c), onEdit }) : null;
+    this.graph = graph ? new Graph(graph, { onNode: (n) => this.onNode(n) }) : null;
+    if (detail) clearDetail(detail);
+  }
+
+  // view: {head, batch, step, progress}
+  show(trace, view) {
+    this.trace = trace;
+    this.view = view;
+    this.stage?.show(trace, view);
+    this.graph?.show(trace, view);
+  }
+
+  redraw() {
+    this.stage?.redraw();
+    this.graph?.render();
+  }
+
+  heatmaps() {
+    return this.stage?.heatmaps() ?? [];
+  }
+
+  clear() {
+    if (this.detail) clearDetail(this.detail);
+  }
+
+  onCell(heatmap, cell) {
+    for (const other of this.heatmaps())
+      if (other !== heatmap && other.focus && other.canvas.getRootNode().activeElement !== other.canvas) {
+        other.focus = null;
+        other.render();
+      }
+    const { head, batch } = this.view;
+    this.graph?.highlightEdge(batch, cell && pairSteps.includes(heatmap.name) ? cell.row : null, cell?.col);
+    if (!this.detail) return;
+    if (!cell || !this.trace) {
+      clearDetail(this.detail);
+      return;
+    }
+    const s = this.trace.summary;
+    const { matrix, options } = heatmap;
+    const explanation = s.heads[head].steps[heatmap.name]
+      ? this.trace.explain(head, heatmap.name, batch, cell.row, cell.col)
+      : null;
+    showDetail(this.detail, {
+      name: heatmap.name,
+      label: heatmap.label.split(' ')[0],
+      row: cell.row,
+      col: cell.col,
+      value: matrix.data[cell.row * matrix.shape[1] + cell.col],
+      rowLabel: options.rowLabels?.[cell.row] ?? String(cell.row),
+      colLabel: options.colLabels?.[cell.col] ?? String(cell.col),
+      explanation,
+    });
+  }
+
+  onNode(node) {
+    for (const heatmap of this.heatmaps())
+      if (pairSteps.includes(heatmap.name)) heatmap.setHighlightRow(node && node.batch === this.view.batch ? node.node : null);
+    if (!this.detail) return;
+    if (!node) clearDetail(this.detail);
+    else showNodeDetail(this.detail, node, this.trace.summary);
+  }
+}
