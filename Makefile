@@ -13,9 +13,9 @@ EMENV := NODE_PATH=/usr/share/nodejs
 NATIVE_PACKAGES := cmake make g++ xtensor-dev nlohmann-json3-dev catch2
 WASM_PACKAGES := cmake make emscripten xtensor-dev nlohmann-json3-dev
 # python3-torch runs the exported PyTorch script in a browser test.
-BROWSER_PACKAGES := chromium fonts-dejavu-core python3-torch
+BROWSER_PACKAGES := chromium fonts-dejavu-core python3-torch mkdocs
 
-.PHONY: all native wasm site serve test test-native test-wasm test-browser bench clean \
+.PHONY: all native wasm site dist serve test test-native test-wasm test-browser bench clean \
         deps-native deps-wasm deps-node deps-browser
 
 all: native site
@@ -43,6 +43,12 @@ wasm: deps-wasm
 
 site: wasm deps-node
 	@node scripts/build-site.mjs $(WASM) $(SITE)
+
+# The folder to copy into a documentation site: the playground, the element,
+# the iframe page, the wasm files and the presets, nothing else.
+dist: site
+	@rm -rf dist && cp -r $(SITE) dist
+	@node scripts/site-size.mjs dist | tail -2
 
 serve: site
 	@node scripts/serve.mjs $(SITE) --port $(PORT)

@@ -4,6 +4,7 @@ import { notebookName, stepText } from './notebooks.js';
 import { editedScenario, hasEdits } from './edits.js';
 import { download, pictureSVG, picturePNG } from './export.js';
 import { drive, Player } from './player.js';
+import { presetIndex, presetScenario } from './presets.js';
 import { pytorchSnippet } from './pytorch.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { defaultSentence, defaultState, parseHash, steps, toHash } from './state.js';
@@ -21,7 +22,6 @@ let state = defaultState();
 let computedKey = '';
 let presets = [];
 let linkProblems = [];  // what the URL got wrong, until the learner changes something
-const presetCache = new Map();
 
 const player = new Player(steps.length, { reducedMotion: reducedMotion.matches, onChange: onPlayer });
 const views = new LinkedViews({ matrices: $('matrices'), graph: $('graph'), detail: $('detail'), onEdit });
@@ -42,15 +42,6 @@ function showNotice(message) {
 }
 
 // ---- computing --------------------------------------------------------------
-
-async function presetScenario(id) {
-  if (!presetCache.has(id)) {
-    const response = await fetch(new URL(`scenarios/${id}.json`, import.meta.url));
-    if (!response.ok) throw new ScenarioError(`preset: no scenario "${id}"`);
-    presetCache.set(id, await response.json());
-  }
-  return presetCache.get(id);
-}
 
 // A scenario file opened in this tab lives in sessionStorage, so a reload keeps it.
 const fileKey = 'attention-playground:file';
@@ -448,8 +439,7 @@ function applyHash() {
 }
 
 async function loadPresets() {
-  const response = await fetch(new URL('scenarios/index.json', import.meta.url));
-  presets = await response.json();
+  presets = await presetIndex();
   const select = $('preset');
   const groups = new Map();
   for (const preset of presets) {

@@ -1,7 +1,8 @@
 // Shared set-up of the browser tests: Debian's Chromium driven by
 // playwright-core, the built site served on a free localhost port, and a
 // page that records console errors and CSP violations.
-import { mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,9 +28,14 @@ export async function serve(options = {}) {
   return { server, url: `http://localhost:${server.address().port}${options.prefix ?? ''}/` };
 }
 
-// A page that collects what went wrong: console errors, page errors, CSP reports.
+// A page that collects what went wrong: console errors, page errors, and
+// every CSP violation in any frame (window.__violations).
 export async function openPage(browser, url, contextOptions = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
+  await context.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective}: ${e.blockedURI || 'inline'}`));
+  });
   const page = await context.newPage();
   page.problems = [];
   page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
@@ -41,6 +47,22 @@ export async function openPage(browser, url, contextOptions = {}) {
 export async function ready(page, selector = '#app') {
   await page.waitForSelector(`${selector}[data-state="ready"], ${selector}[data-state="error"]`, { timeout: 20000 });
   return page.getAttribute(selector, 'data-state');
+}
+
+// CSP violations reported in the page and all its frames.
+export async function violations(page) {
+  const all = [];
+  for (const frame of page.frames()) all.push(...(await frame.evaluate(() => window.__violations ?? []).catch(() => [])));
+  return all;
+}
+
+// A documentation-like site in a fresh folder: the built site copied under
+// assets/attention-playground/, plus the files given ({path: text}).
+export function hostSite(files) {
+  const dir = mkdtempSync(join(tmpdir(), 'attention-host-'));
+  cpSync(siteDir, join(dir, 'assets', 'attention-playground'), { recursive: true });
+  for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
+  return dir;
 }
 
 export function shot(page, name) {

@@ -1,0 +1,200 @@
+// <attention-playground> on a host page: one script tag and one tag, every
+// attribute, the scripting interface, Shadow DOM both ways, one shared wasm
+// module, lazy start, the iframe page, all under the strict CSP and a sub-path.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { hostSite, launch, openPage, serve, shot, violations } from './browser.mjs';
+
+const script = '<script type="module" src="assets/attention-playground/attention-playground.js"></script>';
+const page = (body, head = '') => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title>
+<link rel="icon" href="data:,"><link rel="stylesheet" href="host.css">${head}${script}</head><body>${body}</body></html>`;
+
+let browser;
+let server;
+let url;
+before(async () => {
+  browser = await launch();
+  const root = hostSite({
+    // a host stylesheet that would wreck anything it could reach
+    'host.css': '* { font-size: 31px !important; color: rgb(255, 0, 0) !important; } canvas { display: none !important; } .title { letter-spacing: 9px; } .spacer { height: 4000px; }',
+    'one.html': page('<p class="title">Host title</p><attention-playground scenario="bank-raw" view="graph" step="weights" controls="player"></attention-playground>'),
+    'many.html': page(`
+      <attention-playground id="a" scenario="sun-rises-causal" view="matrices" step="masked" controls="full"></attention-playground>
+      <attention-playground id="b" sentence="the cat sat on the mat" view="both" controls="player" theme="dark"></attention-playground>
+      <attention-playground id="c" scenario="mine.json" view="graph" step="weights" controls="none"></attention-playground>
+      <div class="spacer"></div>
+      <attention-playground id="far" scenario="bank-raw" view="graph"></attention-playground>`),
+    'bad.html': page(`
+      <attention-playground id="view" view="grpah"></attention-playground>
+      <attention-playground id="preset" scenario="no-such-preset"></attention-playground>
+      <attention-playground id="both" scenario="bank-raw" sentence="two inputs"></attention-playground>
+      <attention-playground id="batch" scenario="bank-raw" batch="7"></attention-playground>`),
+    'lesson.html': page('<attention-playground view="trick" controls="none"></attention-playground>'),
+    'frame.html': page('<iframe id="frame" title="embedded view" src="assets/attention-playground/embed.html#scenario=bank-raw&view=both&step=weights" width="800" height="200"></iframe>'),
+    'mine.json': JSON.stringify({ version: 1, id: 'mine', title: 'A scenario file of the host', tensors: [{ name: 'x', values: [[1, 0], [0, 1], [1, 1]] }, { name: 'w', values: [[1, 0], [0, 1]] }], attention: { x: 'x', heads: [{ query: 'w', key: 'w' }], mask: 'none' } }),
+  });
+  // the host.css spacer: no inline styles under the strict CSP
+  ({ server, url } = await serve({ root, csp: true, prefix: '/docs/v2' }));
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const state = (p, selector = 'attention-playground') => p.$eval(selector, (e) => e.dataset.state);
+const readyIn = (p, selector = 'attention-playground') =>
+  p.waitForFunction((s) => ['ready', 'error'].includes(document.querySelector(s)?.dataset.state), selector, { timeout: 20000 });
+
+test('one script tag and one tag draw a view, with a ready event, under a sub-path and strict CSP', async () => {
+  const p = await openPage(browser, null);
+  await p.addInitScript(() => document.addEventListener('ready', (e) => { window.__ready = (window.__ready ?? 0) + 1; }, true));
+  await p.goto(`${url}one.html`);
+  await readyIn(p);
+  assert.equal(await state(p), 'ready');
+  assert.equal(await p.evaluate(() => window.__ready), 1);
+  assert.equal(await p.getAttribute('attention-playground .graph', 'data-edges'), '9,9');
+  assert.equal((await p.$$('attention-playground .heatmap')).length, 0);  // view="graph"
+  await shot(p, 'element-one');
+  assert.deepEqual(await violations(p), []);
+  assert.deepEqual(p.problems, []);
+  await p.context().close();
+});
+
+test('Shadow DOM: the host\'s CSS does not reach in, and the element\'s does not leak out', async () => {
+  const p = await openPage(browser, `${url}one.html`);
+  await readyIn(p);
+  const inside = await p.$eval('attention-playground', (e) => {
+    const title = e.shadowRoot.querySelector('.title');
+    const canvas = e.shadowRoot.querySelector('canvas');
+    return { size: getComputedStyle(title).fontSize, color: getComputedStyle(title).color, canvas: getComputedStyle(canvas).display, width: canvas.clientWidth };
+  });
+  assert.notEqual(inside.size, '31px');
+  assert.notEqual(inside.color, 'rgb(255, 0, 0)');
+  assert.equal(inside.canvas, 'block');
+  assert.ok(inside.width > 100);
+  // the element's .title rule (font-weight 600) does not style the host's .title
+  assert.equal(await p.$eval('p.title', (t) => getComputedStyle(t).fontWeight), '400');
+  await p.context().close();
+});
+
+test('several elements share one WebAssembly module, each with its own state, and start near the viewport', async () => {
+  const p = await openPage(browser, `${url}many.html`);
+  for (const id of ['#a', '#b', '#c']) await readyIn(p, id);
+  assert.equal(await state(p, '#far'), 'loading');  // 4000 px below: not started
+  const wasm = await p.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.wasm')).length);
+  assert.equal(wasm, 1);
+  assert.equal(await p.$eval('#a', (e) => e.step), 'masked');
+  assert.equal(await p.$eval('#b', (e) => e.step), 'weights');
+  assert.equal(await p.$eval('#c', (e) => e.shadowRoot.querySelector('.title').textContent), 'A scenario file of the host');
+  assert.equal((await p.$$('#c .transport')).length, 0);  // controls="none"
+  assert.ok((await p.$$('#a select')).length === 2);      // controls="full": batch and head
+  // theme="dark" on #b: its own dark colours
+  const background = await p.$eval('#b', (e) => getComputedStyle(e).backgroundColor);
+  assert.equal(background, 'rgb(20, 23, 27)');
+  await shot(p, 'element-many');
+  await p.$eval('#far', (e) => e.scrollIntoView());
+  await readyIn(p, '#far');
+  assert.equal(await state(p, '#far'), 'ready');
+  assert.deepEqual(await violations(p), []);
+  assert.deepEqual(p.problems, []);
+  await p.context().close();
+});
+
+test('play, pause, step and attribute changes, with stepchange events', async () => {
+  const p = await openPage(browser, `${url}many.html`);
+  await readyIn(p, '#a');
+  await p.$eval('#a', (e) => {
+    window.__steps = [];
+    e.addEventListener('stepchange', (event) => window.__steps.push(event.detail.step));
+    e.step = 'scores';
+  });
+  assert.equal(await p.$eval('#a', (e) => e.step), 'scores');
+  await p.$eval('#a', (e) => e.play());
+  await p.waitForFunction(() => window.__steps.includes('scaled'), null, { timeout: 10000 });
+  await p.$eval('#a', (e) => e.pause());
+  assert.equal(await p.$eval('#a', (e) => e.shadowRoot.querySelector('.play').getAttribute('aria-pressed')), 'false');
+  assert.deepEqual((await p.evaluate(() => window.__steps)).slice(0, 2), ['scores', 'scaled']);
+  const refused = await p.$eval('#a', (e) => { try { e.step = 'nowhere'; return null; } catch (error) { return error.message; } });
+  assert.match(refused, /step must be one of x, qkv/);
+
+  // changing attributes updates the view
+  await p.$eval('#a', (e) => e.setAttribute('step', 'out'));
+  await p.waitForFunction(() => document.querySelector('#a').step === 'out');
+  await p.$eval('#a', (e) => e.setAttribute('view', 'graph'));
+  await p.waitForFunction(() => document.querySelector('#a').shadowRoot.querySelector('.graph') && !document.querySelector('#a').shadowRoot.querySelector('.heatmap'));
+  await p.$eval('#a', (e) => e.setAttribute('scenario', 'karpathy-value'));
+  await p.waitForFunction(() => document.querySelector('#a').shadowRoot.querySelector('.graph')?.dataset.edges === '36,36,36,36');
+  // a click on its player button plays it
+  await p.click('#b .play');
+  assert.equal(await p.$eval('#b', (e) => e.shadowRoot.querySelector('.play').getAttribute('aria-pressed')), 'true');
+  await p.context().close();
+});
+
+test('theme="auto" (the default) follows the host\'s colour scheme', async () => {
+  for (const [scheme, background] of [['dark', 'rgb(20, 23, 27)'], ['light', 'rgb(251, 250, 247)']]) {
+    const p = await openPage(browser, `${url}one.html`, { colorScheme: scheme });
+    await readyIn(p);
+    assert.equal(await p.$eval('attention-playground', (e) => getComputedStyle(e).backgroundColor), background, scheme);
+    await p.context().close();
+  }
+});
+
+test('invalid attributes show a clear message inside the element and fire error', async () => {
+  const p = await openPage(browser, null);
+  await p.addInitScript(() => document.addEventListener('error', (e) => { if (e.detail?.message) (window.__errors ??= []).push(e.detail.message); }, true));
+  await p.goto(`${url}bad.html`);
+  for (const id of ['#view', '#preset', '#both', '#batch']) await readyIn(p, id);
+  const message = (id) => p.$eval(id, (e) => e.shadowRoot.querySelector('.message').textContent);
+  assert.equal(await message('#view'), 'Attention Playground: view must be one of matrices, graph, both, trick, qkv, encoder, cross, multihead, scaling, space; got "grpah"');
+  assert.equal(await message('#preset'), 'Attention Playground: preset: no scenario "no-such-preset"');
+  assert.equal(await message('#both'), 'Attention Playground: give a scenario or a sentence, not both');
+  assert.equal(await message('#batch'), 'Attention Playground: batch 7 is beyond this scenario\'s 2 batch elements');
+  for (const id of ['#view', '#preset', '#both', '#batch']) assert.equal(await state(p, id), 'error');
+  assert.equal((await p.evaluate(() => window.__errors)).length, 4);
+  await shot(p, 'element-errors');
+  // fixing the attribute recovers
+  await p.$eval('#view', (e) => e.setAttribute('view', 'matrices'));
+  await p.waitForFunction(() => document.querySelector('#view').dataset.state === 'ready');
+  await p.context().close();
+});
+
+test('a lesson as a view', async () => {
+  const p = await openPage(browser, `${url}lesson.html`);
+  await readyIn(p);
+  assert.equal(await state(p), 'ready');
+  const badges = await p.$$eval('attention-playground .badge', (b) => b.map((x) => x.textContent));
+  assert.deepEqual(badges, ['torch.allclose(xbow2, xbow): True', 'torch.allclose(xbow3, xbow): True']);
+  assert.deepEqual(await violations(p), []);
+  await p.context().close();
+});
+
+test('the iframe page shows one view and tells its parent its height', async () => {
+  const p = await openPage(browser, null);
+  await p.addInitScript(() => window.addEventListener('message', (e) => {
+    if (e.data?.type === 'attention-playground:height') (window.__heights ??= []).push(e.data.height);
+  }));
+  await p.goto(`${url}frame.html`);
+  const frame = p.frame({ url: /embed\.html/ });
+  await frame.waitForFunction(() => document.querySelector('attention-playground')?.dataset.state === 'ready', null, { timeout: 20000 });
+  assert.equal(await frame.$eval('attention-playground', (e) => e.getAttribute('view')), 'both');
+  await p.waitForFunction(() => (window.__heights ?? []).some((h) => h > 300));
+  const height = Math.max(...(await p.evaluate(() => window.__heights)));
+  const content = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  assert.equal(height, content);
+  assert.equal(await frame.$$eval('h1, nav, .masthead', (n) => n.length), 0);  // no page chrome
+  assert.deepEqual(await violations(p), []);
+  assert.deepEqual(p.problems, []);
+  await p.context().close();
+});
+
+test('the full playground and the iframe page work unchanged under a sub-path with strict CSP', async () => {
+  const p = await openPage(browser, `${url}assets/attention-playground/index.html#preset=bank-raw&step=weights`);
+  await p.waitForSelector('#app[data-state="ready"]', { timeout: 20000 });
+  await p.click('#play');
+  await p.waitForFunction(() => document.querySelector('#step-title').textContent.startsWith('out'), null, { timeout: 10000 });
+  await shot(p, 'playground-under-csp');
+  assert.deepEqual(await violations(p), []);
+  assert.deepEqual(p.problems, []);
+  await p.context().close();
+});

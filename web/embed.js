@@ -1,0 +1,32 @@
+// embed.html#scenario=bank-raw&view=graph&step=weights: one view, no page
+// chrome. The hash becomes the element's attributes, and the page tells its
+// parent how tall it is, so the host can size the frame:
+//   window.addEventListener('message', (e) => {
+//     if (e.data?.type === 'attention-playground:height') frame.height = e.data.height;
+//   });
+import './attention-playground.js';
+
+const attributes = ['scenario', 'sentence', 'view', 'step', 'head', 'batch', 'controls', 'autoplay', 'theme'];
+const element = document.createElement('attention-playground');
+document.getElementById('embed').append(element);
+
+function apply() {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  for (const name of attributes) {
+    if (params.has(name)) element.setAttribute(name, params.get(name));
+    else element.removeAttribute(name);
+  }
+  for (const name of params.keys())
+    if (!attributes.includes(name)) console.warn(`embed.html: unknown setting "${name}"; known: ${attributes.join(', ')}`);
+}
+
+apply();
+window.addEventListener('hashchange', apply);
+
+let last = 0;
+new ResizeObserver(() => {
+  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  if (height === last || window.parent === window) return;
+  last = height;
+  window.parent.postMessage({ type: 'attention-playground:height', height, state: element.dataset.state }, '*');
+}).observe(document.body);
