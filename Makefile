@@ -68,8 +68,10 @@ test-wasm: wasm deps-node
 test-browser: site deps-browser node_modules/.package-lock.json
 	node --test --test-concurrency=1 tests/browser/
 
-bench: native
-	$(NATIVE)/attention-bench
+# Not part of `make test`: timings on this machine, side by side, against
+# the budgets; writes tests/bench/results.json and the README's table.
+bench: native site deps-browser node_modules/.package-lock.json
+	node tests/bench/bench.mjs $(NATIVE)/attention-bench
 
 clean:
 	rm -rf $(BUILD)

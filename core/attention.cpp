@@ -49,12 +49,18 @@ head_trace attend(const tensor3& x, const tensor3& context, const head_weights& 
 
   // 2. scale by 1/sqrt(d_k), so unit-variance q and k give unit-variance scores.
   // Multiplied by d_k ** -0.5 rounded to float, as `scores * head_size**-0.5`.
-  head.scaled = head.scores;
-  if (options.scale && head.k) {
-    const float factor = static_cast<float>(std::pow(static_cast<double>(head.k->shape(2)), -0.5));
-    head.scaled *= factor;
+  const float factor =
+      options.scale && head.k ? static_cast<float>(std::pow(static_cast<double>(head.k->shape(2)), -0.5)) : 1.0f;
+  head.scaled = tensor3(head.scores.shape());
+  {
+    const float* in = head.scores.data();
+    float* out = head.scaled.data();
+    for (std::size_t n = 0; n < head.scores.size(); ++n) {
+      float v = in[n] * factor;  // a multiply by 1 changes nothing
+      if (options.temperature != 1.0f) v /= options.temperature;
+      out[n] = v;
+    }
   }
-  if (options.temperature != 1.0f) head.scaled /= options.temperature;
   require_finite(head.scaled, head_index, "scaled");
 
   // 3. hide the positions the mask does not allow

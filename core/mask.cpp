@@ -26,13 +26,15 @@ tensor2 keep_matrix(const mask_spec& spec, std::size_t Tq, std::size_t Tkv) {
 }
 
 tensor3 mask_fill(const tensor3& scaled, const tensor2& keep) {
-  const std::size_t B = scaled.shape(0), Tq = scaled.shape(1), Tkv = scaled.shape(2);
+  const std::size_t B = scaled.shape(0), plane = scaled.shape(1) * scaled.shape(2);
   const float minus_inf = -std::numeric_limits<float>::infinity();
   tensor3 masked(scaled.shape());
-  for (std::size_t b = 0; b < B; ++b)
-    for (std::size_t i = 0; i < Tq; ++i)
-      for (std::size_t j = 0; j < Tkv; ++j)
-        masked(b, i, j) = keep(i, j) != 0.0f ? scaled(b, i, j) : minus_inf;
+  const float* k = keep.data();
+  for (std::size_t b = 0; b < B; ++b) {  // (Tq, Tkv) planes, flat: no index arithmetic per cell
+    const float* in = scaled.data() + b * plane;
+    float* out = masked.data() + b * plane;
+    for (std::size_t n = 0; n < plane; ++n) out[n] = k[n] != 0.0f ? in[n] : minus_inf;
+  }
   return masked;
 }
 

@@ -10,11 +10,13 @@ namespace {
 
 void softmax_row(const float* in, float* out, std::size_t n) {
   float row_max = -std::numeric_limits<float>::infinity();
-  for (std::size_t j = 0; j < n; ++j) row_max = std::fmax(row_max, in[j]);
+  for (std::size_t j = 0; j < n; ++j)
+    if (in[j] > row_max) row_max = in[j];  // a compare, not fmaxf: a call per element
   ATTENTION_CHECK(std::isfinite(row_max), "softmax: a row allows no position (every entry is -inf)");
   float sum = 0.0f;
   for (std::size_t j = 0; j < n; ++j) {
-    out[j] = std::exp(in[j] - row_max);  // subtract the max only for stability
+    // a masked entry is exactly 0 (exp(-inf)); no need to call exp for it
+    out[j] = in[j] == -std::numeric_limits<float>::infinity() ? 0.0f : std::exp(in[j] - row_max);  // max subtracted only for stability
     sum += out[j];
   }
   const float inverse = 1.0f / sum;  // sum >= 1: the max entry contributes exp(0)

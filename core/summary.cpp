@@ -22,13 +22,6 @@ std::string summary_json(const scenario& s, const trace& t) {
   };
   const char* mask = s.attention.mask.type == mask_spec::kind::causal ? "causal"
                      : s.attention.mask.type == mask_spec::kind::none ? "none" : "custom";
-  const tensor2 keep = keep_matrix(s.attention.mask, s.query_length, s.context_length);
-  json keep_rows = json::array();
-  for (std::size_t i = 0; i < s.query_length; ++i) {
-    json r = json::array();
-    for (std::size_t j = 0; j < s.context_length; ++j) r.push_back(keep(i, j) != 0.0f ? 1 : 0);
-    keep_rows.push_back(r);
-  }
 
   json heads = json::array();
   for (std::size_t h = 0; h < t.layer.heads.size(); ++h) {
@@ -49,7 +42,7 @@ std::string summary_json(const scenario& s, const trace& t) {
       {"context_length", s.context_length}, {"cross", s.is_cross()},
       {"x", s.attention.x}, {"context", s.attention.context},
       {"tokens", labels(false)}, {"context_tokens", labels(true)},
-      {"mask", mask}, {"keep", keep_rows},
+      {"mask", mask},
       {"scale", s.attention.options.scale}, {"temperature", s.attention.options.temperature},
       {"output", s.attention.output}, {"heads", heads}, {"tensors", tensors},
       {"out", {t.layer.out.shape(1), t.layer.out.shape(2)}}};

@@ -1,5 +1,7 @@
 // What the page needs to lay out a trace before it asks for any numbers:
-// labels, lengths, heads and their steps' shapes, the mask. JSON, small.
+// labels, lengths, heads and their steps' shapes, the kind of mask. JSON,
+// small: the mask's Tq × Tkv cells cross as a typed array instead (at
+// T = 512 they cost more as JSON than the whole trace).
 #pragma once
 
 #include <string>

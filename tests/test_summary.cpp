@@ -19,7 +19,7 @@ TEST_CASE("a summary lists labels per batch element, lengths and the mask", "[su
   CHECK(j["batch"] == 2);
   CHECK(j["tokens"][1] == json({"money", "bank", "loan"}));
   CHECK(j["mask"] == "none");
-  CHECK(j["keep"][0] == json({1, 1, 1}));
+  CHECK_FALSE(j.contains("keep"));  // the mask's cells cross as a typed array, not JSON
   CHECK(j["heads"][0]["steps"].contains("q"));
   CHECK_FALSE(j["heads"][0]["steps"].contains("v"));
   CHECK(j["heads"][0]["steps"]["scores"] == json({3, 3}));
@@ -30,7 +30,6 @@ TEST_CASE("a summary labels positions when the scenario names no tokens", "[summ
   const json j = summary_of("karpathy-value");
   CHECK(j["tokens"].size() == 4);
   CHECK(j["tokens"][3][7] == "7");
-  CHECK(j["keep"][2] == json({1, 1, 1, 0, 0, 0, 0, 0}));
 }
 
 TEST_CASE("a cross-attention summary has the context's own length and labels", "[summary]") {

@@ -14,6 +14,7 @@
 #include "check.hpp"
 #include "explain.hpp"
 #include "lessons.hpp"
+#include "mask.hpp"
 #include "run.hpp"
 #include "summary.hpp"
 
@@ -56,6 +57,7 @@ class session {
     return error_of([&] {
       attention::scenario s = attention::parse_scenario(scenario_text);
       attention::trace t = attention::run(s);
+      keep_ = attention::keep_matrix(s.attention.mask, s.query_length, s.context_length);
       scenario_ = std::move(s);
       trace_ = std::move(t);
     });
@@ -69,6 +71,9 @@ class session {
     const attention::tensor3* t = trace_->layer.heads[head].step(name);
     return batch_slice(t, batch);
   }
+
+  // The (Tq, Tkv) mask, 1 = may attend, flat.
+  val keep() const { return trace_ ? float32_copy(keep_.data(), keep_.size()) : float32_copy(nullptr, 0); }
 
   val layer_out(unsigned batch) const { return trace_ ? batch_slice(&trace_->layer.out, batch) : float32_copy(nullptr, 0); }
 
@@ -106,6 +111,7 @@ class session {
 
   std::optional<attention::scenario> scenario_;
   std::optional<attention::trace> trace_;
+  attention::tensor2 keep_;
 };
 
 std::string averaging_lesson(double seed, unsigned B, unsigned T, unsigned C) {
@@ -133,6 +139,7 @@ EMSCRIPTEN_BINDINGS(attention_playground) {
       .function("summary", &session::summary)
       .function("step", &session::step)
       .function("layerOut", &session::layer_out)
+      .function("keep", &session::keep)
       .function("tensor", &session::tensor)
       .function("explain", &session::explain)
       .function("traceJson", &session::trace_json)

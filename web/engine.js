@@ -86,6 +86,13 @@ export class Trace {
     return { shape, data: this.session.step(head, name, batch) };
   }
 
+  // The mask, {shape: [Tq, Tkv], data} with 1 where a query may attend;
+  // fetched once, when a view first needs it.
+  get keep() {
+    this.keepCache ??= { shape: [this.summary.query_length, this.summary.context_length], data: this.session.keep() };
+    return this.keepCache;
+  }
+
   // The layer's output for one batch element.
   out(batch = 0) {
     return { shape: this.summary.out, data: this.session.layerOut(batch) };

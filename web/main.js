@@ -387,7 +387,10 @@ function bindControls() {
   for (const kind of ['causal', 'none', 'custom']) {
     $(`mask-${kind}`).addEventListener('change', () => {
       if (kind !== 'custom') update({ mask: kind });
-      else if (trace) update({ mask: trace.summary.keep.map((row) => [...row]) });
+      else if (trace) {
+        const { shape: [rows, cols], data } = trace.keep;
+        update({ mask: Array.from({ length: rows }, (_, i) => Array.from(data.subarray(i * cols, (i + 1) * cols))) });
+      }
     });
   }
   $('scale').addEventListener('change', (e) => update({ scale: e.target.checked }));

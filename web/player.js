@@ -80,10 +80,13 @@ export function drive(player) {
   let last = performance.now();
   const frame = (now) => {
     let moving = false;
+    const start = performance.now();
     try {
       moving = player.tick(Math.max(0, Math.min(100, now - last)));
       last = now;
     } finally {
+      // `make bench` collects what each frame costs when it asks to
+      globalThis.__attentionFrameTimes?.push(performance.now() - start);
       if (moving) requestAnimationFrame(frame);
       else running.delete(player);
     }

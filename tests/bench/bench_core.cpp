@@ -1,46 +1,61 @@
-// Times the native core on full traces (every step recorded). `make bench`.
+// The native core on full traces: parse the scenario, draw its tensors, run
+// every head recording every step. `make bench` runs it; with --json it
+// prints {"native": [...]} for tests/bench/bench.mjs.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "run.hpp"
+#include "scenario_text.hpp"
 
 namespace {
 
-std::string scenario_text(int B, int T, int C, int heads) {
-  const int head_size = C / heads;
-  std::string text = "{\"version\": 1, \"id\": \"bench\", \"seed\": 0, \"tensors\": [{\"name\": \"x\", \"randn\": [" +
-                     std::to_string(B) + ", " + std::to_string(T) + ", " + std::to_string(C) + "]}";
-  std::string head_list;
-  for (int h = 0; h < heads; ++h) {
-    for (const char* w : {"q", "k", "v"})
-      text += ", {\"name\": \"" + std::string(w) + std::to_string(h) + "\", \"linear\": [" + std::to_string(C) + ", " +
-              std::to_string(head_size) + "]}";
-    head_list += std::string(h ? ", " : "") + "{\"query\": \"q" + std::to_string(h) + "\", \"key\": \"k" +
-                 std::to_string(h) + "\", \"value\": \"v" + std::to_string(h) + "\"}";
-  }
-  return text + "], \"attention\": {\"x\": \"x\", \"heads\": [" + head_list + "]}}";
+struct size {
+  int B, T, C, heads;
+};
+
+double percentile(std::vector<double> v, double p) {
+  std::sort(v.begin(), v.end());
+  const double at = p * static_cast<double>(v.size() - 1);
+  const std::size_t lo = static_cast<std::size_t>(at);
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (at - static_cast<double>(lo));
 }
 
 }  // namespace
 
-int main() {
-  struct size { int B, T, C, heads; };
-  const std::vector<size> sizes = {{4, 256, 64, 4}, {1, 8, 128, 1}, {1, 64, 128, 8}, {1, 256, 128, 8}, {1, 512, 128, 1}, {1, 512, 128, 8}};
-  std::printf("%-22s %10s %10s %10s\n", "B, T, C, heads", "median ms", "min ms", "max ms");
-  for (const size& s : sizes) {
-    const attention::scenario parsed = attention::parse_scenario(scenario_text(s.B, s.T, s.C, s.heads));
+int main(int argc, char** argv) {
+  const bool json = argc > 1 && std::strcmp(argv[1], "--json") == 0;
+  std::vector<size> sizes;
+  for (int heads : {1, 8})
+    for (int T : {8, 64, 256, 512}) sizes.push_back({1, T, 128, heads});
+  sizes.push_back({4, 256, 64, 4});  // the core issue's reference case
+
+  if (json) std::printf("{\"native\": [");
+  else std::printf("%-18s %10s %10s %10s %10s\n", "B, T, C, heads", "median ms", "p25 ms", "p75 ms", "runs");
+  for (std::size_t n = 0; n < sizes.size(); ++n) {
+    const size& s = sizes[n];
+    const std::string text = bench::scenario_text(s.B, s.T, s.C, s.heads);
+    const int runs = s.T <= 64 ? 200 : 25;
     std::vector<double> ms;
-    for (int run = 0; run < 15; ++run) {
+    attention::run_json(text);  // warm up
+    for (int r = 0; r < runs; ++r) {
       const auto start = std::chrono::steady_clock::now();
-      const attention::trace t = attention::run(parsed);
+      const attention::trace t = attention::run_json(text);
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
-    std::sort(ms.begin(), ms.end());
-    std::printf("%-22s %10.2f %10.2f %10.2f\n",
-                (std::to_string(s.B) + ", " + std::to_string(s.T) + ", " + std::to_string(s.C) + ", " + std::to_string(s.heads)).c_str(),
-                ms[ms.size() / 2], ms.front(), ms.back());
+    const double median = percentile(ms, 0.5), p25 = percentile(ms, 0.25), p75 = percentile(ms, 0.75);
+    if (json)
+      std::printf("%s{\"B\": %d, \"T\": %d, \"C\": %d, \"heads\": %d, \"runs\": %d, \"median_ms\": %.4f, \"p25_ms\": %.4f, \"p75_ms\": %.4f, \"min_ms\": %.4f, \"max_ms\": %.4f}",
+                  n ? ", " : "", s.B, s.T, s.C, s.heads, runs, median, p25, p75, *std::min_element(ms.begin(), ms.end()),
+                  *std::max_element(ms.begin(), ms.end()));
+    else
+      std::printf("%-18s %10.3f %10.3f %10.3f %10d\n",
+                  (std::to_string(s.B) + ", " + std::to_string(s.T) + ", " + std::to_string(s.C) + ", " + std::to_string(s.heads)).c_str(),
+                  median, p25, p75, runs);
   }
+  if (json) std::printf("]}\n");
 }

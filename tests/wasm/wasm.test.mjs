@@ -111,6 +111,26 @@ test('the lessons come from the core in wasm too', () => {
   }
 });
 
+test('the mask crosses as a typed array: causal, none and custom', () => {
+  const text = readFileSync(join(root, 'web', 'scenarios', 'bank-raw.json'), 'utf8');
+  const none = engine.run(text);
+  const custom = JSON.parse(text);
+  custom.attention.mask = [[1, 0, 1], [1, 1, 1], [0, 1, 1]];
+  const edited = engine.run(custom);
+  const causal = engine.run(readFileSync(join(root, 'web', 'scenarios', 'sun-rises-causal.json'), 'utf8'));
+  try {
+    assert.deepEqual(none.keep.shape, [3, 3]);
+    assert.deepEqual(Array.from(none.keep.data), [1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    assert.deepEqual(Array.from(edited.keep.data), [1, 0, 1, 1, 1, 1, 0, 1, 1]);
+    assert.equal(Array.from(causal.keep.data).reduce((a, b) => a + b, 0), 21);
+    assert.equal(none.summary.keep, undefined);
+  } finally {
+    none.dispose();
+    edited.dispose();
+    causal.dispose();
+  }
+});
+
 test('the trace JSON from wasm reads back as the same numbers', () => {
   const text = readFileSync(join(root, 'web', 'scenarios', 'karpathy-value.json'), 'utf8');
   const trace = engine.run(text);

@@ -80,13 +80,13 @@ export function clearDetail(panel) {
 
 // A graph node: what it receives, strongest first. The weights are the
 // core's; the page only sorts them for reading.
-export function showNodeDetail(panel, { batch, node, pool }, summary) {
+export function showNodeDetail(panel, { batch, node, pool }, summary, keep) {
   panel.textContent = '';
   const heading = document.createElement('h3');
   heading.textContent = `node ${node} “${pool.tokens[node]}” (batch element ${batch})`;
   panel.append(heading);
   const incoming = [];
-  for (let j = 0; j < summary.context_length; j++) if (summary.keep[node][j]) incoming.push(j);
+  for (let j = 0; j < summary.context_length; j++) if (keep.data[node * summary.context_length + j]) incoming.push(j);
   line(panel, `${incoming.length} edge${incoming.length === 1 ? '' : 's'} point here: it may read ${summary.cross ? 'context' : 'token'}${incoming.length === 1 ? '' : 's'} ${incoming.join(', ')}.`, 'where');
   if (!pool.weights) {
     line(panel, 'Step to weights to see how much each edge carries.', 'hint');

@@ -7,6 +7,8 @@
 // and each node's out fills in. Drawn on a canvas, the edges bucketed by
 // weight so T = 64 stays fluid; toSVG() writes the same picture as SVG.
 
+import { resize } from './heatmap.js';
+
 export const defaults = {
   width: 460,
   selfPoolHeight: 170,
@@ -44,10 +46,21 @@ export class Graph {
 
   // trace, {head, step, progress, batch}: builds the model, then draws it.
   show(trace, { head, step, progress, batch }) {
+    // The pools and their edges depend on the trace, head and batch only; a
+    // step or a frame of the animation just redraws them.
+    const structure = `${trace.id}|${head}|${batch}`;
+    if (structure === this.built && this.model) {
+      const weighted = weightedSteps.includes(step);
+      if (step === this.model.step && progress === this.model.progress) return;
+      const changed = step !== this.model.step;
+      Object.assign(this.model, { step, progress, weighted });
+      if (changed || weighted) this.render();  // other steps do not depend on progress
+      return;
+    }
+    this.built = structure;
     const s = trace.summary;
     const pools = Math.min(s.batch, defaults.maxPools);
     const first = Math.min(Math.max(0, batch - Math.floor(pools / 2)), s.batch - pools);
-    const weighted = weightedSteps.includes(step);
     this.model = {
       cross: s.cross,
       step,
@@ -57,15 +70,13 @@ export class Graph {
       tkv: s.context_length,
       pools: Array.from({ length: pools }, (_, k) => {
         const b = first + k;
-        const weights = weighted || step === 'masked' ? trace.step(head, 'weights', b).data : null;
-        const out = step === 'out' ? trace.step(head, 'out', b) : null;
-        return { batch: b, tokens: s.tokens[b], context: s.context_tokens[b], weights, out };
+        return { batch: b, tokens: s.tokens[b], context: s.context_tokens[b],
+          weights: trace.step(head, 'weights', b).data, out: trace.step(head, 'out', b) };
       }),
-      keep: s.keep,
-      weighted,
+      keep: trace.keep.data,
+      weighted: weightedSteps.includes(step),
       // which sides of the row have arcs: a causal mask has none from the future
-      past: s.keep.some((row, i) => row.some((k, j) => k && j < i)),
-      future: s.keep.some((row, i) => row.some((k, j) => k && j > i)),
+      ...sides(trace.keep),
     };
     this.edges = this.model.pools.map((pool) => edgeList(this.model, pool));
     this.figure.dataset.edges = this.edges.map((e) => e.length).join(',');
@@ -141,10 +152,7 @@ export class Graph {
     if (!this.model) return;
     const L = (this.L = this.layout());
     const ratio = window.devicePixelRatio || 1;
-    this.canvas.width = Math.ceil(L.width * ratio);
-    this.canvas.height = Math.ceil(L.height * ratio);
-    this.canvas.style.width = `${L.width}px`;
-    this.canvas.style.height = `${L.height}px`;
+    resize(this.canvas, L.width, L.height, ratio);
     const g = this.canvas.getContext('2d');
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
     g.clearRect(0, 0, L.width, L.height);
@@ -312,7 +320,9 @@ export class Graph {
     this.edgeFocus = null;
     if (!same) this.render();
     const f = this.focus;
-    this.onNode(f ? { batch: this.model.pools[f.pool].batch, node: f.node, pool: this.model.pools[f.pool] } : null);
+    const pool = f && this.model.pools[f.pool];
+    // the weights are told once the learner has reached them
+    this.onNode(f ? { batch: pool.batch, node: f.node, pool: this.model.weighted ? pool : { ...pool, weights: null } } : null);
   }
 
   onKey(event) {
@@ -388,7 +398,7 @@ function edgeList(model, pool) {
   const edges = [];
   for (let i = 0; i < model.tq; i++)
     for (let j = 0; j < model.tkv; j++)
-      if (model.keep[i][j]) edges.push({ from: j, to: i, weight: pool.weights ? pool.weights[i * model.tkv + j] : 0 });
+      if (model.keep[i * model.tkv + j]) edges.push({ from: j, to: i, weight: pool.weights ? pool.weights[i * model.tkv + j] : 0 });
   return edges;
 }
 
@@ -402,6 +412,18 @@ function haloText(g, text, x, y, ink, background) {
   g.fillStyle = ink;
   g.fillText(text, x, y);
   g.restore();
+}
+
+function sides({ shape: [tq, tkv], data }) {
+  let past = false;
+  let future = false;
+  for (let i = 0; i < tq; i++)
+    for (let j = 0; j < tkv; j++)
+      if (data[i * tkv + j]) {
+        if (j < i) past = true;
+        if (j > i) future = true;
+      }
+  return { past, future };
 }
 
 function f(n) {

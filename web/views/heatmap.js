@@ -105,6 +105,7 @@ export class Heatmap {
   draw(matrix, options = {}) {
     this.matrix = matrix;
     this.options = options;
+    this.layout = null;
     const [rows, cols] = matrix.shape;
     const shape = `${rows} × ${cols}`;
     this.caption.textContent = '';
@@ -166,13 +167,11 @@ export class Heatmap {
 
   render() {
     if (!this.matrix) return;
-    const layout = (this.layout = this.measure());
+    // measuring every label costs more than a frame's drawing: once per draw()
+    const layout = (this.layout ??= this.measure());
     const { rows, cols, cell, left, top, width, height, rotate } = layout;
     const ratio = window.devicePixelRatio || 1;
-    this.canvas.width = Math.ceil(width * ratio);
-    this.canvas.height = Math.ceil(height * ratio);
-    this.canvas.style.width = `${width}px`;
-    this.canvas.style.height = `${height}px`;
+    resize(this.canvas, width, height, ratio);
     const g = this.canvas.getContext('2d');
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
     g.clearRect(0, 0, width, height);
@@ -328,6 +327,17 @@ export class Heatmap {
 
   remove() {
     this.figure.remove();
+  }
+}
+
+// Setting a canvas's size reallocates and clears it: only when it changes.
+export function resize(canvas, width, height, ratio) {
+  const w = Math.ceil(width * ratio), h = Math.ceil(height * ratio);
+  if (canvas.width !== w || canvas.height !== h) {
+    canvas.width = w;
+    canvas.height = h;
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
   }
 }
 

@@ -73,6 +73,6 @@ export class LinkedViews {
       if (pairSteps.includes(heatmap.name)) heatmap.setHighlightRow(node && node.batch === this.view.batch ? node.node : null);
     if (!this.detail) return;
     if (!node) clearDetail(this.detail);
-    else showNodeDetail(this.detail, node, this.trace.summary);
+    else showNodeDetail(this.detail, node, this.trace.summary, this.trace.keep);
   }
 }

@@ -49,7 +49,7 @@ function plan(trace, head, batch) {
       named('scaled', 'scaled', 'diverging', step('scaled'), tokens, context, { mode: 'morph', from: step('scores').data }),
     ],
     masked: [
-      named('mask', `mask (${s.mask})`, 'binary', { shape: [s.query_length, s.context_length], data: s.keep.flat() }, tokens, context),
+      named('mask', `mask (${s.mask})`, 'binary', trace.keep, tokens, context),
       named('masked', 'masked', 'diverging', step('masked'), tokens, context, { mode: 'mask', from: step('scaled').data }),
     ],
     weights: [
@@ -104,19 +104,25 @@ export class Stage {
         }),
       }));
     }
+    const fresh = this.drawn !== key;
+    this.drawn = key;
     for (const { panel, heatmap } of this.views) {
       const animated = Object.keys(panel.animation).length > 0;
-      heatmap.draw(panel.matrix, {
-        rowLabels: panel.rows,
-        colLabels: panel.cols,
-        ...panel.animation,
-        reveal: animated ? progress : 1,
-      });
+      if (fresh) {
+        heatmap.draw(panel.matrix, { rowLabels: panel.rows, colLabels: panel.cols, ...panel.animation, reveal: animated ? progress : 1 });
+      } else if (animated && heatmap.options.reveal !== progress) {
+        // a frame of the animation: only the animated panels, only their canvas
+        heatmap.options.reveal = progress;
+        heatmap.render();
+      }
     }
   }
 
   redraw() {
-    for (const { heatmap } of this.views) heatmap.render();
+    for (const { heatmap } of this.views) {
+      heatmap.layout = null;  // the width may have changed
+      heatmap.render();
+    }
   }
 
   heatmaps() {
