@@ -12,6 +12,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "run.hpp"
+
 namespace test_support {
 
 inline std::string read_text(const std::string& path) {
@@ -35,6 +37,18 @@ inline bool within_spec(double actual, double expected) {
 // null in a trace is -inf.
 inline double trace_number(const nlohmann::json& v) {
   return v.is_null() ? -std::numeric_limits<double>::infinity() : v.get<double>();
+}
+
+// A preset of web/scenarios, parsed and run.
+struct loaded_preset {
+  attention::scenario s;
+  attention::trace t;
+};
+
+inline loaded_preset load_preset(const std::string& id) {
+  loaded_preset l{attention::parse_scenario(read_text(presets_dir() + "/" + id + ".json")), {}};
+  l.t = attention::run(l.s);
+  return l;
 }
 
 struct comparison {

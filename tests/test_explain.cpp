@@ -10,15 +10,8 @@
 using namespace attention;
 
 namespace {
-struct loaded {
-  scenario s;
-  trace t;
-};
-loaded load(const std::string& id) {
-  loaded l{parse_scenario(test_support::read_text(test_support::presets_dir() + "/" + id + ".json")), {}};
-  l.t = run(l.s);
-  return l;
-}
+using loaded = test_support::loaded_preset;
+loaded load(const std::string& id) { return test_support::load_preset(id); }
 float sum_of(const std::vector<product_term>& terms) {
   float sum = 0;
   for (const product_term& t : terms) sum += t.product;

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { after, before } from 'node:test';
+
 import { chromium } from 'playwright-core';
 
 import { startServer } from '../../scripts/serve.mjs';
@@ -21,6 +23,20 @@ export async function launch() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
       '--disable-component-update', '--disable-default-apps', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
+}
+
+// One browser and one server for a test file: env.browser, env.url.
+export function useBrowser(serveOptions = {}) {
+  const env = {};
+  before(async () => {
+    env.browser = await launch();
+    Object.assign(env, await serve(serveOptions));
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.server?.close();
+  });
+  return env;
 }
 
 export async function serve(options = {}) {

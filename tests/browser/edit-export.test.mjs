@@ -1,24 +1,14 @@
 // Edit in place, and every export: pictures, the scenario (which loads back
 // to the same trace), the trace, and a PyTorch script that Debian's torch
 // runs to the same numbers.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-import { launch, openPage, ready, serve, shot } from './browser.mjs';
+import { openPage, ready, shot, useBrowser } from './browser.mjs';
 
-let browser;
-let server;
-let url;
-before(async () => {
-  browser = await launch();
-  ({ server, url } = await serve());
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = useBrowser();
 
 async function saved(page, button) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
@@ -45,7 +35,7 @@ function assertClose(actual, expected, where) {
 }
 
 test('an edited cell of x changes the output, and the edit lives in the URL', async () => {
-  const page = await openPage(browser, `${url}#preset=sun-rises-causal&step=out`);
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=out`);
   await ready(page);
   const before = await cell(page, 'out', ['ArrowDown']);
   await page.click('.step-button[data-step="x"]');
@@ -75,7 +65,7 @@ test('an edited cell of x changes the output, and the edit lives in the URL', as
 });
 
 test('an exported scenario with edits loads back to the same trace', async () => {
-  const page = await openPage(browser, `${url}#preset=bank-projected&step=weights&edits=x.5=0.75,W_key.1=-2`);
+  const page = await openPage(env.browser, `${env.url}#preset=bank-projected&step=weights&edits=x.5=0.75,W_key.1=-2`);
   await ready(page);
   const scenario = await saved(page, '#export-scenario');
   assert.equal(scenario.name, 'bank-projected-edited.json');
@@ -83,7 +73,7 @@ test('an exported scenario with edits loads back to the same trace', async () =>
   assert.equal(first.tensors.x.data[5], 0.75);
   assert.equal(first.tensors.W_key.data[1], -2);
 
-  const fresh = await openPage(browser, url);
+  const fresh = await openPage(env.browser, env.url);
   await ready(fresh);
   await fresh.setInputFiles('#open-file', scenario.path);
   await fresh.waitForFunction(() => location.hash.includes('file=1'));
@@ -99,7 +89,7 @@ test('an exported scenario with edits loads back to the same trace', async () =>
 });
 
 test('a file that is not a scenario is refused and the view is kept', async () => {
-  const page = await openPage(browser, `${url}#preset=sun-rises`);
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises`);
   await ready(page);
   await page.setInputFiles('#open-file', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "id": "bad"}') });
   await page.waitForSelector('#status:not([hidden])');
@@ -110,7 +100,7 @@ test('a file that is not a scenario is refused and the view is kept', async () =
 });
 
 test('PNG and SVG exports picture the matrices and the graph', async () => {
-  const page = await openPage(browser, `${url}#preset=sun-rises-causal&step=weights`);
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=weights`);
   await ready(page);
   const png = readFileSync((await saved(page, '#export-png')).path);
   assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -123,7 +113,7 @@ test('PNG and SVG exports picture the matrices and the graph', async () => {
 
 test('the PyTorch script, run by Debian\'s torch, prints the core\'s numbers', async () => {
   for (const hash of ['#preset=karpathy-value', '#sentence=the%20cat%20sat%20on%20the%20mat&heads=2&mask=none&temperature=2', '#preset=sun-rises-multihead-projected&edits=W_out.2=-1']) {
-    const page = await openPage(browser, url + hash);
+    const page = await openPage(env.browser, env.url + hash);
     await ready(page);
     const script = await saved(page, '#export-pytorch');
     const trace = JSON.parse(readFileSync((await saved(page, '#export-trace')).path, 'utf8'));

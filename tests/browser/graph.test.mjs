@@ -1,28 +1,18 @@
 // The communication graph: edges per pool for every kind of mask, cross-
 // attention, pools kept apart, and hover linking nodes, rows and edges.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launch, openPage, ready, serve, shot } from './browser.mjs';
+import { openPage, ready, shot, useBrowser } from './browser.mjs';
 
-let browser;
-let server;
-let url;
-before(async () => {
-  browser = await launch();
-  ({ server, url } = await serve());
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = useBrowser();
 
 async function edges(page) {
   return (await page.getAttribute('.graph', 'data-edges')).split(',').map(Number);
 }
 
 test('a causal mask gives T(T+1)/2 edges in every pool, one pool per batch element', async () => {
-  const page = await openPage(browser, `${url}#preset=karpathy-value&step=weights`);
+  const page = await openPage(env.browser, `${env.url}#preset=karpathy-value&step=weights`);
   await ready(page);
   assert.deepEqual(await edges(page), [36, 36, 36, 36]);  // T = 8: 8·9/2, B = 4 pools
   assert.equal(await page.getAttribute('.graph', 'data-pools'), '4');
@@ -31,7 +21,7 @@ test('a causal mask gives T(T+1)/2 edges in every pool, one pool per batch eleme
 });
 
 test('no mask gives T² edges; switching to causal removes the ones from the future', async () => {
-  const page = await openPage(browser, `${url}#preset=sun-rises&step=weights`);
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises&step=weights`);
   await ready(page);
   assert.deepEqual(await edges(page), [36]);
   await page.check('#mask-causal');
@@ -40,14 +30,14 @@ test('no mask gives T² edges; switching to causal removes the ones from the fut
 });
 
 test('a custom mask shows exactly its allowed pairs', async () => {
-  const page = await openPage(browser, `${url}#preset=bank-raw&step=weights&mask=101.111.011`);
+  const page = await openPage(env.browser, `${env.url}#preset=bank-raw&step=weights&mask=101.111.011`);
   await ready(page);
   assert.deepEqual(await edges(page), [7, 7]);
   await page.context().close();
 });
 
 test('cross-attention draws edges from every context node to every query node', async () => {
-  const page = await openPage(browser, `${url}#preset=sun-rises-cross&step=weights`);
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-cross&step=weights`);
   await ready(page);
   assert.deepEqual(await edges(page), [48]);  // 6 queries · 8 context nodes
   assert.match(await page.textContent('.graph figcaption'), /context → queries/);
@@ -56,7 +46,7 @@ test('cross-attention draws edges from every context node to every query node', 
 });
 
 test('hovering a node lights its row of the weights; hovering a cell lights its edge', async () => {
-  const page = await openPage(browser, `${url}#preset=sun-rises-causal&step=weights`);
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=weights`);
   await ready(page);
   const canvas = await page.$('.graph canvas');
   // node 3 ("in"): nodes sit evenly from an 18 px margin, the row at 80% of the pool
@@ -80,7 +70,7 @@ test('hovering a node lights its row of the weights; hovering a cell lights its 
 
 test('the graph at T = 64 draws every one of its 2,080 causal edges without error', async () => {
   const tokens = Array.from({ length: 64 }, (_, i) => `t${i}`);
-  const page = await openPage(browser, `${url}#sentence=${encodeURIComponent(tokens.join(' '))}&embed=16&head_size=8&step=out`);
+  const page = await openPage(env.browser, `${env.url}#sentence=${encodeURIComponent(tokens.join(' '))}&embed=16&head_size=8&step=out`);
   await ready(page);
   assert.deepEqual(await edges(page), [2080]);
   // redraw cost of the graph alone, measured in the page

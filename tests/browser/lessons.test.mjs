@@ -1,24 +1,14 @@
 // Every lesson opens from its own URL and shows what it teaches, with the
 // core's numbers. Screenshots of each land in tests/screenshots.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { launch, openPage, ready, serve, shot } from './browser.mjs';
+import { openPage, ready, shot, useBrowser } from './browser.mjs';
 
-let browser;
-let server;
-let url;
-before(async () => {
-  browser = await launch();
-  ({ server, url } = await serve());
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = useBrowser();
 
 async function lesson(hash) {
-  const page = await openPage(browser, `${url}#${hash}`);
+  const page = await openPage(env.browser, `${env.url}#${hash}`);
   assert.equal(await ready(page), 'ready', hash);
   assert.equal(await page.isVisible('#lesson'), true);
   assert.equal(await page.isVisible('.player'), false);

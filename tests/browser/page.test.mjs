@@ -1,26 +1,14 @@
 // The playground page in headless Chromium (playwright-core + Debian's
 // chromium): what a learner sees and does. Screenshots go to tests/screenshots.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-import { launch, openPage, ready, root, serve, shot, siteDir } from './browser.mjs';
+import { openPage, ready, root, shot, siteDir, useBrowser } from './browser.mjs';
 
-let browser;
-let server;
-let url;
-
-before(async () => {
-  browser = await launch();
-  ({ server, url } = await serve());
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = useBrowser();
 
 const presets = JSON.parse(readFileSync(join(siteDir, 'scenarios', 'index.json'), 'utf8'));
 const golden = (id) => JSON.parse(readFileSync(join(root, 'tests', 'golden', `${id}.trace.json`), 'utf8'));
@@ -39,7 +27,7 @@ async function heatmap(page, name) {
 }
 
 test('the page loads, draws its first trace and logs no error', async () => {
-  const page = await openPage(browser, url);
+  const page = await openPage(env.browser, env.url);
   assert.equal(await ready(page), 'ready');
   assert.ok((await page.$$('.heatmap canvas')).length >= 1);
   assert.match(await page.textContent('#provenance'), /The Clear Tutorial for Attention Mechanism/);
@@ -49,7 +37,7 @@ test('the page loads, draws its first trace and logs no error', async () => {
 });
 
 test('every preset loads and shows its first numbers', async () => {
-  const page = await openPage(browser, url);
+  const page = await openPage(env.browser, env.url);
   await ready(page);
   assert.equal(presets.length, await page.$$eval('#preset option', (o) => o.length));
   for (const preset of presets) {
@@ -72,7 +60,7 @@ test('every preset loads and shows its first numbers', async () => {
 });
 
 test('the displayed weights of karpathy-affinities equal the PyTorch trace', async () => {
-  const page = await openPage(browser, `${url}#preset=karpathy-affinities&step=weights&batch=2`);
+  const page = await openPage(env.browser, `${env.url}#preset=karpathy-affinities&step=weights&batch=2`);
   await ready(page);
   const canvas = await heatmap(page, 'weights');
   await canvas.focus();
@@ -91,7 +79,7 @@ test('the displayed weights of karpathy-affinities equal the PyTorch trace', asy
 });
 
 test('stepping forward and back changes the step shown', async () => {
-  const page = await openPage(browser, `${url}#preset=sun-rises-causal`);
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal`);
   await ready(page);
   const title = () => page.textContent('#step-title');
   assert.match(await title(), /^x:/);
@@ -118,7 +106,7 @@ test('stepping forward and back changes the step shown', async () => {
 });
 
 test('typing a sentence changes the tokens, rendered as text', async () => {
-  const page = await openPage(browser, url);
+  const page = await openPage(env.browser, env.url);
   await ready(page);
   await page.check('#mode-sentence');
   await page.waitForFunction(() => document.querySelector('#tokens').textContent.includes('sun'));
@@ -137,7 +125,7 @@ test('typing a sentence changes the tokens, rendered as text', async () => {
 });
 
 test('a custom mask with a blocked row shows the core\'s error, and keeps the mask', async () => {
-  const page = await openPage(browser, `${url}#preset=sun-rises-causal&step=weights`);
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=weights`);
   await ready(page);
   await page.check('#mask-custom');
   await page.waitForSelector('.mask-cell');
@@ -157,7 +145,7 @@ test('a custom mask with a blocked row shows the core\'s error, and keeps the ma
 });
 
 test('a URL round-trip restores the exact view, and Back and Forward work', async () => {
-  const page = await openPage(browser, url);
+  const page = await openPage(env.browser, env.url);
   await ready(page);
   await page.selectOption('#preset', 'bank-projected');
   await page.waitForFunction(() => location.hash.includes('bank-projected'));
@@ -167,7 +155,7 @@ test('a URL round-trip restores the exact view, and Back and Forward work', asyn
   await page.waitForFunction(() => location.hash.includes('mask=causal'));
   const link = page.url();
 
-  const copy = await openPage(browser, link);
+  const copy = await openPage(env.browser, link);
   await ready(copy);
   assert.equal(await copy.$eval('#preset', (s) => s.value), 'bank-projected');
   assert.equal(await copy.$eval('#batch', (s) => s.value), '1');
@@ -186,13 +174,13 @@ test('a URL round-trip restores the exact view, and Back and Forward work', asyn
 });
 
 test('bad values in the URL are reported and replaced, never trusted', async () => {
-  const page = await openPage(browser, `${url}#preset=karpathy-value&seed=abc&step=nowhere&batch=9&head=0`);
+  const page = await openPage(env.browser, `${env.url}#preset=karpathy-value&seed=abc&step=nowhere&batch=9&head=0`);
   assert.equal(await ready(page), 'ready');
   const notice = await page.textContent('#notice');
   assert.match(notice, /step must be one of x, qkv/);
   assert.match(notice, /batch 9 is beyond this scenario's 4/);
   assert.match(await page.textContent('#step-title'), /^x:/);
-  const missing = await openPage(browser, `${url}#preset=no-such-preset`);
+  const missing = await openPage(env.browser, `${env.url}#preset=no-such-preset`);
   assert.equal(await ready(missing), 'error');
   assert.match(await missing.textContent('#status'), /preset: no scenario "no-such-preset"/);
   await page.context().close();
@@ -200,7 +188,7 @@ test('bad values in the URL are reported and replaced, never trusted', async () 
 });
 
 test('hovering a score explains it with the q·k terms', async () => {
-  const page = await openPage(browser, `${url}#preset=sun-rises&step=scores`);
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises&step=scores`);
   await ready(page);
   const canvas = await heatmap(page, 'scores');
   await canvas.scrollIntoViewIfNeeded();
@@ -215,7 +203,7 @@ test('hovering a score explains it with the q·k terms', async () => {
 });
 
 test('reduced motion shows each step whole at once', async () => {
-  const page = await openPage(browser, `${url}#preset=sun-rises-causal`, { reducedMotion: 'reduce' });
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal`, { reducedMotion: 'reduce' });
   await ready(page);
   await page.click('.step-button[data-step="weights"]');
   const canvas = await heatmap(page, 'weights');
@@ -228,7 +216,7 @@ test('reduced motion shows each step whole at once', async () => {
 test('axe-core finds no WCAG A or AA violation', async () => {
   const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   for (const hash of ['', '#sentence=The%20sun%20rises&step=weights&mask=custom', '#preset=bank-raw&step=masked&mask=101.111.011']) {
-    const page = await openPage(browser, url + hash.replace('mask=custom', 'mask=100.110.111'));
+    const page = await openPage(env.browser, env.url + hash.replace('mask=custom', 'mask=100.110.111'));
     await ready(page);
     await page.addScriptTag({ content: axeSource });
     const result = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
