@@ -46,6 +46,19 @@ tensor2 as_matrix(const tensor& t) {
 
 }  // namespace
 
+layer_weights layer_weights_of(const scenario& s, const trace& t) {
+  layer_weights w;
+  auto matrix = [&](const std::string& name) -> const tensor2* {
+    if (name.empty()) return nullptr;
+    auto found = w.matrices.find(name);
+    if (found == w.matrices.end()) found = w.matrices.emplace(name, as_matrix(*t.find_tensor(name))).first;
+    return &found->second;
+  };
+  for (const head_spec& h : s.attention.heads) w.heads.push_back({matrix(h.query), matrix(h.key), matrix(h.value)});
+  w.output = matrix(s.attention.output);
+  return w;
+}
+
 trace run(const scenario& s) {
   trace result;
   result.id = s.id;
@@ -62,25 +75,15 @@ trace run(const scenario& s) {
     index[entry.name] = result.tensors.size();
     result.tensors.push_back({entry.name, materialize(entry, gen)});
   }
-  auto value_of = [&](const std::string& name) -> const tensor& { return result.tensors[index.at(name)].value; };
+  auto value_of = [&](const std::string& name) -> const tensor& { return result.tensors[index.at(name)].value; };  // x, context
 
   const attention_spec& a = s.attention;
   const tensor3 x = as_batched(value_of(a.x));              // (B, Tq, C)
   const tensor3 context = as_batched(value_of(a.context));  // (B, Tkv, C)
 
-  // Weights as matrices, kept alive while the heads point at them.
-  std::map<std::string, tensor2> matrices;
-  auto matrix = [&](const std::string& name) -> const tensor2* {
-    if (name.empty()) return nullptr;
-    auto found = matrices.find(name);
-    if (found == matrices.end()) found = matrices.emplace(name, as_matrix(value_of(name))).first;
-    return &found->second;
-  };
-  std::vector<head_weights> heads;
-  for (const head_spec& h : a.heads) heads.push_back({matrix(h.query), matrix(h.key), matrix(h.value)});
-
+  const layer_weights weights = layer_weights_of(s, result);
   const tensor2 keep = keep_matrix(a.mask, s.query_length, s.context_length);
-  result.layer = attend_layer(x, context, heads, keep, a.options, matrix(a.output));
+  result.layer = attend_layer(x, context, weights.heads, keep, a.options, weights.output);
   return result;
 }
 

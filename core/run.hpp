@@ -2,7 +2,10 @@
 // generator, then runs the attention layer, recording every step.
 #pragma once
 
+#include <map>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "scenario.hpp"
 #include "trace.hpp"
@@ -10,6 +13,22 @@
 namespace attention {
 
 trace run(const scenario& s);
+
+// The layer's weights as the scenario names them, as matrices taken from a
+// trace's tensors: what attend_layer needs. The matrices live in this struct
+// (std::map keeps their addresses), so it moves but never copies.
+struct layer_weights {
+  std::map<std::string, tensor2> matrices;
+  std::vector<head_weights> heads;
+  const tensor2* output = nullptr;
+
+  layer_weights() = default;
+  layer_weights(layer_weights&&) = default;
+  layer_weights(const layer_weights&) = delete;
+  layer_weights& operator=(const layer_weights&) = delete;
+};
+
+layer_weights layer_weights_of(const scenario& s, const trace& t);
 
 // parse_scenario, then run.
 trace run_json(std::string_view json_text);

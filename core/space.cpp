@@ -2,19 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "check.hpp"
 #include "mask.hpp"
+#include "run.hpp"
 
 namespace attention {
 namespace {
-
-tensor2 matrix_of(const tensor& t) {
-  tensor2 m({t.shape()[0], t.shape()[1]});
-  std::copy(t.begin(), t.end(), m.begin());
-  return m;
-}
 
 }  // namespace
 
@@ -57,21 +51,13 @@ space_lesson permute_tokens(const scenario& s, const trace& t, const std::vector
         }
   }
 
-  std::map<std::string, tensor2> matrices;
-  auto matrix = [&](const std::string& name) -> const tensor2* {
-    if (name.empty()) return nullptr;
-    auto found = matrices.find(name);
-    if (found == matrices.end()) found = matrices.emplace(name, matrix_of(*t.find_tensor(name))).first;
-    return &found->second;
-  };
-  std::vector<head_weights> heads;
-  for (const head_spec& h : s.attention.heads) heads.push_back({matrix(h.query), matrix(h.key), matrix(h.value)});
+  const layer_weights weights = layer_weights_of(s, t);
   const tensor2 keep({T, T}, 1.0f);  // no mask: every token sees every token
 
   space_lesson lesson;
   lesson.permutation = permutation;
-  lesson.out = attend_layer(x, x, heads, keep, s.attention.options, matrix(s.attention.output)).out;
-  lesson.permuted_out = attend_layer(permuted, permuted, heads, keep, s.attention.options, matrix(s.attention.output)).out;
+  lesson.out = attend_layer(x, x, weights.heads, keep, s.attention.options, weights.output).out;
+  lesson.permuted_out = attend_layer(permuted, permuted, weights.heads, keep, s.attention.options, weights.output).out;
 
   const std::size_t width = lesson.out.shape(2);
   bool same = true;

@@ -44,7 +44,7 @@ class Engine {
       session.delete();
       throw new ScenarioError(message);
     }
-    return new Trace(session, text);
+    return new Trace(session);
   }
 
   // Lessons: JSON from the core (core/lessons.hpp), errors thrown.
@@ -72,10 +72,9 @@ let traces = 0;
 
 // A computed trace. Call dispose() when done: the numbers live in wasm memory.
 export class Trace {
-  constructor(session, scenarioText) {
+  constructor(session) {
     this.id = ++traces;
     this.session = session;
-    this.scenarioText = scenarioText;
     this.summary = JSON.parse(session.summary());
   }
 

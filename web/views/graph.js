@@ -5,7 +5,7 @@
 // leaves only the upper ones); in cross-attention they run from the context
 // row down to the query row. At the out step, values travel along the edges
 // and each node's out fills in. Drawn on a canvas, the edges bucketed by
-// weight so T = 64 stays fluid; toSVG() writes the same picture as SVG.
+// weight so T = 64 stays fluid; toSVGPart() writes the same picture as SVG.
 
 import { resize } from './heatmap.js';
 
@@ -349,18 +349,15 @@ export class Graph {
     this.render();
   }
 
-  // The picture as an SVG group for pictureSVG, every edge a <path class="edge">.
+  // The picture as an SVG group for pictureSVG.
   toSVGPart() {
     const L = this.L ?? this.layout();
-    const svg = this.toSVG().replace(/^<svg[^>]*>\n<rect[^>]*>\n/, '').replace(/<\/svg>$/, '');
-    return { svg: `<g class="graph">${svg}</g>`, width: L.width, height: L.height };
+    return { svg: `<g class="graph">${this.svgBody(L)}</g>`, width: L.width, height: L.height };
   }
 
-  // The same picture as an SVG document, every edge a <path class="edge">.
-  toSVG() {
-    const L = this.L ?? this.layout();
-    const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${L.width}" height="${L.height}" viewBox="0 0 ${L.width} ${L.height}" font-family="sans-serif" font-size="11">`,
-      '<rect width="100%" height="100%" fill="#ffffff"/>'];
+  // Every edge a <path class="edge">, every node a circle, labels as text.
+  svgBody(L) {
+    const parts = [];
     const [r, g, b] = defaults.edgeColor;
     this.model.pools.forEach((pool, p) => {
       parts.push(`<g class="pool" data-batch="${pool.batch}"><text x="8" y="${p * L.poolHeight + 16}">batch element ${pool.batch}</text>`);
@@ -384,7 +381,6 @@ export class Graph {
       }
       parts.push('</g>');
     });
-    parts.push('</svg>');
     return parts.join('\n');
   }
 

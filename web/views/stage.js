@@ -80,7 +80,8 @@ export class Stage {
   // only redraws them at the new point of the animation.
   show(trace, { head, batch, step, progress }) {
     const key = `${trace.id}|${head}|${batch}|${step}`;
-    if (key !== this.key) {
+    const fresh = key !== this.key;
+    if (fresh) {
       this.key = key;
       for (const view of this.views) view.heatmap.remove();
       this.parent.textContent = '';
@@ -104,8 +105,6 @@ export class Stage {
         }),
       }));
     }
-    const fresh = this.drawn !== key;
-    this.drawn = key;
     for (const { panel, heatmap } of this.views) {
       const animated = Object.keys(panel.animation).length > 0;
       if (fresh) {
