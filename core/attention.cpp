@@ -12,10 +12,10 @@ namespace {
 
 // Finite inputs can still overflow float32 in a product; say where, rather
 // than let inf - inf become NaN in softmax.
-void require_finite(const tensor3& t, std::size_t head, const char* step) {
+void require_finite(const tensor3& t, std::size_t head, const char* step, const char* what = "") {
   for (float value : t)
-    ATTENTION_CHECK(std::isfinite(value), "attention.heads[", head, "].", step,
-                    ": overflows float32; the inputs are too large");
+    ATTENTION_CHECK(std::isfinite(value), "attention.heads[", head, "].", step, ": ", what,
+                    "overflows float32; the inputs are too large");
 }
 
 }  // namespace
@@ -40,7 +40,9 @@ head_trace attend(const tensor3& x, const tensor3& context, const head_weights& 
   // 1. scores = q @ kᵀ: what each query looks for against what each key contains
   if (weights.query != nullptr) {
     head.q = project(x, *weights.query);        // (B, Tq, d_k)
+    require_finite(*head.q, head_index, "query", "q = x @ W ");
     head.k = project(context, *weights.key);    // (B, Tkv, d_k)
+    require_finite(*head.k, head_index, "key", "k = context @ W ");
     head.scores = scores_of(*head.q, *head.k);  // (B, Tq, Tkv)
     require_finite(head.scores, head_index, "scores");
   } else {
@@ -72,6 +74,7 @@ head_trace attend(const tensor3& x, const tensor3& context, const head_weights& 
   // 5. out = weights @ v: each query aggregates what the keys it attends to offer
   if (weights.value != nullptr) {
     head.v = project(context, *weights.value);  // (B, Tkv, d_v)
+    require_finite(*head.v, head_index, "value", "v = context @ W ");
     head.out = weighted_sum(head.weights, *head.v);
   } else {
     head.out = weighted_sum(head.weights, context);  // wei @ x

@@ -7,6 +7,7 @@
 
 #include "check.hpp"
 #include "limits.hpp"
+#include "quote.hpp"
 #include "run.hpp"
 
 namespace attention {
@@ -32,8 +33,16 @@ std::string read_all(std::istream& in, const std::string& path) {
 std::string read_scenario(const std::string& path, std::istream& in) {
   if (path == "-") return read_all(in, "standard input");
   std::ifstream file(path, std::ios::binary);
-  ATTENTION_CHECK(file.is_open(), path, ": cannot open");
-  return read_all(file, path);
+  ATTENTION_CHECK(file.is_open(), quote(path), ": cannot open");
+  return read_all(file, quote(path));
+}
+
+// What the user loses if the output cannot be written: say so, never exit 0.
+int written(std::ostream& out, std::ostream& err) {
+  out.flush();
+  if (out) return 0;
+  err << "standard output: cannot write (disk full or stream closed); nothing usable was written\n";
+  return 74;  // EX_IOERR
 }
 
 const char* mask_name(const mask_spec& mask) {
@@ -54,25 +63,28 @@ int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& o
   }
   const std::string command = argv[1], path = argv[2];
   if (command != "trace" && command != "validate") {
-    err << "attention-cli: unknown command '" << command << "'\n" << usage;
+    err << "attention-cli: unknown command " << quote(command) << "\n" << usage;
     return 64;
   }
   try {
     const scenario s = parse_scenario(read_scenario(path, in));
+    // validate runs what trace runs, so "valid" means trace will succeed.
+    const trace t = run(s);
     if (command == "validate") {
       out << "valid: " << s.id << " (B=" << s.batch << ", Tq=" << s.query_length << ", Tkv=" << s.context_length
           << ", heads=" << s.attention.heads.size() << ", mask=" << mask_name(s.attention.mask) << ")\n";
-      return 0;
+      return written(out, err);
     }
-    // Render fully before writing, so a failure leaves standard output empty.
-    const std::string text = trace_json(run(s));
-    out << text;
-    out.flush();
-    return 0;
+    // run() has refused every failure, so the trace streams out without
+    // first becoming one string of up to limits::trace_numbers numbers.
+    write_trace_json(out, t);
+    return written(out, err);
   } catch (const error& e) {
     err << e.what() << "\n";
   } catch (const std::bad_alloc&) {
     err << "out of memory\n";
+  } catch (const std::exception& e) {  // never an abort: one line, whatever broke
+    err << "internal error: " << quote(e.what(), 120) << "\n";
   }
   return 2;
 }

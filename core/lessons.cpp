@@ -1,5 +1,8 @@
 #include "lessons.hpp"
 
+#include <cmath>
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "averaging.hpp"
@@ -47,12 +50,26 @@ std::string averaging_lesson_json(std::uint64_t seed, std::size_t B, std::size_t
 std::string scaling_lesson_json(std::uint64_t seed, std::size_t B, std::size_t T,
                                 const std::vector<std::size_t>& head_sizes, const std::vector<float>& values,
                                 const std::vector<float>& factors) {
-  ATTENTION_CHECK(B * T <= 4096 && !head_sizes.empty() && head_sizes.size() <= 16,
+  // Each size on its own first: B · T must not wrap on a 32-bit size_t.
+  ATTENTION_CHECK(B >= 1 && T >= 1 && B <= 4096 && T <= 4096 && B * T <= 4096 && !head_sizes.empty() &&
+                      head_sizes.size() <= 16,
                   "scaling lesson: at most 4096 positions (B · T) and 16 head sizes");
+  std::uint64_t work = 0;  // q @ kᵀ for every head size: B · T · T · head_size
+  for (std::size_t hs : head_sizes) {
+    ATTENTION_CHECK(hs >= 1 && hs <= 1024, "scaling lesson: head sizes must be 1-1024");
+    work += static_cast<std::uint64_t>(B) * T * T * hs;
+  }
+  ATTENTION_CHECK(work <= limits::multiply_adds, "scaling lesson: B · T · T · head sizes = ", work,
+                  " multiply-adds; the limit is ", limits::multiply_adds);
+  ATTENTION_CHECK(values.size() >= 1 && values.size() <= 64 && factors.size() <= 16,
+                  "scaling lesson: 1 to 64 values and at most 16 factors");
+  for (float factor : factors)
+    for (float v : values)
+      ATTENTION_CHECK(std::isfinite(v) && std::isfinite(factor) && std::isfinite(v * factor),
+                      "scaling lesson: values and factors must be finite, and so must their products");
   json variances = json::array();
   generator gen(seed);
   for (std::size_t hs : head_sizes) {
-    ATTENTION_CHECK(hs >= 1 && hs <= 1024, "scaling lesson: head sizes must be 1-1024");
     const score_variance v = measure_score_variance(gen, B, T, hs);
     variances.push_back({{"head_size", hs}, {"k", v.k}, {"q", v.q}, {"scores", v.scores}, {"scaled", v.scaled}});
   }

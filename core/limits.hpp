@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace attention::limits {
 
@@ -16,5 +17,12 @@ inline constexpr std::size_t batch = 64;                        // B
 inline constexpr std::size_t heads = 64;                        // heads of the layer
 inline constexpr std::size_t attention_elements = 1u << 22;     // B · heads · Tq · Tkv: 4,194,304
 inline constexpr std::size_t label_bytes = 256;                 // one token label
+
+// What the elements imply, bounded too (core/cost.hpp): a scenario of a few
+// hundred bytes must not ask for minutes of work or gigabytes of trace.
+inline constexpr std::uint64_t random_draws = 1u << 23;         // numbers drawn: 8,388,608
+inline constexpr std::uint64_t multiply_adds = 1u << 28;        // of the layer: 268,435,456
+inline constexpr std::uint64_t trace_numbers = 1u << 24;        // floats in the trace: 16,777,216 (64 MB)
+inline constexpr std::size_t trace_bytes_per_number = 17;       // "-1.17549435e-38, " at most: text ≤ 285 MB
 
 }  // namespace attention::limits

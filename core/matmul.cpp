@@ -9,6 +9,19 @@ namespace {
 // c (n, m) = a (n, k) @ b (k, m), row-major. The i-p-j order streams rows of
 // b and c, which vectorizes without reassociating any sum.
 void gemm(const float* a, const float* b, float* c, std::size_t n, std::size_t k, std::size_t m) {
+  if (m < 4) {
+    // Narrow outputs (a head_size of 1 over a wide x): the i-p-j loop would
+    // spend its time starting rows of length m. The same sums, each in the
+    // same order over p, as a dot product per cell.
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < m; ++j) {
+        const float* a_row = a + i * k;
+        float sum = 0.0f;
+        for (std::size_t p = 0; p < k; ++p) sum += a_row[p] * b[p * m + j];
+        c[i * m + j] = sum;
+      }
+    return;
+  }
   for (std::size_t i = 0; i < n; ++i) {
     float* c_row = c + i * m;
     for (std::size_t j = 0; j < m; ++j) c_row[j] = 0.0f;

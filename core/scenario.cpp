@@ -10,7 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "check.hpp"
+#include "cost.hpp"
+#include "json_text.hpp"
 #include "limits.hpp"
+#include "quote.hpp"
 
 namespace attention {
 namespace {
@@ -25,7 +28,24 @@ std::string at(const std::string& parent, std::size_t index) {
   return parent + "[" + std::to_string(index) + "]";
 }
 
-std::string quoted(const std::string& text) { return json(text).dump(); }
+// A JSON value inside a message: strings quoted and shortened, numbers as
+// written, lists and objects by kind (they may be megabytes long).
+std::string shown(const json& value) {
+  if (value.is_string()) return quote(value.get_ref<const std::string&>());
+  if (value.is_array()) return "a list";
+  if (value.is_object()) return "an object";
+  std::string text = value.dump();  // a number, true, false or null: ASCII
+  return text.size() <= 24 ? text : text.substr(0, 24) + "…";
+}
+
+// The place of an unknown key: tensors[0].std, or tensors[0]: "odd key" when
+// the key is not a plain name (a newline, an escape sequence, a megabyte).
+std::string unknown_field(const std::string& place, const std::string& key) {
+  bool plain = !key.empty() && key.size() <= 40 && (std::isalpha(static_cast<unsigned char>(key[0])) || key[0] == '_');
+  for (char c : key) plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+  if (plain) return at(place, key) + ": unknown field";
+  return (place.empty() ? std::string("scenario") : place) + ": unknown field " + quote(key);
+}
 
 // a · b, saturating, so that absurd shapes cannot wrap around a limit check
 std::size_t times(std::size_t a, std::size_t b) {
@@ -46,29 +66,9 @@ std::string shape_text(const shape_t& shape) {
   return text + "]";
 }
 
-// Deep nesting would exhaust the parser's stack: refuse it before parsing.
-void check_depth(std::string_view text) {
-  std::size_t depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      ATTENTION_CHECK(++depth <= limits::json_depth, "scenario: nested deeper than ", limits::json_depth,
-                      " levels");
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-}
-
 void only_fields(const json& object, const std::string& place, const std::set<std::string>& allowed) {
   for (const auto& item : object.items())
-    ATTENTION_CHECK(allowed.count(item.key()) != 0, at(place, item.key()), ": unknown field");
+    ATTENTION_CHECK(allowed.count(item.key()) != 0, unknown_field(place, item.key()));
 }
 
 std::string string_field(const json& object, const std::string& key, const std::string& place) {
@@ -138,7 +138,7 @@ void parse_values(const json& value, const std::string& place, tensor_entry& ent
         ATTENTION_CHECK(node.is_number(), where, ": expected a number");
         const double number = node.get<double>();
         ATTENTION_CHECK(std::isfinite(number) && std::fabs(number) <= std::numeric_limits<float>::max(), where,
-                        ": ", node.dump(), " does not fit in float32");
+                        ": ", shown(node), " does not fit in float32");
         out.push_back(static_cast<float>(number));
         return;
       }
@@ -182,7 +182,7 @@ tensor_entry parse_entry(const json& item, const std::string& place) {
     if (item.contains(kind.first)) sources.push_back(kind.first);
   ATTENTION_CHECK(item.contains("name"), at(place, "name"), ": required");
   entry.name = string_field(item, "name", place);
-  ATTENTION_CHECK(is_identifier(entry.name), at(place, "name"), ": ", quoted(entry.name),
+  ATTENTION_CHECK(is_identifier(entry.name), at(place, "name"), ": ", quote(entry.name),
                   " is not a name ([A-Za-z_][A-Za-z0-9_]*)");
   ATTENTION_CHECK(!sources.empty(), place,
                   ": needs a source: one of values, zeros, ones, rand, randn, randint, linear, embedding");
@@ -200,7 +200,7 @@ tensor_entry parse_entry(const json& item, const std::string& place) {
     if (allowed.count(field.key())) continue;
     ATTENTION_CHECK(field.key() != "shape", at(place, "shape"), ": only randint takes a shape");
     ATTENTION_CHECK(field.key() != "ids", at(place, "ids"), ": only embedding takes ids");
-    detail::fail(at(place, field.key()), ": unknown field");
+    detail::fail(unknown_field(place, field.key()));
   }
 
   using k = tensor_entry::source_kind;
@@ -297,10 +297,10 @@ class validator {
                             "context_tokens", "tensors", "attention"});
     ATTENTION_CHECK(root_.contains("version"), "version: required (1)");
     ATTENTION_CHECK(root_["version"].is_number_integer() && root_["version"].get<std::int64_t>() == 1,
-                    "version: expected 1, got ", root_["version"].dump());
+                    "version: expected 1, got ", shown(root_["version"]));
     ATTENTION_CHECK(root_.contains("id"), "id: required");
     s_.id = string_field(root_, "id", "");
-    ATTENTION_CHECK(is_slug(s_.id), "id: ", quoted(s_.id), " is not a slug ([a-z0-9-]+)");
+    ATTENTION_CHECK(is_slug(s_.id), "id: ", quote(s_.id), " is not a slug ([a-z0-9-]+)");
     if (root_.contains("title")) s_.title = string_field(root_, "title", "");
     if (root_.contains("source")) s_.source = string_field(root_, "source", "");
     if (root_.contains("description")) s_.description = string_field(root_, "description", "");
@@ -336,7 +336,7 @@ class validator {
       tensor_entry entry = parse_entry(list[i], place);
       if (entry.source != tensor_entry::source_kind::manual_seed) {
         const auto previous = where_.find(entry.name);
-        ATTENTION_CHECK(previous == where_.end(), at(place, "name"), ": ", quoted(entry.name),
+        ATTENTION_CHECK(previous == where_.end(), at(place, "name"), ": ", quote(entry.name),
                         " is already defined by tensors[", previous == where_.end() ? 0 : previous->second, "]");
         total += element_count(entry.shape);
         ATTENTION_CHECK(total <= limits::total_elements, place, ": the tensors so far hold ", total,
@@ -350,16 +350,16 @@ class validator {
   const tensor_entry& named(const json& object, const std::string& key, const std::string& place) {
     const std::string name = string_field(object, key, place);
     const auto found = where_.find(name);
-    ATTENTION_CHECK(found != where_.end(), at(place, key), ": no tensor named ", quoted(name));
+    ATTENTION_CHECK(found != where_.end(), at(place, key), ": no tensor named ", quote(name));
     return s_.tensors[found->second];
   }
 
   const tensor_entry& weight(const json& head, const std::string& key, const std::string& place,
                              std::size_t rows, const char* rows_of) {
     const tensor_entry& w = named(head, key, place);
-    ATTENTION_CHECK(w.shape.size() == 2, at(place, key), ": ", quoted(w.name), " is ", shape_text(w.shape),
+    ATTENTION_CHECK(w.shape.size() == 2, at(place, key), ": ", quote(w.name), " is ", shape_text(w.shape),
                     "; expected a weight [C, d]");
-    ATTENTION_CHECK(w.shape[0] == rows, at(place, key), ": ", quoted(w.name), " has ", w.shape[0], " rows but ",
+    ATTENTION_CHECK(w.shape[0] == rows, at(place, key), ": ", quote(w.name), " has ", w.shape[0], " rows but ",
                     rows_of, " has C = ", rows);
     return w;
   }
@@ -373,7 +373,7 @@ class validator {
 
     ATTENTION_CHECK(a.contains("x"), "attention.x: required");
     const tensor_entry& x = named(a, "x", "attention");
-    ATTENTION_CHECK(x.shape.size() == 2 || x.shape.size() == 3, "attention.x: ", quoted(x.name), " is ",
+    ATTENTION_CHECK(x.shape.size() == 2 || x.shape.size() == 3, "attention.x: ", quote(x.name), " is ",
                     shape_text(x.shape), "; expected [T, C] or [B, T, C]");
     spec.x = x.name;
     s_.batched = x.shape.size() == 3;
@@ -383,7 +383,7 @@ class validator {
 
     const tensor_entry& context = a.contains("context") ? named(a, "context", "attention") : x;
     spec.context = context.name;
-    ATTENTION_CHECK(context.shape.size() == x.shape.size(), "attention.context: ", quoted(context.name), " is ",
+    ATTENTION_CHECK(context.shape.size() == x.shape.size(), "attention.context: ", quote(context.name), " is ",
                     shape_text(context.shape), "; expected the rank of x ", shape_text(x.shape));
     ATTENTION_CHECK(!s_.batched || context.shape[0] == s_.batch, "attention.context: batch ", context.shape[0],
                     " does not match x's batch ", s_.batch);
@@ -420,7 +420,7 @@ class validator {
       if (head.contains("query")) {
         const tensor_entry& wq = weight(head, "query", place, x_channels, "x");
         const tensor_entry& wk = weight(head, "key", place, context_channels, "the context");
-        ATTENTION_CHECK(wq.shape[1] == wk.shape[1], at(place, "key"), ": ", quoted(wk.name), " has ", wk.shape[1],
+        ATTENTION_CHECK(wq.shape[1] == wk.shape[1], at(place, "key"), ": ", quote(wk.name), " has ", wk.shape[1],
                         " columns but the query has ", wq.shape[1], "; q and k need the same head_size");
         parsed.query = wq.name;
         parsed.key = wk.name;
@@ -442,15 +442,17 @@ class validator {
       spec.options.scale = a["scale"].get<bool>();
     }
     if (a.contains("temperature")) {
+      // a divisor that must stay a positive, finite float32
       const json& t = a["temperature"];
-      ATTENTION_CHECK(t.is_number() && t.get<double>() > 0 && std::isfinite(t.get<double>()) &&
-                          static_cast<float>(t.get<double>()) > 0,
-                      "attention.temperature: expected a number > 0, got ", t.dump());
-      spec.options.temperature = static_cast<float>(t.get<double>());
+      const double value = t.is_number() ? t.get<double>() : 0.0;
+      ATTENTION_CHECK(t.is_number() && value > 0 && value <= std::numeric_limits<float>::max() &&
+                          static_cast<float>(value) > 0,
+                      "attention.temperature: expected a number > 0 that fits in float32, got ", shown(t));
+      spec.options.temperature = static_cast<float>(value);
     }
     if (a.contains("output")) {
       const tensor_entry& w = named(a, "output", "attention");
-      ATTENTION_CHECK(w.shape.size() == 2 && w.shape[0] == concatenated, "attention.output: ", quoted(w.name), " is ",
+      ATTENTION_CHECK(w.shape.size() == 2 && w.shape[0] == concatenated, "attention.output: ", quote(w.name), " is ",
                       shape_text(w.shape), "; expected [", concatenated, ", C_out] (heads · d_v rows)");
       spec.output = w.name;
     }
@@ -465,7 +467,7 @@ class validator {
                                  std::to_string(Tkv) + " list of 0/1";
     if (m.is_string()) {
       const std::string kind = m.get<std::string>();
-      ATTENTION_CHECK(kind == "causal" || kind == "none", "attention.mask: ", quoted(kind), " is not a mask", expected);
+      ATTENTION_CHECK(kind == "causal" || kind == "none", "attention.mask: ", quote(kind), " is not a mask", expected);
       mask.type = kind == "causal" ? mask_spec::kind::causal : mask_spec::kind::none;
       return;
     }
@@ -481,7 +483,7 @@ class validator {
       for (std::size_t j = 0; j < Tkv; ++j) {
         const json& cell = m[i][j];
         ATTENTION_CHECK(cell.is_number_integer() && (cell.get<std::int64_t>() == 0 || cell.get<std::int64_t>() == 1),
-                        at(row_place, j), ": expected 0 or 1, got ", cell.dump());
+                        at(row_place, j), ": expected 0 or 1, got ", shown(cell));
         mask.custom(i, j) = static_cast<float>(cell.get<std::int64_t>());
         any = any || cell.get<std::int64_t>() == 1;
       }
@@ -504,19 +506,15 @@ const std::vector<std::string>& scenario::labels(std::size_t b, bool context) co
 }
 
 scenario parse_scenario(std::string_view json_text) {
-  ATTENTION_CHECK(json_text.size() <= limits::scenario_bytes, "scenario: ", json_text.size(),
-                  " bytes exceed the limit of ", limits::scenario_bytes);
-  check_depth(json_text);
-  json root;
+  const json root = read_json(json_text, "scenario", limits::scenario_bytes, limits::json_depth);
+  scenario s;
   try {
-    root = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();  // "[json.exception.parse_error.101] parse error at …"
-    const auto bracket = what.find("] ");
-    if (bracket != std::string::npos) what = what.substr(bracket + 2);
-    detail::fail("scenario: not valid JSON: ", what);
+    s = validator(root).run();
+  } catch (const json::exception& e) {  // every access is checked first; this is a safety net
+    detail::fail("scenario: unexpected JSON: ", quote(e.what(), 120));
   }
-  return validator(root).run();
+  check_cost(s);
+  return s;
 }
 
 }  // namespace attention

@@ -29,20 +29,31 @@ std::size_t shortest(char* buffer, std::size_t size, float value) {
 }
 
 void write_data(std::ostream& out, const float* data, std::size_t n) {
-  char buffer[32];
-  out << "[";
+  // Numbers are formatted into a block and written a block at a time: one
+  // stream call per number made a 16-million-number trace take 1.7 s.
+  constexpr std::size_t block = 1 << 16, longest = 32;
+  std::string text;
+  text.reserve(block + longest);
+  text += '[';
+  char buffer[longest];
   for (std::size_t i = 0; i < n; ++i) {
-    if (i) out << ", ";
+    if (i) text += ", ";
     const float value = data[i];
     if (std::isfinite(value)) {
-      out.write(buffer, static_cast<std::streamsize>(shortest(buffer, sizeof buffer, value)));
+      text.append(buffer, shortest(buffer, sizeof buffer, value));
     } else {
-      // Only masked cells are -inf; anything else non-finite is a bug upstream.
-      ATTENTION_CHECK(value < 0 && std::isinf(value), "trace: a non-finite value other than -inf");
-      out << "null";
+      // Only masked cells are -inf: run() refuses any other non-finite step,
+      // naming its place, so this is a safety net, never a user's message.
+      ATTENTION_CHECK(value < 0 && std::isinf(value), "trace: internal error: a non-finite value other than -inf");
+      text += "null";
+    }
+    if (text.size() >= block) {
+      out.write(text.data(), static_cast<std::streamsize>(text.size()));
+      text.clear();
     }
   }
-  out << "]";
+  text += ']';
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
 // {"shape": [...], "data": [...]}; `drop_batch` writes (1, T, C) as (T, C).

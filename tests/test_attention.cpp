@@ -104,8 +104,21 @@ TEST_CASE("a layer concatenates heads on the last axis, then applies the output 
 }
 
 TEST_CASE("scores that overflow float32 are an error naming the step, not NaN", "[attention]") {
-  const tensor3 x({1, 2, 2}, 3e30f);
-  const tensor2 w = {{1e10f, 0}, {0, 1e10f}};
+  const tensor3 x({1, 2, 2}, 1e18f);
+  const tensor2 w = {{1e10f, 0}, {0, 1e10f}};  // q = k = 1e28: finite; q·k = 2e56 is not
   CHECK_THROWS_WITH(attend(x, x, {&w, &w, nullptr}, causal_mask(2, 2), {}, 3),
                     "attention.heads[3].scores: overflows float32; the inputs are too large");
+}
+
+TEST_CASE("q, k and v that overflow float32 are errors naming their weight", "[attention]") {
+  const tensor3 x({1, 2, 2}, 3e30f);
+  const tensor2 big = {{1e10f, 0}, {0, 1e10f}}, small = {{1, 0}, {0, 1}};
+  CHECK_THROWS_WITH(attend(x, x, {&big, &small, nullptr}, causal_mask(2, 2), {}, 1),
+                    "attention.heads[1].query: q = x @ W overflows float32; the inputs are too large");
+  CHECK_THROWS_WITH(attend(x, x, {&small, &big, nullptr}, causal_mask(2, 2), {}, 0),
+                    "attention.heads[0].key: k = context @ W overflows float32; the inputs are too large");
+  // v overflows where the weights are 0 too: the trace would hold inf in v
+  const tensor2 tiny = {{1e-30f, 0}, {0, 1e-30f}};
+  CHECK_THROWS_WITH(attend(x, x, {&tiny, &tiny, &big}, causal_mask(2, 2), {}, 2),
+                    "attention.heads[2].value: v = context @ W overflows float32; the inputs are too large");
 }

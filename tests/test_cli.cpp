@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <sstream>
 
 #include "cli.hpp"
@@ -51,19 +52,90 @@ TEST_CASE("validate says valid with the sizes, or the error", "[cli]") {
   const result bad = cli({"validate", "-"}, "not json");
   CHECK(bad.code == 2);
   CHECK(bad.out.empty());
-  CHECK_THAT(bad.err, Catch::StartsWith("scenario: not valid JSON: parse error at line 1, column 2"));
+  CHECK_THAT(bad.err, Catch::StartsWith("scenario: not valid JSON at line 1, column 2: syntax error"));
 }
 
 TEST_CASE("a missing file is one line and exit 2", "[cli]") {
   const result r = cli({"trace", "/nonexistent/scenario.json"});
   CHECK(r.code == 2);
   CHECK(r.out.empty());
-  CHECK(r.err == "/nonexistent/scenario.json: cannot open\n");
+  CHECK(r.err == "\"/nonexistent/scenario.json\": cannot open\n");
 }
 
 TEST_CASE("usage errors exit 64 with the usage text", "[cli]") {
   CHECK(cli({}).code == 64);
   const result r = cli({"explain", "x.json"});
   CHECK(r.code == 64);
-  CHECK_THAT(r.err, Catch::Contains("unknown command 'explain'"));
+  CHECK_THAT(r.err, Catch::Contains("unknown command \"explain\""));
+}
+
+namespace {
+// One line, printable: no control character but the final newline, valid UTF-8.
+bool one_clean_line(const std::string& text) {
+  if (text.empty() || text.back() != '\n') return false;
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) return false;
+  }
+  return nlohmann::json(text).dump().size() > 0;  // throws on invalid UTF-8
+}
+
+// A stream that refuses every write, as a full disk or a closed stdout does.
+struct refusing_buffer : std::streambuf {
+  int overflow(int) override { return traits_type::eof(); }
+  std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+};
+}  // namespace
+
+TEST_CASE("every hostile file gets a trace or one clean line naming its place", "[cli]") {
+  namespace fs = std::filesystem;
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(test_support::tests_dir() + "/fuzz/regressions")) {
+    const std::string path = entry.path().string();
+    INFO(path);
+    for (const char* command : {"trace", "validate"}) {
+      const result r = cli({command, path.c_str()});
+      REQUIRE((r.code == 0 || r.code == 2));
+      if (r.code == 2) {
+        CHECK(r.out.empty());
+        CHECK(one_clean_line(r.err));
+      } else {
+        CHECK(r.err.empty());
+      }
+    }
+    ++files;
+  }
+  CHECK(files >= 20);
+}
+
+TEST_CASE("hostile input: the messages, quoted and placed", "[cli]") {
+  using namespace std::string_literals;
+  const auto err = [](const std::string& text) { return cli({"trace", "-"}, text).err; };
+  CHECK(err("1e999") == "scenario: not valid JSON at line 1, column 1: the number \"1e999\" is too large for a double\n");
+  CHECK(err(valid + "\0garbage"s) == "scenario: not valid JSON at line 2, column 70: a NUL byte\n");
+  CHECK(err(R"({"version": 1, "id": "a", "x\ny": 1})") == "scenario: unknown field \"x\\ny\"\n");
+  CHECK(err(R"({"version": 1, "id": "a", "\u001b]0;t\u0007\u001b[2J": 1})") ==
+        "scenario: unknown field \"\\u001B]0;t\\u0007\\u001B[2J\"\n");
+  const std::string temperature = R"({"version": 1, "id": "t", "tensors": [{"name": "x", "ones": [2, 2]}],
+      "attention": {"x": "x", "heads": [{}], "temperature": 1e39}})";
+  CHECK(err(temperature) == "attention.temperature: expected a number > 0 that fits in float32, got 1e+39\n");
+}
+
+TEST_CASE("validate refuses what trace would refuse", "[cli]") {
+  const std::string path = test_support::tests_dir() + "/fuzz/regressions/partial-overflow.json";
+  const result v = cli({"validate", path.c_str()}), t = cli({"trace", path.c_str()});
+  CHECK(v.code == 2);
+  CHECK(v.err == "attention.heads[0].value: v = context @ W overflows float32; the inputs are too large\n");
+  CHECK(t.code == 2);
+  CHECK(t.err == v.err);
+}
+
+TEST_CASE("a trace that cannot be written is an error, never exit 0", "[cli]") {
+  refusing_buffer refusing;
+  std::ostream out(&refusing);
+  std::istringstream in(valid);
+  std::ostringstream err;
+  const char* args[] = {"attention-cli", "trace", "-"};
+  CHECK(run_cli(3, args, in, out, err) == 74);
+  CHECK(err.str() == "standard output: cannot write (disk full or stream closed); nothing usable was written\n");
 }

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include "check.hpp"
 #include "lessons.hpp"
 #include "run.hpp"
@@ -35,6 +37,21 @@ TEST_CASE("the scaling lesson: variance grows with head size unscaled, stays nea
 TEST_CASE("the lessons refuse sizes beyond what a page needs", "[lessons]") {
   CHECK_THROWS_WITH(averaging_lesson_json(1, 9, 8, 2), "averaging lesson: B, T, C must be 1-8, 1-64, 1-16");
   CHECK_THROWS_WITH(scaling_lesson_json(1, 4, 8, {0}, {1.0f}, {1.0f}), "scaling lesson: head sizes must be 1-1024");
+}
+
+TEST_CASE("the scaling lesson's sizes cannot wrap or ask for minutes of work", "[lessons]") {
+  const std::string positions = "scaling lesson: at most 4096 positions (B · T) and 16 head sizes";
+  // 4096 · 1048577 wraps to 4096 in 32 bits: each factor is checked first
+  CHECK_THROWS_WITH(scaling_lesson_json(1, 4096, 1048577, {16}, {1.0f}, {1.0f}), positions);
+  CHECK_THROWS_WITH(scaling_lesson_json(1, 2, (std::size_t{1} << 31) + 1, {16}, {1.0f}, {1.0f}), positions);
+  CHECK_THROWS_WITH(scaling_lesson_json(1, 1, 4096, {1024}, {1.0f}, {1.0f}),
+                    "scaling lesson: B · T · T · head sizes = 17179869184 multiply-adds; the limit is 268435456");
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::string finite = "scaling lesson: values and factors must be finite, and so must their products";
+  CHECK_THROWS_WITH(scaling_lesson_json(1, 4, 8, {4}, {1.0f, inf}, {1.0f}), finite);
+  CHECK_THROWS_WITH(scaling_lesson_json(1, 4, 8, {4}, {3e38f}, {16.0f}), finite);
+  CHECK_THROWS_WITH(scaling_lesson_json(1, 4, 8, {4}, std::vector<float>(65, 1.0f), {1.0f}),
+                    "scaling lesson: 1 to 64 values and at most 16 factors");
 }
 
 TEST_CASE("the space lesson as JSON says whether the outputs only permuted", "[lessons]") {

@@ -137,7 +137,7 @@ TEST_CASE("every invalid scenario is rejected with a message naming its place", 
       {"a short mask row", [](json& j) { j["attention"]["mask"] = json::parse("[[1,0,0],[1,1,0,0],[1,1,1,0],[1,1,1,1]]"); },
        "attention.mask[0]: expected 4 entries (Tkv) of 0 or 1"},
       {"scale not a boolean", [](json& j) { j["attention"]["scale"] = "yes"; }, "attention.scale: expected true or false"},
-      {"temperature 0", [](json& j) { j["attention"]["temperature"] = 0; }, "attention.temperature: expected a number > 0, got 0"},
+      {"temperature 0", [](json& j) { j["attention"]["temperature"] = 0; }, "attention.temperature: expected a number > 0 that fits in float32, got 0"},
       {"output rows against heads · d_v", [](json& j) { j["tensors"].push_back(json::parse(R"({"name": "wo", "linear": [4, 8]})")); j["attention"]["output"] = "wo"; },
        "attention.output: \"wo\" is [4, 8]; expected [3, C_out] (heads · d_v rows)"},
       {"context of another batch", [](json& j) { j["tensors"].push_back(json::parse(R"({"name": "c", "randn": [3, 5, 8]})")); j["attention"]["context"] = "c"; },
@@ -173,7 +173,7 @@ TEST_CASE("every invalid scenario is rejected with a message naming its place", 
 }
 
 TEST_CASE("text that is not a scenario object is rejected before parsing goes deep", "[scenario]") {
-  CHECK_THAT(message_of("{\"version\": 1,"), Catch::StartsWith("scenario: not valid JSON: parse error at line 1, column 15"));
+  CHECK_THAT(message_of("{\"version\": 1,"), Catch::StartsWith("scenario: not valid JSON at line 1, column 15: syntax error"));
   CHECK(message_of("[1, 2]") == "scenario: expected a JSON object");
   CHECK(message_of(std::string(100000, '[')) == "scenario: nested deeper than 16 levels");
   CHECK(message_of(std::string(limits::scenario_bytes + 1, ' ')) ==

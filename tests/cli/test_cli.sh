@@ -31,4 +31,17 @@ expect "validate says valid" "$(cat "$tmp/out")" 'valid: karpathy-value (B=4, Tq
 "$cli" >"$tmp/out" 2>"$tmp/err"
 expect "no arguments exit 64" "$?" 64
 
+# The user must never lose a trace silently: a full disk, a closed stdout.
+"$cli" trace "$root/web/scenarios/sun-rises.json" >/dev/full 2>"$tmp/err"
+expect "a full disk exits 74" "$?" 74
+expect "a full disk is one line" "$(wc -l <"$tmp/err")" 1
+"$cli" trace "$root/web/scenarios/sun-rises.json" >&- 2>"$tmp/err"
+expect "a closed stdout exits 74" "$?" 74
+expect "a closed stdout is one line" "$(wc -l <"$tmp/err")" 1
+
+# Numbers beyond a double used to abort (exit 134) with two lines.
+printf '%s' '{"version": 1e999}' | "$cli" validate - >"$tmp/out" 2>"$tmp/err"
+expect "1e999 exits 2" "$?" 2
+expect "1e999 is one line" "$(cat "$tmp/err")" 'scenario: not valid JSON at line 1, column 13: the number "1e999" is too large for a double'
+
 [ "$failures" -eq 0 ]

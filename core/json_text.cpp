@@ -1,0 +1,118 @@
+#include "json_text.hpp"
+
+#include <string>
+
+#include "check.hpp"
+#include "quote.hpp"
+
+namespace attention {
+namespace {
+
+using json = nlohmann::json;
+
+// "line 3, column 14" of a byte offset.
+std::string where(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  std::size_t line = 1, line_start = 0;
+  for (std::size_t i = 0; i < offset; ++i)
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  return "line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
+}
+
+// nlohmann's DOM builder, with a depth limit and errors kept as values: the
+// parser stops at the first problem and we word the message ourselves.
+class limited_dom {
+ public:
+  limited_dom(json& root, std::size_t max_depth) : dom_(root, false), max_depth_(max_depth) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool v) { return dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) { return dom_.number_float(v, s); }
+  bool string(json::string_t& v) { return dom_.string(v); }
+  bool binary(json::binary_t& v) { return dom_.binary(v); }
+  bool key(json::string_t& v) { return dom_.key(v); }
+  bool start_object(std::size_t n) { return deeper() && dom_.start_object(n); }
+  bool end_object() { --depth_; return dom_.end_object(); }
+  bool start_array(std::size_t n) { return deeper() && dom_.start_array(n); }
+  bool end_array() { --depth_; return dom_.end_array(); }
+
+  bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& e) {
+    failed_ = true;
+    position_ = position;
+    token_ = last_token;
+    id_ = e.id;
+    what_ = e.what();
+    return false;
+  }
+
+  bool too_deep() const { return too_deep_; }
+  bool failed() const { return failed_; }
+  std::size_t position() const { return position_; }
+  const std::string& token() const { return token_; }
+  int id() const { return id_; }
+  const std::string& what() const { return what_; }
+
+ private:
+  bool deeper() {
+    if (++depth_ <= max_depth_) return true;
+    too_deep_ = true;
+    return false;
+  }
+
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  std::size_t max_depth_, depth_ = 0;
+  bool too_deep_ = false, failed_ = false;
+  std::size_t position_ = 0;
+  std::string token_, what_;
+  int id_ = 0;
+};
+
+// nlohmann's words for a syntax error, without its prefix and without the
+// raw token it quotes: "syntax error while parsing value - invalid literal".
+std::string problem_of(const std::string& what) {
+  std::string text = what;
+  const auto colon = text.find(": ");
+  if (text.rfind("[json.exception.parse_error", 0) == 0 && colon != std::string::npos) text = text.substr(colon + 2);
+  const auto last_read = text.find("; last read:");
+  if (last_read != std::string::npos) text = text.substr(0, last_read);
+  return text;
+}
+
+}  // namespace
+
+json read_json(std::string_view text, std::string_view what, std::size_t max_bytes, std::size_t max_depth) {
+  const std::string name(what);
+  ATTENTION_CHECK(text.size() <= max_bytes, name, ": ", text.size(), " bytes exceed the limit of ", max_bytes);
+  // nlohmann stops at a NUL as if the text ended there: refuse it outright.
+  const std::size_t nul = text.find('\0');
+  ATTENTION_CHECK(nul == std::string_view::npos, name, ": not valid JSON at ", where(text, nul),
+                  ": a NUL byte");
+  json root;
+  limited_dom sax(root, max_depth);
+  try {
+    json::sax_parse(text.begin(), text.end(), &sax, nlohmann::detail::input_format_t::json, true);
+  } catch (const json::exception& e) {  // the SAX parser reports through parse_error; this is a safety net
+    detail::fail(name, ": not valid JSON: ", quote(e.what(), 120));
+  }
+  ATTENTION_CHECK(!sax.too_deep(), name, ": nested deeper than ", max_depth, " levels");
+  if (sax.failed()) {
+    const std::string place = where(text, sax.position() == 0 ? 0 : sax.position() - 1);
+    const std::string problem = problem_of(sax.what());
+    const bool at_end = problem.find("end of input") != std::string::npos;
+    const std::string near = sax.token().empty() || at_end ? "" : " near " + quote(sax.token(), 24);
+    if (sax.id() == 406) {  // out_of_range: a number beyond a double; point at its first digit
+      const std::size_t start = text.rfind(sax.token(), sax.position());
+      detail::fail(name, ": not valid JSON at ", start == std::string_view::npos ? place : where(text, start),
+                   ": the number ", quote(sax.token(), 24), " is too large for a double");
+    }
+    detail::fail(name, ": not valid JSON at ", place, ": ", problem, near);
+  }
+  return root;
+}
+
+}  // namespace attention

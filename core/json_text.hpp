@@ -1,0 +1,18 @@
+// Reading a JSON document from user text, safely: a size limit, no NUL byte,
+// a nesting limit, nothing but white space after the document, and numbers
+// that fit a double. Every problem becomes one attention::error naming the
+// line and column, with any quoted input made safe by quote().
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace attention {
+
+// `what` names the document in messages ("scenario", "training").
+nlohmann::json read_json(std::string_view text, std::string_view what, std::size_t max_bytes,
+                         std::size_t max_depth);
+
+}  // namespace attention

@@ -1,0 +1,57 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "check.hpp"
+#include "json_text.hpp"
+
+using namespace attention;
+
+namespace {
+std::string message_of(std::string_view text, std::size_t max_bytes = 1000, std::size_t depth = 4) {
+  try {
+    read_json(text, "scenario", max_bytes, depth);
+  } catch (const error& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+}  // namespace
+
+TEST_CASE("a JSON document reads as nlohmann would", "[json_text]") {
+  CHECK(read_json(R"({"a": [1, 2.5, "x"]})", "scenario", 100, 4)["a"][1] == 2.5);
+  CHECK(read_json(" [1] \n\t", "scenario", 100, 4) == nlohmann::json::array({1}));
+}
+
+TEST_CASE("a number beyond a double is a message with its place, not an exception", "[json_text]") {
+  CHECK(message_of("1e999") == "scenario: not valid JSON at line 1, column 1: the number \"1e999\" is too large for a double");
+  CHECK(message_of("{\"a\":\n [1, -1e999]}") ==
+        "scenario: not valid JSON at line 2, column 6: the number \"-1e999\" is too large for a double");
+}
+
+TEST_CASE("a NUL byte anywhere is refused, even after a whole document", "[json_text]") {
+  using namespace std::string_literals;
+  CHECK(message_of("{\"a\": 1}\0garbage"s) == "scenario: not valid JSON at line 1, column 9: a NUL byte");
+  CHECK(message_of("\0"s) == "scenario: not valid JSON at line 1, column 1: a NUL byte");
+}
+
+TEST_CASE("only white space may follow the document", "[json_text]") {
+  CHECK_THAT(message_of("{} x"), Catch::StartsWith("scenario: not valid JSON at line 1, column 4: syntax error"));
+  CHECK_THAT(message_of("[1] [2]"), Catch::StartsWith("scenario: not valid JSON at line 1, column 5: syntax error"));
+}
+
+TEST_CASE("syntax errors quote what was read safely, on one line", "[json_text]") {
+  const std::string m = message_of("[tru\x1b[2J]");
+  CHECK(m.find('\x1b') == std::string::npos);
+  CHECK(m.find('\n') == std::string::npos);
+  const std::string bytes = message_of("[\"\xff\xfe\"]");
+  CHECK(bytes.find('\xff') == std::string::npos);
+  CHECK_THAT(bytes, Catch::StartsWith("scenario: not valid JSON at line 1, column"));
+}
+
+TEST_CASE("size and depth limits come before any parsing", "[json_text]") {
+  CHECK(message_of(std::string(1001, ' ')) == "scenario: 1001 bytes exceed the limit of 1000");
+  CHECK(message_of("[[[[[1]]]]]") == "scenario: nested deeper than 4 levels");
+  CHECK(message_of("[[[[\"]]]]]]\"]]]]") == "(accepted)");  // brackets inside strings do not count
+  CHECK(message_of(std::string(200, '[')) == "scenario: nested deeper than 4 levels");
+}
