@@ -4,6 +4,9 @@ SHELL := /bin/bash
 BUILD ?= build
 NATIVE := $(BUILD)/native
 WASM := $(BUILD)/wasm
+SANITIZE := $(BUILD)/sanitize
+FUZZ := $(BUILD)/fuzz
+FUZZ_SECONDS ?= 300
 SITE := $(BUILD)/site
 JOBS ?= $(shell nproc)
 PORT ?= 8000
@@ -11,17 +14,22 @@ PORT ?= 8000
 EMENV := NODE_PATH=/usr/share/nodejs
 
 NATIVE_PACKAGES := cmake make g++ xtensor-dev nlohmann-json3-dev catch2
+# libFuzzer and clang's sanitizer runtimes
+FUZZ_PACKAGES := cmake make clang libclang-rt-14-dev xtensor-dev nlohmann-json3-dev
 WASM_PACKAGES := cmake make emscripten xtensor-dev nlohmann-json3-dev
 # python3-torch runs the exported PyTorch script in a browser test.
 BROWSER_PACKAGES := chromium fonts-dejavu-core python3-torch mkdocs
 
-.PHONY: all native wasm site dist serve test test-native test-wasm test-browser bench clean \
-        deps-native deps-wasm deps-node deps-browser
+.PHONY: all native wasm site dist serve test test-native test-sanitize test-fuzz test-wasm test-browser \
+        fuzz fuzz-build bench clean deps-native deps-fuzz deps-wasm deps-node deps-browser
 
 all: native site
 
 deps-native:
 	@scripts/ensure-packages $(NATIVE_PACKAGES)
+
+deps-fuzz:
+	@scripts/ensure-packages $(FUZZ_PACKAGES)
 
 deps-wasm:
 	@scripts/ensure-packages $(WASM_PACKAGES)
@@ -57,13 +65,39 @@ node_modules/.package-lock.json: package.json package-lock.json | deps-node
 	npm ci --no-audit --no-fund
 
 # Every test; the first failing group stops the target with its exit code.
-test: test-native test-wasm test-browser
+test: test-native test-sanitize test-fuzz test-wasm test-browser
 
 test-native: native
 	ctest --test-dir $(NATIVE) --output-on-failure -j $(JOBS)
 
+# The same Catch2 suite built with ASan and UBSan; any report fails it.
+test-sanitize: deps-native
+	@cmake -S . -B $(SANITIZE) -DCMAKE_BUILD_TYPE=Debug -DATTENTION_SANITIZE=ON > /dev/null
+	@cmake --build $(SANITIZE) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir $(SANITIZE) --output-on-failure -j $(JOBS)
+
+fuzz-build: deps-fuzz
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Release -DATTENTION_FUZZ=ON > /dev/null
+	@cmake --build $(FUZZ) -j $(JOBS) --target fuzz_scenario
+
+# libFuzzer over the CLI's trace path for FUZZ_SECONDS; fails on a crash, a
+# leak, a broken contract, a run over 2 s or over 1 GB. New inputs go to
+# $(FUZZ)/corpus, never into the committed seeds; a failure's input is in
+# $(FUZZ)/artifacts (tests/fuzz/README.md: minimize it, add it as a regression).
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ)/corpus $(FUZZ)/artifacts
+	$(FUZZ)/fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -timeout=2 -rss_limit_mb=1024 -malloc_limit_mb=1024 \
+	  -max_len=65536 -dict=tests/fuzz/scenario.dict -artifact_prefix=$(FUZZ)/artifacts/ -print_final_stats=1 \
+	  $(FUZZ)/corpus tests/fuzz/corpus tests/fuzz/regressions > $(FUZZ)/fuzz.log 2>&1; status=$$?; \
+	  if [ $$status -ne 0 ]; then tail -60 $(FUZZ)/fuzz.log; else grep -E '^(Done|stat::(number_of|slowest|peak))' $(FUZZ)/fuzz.log; fi; \
+	  echo "fuzz: exit $$status after $(FUZZ_SECONDS) s (log: $(FUZZ)/fuzz.log)"; exit $$status
+
+test-fuzz:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
+
 test-wasm: wasm deps-node
-	node --test tests/wasm/
+	node --test tests/wasm/ tests/tools/
 
 test-browser: site deps-browser node_modules/.package-lock.json
 	node --test --test-concurrency=1 tests/browser/

@@ -3,7 +3,7 @@
 //   --csp     sends the strict Content-Security-Policy embedders use
 //   --prefix  serves the site under a sub-path, as a documentation site would
 import { createServer } from 'node:http';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, realpathSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
 export const strictCsp =
@@ -18,28 +18,42 @@ const types = {
 
 export function startServer({ root, port = 8000, csp = false, prefix = '' }) {
   const base = resolve(root);
+  const realBase = realpathSync(base);
   const server = createServer((request, response) => {
     const headers = { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
     if (csp) headers['Content-Security-Policy'] = strictCsp;
-    let path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
-    if (prefix && !path.startsWith(prefix + '/')) {
-      response.writeHead(404, headers).end('not found');
-      return;
+    const answer = (status, text) => response.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return answer(405, 'method not allowed');
+    // Any request gets an answer and the server keeps serving: a malformed
+    // URL (/%E0%A4%A) is a 400, never an uncaught URIError.
+    let path;
+    try {
+      path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    } catch {
+      return answer(400, 'bad request');
     }
+    if (path.includes('\0')) return answer(400, 'bad request');
+    if (prefix && !path.startsWith(prefix + '/')) return answer(404, 'not found');
     path = path.slice(prefix.length);
     let file = normalize(join(base, path));
-    if (file !== base && !file.startsWith(base + sep)) {
-      response.writeHead(403, headers).end('forbidden');
-      return;
-    }
+    if (file !== base && !file.startsWith(base + sep)) return answer(403, 'forbidden');
     try {
       if (statSync(file).isDirectory()) file = join(file, 'index.html');
-      const size = statSync(file).size;
+      // nothing outside the folder, even through a link inside it
+      const real = realpathSync(file);
+      if (real !== realBase && !real.startsWith(realBase + sep)) return answer(403, 'forbidden');
+      const size = statSync(real).size;
       response.writeHead(200, { ...headers, 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Content-Length': size });
-      createReadStream(file).pipe(response);
+      if (request.method === 'HEAD') return response.end();
+      const stream = createReadStream(real);
+      stream.on('error', () => response.destroy());
+      stream.pipe(response);
     } catch {
-      response.writeHead(404, headers).end('not found');
+      answer(404, 'not found');
     }
+  });
+  server.on('clientError', (error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
   });
   return new Promise((done, fail) => {
     server.once('error', fail);

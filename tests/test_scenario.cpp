@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <functional>
 
 #include "check.hpp"
@@ -53,8 +54,36 @@ TEST_CASE("the base scenario used below is valid", "[scenario]") {
   CHECK(s.context_length == 4);
 }
 
+namespace {
+std::vector<invalid_case> invalid_cases();
+}
+
 TEST_CASE("every invalid scenario is rejected with a message naming its place", "[scenario]") {
-  const std::vector<invalid_case> cases = {
+  const std::vector<invalid_case> cases = invalid_cases();
+  REQUIRE(cases.size() >= 25);
+  for (const invalid_case& c : cases) {
+    SECTION(c.what) {
+      json j = base();
+      c.change(j);
+      CHECK(message_of(j.dump()) == c.message);
+    }
+  }
+}
+
+// Not run by ctest ([.]): `core_tests "[.corpus]"` writes every invalid case
+// into tests/fuzz/corpus, seeds for the fuzzer (tests/fuzz/README.md).
+TEST_CASE("write the invalid scenarios as fuzzing seeds", "[.corpus]") {
+  const std::vector<invalid_case> cases = invalid_cases();
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    json j = base();
+    cases[i].change(j);
+    std::ofstream(test_support::tests_dir() + "/fuzz/corpus/invalid-" + std::to_string(i) + ".json") << j.dump();
+  }
+}
+
+namespace {
+std::vector<invalid_case> invalid_cases() {
+  return {
       {"version missing", [](json& j) { j.erase("version"); }, "version: required (1)"},
       {"version 2", [](json& j) { j["version"] = 2; }, "version: expected 1, got 2"},
       {"id not a slug", [](json& j) { j["id"] = "Bad Id"; }, "id: \"Bad Id\" is not a slug ([a-z0-9-]+)"},
@@ -162,15 +191,8 @@ TEST_CASE("every invalid scenario is rejected with a message naming its place", 
       {"attention matrices over the limit", [](json& j) { j["tensors"][0] = json::parse(R"({"name": "x", "zeros": [32, 512, 8]})"); j.erase("tokens"); },
        "attention: B · heads · Tq · Tkv = 32 · 1 · 512 · 512 = 8388608 exceeds the limit of 4194304"},
   };
-  REQUIRE(cases.size() >= 25);
-  for (const invalid_case& c : cases) {
-    SECTION(c.what) {
-      json j = base();
-      c.change(j);
-      CHECK(message_of(j.dump()) == c.message);
-    }
-  }
 }
+}  // namespace
 
 TEST_CASE("text that is not a scenario object is rejected before parsing goes deep", "[scenario]") {
   CHECK_THAT(message_of("{\"version\": 1,"), Catch::StartsWith("scenario: not valid JSON at line 1, column 15: syntax error"));

@@ -15,6 +15,7 @@
 #include "explain.hpp"
 #include "lessons.hpp"
 #include "mask.hpp"
+#include "quote.hpp"
 #include "run.hpp"
 #include "summary.hpp"
 
@@ -38,6 +39,8 @@ std::string json_or_error(F&& f) {
   return message.empty() ? json : nlohmann::json{{"error", message}}.dump();
 }
 
+// Every exception stops here: one escaping to JS arrives as a bare number
+// and leaks its object, so nothing but a message ever crosses.
 template <typename F>
 std::string error_of(F&& f) {
   try {
@@ -46,6 +49,10 @@ std::string error_of(F&& f) {
     return e.what();
   } catch (const std::bad_alloc&) {
     return "out of memory: the scenario is too large for this browser tab";
+  } catch (const std::exception& e) {
+    return "internal error: " + attention::quote(e.what(), 120);
+  } catch (...) {
+    return "internal error";
   }
   return "";
 }
@@ -84,15 +91,19 @@ class session {
 
   // JSON of the explanation, or {"error": message}.
   std::string explain(unsigned head, const std::string& step, unsigned batch, unsigned row, unsigned column) const {
-    std::string json;
-    const std::string message = error_of([&] {
+    return json_or_error([&] {
       ATTENTION_CHECK(trace_.has_value(), "explain: nothing loaded");
-      json = attention::explanation_json(attention::explain_cell(*scenario_, *trace_, head, step, batch, row, column));
+      return attention::explanation_json(attention::explain_cell(*scenario_, *trace_, head, step, batch, row, column));
     });
-    return message.empty() ? json : nlohmann::json{{"error", message}}.dump();
   }
 
-  std::string trace_json() const { return trace_ ? attention::trace_json(*trace_) : ""; }
+  // The trace as JSON, or {"error": message}: engine.js tells them apart.
+  std::string trace_json() const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(trace_.has_value(), "trace: nothing loaded");
+      return attention::trace_json(*trace_);
+    });
+  }
 
   std::string space_lesson(val permutation, bool add_positions) const {
     return json_or_error([&] {

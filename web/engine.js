@@ -35,11 +35,21 @@ class Engine {
     this.module = module;
   }
 
-  // Parses and runs a scenario (JSON text or object); throws ScenarioError.
+  // Parses and runs a scenario (JSON text or object); throws ScenarioError,
+  // and only ScenarioError, for anything the core refuses.
   run(scenario) {
     const text = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
+    if (typeof text !== 'string') throw new ScenarioError('scenario: expected JSON text or an object');
+    // The core says the same; refusing here spares copying a huge text into wasm.
+    if (text.length > scenarioBytes || (text.length * 3 > scenarioBytes && utf8Length(text) > scenarioBytes))
+      throw new ScenarioError(`scenario: ${utf8Length(text)} bytes exceed the limit of ${scenarioBytes}`);
     const session = new this.module.Session();
-    const message = session.load(text);
+    let message;
+    try {
+      message = session.load(text);
+    } catch (error) {
+      message = internal(error);
+    }
     if (message) {
       session.delete();
       throw new ScenarioError(message);
@@ -49,11 +59,11 @@ class Engine {
 
   // Lessons: JSON from the core (core/lessons.hpp), errors thrown.
   averagingLesson({ seed = 42, B = 4, T = 8, C = 2 } = {}) {
-    return parsed(this.module.averagingLesson(seed, B, T, C));
+    return call(() => this.module.averagingLesson(seed, B, T, C));
   }
 
   scalingLesson({ seed = 1337, B = 4, T = 64, headSizes, values, factors }) {
-    return parsed(this.module.scalingLesson(seed, B, T, headSizes, values, factors));
+    return call(() => this.module.scalingLesson(seed, B, T, headSizes, values, factors));
   }
 
   // Bytes the wasm heap holds right now (for leak checks).
@@ -62,10 +72,33 @@ class Engine {
   }
 }
 
+const scenarioBytes = 16 * 1024 * 1024;  // core/limits.hpp: scenario_bytes
+
+function utf8Length(text) {
+  return new TextEncoder().encode(text).length;
+}
+
+// The core catches its own exceptions; anything else (a trap) is named, never
+// a bare number or "undefined".
+function internal(error) {
+  return `internal error in the core: ${error instanceof Error ? error.message : typeof error}`;
+}
+
 function parsed(text) {
   const result = JSON.parse(text);
   if (result.error) throw new ScenarioError(result.error);
   return result;
+}
+
+// A call into the core that answers JSON or {"error": …}.
+function call(f) {
+  let text;
+  try {
+    text = f();
+  } catch (error) {
+    throw new ScenarioError(internal(error));
+  }
+  return parsed(text);
 }
 
 let traces = 0;
@@ -113,17 +146,25 @@ export class Trace {
 
   // How one cell was computed, from the core: see core/explain.hpp.
   explain(head, step, batch, row, column) {
-    return parsed(this.session.explain(head, step, batch, row, column));
+    return call(() => this.session.explain(head, step, batch, row, column));
   }
 
+  // The trace as JSON text (format v1); throws ScenarioError.
   json() {
-    return this.session.traceJson();
+    let text;
+    try {
+      text = this.session.traceJson();
+    } catch (error) {
+      throw new ScenarioError(internal(error));
+    }
+    if (text.startsWith('{"error"')) throw new ScenarioError(JSON.parse(text).error);
+    return text;
   }
 
   // Runs this layer on the tokens in another order (no mask), with or
   // without positional encodings: see core/space.hpp.
   spaceLesson(permutation, positions) {
-    return parsed(this.session.spaceLesson(permutation, positions));
+    return call(() => this.session.spaceLesson(permutation, positions));
   }
 
   dispose() {
