@@ -14,7 +14,7 @@ import { loadEngine, ScenarioError } from './engine.js';
 import { lessons } from './lessons/index.js';
 import { drive, Player } from './player.js';
 import { presetScenario } from './presets.js';
-import { defaultState, steps } from './state.js';
+import { defaultState, quoteText, steps } from './state.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { LinkedViews } from './views/linked.js';
 
@@ -39,6 +39,23 @@ function loadSheets() {
     return sheet;
   }));
   return sheets;
+}
+
+const scenarioBytes = 16 * 1024 * 1024;  // core/limits.hpp: scenario_bytes
+
+// Which scenario URLs a figure loads: the page's own origin, by a relative or
+// absolute URL, over http(s). A link to embed.html can carry any URL, so
+// data:, blob:, javascript: and other origins are refused before any request.
+export function scenarioUrl(text) {
+  let url;
+  try {
+    url = new URL(text, document.baseURI);
+  } catch {
+    throw new ScenarioError(`scenario: ${quoteText(text)} is neither a preset id nor a URL`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== window.location.origin)
+    throw new ScenarioError(`scenario: ${quoteText(text)} is not on this site; scenario files load from the page's own origin only`);
+  return url;
 }
 
 function make(parent, tag, className, text) {
@@ -137,12 +154,12 @@ export class AttentionPlayground extends HTMLElement {
     for (const name of ['view', 'controls', 'theme', 'step']) {
       const given = value(name);
       if (given !== null && !choices[name].includes(given))
-        throw new RangeError(`${name} must be one of ${choices[name].join(', ')}; got "${given}"`);
+        throw new RangeError(`${name} must be one of ${choices[name].join(', ')}; got ${quoteText(given)}`);
       s[name] = given ?? defaults[name];
     }
     for (const name of ['head', 'batch']) {
       const given = value(name);
-      if (given !== null && !/^\d{1,3}$/.test(given)) throw new RangeError(`${name} must be a whole number from 0; got "${given}"`);
+      if (given !== null && !/^\d{1,3}$/.test(given)) throw new RangeError(`${name} must be a whole number from 0; got ${quoteText(given)}`);
       s[name] = given === null ? 0 : Number(given);
     }
     if (value('scenario') !== null && value('sentence') !== null) throw new RangeError('give a scenario or a sentence, not both');
@@ -150,20 +167,20 @@ export class AttentionPlayground extends HTMLElement {
     s.scenario = value('scenario') ?? (s.sentence === null ? defaults.scenario : null);
     if (s.scenario !== null && s.scenario.trim() === '') throw new RangeError('scenario must be a preset id or the URL of a scenario file');
     if (s.sentence !== null && s.sentence.trim() === '') throw new RangeError('sentence must have at least one word');
+    if (s.sentence !== null && s.sentence.length > 400) throw new RangeError(`sentence must be at most 400 characters; got ${s.sentence.length}`);
     return s;
   }
 
   async scenarioFor(s) {
     if (s.sentence !== null) return scenarioFromSentence({ ...defaultState(), seed: 123, embed: 3, head_size: 2, value_size: 4, heads: 1, sentence: s.sentence });
     if (/^[a-z0-9-]+$/.test(s.scenario)) return presetScenario(s.scenario);
-    const url = new URL(s.scenario, document.baseURI);
+    const url = scenarioUrl(s.scenario);
     const response = await fetch(url);
-    if (!response.ok) throw new ScenarioError(`scenario: cannot load ${url.pathname} (HTTP ${response.status})`);
-    try {
-      return await response.json();
-    } catch {
-      throw new ScenarioError(`scenario: ${url.pathname} is not JSON`);
-    }
+    if (!response.ok) throw new ScenarioError(`scenario: cannot load ${quoteText(url.pathname)} (HTTP ${response.status})`);
+    // the core's limit, before reading the body into the page
+    const declared = Number(response.headers.get('Content-Length') ?? 0);
+    if (declared > scenarioBytes) throw new ScenarioError(`scenario: ${declared} bytes exceed the limit of ${scenarioBytes}`);
+    return response.text();  // the core parses it and names any problem
   }
 
   async update() {

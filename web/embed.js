@@ -17,7 +17,7 @@ function apply() {
     else element.removeAttribute(name);
   }
   for (const name of params.keys())
-    if (!attributes.includes(name)) console.warn(`embed.html: unknown setting "${name}"; known: ${attributes.join(', ')}`);
+    if (!attributes.includes(name)) console.warn(`embed.html: unknown setting ${JSON.stringify(name.slice(0, 40))}; known: ${attributes.join(', ')}`);
 }
 
 apply();

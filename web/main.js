@@ -1,13 +1,13 @@
 // Wiring only: URL state <-> controls, the engine, the player and the views.
 import { loadEngine, ScenarioError } from './engine.js';
 import { notebookName, stepText } from './notebooks.js';
-import { editedScenario, hasEdits } from './edits.js';
+import { editedScenario, hasEdits, withEdit } from './edits.js';
 import { download, pictureSVG, picturePNG } from './export.js';
 import { drive, Player } from './player.js';
 import { presetIndex, presetScenario } from './presets.js';
 import { pytorchSnippet } from './pytorch.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
-import { defaultSentence, defaultState, parseHash, steps, toHash } from './state.js';
+import { defaultSentence, defaultState, parseHash, quoteText, steps, toHash } from './state.js';
 import { LinkedViews } from './views/linked.js';
 import { MaskEditor } from './views/mask-editor.js';
 import { lessons } from './lessons/index.js';
@@ -229,10 +229,15 @@ async function renderLesson() {
   }
 }
 
-// Whatever goes wrong, the learner sees it: never a page stuck loading.
+// Whatever goes wrong, the learner sees it: never a page stuck loading. The
+// core's refusals are the learner's to fix and need no apology.
 function fail(error) {
-  console.error(error);
-  showError(`Something went wrong: ${error.message}`);
+  if (error instanceof ScenarioError || error instanceof RangeError) {
+    showError(error.message);
+  } else {
+    console.error(error);
+    showError(`Something went wrong: ${error instanceof Error ? error.message : String(error)}`);
+  }
   app.dataset.state = 'error';
 }
 
@@ -313,9 +318,7 @@ function onPlayer({ stepChanged }) {
 }
 
 function onEdit(name, index, value) {
-  const edits = structuredClone(state.edits ?? {});
-  (edits[name] ??= {})[index] = value;
-  update({ edits });
+  update({ edits: withEdit(state.edits, name, index, value) });
 }
 
 // ---- export -----------------------------------------------------------------
@@ -337,12 +340,17 @@ const exporters = {
 
 async function openFile(file) {
   if (!file) return;
+  // the core's limit, checked before reading: a 1 GB file is never read into the tab
+  if (file.size > 16 * 1024 * 1024) {
+    showError(`${quoteText(file.name)}: ${file.size} bytes exceed the limit of ${16 * 1024 * 1024} for a scenario`);
+    return;
+  }
   const text = await file.text();
   try {
     engine.run(text).dispose();  // check it first: a bad file must not replace what is shown
   } catch (error) {
     if (!(error instanceof ScenarioError)) throw error;
-    showError(`${file.name}: ${error.message}`);
+    showError(`${quoteText(file.name)}: ${error.message}`);
     return;
   }
   sessionStorage.setItem(fileKey, text);
@@ -364,7 +372,8 @@ function bindControls() {
   $('mode-preset').addEventListener('change', () => update({ sentence: null, file: null, mask: null, scale: null, temperature: null }));
   $('mode-sentence').addEventListener('change', () => update({ sentence: defaultSentence, file: null, mask: null, scale: null, temperature: null }));
   $('open-file').addEventListener('change', (e) => openFile(e.target.files[0]).catch(fail));
-  for (const [id, run] of Object.entries(exporters)) $(id).addEventListener('click', () => Promise.resolve(run()).catch(fail));
+  // .then(run): a synchronous throw in an exporter reaches fail() too
+  for (const [id, run] of Object.entries(exporters)) $(id).addEventListener('click', () => Promise.resolve().then(run).catch(fail));
   $('clear-edits').addEventListener('click', () => update({ edits: null }));
   $('preset').addEventListener('change', (e) => update({ preset: e.target.value, file: null }));
   const typed = debounce(() => {

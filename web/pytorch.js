@@ -1,26 +1,66 @@
 // The current scenario as a PyTorch script that prints the same numbers:
 // every tensor drawn or written in order, then the layer as the notebooks
 // write it. Tensors live in a dict, so no scenario name can clash with Python.
+//
+// A learner runs this script, and its text can come from a shared link: every
+// piece of user text is a Python string literal with everything outside
+// printable ASCII escaped (a \r or \u2028 cannot end a line), and every
+// number is checked to be one. Nothing user-made reaches a comment.
 
-const py = (value) => JSON.stringify(value);  // JSON lists and strings read as Python
+// A Python str literal that reads back as `text`.
+export function pyString(text) {
+  let out = '"';
+  for (const c of String(text)) {
+    const code = c.codePointAt(0);
+    if (c === '"' || c === '\\') out += '\\' + c;
+    else if (code >= 0x20 && code < 0x7f) out += c;
+    else if (code <= 0xff) out += '\\x' + code.toString(16).padStart(2, '0');
+    else if (code <= 0xffff) out += '\\u' + code.toString(16).padStart(4, '0');
+    else out += '\\U' + code.toString(16).padStart(8, '0');
+  }
+  return out + '"';
+}
+
+const shown = (value) => JSON.stringify(String(value).slice(0, 40));
+
+function pyNumber(value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new RangeError(`export: ${shown(value)} is not a finite number`);
+  return String(value);
+}
+
+// Whole numbers as Python ints, digits only (String(1e21) would be "1e+21").
+function pyInt(value) {
+  if (!Number.isInteger(value)) throw new RangeError(`export: ${shown(value)} is not a whole number`);
+  return BigInt(value).toString();
+}
+
+// Nested lists of numbers, each checked.
+function pyList(value) {
+  if (Array.isArray(value)) return `[${value.map(pyList).join(', ')}]`;
+  return pyNumber(value);
+}
+
+const py = (value) => (typeof value === 'string' ? pyString(value) : pyList(value));
+const dims = (shape) => shape.map(pyInt).join(', ');
 
 function source(entry) {
   if (entry.values !== undefined) return `torch.tensor(${py(entry.values)}, dtype=torch.float32)`;
-  if (entry.zeros !== undefined) return `torch.zeros(${entry.zeros.join(', ')})`;
-  if (entry.ones !== undefined) return `torch.ones(${entry.ones.join(', ')})`;
-  if (entry.rand !== undefined) return `torch.rand(${entry.rand.join(', ')})`;
-  if (entry.randn !== undefined) return `torch.randn(${entry.randn.join(', ')})`;
-  if (entry.randint !== undefined) return `torch.randint(${entry.randint[0]}, ${entry.randint[1]}, (${entry.shape.join(', ')},)).float()`;
-  if (entry.linear !== undefined) return `nn.Linear(${entry.linear[0]}, ${entry.linear[1]}, bias=False).weight.detach().T.contiguous()`;
-  if (entry.embedding !== undefined) return `nn.Embedding(${entry.embedding[0]}, ${entry.embedding[1]}).weight.detach()[torch.tensor(${py(entry.ids)})]`;
-  throw new RangeError(`export: tensor ${entry.name} has no source`);
+  if (entry.zeros !== undefined) return `torch.zeros(${dims(entry.zeros)})`;
+  if (entry.ones !== undefined) return `torch.ones(${dims(entry.ones)})`;
+  if (entry.rand !== undefined) return `torch.rand(${dims(entry.rand)})`;
+  if (entry.randn !== undefined) return `torch.randn(${dims(entry.randn)})`;
+  if (entry.randint !== undefined) return `torch.randint(${pyInt(entry.randint[0])}, ${pyInt(entry.randint[1])}, (${dims(entry.shape)},)).float()`;
+  if (entry.linear !== undefined) return `nn.Linear(${pyInt(entry.linear[0])}, ${pyInt(entry.linear[1])}, bias=False).weight.detach().T.contiguous()`;
+  if (entry.embedding !== undefined) return `nn.Embedding(${pyInt(entry.embedding[0])}, ${pyInt(entry.embedding[1])}).weight.detach()[torch.tensor([${dims(entry.ids)}])]`;
+  throw new RangeError(`export: tensor ${pyString(entry.name)} has no source`);
 }
 
 export function pytorchSnippet(scenario) {
   const a = scenario.attention;
   const lines = [
-    `# Attention Playground: ${String(scenario.title ?? scenario.id).replace(/\n/g, ' ')}`,
-    '# Reproduces the playground\'s numbers with PyTorch on the CPU; prints them as JSON.',
+    '# Attention Playground: reproduces the playground\'s numbers with PyTorch on the CPU;',
+    '# prints them as JSON.',
+    `TITLE = ${pyString(scenario.title ?? scenario.id ?? '')}`,
     'import json',
     '',
     'import torch',
@@ -28,9 +68,9 @@ export function pytorchSnippet(scenario) {
     '',
     't = {}',
   ];
-  if (scenario.seed !== undefined) lines.push(`torch.manual_seed(${scenario.seed})`);
+  if (scenario.seed !== undefined) lines.push(`torch.manual_seed(${pyInt(scenario.seed)})`);
   for (const entry of scenario.tensors) {
-    if (entry.manual_seed !== undefined) lines.push(`torch.manual_seed(${entry.manual_seed})`);
+    if (entry.manual_seed !== undefined) lines.push(`torch.manual_seed(${pyInt(entry.manual_seed)})`);
     else lines.push(`t[${py(entry.name)}] = ${source(entry)}`);
   }
   const x = `t[${py(a.x)}]`;
@@ -39,17 +79,17 @@ export function pytorchSnippet(scenario) {
   lines.push('', `x = ${x}`, `context = ${context}`, 'Tq, Tkv = x.shape[-2], context.shape[-2]');
   if (mask === 'causal') lines.push('keep = torch.tril(torch.ones(Tq, Tkv))');
   else if (mask === 'none') lines.push('keep = torch.ones(Tq, Tkv)');
-  else lines.push(`keep = torch.tensor(${py(mask)}, dtype=torch.float32)`);
+  else lines.push(`keep = torch.tensor(${pyList(mask)}, dtype=torch.float32)`);
   lines.push('heads, outs = [], []');
   a.heads.forEach((head, h) => {
-    lines.push(`# head ${h}`);
+    lines.push(`# head ${pyInt(h)}`);
     if (head.query) {
       lines.push(`q = x @ t[${py(head.query)}]`, `k = context @ t[${py(head.key)}]`, 'scores = q @ k.transpose(-2, -1)');
       lines.push(a.scale === false ? 'scaled = scores' : 'scaled = scores * k.shape[-1] ** -0.5');
     } else {
       lines.push('scores = torch.zeros(*x.shape[:-2], Tq, Tkv)', 'scaled = scores');
     }
-    if (a.temperature !== undefined && a.temperature !== 1) lines.push(`scaled = scaled / ${a.temperature}`);
+    if (a.temperature !== undefined && a.temperature !== 1) lines.push(`scaled = scaled / ${pyNumber(a.temperature)}`);
     lines.push(head.value ? `v = context @ t[${py(head.value)}]` : 'v = context');
     lines.push("masked = scaled.masked_fill(keep == 0, float('-inf'))", 'weights = torch.softmax(masked, dim=-1)', 'out = weights @ v');
     lines.push('heads.append({"weights": weights.reshape(-1).tolist(), "out": out.reshape(-1).tolist()})', 'outs.append(out)');

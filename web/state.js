@@ -36,6 +36,10 @@ export const props = {
   factor: { type: 'number', min: 0.25, max: 16, default: 3 },
 };
 
+// The largest custom mask a link may carry: the mask editor draws one button
+// per cell, so a 1400 × 1400 mask in a hash once meant two million buttons.
+export const maskLimit = 64;
+
 // A custom mask in the URL: rows of 0/1 joined by dots, "1000.1100.1110".
 export function maskToText(mask) {
   if (typeof mask === 'string') return mask;
@@ -44,8 +48,10 @@ export function maskToText(mask) {
 
 export function maskFromText(text) {
   if (text === 'causal' || text === 'none') return text;
-  if (!/^[01]+(\.[01]+)*$/.test(text)) return undefined;
+  // sizes first, before any work proportional to the text
+  if (text.length > maskLimit * (maskLimit + 1) || !/^[01]+(\.[01]+)*$/.test(text)) return undefined;
   const rows = text.split('.').map((row) => Array.from(row, Number));
+  if (rows.length > maskLimit || rows[0].length > maskLimit) return undefined;
   return rows.every((row) => row.length === rows[0].length) ? rows : undefined;
 }
 
@@ -85,7 +91,7 @@ function describe(name, spec) {
     case 'number': return `${name} must be a number from ${spec.min} to ${spec.max}`;
     case 'bool': return `${name} must be 0 or 1`;
     case 'enum': return `${name} must be one of ${spec.values.join(', ')}`;
-    case 'mask': return `${name} must be causal, none, or rows of 0/1 joined by dots`;
+    case 'mask': return `${name} must be causal, none, or up to ${maskLimit} rows of up to ${maskLimit} 0/1 joined by dots`;
     case 'order': return `${name} must be positions joined by dots, like 2.0.1`;
     case 'edits': return `${name} must be tensor.index=value pairs joined by commas`;
     case 'id': return `${name} must be a preset id (a-z, 0-9, -)`;
@@ -93,21 +99,42 @@ function describe(name, spec) {
   }
 }
 
+// A hash longer than this is not a link anyone made with the page: the
+// largest (a 64 × 64 mask, a 400-character sentence, edits) fits in far less.
+export const maxHashLength = 16384;
+
 export function defaultState() {
   return Object.fromEntries(Object.entries(props).map(([name, spec]) => [name, spec.default]));
 }
 
+// User text inside a message: quoted, shortened, control characters escaped.
+export function quoteText(text, max = 40) {
+  const shown = JSON.stringify(text.length > max ? text.slice(0, max) : text)
+    .replace(/[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return text.length > max ? `${shown.slice(0, -1)}…" (${text.length} characters)` : shown;
+}
+
 // "#preset=bank-raw&step=weights" -> {state, problems: ["seed must be …"]}
+// Names are looked up as own properties only: "__proto__" or "constructor"
+// in a link is an unknown setting, never a path into Object.prototype.
 export function parseHash(hash) {
   const state = defaultState();
   const problems = [];
+  if (hash.length > maxHashLength) {
+    problems.push(`the link's settings are ${hash.length} characters long; the limit is ${maxHashLength}, so all were ignored`);
+    return { state, problems };
+  }
   const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const seen = new Set();
   for (const [name, raw] of params) {
-    const spec = props[name];
+    const spec = Object.hasOwn(props, name) ? props[name] : undefined;
     if (!spec) {
-      problems.push(`unknown setting "${name}"`);
+      problems.push(`unknown setting ${quoteText(name)}`);
       continue;
     }
+    if (seen.has(name)) problems.push(`${name} is given more than once; the last one counts`);
+    seen.add(name);
     const value = parseValue(spec, raw);
     if (value === undefined) problems.push(`${describe(name, spec)}; kept ${spec.default ?? 'the scenario\'s own'}`);
     else state[name] = value;

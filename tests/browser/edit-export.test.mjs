@@ -93,7 +93,7 @@ test('a file that is not a scenario is refused and the view is kept', async () =
   await ready(page);
   await page.setInputFiles('#open-file', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "id": "bad"}') });
   await page.waitForSelector('#status:not([hidden])');
-  assert.equal(await page.textContent('#status'), 'bad.json: tensors: required');
+  assert.equal(await page.textContent('#status'), '"bad.json": tensors: required');
   assert.equal(await page.getAttribute('#app', 'data-state'), 'ready');
   assert.equal(await page.$eval('#preset', (s) => s.value), 'sun-rises');
   await page.context().close();

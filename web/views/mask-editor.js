@@ -2,6 +2,8 @@
 // the page recomputes at once. A row with nothing allowed is the core's error
 // to report, and the editor keeps what the learner clicked.
 
+import { maskLimit } from '../state.js';
+
 export class MaskEditor {
   constructor(parent, { onChange }) {
     this.parent = parent;
@@ -9,8 +11,17 @@ export class MaskEditor {
   }
 
   show(mask, rowLabels, colLabels) {
-    this.mask = mask.map((row) => [...row]);
     this.parent.textContent = '';
+    // sizes before any button: one per cell, so a large mask would freeze the tab
+    const columns = Math.max(0, ...mask.map((row) => row.length));
+    if (mask.length > maskLimit || columns > maskLimit) {
+      const note = document.createElement('p');
+      note.className = 'mask-editor-title';
+      note.textContent = `The mask editor shows masks of up to ${maskLimit} × ${maskLimit}; this one is ${mask.length} × ${columns}.`;
+      this.parent.append(note);
+      return;
+    }
+    this.mask = mask.map((row) => [...row]);
     const title = document.createElement('p');
     title.id = 'mask-editor-title';
     title.className = 'mask-editor-title';
@@ -31,7 +42,7 @@ export class MaskEditor {
       const tr = body.insertRow();
       const th = document.createElement('th');
       th.scope = 'row';
-      th.textContent = rowLabels[i];
+      th.textContent = rowLabels[i] ?? String(i);
       tr.append(th);
       row.forEach((value, j) => {
         const button = document.createElement('button');
@@ -39,7 +50,7 @@ export class MaskEditor {
         button.className = 'mask-cell';
         button.textContent = String(value);
         button.setAttribute('aria-pressed', value ? 'true' : 'false');
-        button.setAttribute('aria-label', `${rowLabels[i]} may attend to ${colLabels[j]}`);
+        button.setAttribute('aria-label', `${rowLabels[i] ?? i} may attend to ${colLabels[j] ?? j}`);
         button.dataset.row = i;
         button.dataset.col = j;
         button.addEventListener('click', () => {
