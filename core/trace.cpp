@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "check.hpp"
+#include "float_text.hpp"
 
 namespace attention {
 namespace {
@@ -17,15 +18,6 @@ void write_shape(std::ostream& out, const std::vector<std::size_t>& shape) {
   out << "[";
   for (std::size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
   out << "]";
-}
-
-// Writes the shortest text of a finite float into buffer; returns its length.
-std::size_t shortest(char* buffer, std::size_t size, float value) {
-#if defined(__cpp_lib_to_chars)
-  return static_cast<std::size_t>(std::to_chars(buffer, buffer + size, value).ptr - buffer);
-#else
-  return float_text_portable(buffer, size, value);
-#endif
 }
 
 void write_data(std::ostream& out, const float* data, std::size_t n) {
@@ -78,20 +70,6 @@ const tensor* trace::find_tensor(const std::string& name) const {
   for (const named_tensor& t : tensors)
     if (t.name == name) return &t.value;
   return nullptr;
-}
-
-std::size_t float_text_portable(char* buffer, std::size_t size, float value) {
-  // %.9g always reads back exactly; fewer digits often do: take the fewest.
-  for (int digits = 1; digits < 9; ++digits) {
-    const int n = std::snprintf(buffer, size, "%.*g", digits, static_cast<double>(value));
-    if (std::strtof(buffer, nullptr) == value) return static_cast<std::size_t>(n);
-  }
-  return static_cast<std::size_t>(std::snprintf(buffer, size, "%.9g", static_cast<double>(value)));
-}
-
-std::string float_text(float value) {
-  char buffer[32];
-  return std::string(buffer, shortest(buffer, sizeof buffer, value));
 }
 
 void write_trace_json(std::ostream& out, const trace& t) {

@@ -25,12 +25,4 @@ struct trace {
 void write_trace_json(std::ostream& out, const trace& t);
 std::string trace_json(const trace& t);
 
-// The fewest decimal digits that read back as exactly `value` (finite).
-std::string float_text(float value);
-
-// The same without std::to_chars for floats (Emscripten 3.1.6's libc++ has
-// none): writes into buffer, returns the length. The exponent may be spelled
-// differently (1e+20 rather than 1e20); the number is the same.
-std::size_t float_text_portable(char* buffer, std::size_t size, float value);
-
 }  // namespace attention

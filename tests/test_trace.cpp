@@ -11,32 +11,6 @@
 using namespace attention;
 using nlohmann::json;
 
-TEST_CASE("floats print in the fewest digits that read back as the same float32", "[trace]") {
-  for (float v : {0.1f, 1.0f / 3.0f, 0.8822692632675171f, -2.5e-38f, 3.4028235e38f, 1e-45f, 0.0f, 16.0f}) {
-    const std::string text = float_text(v);
-    INFO(text);
-    CHECK(std::strtof(text.c_str(), nullptr) == v);
-  }
-  CHECK(float_text(0.1f) == "0.1");
-  CHECK(float_text(1.0f) == "1");
-}
-
-TEST_CASE("the portable float text reads back the same float as to_chars does", "[trace]") {
-  // the path the wasm build takes, checked against the native one
-  std::uint32_t bits = 0x3f800001u;
-  for (int i = 0; i < 20000; ++i) {
-    bits = bits * 1664525u + 1013904223u;  // wander over all float bit patterns
-    float value;
-    std::memcpy(&value, &bits, sizeof value);
-    if (!std::isfinite(value)) continue;
-    char buffer[32];
-    const std::string portable(buffer, float_text_portable(buffer, sizeof buffer, value));
-    INFO(portable << " vs " << float_text(value));
-    REQUIRE(std::strtof(portable.c_str(), nullptr) == value);
-    REQUIRE(portable.size() <= 15);  // "-1.23456789e-38" is the longest
-  }
-}
-
 TEST_CASE("a trace reads back bit for bit, with -inf as null", "[trace]") {
   const std::string text = R"({"version": 1, "id": "round-trip", "seed": 3,
     "tensors": [{"name": "x", "randn": [2, 5, 4]}, {"name": "w", "linear": [4, 3]}],
