@@ -10,7 +10,7 @@
 // ready, stepchange and error; data-state="loading|ready|error" on the
 // element. Its files are found beside this script (import.meta.url), and
 // every element on a page shares one WebAssembly module.
-import { loadEngine, ScenarioError } from './engine.js';
+import { checkOffThread, loadEngine, ScenarioError } from './engine.js';
 import { lessons } from './lessons/index.js';
 import { drive, Player } from './player.js';
 import { presetScenario } from './presets.js';
@@ -180,7 +180,9 @@ export class AttentionPlayground extends HTMLElement {
     // the core's limit, before reading the body into the page
     const declared = Number(response.headers.get('Content-Length') ?? 0);
     if (declared > scenarioBytes) throw new ScenarioError(`scenario: ${declared} bytes exceed the limit of ${scenarioBytes}`);
-    return response.text();  // the core parses it and names any problem
+    const text = await response.text();
+    await checkOffThread(text);  // a bad file is refused without freezing the host page
+    return text;
   }
 
   async update() {

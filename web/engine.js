@@ -23,6 +23,32 @@ export async function loadEngine(options = {}) {
   return engine;
 }
 
+// Runs `text` in a Web Worker with its own module and throws ScenarioError
+// with the core's message if the core refuses it. Anything the page did not
+// make (a file, a URL) goes through here first, so a bad input never blocks
+// the page. Without Worker (Node), it runs here.
+let checker = null;
+let checks = 0;
+export async function checkOffThread(text) {
+  if (typeof Worker === 'undefined') {
+    (await loadEngine()).run(text).dispose();
+    return;
+  }
+  if (!checker) {
+    checker = { worker: new Worker(new URL('./check-worker.js', import.meta.url), { type: 'module' }), waiting: new Map() };
+    checker.worker.addEventListener('message', ({ data: { id, message } }) => {
+      checker.waiting.get(id)?.(message);
+      checker.waiting.delete(id);
+    });
+  }
+  const id = ++checks;
+  const message = await new Promise((done) => {
+    checker.waiting.set(id, done);
+    checker.worker.postMessage({ id, text });
+  });
+  if (message) throw new ScenarioError(message);
+}
+
 export class ScenarioError extends Error {
   constructor(message) {
     super(message);

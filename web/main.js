@@ -1,5 +1,5 @@
 // Wiring only: URL state <-> controls, the engine, the player and the views.
-import { loadEngine, ScenarioError } from './engine.js';
+import { checkOffThread, loadEngine, ScenarioError } from './engine.js';
 import { notebookName, stepText } from './notebooks.js';
 import { editedScenario, hasEdits, withEdit } from './edits.js';
 import { download, pictureSVG, picturePNG } from './export.js';
@@ -347,7 +347,9 @@ async function openFile(file) {
   }
   const text = await file.text();
   try {
-    engine.run(text).dispose();  // check it first: a bad file must not replace what is shown
+    // checked first, off the main thread: a bad file must neither replace
+    // what is shown nor freeze the page while the core works through it
+    await checkOffThread(text);
   } catch (error) {
     if (!(error instanceof ScenarioError)) throw error;
     showError(`${quoteText(file.name)}: ${error.message}`);

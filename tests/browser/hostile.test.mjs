@@ -137,3 +137,32 @@ test('embed.html loads scenario files from its own origin only', async () => {
   await page.waitForSelector('attention-playground[data-state="ready"]', { timeout: 20000 });
   await page.context().close();
 });
+
+// 40 heads over x [128, 16384] with a head size of 1 (about 0.6 s of work in
+// wasm) whose output projection overflows at the very end: refused only after
+// all that work. A file like this used to freeze the page while it ran.
+const heavyBad = JSON.stringify({
+  version: 1, id: 'heavy-bad',
+  tensors: [{ name: 'x', randn: [128, 16384] }, { name: 'wq', linear: [16384, 1] }, { name: 'wk', linear: [16384, 1] },
+    { name: 'wv', linear: [16384, 1] }, { name: 'wo', values: Array.from({ length: 40 }, () => [3e38]) }],
+  attention: { x: 'x', heads: Array.from({ length: 40 }, () => ({ query: 'wq', key: 'wk', value: 'wv' })), output: 'wo' },
+});
+
+test('a heavy file the core refuses is checked off the main thread: the page keeps its frames', async () => {
+  const page = await hostilePage(env.browser, env.url);
+  assert.equal(await ready(page), 'ready');
+  await page.evaluate(() => {
+    window.__gap = 0;
+    let last = performance.now();
+    const tick = (now) => { window.__gap = Math.max(window.__gap, now - last); last = now; requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+  await page.setInputFiles('#open-file', { name: 'heavy-bad.json', mimeType: 'application/json', buffer: Buffer.from(heavyBad) });
+  await page.waitForFunction(() => !document.getElementById('status').hidden, null, { timeout: 20000 });
+  assert.match(await page.textContent('#status'), /^"heavy-bad.json": attention.output: overflows float32/);
+  const gap = await page.evaluate(() => window.__gap);
+  assert.ok(gap < FREEZE_MS, `the page froze for ${gap.toFixed(0)} ms`);
+  assert.equal(await page.getAttribute('#app', 'data-state'), 'ready', 'what was shown stays');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
