@@ -92,6 +92,13 @@ async function compute() {
     return true;
   } catch (error) {
     if (!(error instanceof ScenarioError || error instanceof RangeError)) throw error;
+    if (error instanceof RangeError && error.message.startsWith('edits:') && hasEdits(state.edits)) {
+      // edits that do not fit this input (from a link, say): drop them, keep the view
+      linkProblems = [...linkProblems, `${error.message}; the edits were dropped`];
+      state = { ...state, edits: null };
+      writeHash('replace');
+      return compute();
+    }
     computedKey = '';
     showError(error.message);
     app.dataset.state = 'error';

@@ -166,3 +166,31 @@ test('a heavy file the core refuses is checked off the main thread: the page kee
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('edits a link names wrongly are dropped with a notice, and the view stays', async () => {
+  const page = await hostilePage(env.browser, `${env.url}#preset=sun-rises&edits=__proto__.1=7`);
+  assert.equal(await ready(page), 'ready');
+  assert.match(await page.textContent('#notice'), /edits: the scenario has no tensor named "__proto__"; the edits were dropped/);
+  assert.ok((await page.$$('.heatmap canvas')).length >= 1, 'the matrices are drawn');
+  assert.ok(!(await page.evaluate(() => window.location.hash)).includes('edits'), 'the link no longer carries them');
+  await page.context().close();
+});
+
+test('a message quoting one long word wraps: it does not widen the page at 390 px', async () => {
+  // (the page is wider than 390 px even without it: that layout is issue 10's)
+  const width = async (hash) => {
+    const page = await hostilePage(env.browser, null);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${env.url}${hash}`);
+    assert.equal(await ready(page), 'ready');
+    const result = await page.evaluate(() => ({ page: document.documentElement.scrollWidth,
+      notice: document.getElementById('notice').scrollWidth <= document.getElementById('notice').clientWidth }));
+    if (hash.length > 100) await shot(page, 'hostile-notice-phone');
+    await page.context().close();
+    return result;
+  };
+  const plain = await width('#head=9');
+  const long = await width(`#${'k'.repeat(300)}=1`);
+  assert.equal(long.page, plain.page);
+  assert.ok(long.notice, 'the notice holds its text');
+});
