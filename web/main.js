@@ -215,7 +215,13 @@ function renderNav() {
   }
 }
 
+// Renders can overlap (a lesson awaits the core's numbers): each draws into
+// its own container, and one that a newer render has overtaken removes its
+// container and disposes its trace instead of drawing a second lesson.
+let lessonRenders = 0;
+
 async function renderLesson() {
+  const generation = ++lessonRenders;
   const lesson = lessons.find((l) => l.id === state.lesson);
   disposeLesson();
   disposeLesson = () => {};
@@ -225,11 +231,21 @@ async function renderLesson() {
   const body = $('lesson-body');
   body.textContent = '';
   body.dataset.lesson = lesson.id;
+  const container = document.createElement('div');
+  container.className = 'lesson-content';
+  body.append(container);
   try {
-    disposeLesson = (await lesson.render(body, { engine, presetScenario, withOverrides, state, update })) ?? (() => {});
+    const dispose = (await lesson.render(container, { engine, presetScenario, withOverrides, state, update })) ?? (() => {});
+    if (generation !== lessonRenders) {
+      dispose();
+      container.remove();
+      return;
+    }
+    disposeLesson = dispose;
     $('status').hidden = true;
     app.dataset.state = 'ready';
   } catch (error) {
+    if (generation !== lessonRenders) return;
     if (!(error instanceof ScenarioError)) throw error;
     showError(error.message);
     app.dataset.state = 'error';
@@ -294,6 +310,7 @@ function writeHash(mode) {
   if (hash === window.location.hash || (hash === '#' && !window.location.hash)) return;
   if (mode === 'push') history.pushState(null, '', hash);
   else history.replaceState(null, '', hash);
+  appliedHash = window.location.hash;
 }
 
 function update(patch, { history: mode = 'push' } = {}) {
@@ -427,8 +444,7 @@ function bindControls() {
   }
 
   document.addEventListener('keydown', (e) => {
-    const tag = e.target.tagName;
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'CANVAS'].includes(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.altKey || e.ctrlKey || e.metaKey || !playerOwnsKey(e)) return;
     const actions = {
       ' ': () => player.toggle(),
       k: () => player.toggle(),
@@ -439,7 +455,6 @@ function bindControls() {
       Home: () => player.go(0, { animate: false }),
       End: () => player.go(steps.length - 1, { animate: false }),
     };
-    if (e.key === ' ' && tag === 'BUTTON') return;
     const action = actions[e.key];
     if (action) {
       e.preventDefault();
@@ -452,7 +467,28 @@ function bindControls() {
   reducedMotion.addEventListener('change', (e) => { player.reducedMotion = e.matches; });
 }
 
+// The player's keys (Space, arrows, Home, End, j/k/l) are the player's only
+// when the player or a matrix has focus, or when nothing does and the page
+// has nothing to scroll; never in a lesson, never in a form field, and never
+// Space on a button (it presses the button). On a matrix the arrows move
+// between its cells, so only j/k/l and Space reach the player there.
+function playerOwnsKey(e) {
+  if (state.lesson) return false;
+  const target = e.target instanceof Element ? e.target : document.body;
+  if (target.closest('input, select, textarea, [contenteditable=""], [contenteditable="true"]')) return false;
+  if (e.key === ' ' && target.closest('button, a, summary')) return false;
+  if (target.closest('canvas, .heatmap')) return ['j', 'k', 'l', ' '].includes(e.key);
+  if (target.closest('.player')) return true;
+  const nothingFocused = target === document.body || target === document.documentElement;
+  return nothingFocused && document.documentElement.scrollHeight <= window.innerHeight + 1;
+}
+
+// One navigation can fire both popstate and hashchange: apply each hash once.
+let appliedHash = null;
+
 function applyHash() {
+  if (window.location.hash === appliedHash) return;
+  appliedHash = window.location.hash;
   const { state: parsed, problems } = parseHash(window.location.hash);
   linkProblems = problems;
   state = parsed;

@@ -5,8 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-import { openPage, ready, shot, useBrowser } from './browser.mjs';
+import { openPage, ready, root, shot, useBrowser } from './browser.mjs';
 
 const env = useBrowser();
 
@@ -126,4 +127,26 @@ test('the PyTorch script, run by Debian\'s torch, prints the core\'s numbers', a
     assertClose(printed.out, trace.out.data, `${hash} out`);
     await page.context().close();
   }
+});
+
+test('screen, legend and SVG export colour a cell the same: scaled keeps the scores\' scale', async () => {
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=scaled`, { reducedMotion: 'reduce' });
+  assert.equal(await ready(page), 'ready');
+  const index = await page.$$eval('.heatmap .matrix-name', (n) => n.findIndex((x) => x.textContent === 'scaled'));
+  const figure = (await page.$$('figure.heatmap'))[index];
+  const legend = await figure.$$eval('.legend-label', (l) => l.map((x) => x.textContent));
+  const { path } = await saved(page, '#export-svg');
+  const svg = readFileSync(path, 'utf8');
+  const group = svg.slice(svg.indexOf('data-name="scaled"'));
+  const [, x, y, fill] = /<rect class="cell" x="([\d.]+)" y="([\d.]+)" width="[\d.]+" height="[\d.]+" fill="rgb\(([^)]+)\)"/.exec(group);
+  const pixel = await figure.$eval('canvas', (c, [px, py]) => {
+    const ratio = c.width / c.getBoundingClientRect().width;
+    return Array.from(c.getContext('2d').getImageData(Math.round((px + 2) * ratio), Math.round((py + 2) * ratio), 1, 1).data).slice(0, 3);
+  }, [Number(x), Number(y)]);
+  assert.deepEqual(pixel, fill.split(',').map(Number), 'canvas and SVG paint cell (0, 0) alike');
+  // the legend states the bound the colours use: the scores', since scaled morphs from them
+  const trace = JSON.parse(readFileSync(join(root, 'tests', 'golden', 'sun-rises-causal.trace.json'), 'utf8'));
+  const bound = Math.max(...trace.heads[0].scores.data.flat(3).map(Math.abs));
+  assert.equal(Number(legend.at(-1).replace('−', '-')), Number(bound.toFixed(2)));
+  await page.context().close();
 });

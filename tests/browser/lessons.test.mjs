@@ -87,3 +87,30 @@ test('no notion of space: outputs only move, until positions are added', async (
   await shot(page, 'lesson-space');
   await page.context().close();
 });
+
+test('a lesson opened from the navigation renders once, as from its own URL', async () => {
+  for (const id of ['qkv', 'multihead']) {
+    const direct = await lesson(`lesson=${id}`);
+    const expected = await direct.$eval('#lesson', (l) => ({ height: l.scrollHeight, graphs: l.querySelectorAll('.graph').length }));
+    await direct.context().close();
+    const page = await openPage(env.browser, env.url);
+    assert.equal(await ready(page), 'ready');
+    await page.click(`#lessons-nav a[href="#lesson=${id}"]`);
+    await page.waitForFunction(() => document.getElementById('app').dataset.view === 'lesson');
+    assert.equal(await ready(page), 'ready');
+    await page.waitForTimeout(500);  // a second render, if any, lands meanwhile
+    const got = await page.$eval('#lesson', (l) => ({ height: l.scrollHeight, graphs: l.querySelectorAll('.graph').length }));
+    assert.deepEqual(got, expected, `${id}: opened from the navigation`);
+    await page.context().close();
+  }
+});
+
+test('link problems are still shown after an in-page hash change', async () => {
+  const page = await openPage(env.browser, env.url);
+  assert.equal(await ready(page), 'ready');
+  await page.evaluate(() => { window.location.hash = '#head=5&preset=bank-raw'; });
+  await page.waitForFunction(() => !document.getElementById('notice').hidden, null, { timeout: 10000 });
+  await page.waitForTimeout(300);
+  assert.match(await page.textContent('#notice'), /head 5 is beyond this scenario's 1; showing 0/);
+  await page.context().close();
+});

@@ -225,3 +225,35 @@ test('axe-core finds no WCAG A or AA violation', async () => {
     await page.context().close();
   }
 });
+
+test('player keys act only where the player is: not in a lesson, not in fields, not over a scrollable page', async () => {
+  // a lesson has no player: Space scrolls it and the URL keeps no step
+  const lessonPage = await openPage(env.browser, `${env.url}#lesson=qkv`);
+  assert.equal(await ready(lessonPage), 'ready');
+  const hash = await lessonPage.evaluate(() => location.hash);
+  await lessonPage.keyboard.press('Space');
+  await lessonPage.waitForTimeout(300);
+  assert.equal(await lessonPage.evaluate(() => location.hash), hash);
+  assert.ok(await lessonPage.evaluate(() => window.scrollY) > 0, 'Space scrolled the lesson');
+  await lessonPage.context().close();
+
+  // the playground scrolls at 1280 × 900: End and Home scroll it, the step stays
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal`);
+  assert.equal(await ready(page), 'ready');
+  await page.keyboard.press('End');
+  await page.waitForTimeout(300);
+  assert.ok(await page.evaluate(() => window.scrollY) > 0, 'End scrolled the page');
+  assert.match(await page.textContent('#step-title'), /^x:/);
+  // in a form field a key is the field's
+  await page.click('#mode-sentence');
+  await page.waitForSelector('#sentence', { state: 'visible' });
+  await page.focus('#sentence');
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  assert.match(await page.textContent('#step-title'), /^x:/);
+  // with the player focused, they are the player's
+  await page.focus('#forward');
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.getElementById('step-title').textContent.startsWith('out:'));
+  await page.context().close();
+});

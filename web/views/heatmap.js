@@ -121,6 +121,16 @@ export class Heatmap {
     this.drawLegend();
   }
 
+  // The ± bound of the diverging colours: the given limit, or the largest
+  // magnitude shown, counting where a morph starts (scaled keeps the scores'
+  // scale, so its cells visibly pale). Canvas, legend and SVG all use it.
+  colorBound() {
+    const { limit, from, mode } = this.options;
+    if (limit !== undefined && limit !== null) return limit;
+    const largest = (values) => Array.prototype.reduce.call(values, (m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
+    return Math.max(largest(this.matrix.data), from && mode === 'morph' ? largest(from) : 0);
+  }
+
   // A gradient bar with its end values, and the −∞ swatch when masked cells show.
   drawLegend() {
     const { data } = this.matrix;
@@ -140,7 +150,7 @@ export class Heatmap {
       item('legend-label', '0 hidden');
       return;
     }
-    const bound = this.options.limit ?? finite.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+    const bound = this.colorBound();
     const [low, high] = this.scale === 'sequential' ? [0, 1] : [-bound, bound];
     item('legend-label', formatNumber(low, 2));
     item(`legend-bar legend-${this.scale}`, '');
@@ -178,9 +188,8 @@ export class Heatmap {
     g.font = defaults.font;
 
     const { data } = this.matrix;
-    const { rowLabels = [], colLabels = [], reveal = 1, revealBy = 'cell', mode = 'fill', from, limit } = this.options;
-    const largest = (values) => values.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
-    const bound = limit ?? Math.max(largest(data), from && mode === 'morph' ? largest(from) : 0);
+    const { rowLabels = [], colLabels = [], reveal = 1, revealBy = 'cell', mode = 'fill', from } = this.options;
+    const bound = this.colorBound();
     const shown = mode !== 'fill' ? rows * cols : revealBy === 'row' ? Math.round(reveal * rows) * cols : Math.round(reveal * rows * cols);
     // What a cell shows at this point of the animation (exact at reveal = 1).
     const valueAt = (i) => {
@@ -307,7 +316,7 @@ export class Heatmap {
     const L = this.layout ?? this.measure();
     const { data } = this.matrix;
     const { rowLabels = [], colLabels = [] } = this.options;
-    const bound = this.options.limit ?? Array.from(data).reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
+    const bound = this.colorBound();
     const text = (x, y, t, anchor = 'middle', fill = '#222') =>
       `<text x="${x}" y="${y}" text-anchor="${anchor}" dominant-baseline="middle" fill="${fill}">${escapeXml(t)}</text>`;
     const parts = [`<g class="heatmap" data-name="${escapeXml(this.name)}">`, text(0, 8, `${this.label} (${L.rows} × ${L.cols})`, 'start')];
