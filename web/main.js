@@ -7,7 +7,7 @@ import { drive, Player } from './player.js';
 import { presetIndex, presetScenario } from './presets.js';
 import { pytorchSnippet } from './pytorch.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
-import { defaultSentence, defaultState, parseHash, quoteText, steps, toHash } from './state.js';
+import { defaultSentence, defaultState, parseHash, quoteText, sliderPosition, steps, temperatureAt, toHash } from './state.js';
 import { LinkedViews } from './views/linked.js';
 import { MaskEditor } from './views/mask-editor.js';
 import { lessons } from './lessons/index.js';
@@ -127,7 +127,7 @@ function renderInputs() {
   for (const kind of ['causal', 'none', 'custom']) $(`mask-${kind}`).checked = kind === maskKind;
   $('scale').checked = state.scale ?? summary?.scale ?? true;
   const temperature = state.temperature ?? summary?.temperature ?? 1;
-  $('temperature').value = temperature;
+  $('temperature').value = sliderPosition(temperature);
   $('temperature-value').textContent = temperature.toFixed(2);
 }
 
@@ -195,6 +195,7 @@ function renderStep() {
 // ---- lessons ----------------------------------------------------------------
 
 let disposeLesson = () => {};
+let lastPlaygroundHash = '#';
 
 function renderNav() {
   const nav = $('lessons-nav');
@@ -208,7 +209,10 @@ function renderNav() {
     link('#', 'Playground');
     for (const lesson of lessons) link(`#lesson=${lesson.id}`, lesson.title);
   }
-  const current = state.lesson ? `#lesson=${state.lesson}` : '#';
+  // back to the playground as the learner left it (sentence, settings), not to the default
+  if (!state.lesson) lastPlaygroundHash = window.location.hash || '#';
+  nav.querySelector('a').setAttribute('href', lastPlaygroundHash);
+  const current = state.lesson ? `#lesson=${state.lesson}` : lastPlaygroundHash;
   for (const a of nav.querySelectorAll('a')) {
     if (a.getAttribute('href') === current) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
@@ -295,11 +299,11 @@ async function render() {
     state.head = 0;
   }
   showNotice(problems.length ? `Some link settings were not valid and were replaced: ${problems.join('; ')}.` : '');
+  views.clear();  // before the panels: a matrix that keeps focus shows its cell again
   player.go(steps.indexOf(state.step), { animate: false });
   renderInputs();
   renderScenario();
   renderStep();
-  views.clear();
   app.dataset.state = 'ready';
 }
 
@@ -416,6 +420,10 @@ function bindControls() {
       const value = Number(input.value);
       const ok = input.value !== '' && Number.isInteger(value) && value >= Number(input.min) && value <= Number(input.max);
       input.setAttribute('aria-invalid', ok ? 'false' : 'true');
+      // a red outline alone says nothing: the field says what it takes
+      const message = $(`${name}-error`);
+      message.textContent = ok ? '' : `a whole number from ${input.min} to ${input.max}`;
+      message.hidden = ok;
       if (ok) update({ [name]: value }, { history: 'replace' });
     });
   }
@@ -429,7 +437,7 @@ function bindControls() {
     });
   }
   $('scale').addEventListener('change', (e) => update({ scale: e.target.checked }));
-  $('temperature').addEventListener('input', (e) => update({ temperature: Number(e.target.value) }, { history: 'replace' }));
+  $('temperature').addEventListener('input', (e) => update({ temperature: temperatureAt(Number(e.target.value)) }, { history: 'replace' }));
   $('batch').addEventListener('change', (e) => update({ batch: Number(e.target.value) }));
   $('head').addEventListener('change', (e) => update({ head: Number(e.target.value) }));
 

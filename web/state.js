@@ -36,6 +36,15 @@ export const props = {
   factor: { type: 'number', min: 0.25, max: 16, default: 3 },
 };
 
+// The temperature slider is logarithmic over the range a link accepts:
+// 0.05 · 400^(position / 1000), so 0.05, 1 and 20 sit at 0, 500 and 1000.
+export function temperatureAt(position) {
+  return Number((0.05 * 400 ** (position / 1000)).toPrecision(3));
+}
+export function sliderPosition(temperature) {
+  return Math.round((1000 * Math.log(temperature / 0.05)) / Math.log(400));
+}
+
 // The largest custom mask a link may carry: the mask editor draws one button
 // per cell, so a 1400 × 1400 mask in a hash once meant two million buttons.
 export const maskLimit = 64;

@@ -47,6 +47,8 @@ test('an edited cell of x changes the output, and the edit lives in the URL', as
   await page.waitForFunction(() => location.hash.includes('edits='));
   await ready(page);
   assert.match(await page.textContent('#title'), /\(edited\)$/);
+  // focus stays on the matrix that was edited, not on <body>
+  await page.waitForFunction(() => document.activeElement?.closest('figure.heatmap')?.querySelector('.matrix-name')?.textContent.startsWith('x'));
   await page.click('.step-button[data-step="out"]');
   const after = await cell(page, 'out', ['ArrowDown']);
   assert.notEqual(after, before);
@@ -60,6 +62,7 @@ test('an edited cell of x changes the output, and the edit lives in the URL', as
   await page.fill('.cell-editor', '1e9');
   await page.keyboard.press('Enter');
   assert.equal(await page.getAttribute('.cell-editor', 'aria-invalid'), 'true');
+  assert.equal(await page.textContent('.cell-error'), 'a finite number from −1,000,000 to 1,000,000');
   await page.keyboard.press('Escape');
   assert.deepEqual(page.problems, []);
   await page.context().close();

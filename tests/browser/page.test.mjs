@@ -257,3 +257,71 @@ test('player keys act only where the player is: not in a lesson, not in fields, 
   await page.waitForFunction(() => document.getElementById('step-title').textContent.startsWith('out:'));
   await page.context().close();
 });
+
+test('the custom mask editor: names that contain what they show, a landmark, focus kept on toggle', async () => {
+  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  for (const colorScheme of ['light', 'dark']) {
+    const page = await openPage(env.browser, `${env.url}#preset=bank-raw&step=masked&mask=101.111.011`, { colorScheme });
+    assert.equal(await ready(page), 'ready');
+    await page.addScriptTag({ content: axeSource });
+    const result = await page.evaluate(() => window.axe.run(document, {
+      runOnly: { type: 'rule', values: ['label-content-name-mismatch', 'region', 'color-contrast', 'button-name'] } }));
+    assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.length}`), [], colorScheme);
+    // toggling a cell recomputes and rebuilds the editor; focus stays on that cell
+    await page.click('.mask-cell[data-row="0"][data-col="1"]');
+    await page.waitForFunction(() => location.hash.includes('mask=111.111.011'));
+    await ready(page);
+    await page.waitForFunction(() => document.activeElement?.matches('.mask-cell[data-row="0"][data-col="1"]'));
+    await page.context().close();
+  }
+});
+
+test('the focus ring has at least 3:1 contrast against the page, light and dark', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const page = await openPage(env.browser, env.url, { colorScheme });
+    assert.equal(await ready(page), 'ready');
+    await page.focus('#play');
+    await page.keyboard.press('Tab');
+    const ratio = await page.evaluate(() => {
+      const rgb = (text) => text.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+      const luminance = ([r, g, b]) => [r, g, b].map((c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; })
+        .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+      const ring = luminance(rgb(getComputedStyle(document.activeElement).outlineColor));
+      const page = luminance(rgb(getComputedStyle(document.body).backgroundColor));
+      return (Math.max(ring, page) + 0.05) / (Math.min(ring, page) + 0.05);
+    });
+    assert.ok(ratio >= 3, `${colorScheme}: ${ratio.toFixed(2)}:1`);
+    await page.context().close();
+  }
+});
+
+test('the temperature slider spans what a link accepts, 0.05 to 20, with 1 in the middle', async () => {
+  const page = await openPage(env.browser, `${env.url}#preset=bank-raw&temperature=20`);
+  assert.equal(await ready(page), 'ready');
+  assert.equal(await page.inputValue('#temperature'), '1000');
+  assert.equal(await page.textContent('#temperature-value'), '20.00');
+  await page.evaluate(() => { location.hash = '#preset=bank-raw&temperature=0.05'; });
+  await page.waitForFunction(() => document.getElementById('temperature').value === '0');
+  await page.$eval('#temperature', (input) => { input.value = '500'; input.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForFunction(() => /temperature=1(&|$)/.test(location.hash));
+  assert.equal(await page.textContent('#temperature-value'), '1.00');
+  await page.context().close();
+});
+
+test('an invalid number says what it takes; the Playground link keeps the learner\'s sentence', async () => {
+  const page = await openPage(env.browser, `${env.url}#sentence=I%20like%20tea`);
+  assert.equal(await ready(page), 'ready');
+  await page.fill('#embed', '500');
+  assert.equal(await page.textContent('#embed-error'), 'a whole number from 1 to 64');
+  assert.equal(await page.isVisible('#embed-error'), true);
+  await page.fill('#embed', '4');
+  assert.equal(await page.isVisible('#embed-error'), false);
+  await page.click('#lessons-nav a[href="#lesson=qkv"]');
+  await page.waitForFunction(() => document.getElementById('app').dataset.view === 'lesson');
+  await page.click('#lessons-nav a >> text=Playground');
+  await page.waitForFunction(() => document.getElementById('app').dataset.view === 'playground');
+  assert.equal(await ready(page), 'ready');
+  assert.match(page.url(), /sentence=I(%20|\+)like(%20|\+)tea/);
+  assert.match(page.url(), /embed=4/);
+  await page.context().close();
+});

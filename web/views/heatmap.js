@@ -79,6 +79,7 @@ export class Heatmap {
       if (closed) return;
       closed = true;
       input.remove();
+      this.figure.querySelector('.field-error.cell-error')?.remove();
       if (this.editor === input) this.editor = null;
     };
     input.addEventListener('keydown', (e) => {
@@ -90,14 +91,31 @@ export class Heatmap {
         const value = Number(input.value);
         if (input.value.trim() === '' || !Number.isFinite(value) || Math.abs(value) > 1e6) {
           input.setAttribute('aria-invalid', 'true');
-          input.title = 'a finite number between -1,000,000 and 1,000,000';
+          this.editorMessage(input, 'a finite number from −1,000,000 to 1,000,000');
           return;
         }
         close();
+        this.canvas.focus();  // focus stays on the matrix the learner was editing
         this.onEdit(this, cell, value);
       }
     });
     input.addEventListener('blur', close);
+  }
+
+  // A visible message under the editor, read out as the input's description.
+  editorMessage(input, text) {
+    let message = this.figure.querySelector('.field-error.cell-error');
+    if (!message) {
+      message = document.createElement('span');
+      message.className = 'field-error cell-error';
+      message.id = `cell-error-${Math.random().toString(36).slice(2)}`;
+      message.setAttribute('role', 'alert');
+      message.style.left = input.style.left;
+      message.style.top = `${parseFloat(input.style.top) + parseFloat(input.style.height) + 4}px`;
+      this.figure.append(message);
+      input.setAttribute('aria-describedby', message.id);
+    }
+    message.textContent = text;
   }
 
   // matrix: {shape: [rows, cols], data}; options: {rowLabels, colLabels,

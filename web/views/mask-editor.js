@@ -50,17 +50,23 @@ export class MaskEditor {
         button.className = 'mask-cell';
         button.textContent = String(value);
         button.setAttribute('aria-pressed', value ? 'true' : 'false');
-        button.setAttribute('aria-label', `${rowLabels[i] ?? i} may attend to ${colLabels[j] ?? j}`);
+        // the visible 0/1 starts the accessible name (WCAG 2.5.3, label in name)
+        button.setAttribute('aria-label', `${value}: ${rowLabels[i] ?? i} may attend to ${colLabels[j] ?? j}`);
         button.dataset.row = i;
         button.dataset.col = j;
         button.addEventListener('click', () => {
           this.mask[i][j] = this.mask[i][j] ? 0 : 1;
+          this.refocus = { row: i, col: j };  // the table is rebuilt: focus comes back to this cell
           this.onChange(this.mask.map((r) => [...r]));
         });
         tr.insertCell().append(button);
       });
     });
     this.parent.append(title, table);
+    if (this.refocus) {
+      table.querySelector(`.mask-cell[data-row="${this.refocus.row}"][data-col="${this.refocus.col}"]`)?.focus();
+      this.refocus = null;
+    }
   }
 
   hide() {

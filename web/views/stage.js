@@ -83,6 +83,10 @@ export class Stage {
     const fresh = key !== this.key;
     if (fresh) {
       this.key = key;
+      // a new trace (an edit, a toggle) rebuilds the panels: keep the
+      // learner's focus on the matrix of the same name
+      const focused = this.views.find((v) => v.heatmap.figure.contains(document.activeElement))?.heatmap;
+      this.refocus = focused ? { name: focused.name } : null;
       for (const view of this.views) view.heatmap.remove();
       this.parent.textContent = '';
       const panels = plan(trace, head, batch)[step].filter(Boolean);
@@ -109,6 +113,10 @@ export class Stage {
       const animated = Object.keys(panel.animation).length > 0;
       if (fresh) {
         heatmap.draw(panel.matrix, { rowLabels: panel.rows, colLabels: panel.cols, ...panel.animation, reveal: animated ? progress : 1 });
+        if (this.refocus?.name === heatmap.name) {
+          heatmap.canvas.focus();
+          this.refocus = null;
+        }
       } else if (animated && heatmap.options.reveal !== progress) {
         // a frame of the animation: only the animated panels, only their canvas
         heatmap.options.reveal = progress;
