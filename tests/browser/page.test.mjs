@@ -325,3 +325,20 @@ test('an invalid number says what it takes; the Playground link keeps the learne
   assert.match(page.url(), /embed=4/);
   await page.context().close();
 });
+
+test('public hooks: data-matrix on every heatmap, data-view on the graph', async () => {
+  const expected = {
+    x: ['x'], qkv: ['W_query', 'W_key', 'W_value', 'q', 'k', 'v'], scores: ['q', 'k', 'scores'], scaled: ['scores', 'scaled'],
+    masked: ['mask', 'masked'], weights: ['masked', 'weights'], out: ['weights', 'v', 'out', 'layer-out'],
+  };
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-multihead`, { reducedMotion: 'reduce' });
+  assert.equal(await ready(page), 'ready');
+  for (const [step, names] of Object.entries(expected)) {
+    await page.click(`.step-button[data-step="${step}"]`);
+    await page.waitForFunction((s) => location.hash.includes(`step=${s}`) || s === 'x', step);
+    assert.deepEqual(await page.$$eval('.stage figure.heatmap', (f) => f.map((x) => x.dataset.matrix)), names, step);
+  }
+  assert.equal(await page.$$eval('figure[data-view="graph"]', (f) => f.length), 1);
+  assert.ok(await page.getAttribute('figure[data-view="graph"]', 'data-edges'));
+  await page.context().close();
+});

@@ -27,6 +27,7 @@ export class Graph {
     this.onNode = onNode;
     this.figure = document.createElement('figure');
     this.figure.className = 'graph';
+    this.figure.dataset.view = 'graph';  // a public hook (README.md, "Hooks")
     this.caption = document.createElement('figcaption');
     this.canvas = document.createElement('canvas');
     this.canvas.tabIndex = 0;

@@ -21,13 +21,15 @@ export function formatNumber(v, decimals = 4) {
 }
 
 export class Heatmap {
-  constructor(parent, { name, label, scale = 'diverging', onCell = () => {}, onEdit = null }) {
+  constructor(parent, { name, hook, label, scale = 'diverging', onCell = () => {}, onEdit = null }) {
     this.name = name;
     this.scale = scale;
     this.onCell = onCell;
     this.onEdit = onEdit;  // (heatmap, cell, value): a learner typed a new value
     this.figure = document.createElement('figure');
     this.figure.className = 'heatmap';
+    // a public hook for tests and scripts: data-matrix="weights" (README.md, "Hooks")
+    if (hook ?? name) this.figure.dataset.matrix = hook ?? name;
     this.caption = document.createElement('figcaption');
     this.canvas = document.createElement('canvas');
     this.canvas.tabIndex = 0;

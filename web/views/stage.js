@@ -32,7 +32,8 @@ function plan(trace, head, batch) {
           ...['query', 'key', 'value'].map((role) => {
             const name = s.heads[head][role];
             const w = name && trace.tensor(name);
-            return w && named(`tensor:${name}`, name, 'diverging', w, range(w.shape[0]), range(w.shape[1]), {}, { name, offset: 0 });
+            const panel = w && named(`tensor:${name}`, name, 'diverging', w, range(w.shape[0]), range(w.shape[1]), {}, { name, offset: 0 });
+            return panel && { ...panel, hook: `W_${role}` };
           }),
           steps.q && named('q', 'q = x · W_query', 'diverging', step('q'), tokens, dims(steps.q), { revealBy: 'row' }),
           steps.k && named('k', 'k = context · W_key', 'diverging', step('k'), context, dims(steps.k), { revealBy: 'row' }),
@@ -60,9 +61,8 @@ function plan(trace, head, batch) {
       named('weights', 'weights', 'sequential', step('weights'), tokens, context),
       named('v', vLabel, 'diverging', v, context, dims(v.shape)),
       named('out', 'out = weights · v', 'diverging', step('out'), tokens, dims(steps.out), { revealBy: 'row' }),
-      (s.heads.length > 1 || s.output) &&
-        named('layer', s.output ? `layer out (heads concatenated, · ${s.output})` : 'layer out (heads concatenated)',
-          'diverging', trace.out(batch), tokens, range(s.out[1]), { revealBy: 'row' }),
+      (s.heads.length > 1 || s.output) && { hook: 'layer-out', ...named('layer', s.output ? `layer out (heads concatenated, · ${s.output})` : 'layer out (heads concatenated)',
+          'diverging', trace.out(batch), tokens, range(s.out[1]), { revealBy: 'row' }) },
     ],
   };
 }
@@ -100,6 +100,7 @@ export class Stage {
         panel,
         heatmap: new Heatmap(this.parent, {
           name: panel.name,
+          hook: panel.hook ?? panel.name,
           label: panel.label,
           scale: panel.scale,
           onCell: this.onCell,
