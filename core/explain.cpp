@@ -64,7 +64,8 @@ cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t hea
     e.formula = "q[" + i + ", " + j + "] = x[" + i + "] · W_query[:, " + j + "]";
     e.terms = projection_terms(x, s.batched, batch, row, named(t, spec.query), column);
   } else if (step == "k" || step == "v") {
-    e.formula = std::string(step) + "[" + i + ", " + j + "] = context[" + i + "] · " +
+    // keys and values come from the context only in cross-attention
+    e.formula = std::string(step) + "[" + i + ", " + j + "] = " + (s.is_cross() ? "context[" : "x[") + i + "] · " +
                 (step == "k" ? "W_key" : "W_value") + "[:, " + j + "]";
     e.terms = projection_terms(context, s.batched, batch, row, named(t, step == "k" ? spec.key : spec.value), column);
   } else if (step == "scores") {
@@ -83,7 +84,7 @@ cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t hea
     e.input = h.scaled(batch, row, column);
     e.kept = std::isfinite(e.value);
     e.formula = "masked[" + i + ", " + j + "] = " +
-                (e.kept ? "scaled[" + i + ", " + j + "] (the mask allows " + j + ")" : "-inf (the mask hides " + j + ")");
+                (e.kept ? "scaled[" + i + ", " + j + "] (the mask allows " + j + ")" : "−∞ (the mask hides " + j + ")");  // as the heatmap shows it
   } else if (step == "weights") {
     e.formula = "weights[" + i + ", " + j + "] = exp(masked[" + i + ", " + j + "] - max) / Σ_k exp(masked[" + i + ", k] - max)";
     const std::size_t n = h.masked.shape(2);
@@ -96,7 +97,7 @@ cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t hea
       e.exp_sum += e.exps.back();
     }
   } else if (step == "out") {
-    e.formula = "out[" + i + ", " + j + "] = Σ_k weights[" + i + ", k] · " + (h.v ? "v" : "context") + "[k, " + j + "]";
+    e.formula = "out[" + i + ", " + j + "] = Σ_k weights[" + i + ", k] · " + (h.v ? "v" : s.is_cross() ? "context" : "x") + "[k, " + j + "]";
     const std::size_t n = h.weights.shape(2);
     for (std::size_t j = 0; j < n; ++j) {
       const float w = h.weights(batch, row, j);

@@ -77,3 +77,13 @@ TEST_CASE("explanations serialize with -inf as null", "[explain]") {
   CHECK(j["exps"][1] == 0.0);
   CHECK(j["value"] == 1.0);
 }
+
+TEST_CASE("keys and values come from x in self-attention, from the context in cross-attention", "[explain]") {
+  const loaded self = load("karpathy-value");
+  CHECK(explain_cell(self.s, self.t, 0, "k", 0, 2, 1).formula == "k[2, 1] = x[2] · W_key[:, 1]");
+  CHECK(explain_cell(self.s, self.t, 0, "v", 0, 2, 1).formula == "v[2, 1] = x[2] · W_value[:, 1]");
+  const loaded cross = load("sun-rises-cross");
+  CHECK_THAT(explain_cell(cross.s, cross.t, 0, "k", 0, 1, 0).formula, Catch::StartsWith("k[1, 0] = context[1] · W_key"));
+  const loaded uniform = load("math-trick");  // no value: out averages x itself
+  CHECK_THAT(explain_cell(uniform.s, uniform.t, 0, "out", 0, 1, 0).formula, Catch::EndsWith("· x[k, 0]"));
+}

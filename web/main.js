@@ -172,13 +172,30 @@ function fillSelect(select, count, label) {
   select.dataset.trace = String(trace.id);
 }
 
+// What the step lines say about this scenario: its sizes, self or cross, and
+// how it made x (randn, an embedding of a sentence, the notebook's numbers).
+function stepFacts(s) {
+  const head = s.heads[state.head] ?? s.heads[0];
+  const x = s.tensors.find((t) => t.name === s.x);
+  return {
+    cross: s.cross,
+    batch: s.batch,
+    Tq: s.query_length,
+    Tkv: s.context_length,
+    headSize: head.steps.q ? head.steps.q[1] : null,
+    x: { entry: scenario?.tensors?.find((t) => t.name === s.x), shape: x?.shape ?? [] },
+  };
+}
+
 function renderStep() {
   const step = steps[player.index];
   const text = stepText[step];
+  const facts = trace && stepFacts(trace.summary);
+  const said = (line) => (typeof line === 'function' ? (facts ? line(facts) : '') : line);
   $('step-title').textContent = text.title;
   $('step-text').textContent = text.text;
-  $('formula').textContent = text.formula;
-  $('pytorch-line').textContent = text.pytorch;
+  $('formula').textContent = said(text.formula);
+  $('pytorch-line').textContent = said(text.pytorch);
   for (const button of document.querySelectorAll('.step-button')) {
     const current = button.dataset.step === step;
     button.classList.toggle('current', current);

@@ -12,25 +12,42 @@ export function notebookName(source) {
   return notebooks[source] ?? (source || 'your own input');
 }
 
-// step id -> {title, text, formula, pytorch}
+// How the current scenario made x, in the notebooks' PyTorch: entry is its
+// tensor entry in the scenario (a preset, a sentence's embedding, a file).
+function xSource(entry, shape) {
+  const dims = shape.join(', ');
+  if (!entry) return `x  # (${dims})`;
+  if (entry.embedding) return `x = nn.Embedding(${entry.embedding.join(', ')})(idx)  # the token embedding table: (${dims})`;
+  if (entry.randn) return `x = torch.randn(${dims})`;
+  if (entry.rand) return `x = torch.rand(${dims})`;
+  if (entry.randint) return `x = torch.randint(${entry.randint.join(', ')}, (${dims},)).float()`;
+  if (entry.zeros || entry.ones) return `x = torch.${entry.zeros ? 'zeros' : 'ones'}(${dims})`;
+  return `x = torch.tensor([...])  # the notebook's numbers: (${dims})`;
+}
+
+// step id -> {title, text, formula, pytorch}; formula and pytorch may depend
+// on the scenario's facts: {cross, batch, Tq, Tkv, headSize, x: {entry, shape}}
 export const stepText = {
   x: {
     title: 'x: each token’s private information',
     text: 'Every token (row) starts with its own vector. Nothing has been communicated yet.',
-    formula: 'x : (B, T, C)',
-    pytorch: 'x = torch.randn(B, T, C)',
+    formula: (f) => `x : (${f.x.shape.join(', ')})`,
+    pytorch: (f) => xSource(f.x.entry, f.x.shape),
   },
   qkv: {
     title: 'q, k, v: what I look for, what I contain, what I offer',
     text: 'Each token emits a query, a key and a value through the same three linear maps.',
-    formula: 'q = x · W_query    k = context · W_key    v = context · W_value',
-    pytorch: 'k = key(x)   # (B, T, head_size)\nq = query(x) # (B, T, head_size)\nv = value(x)',
+    formula: (f) => (f.cross ? 'q = x · W_query    k = context · W_key    v = context · W_value'
+      : 'q = x · W_query    k = x · W_key    v = x · W_value'),
+    pytorch: (f) => (f.cross ? 'q = query(x)       # (B, T, head_size)\nk = key(context)   # (B, T_context, head_size)\nv = value(context)'
+      : 'k = key(x)   # (B, T, head_size)\nq = query(x) # (B, T, head_size)\nv = value(x)'),
   },
   scores: {
     title: 'scores: how much each query matches each key',
     text: 'The affinity of token i for token j is the dot product of i’s query with j’s key.',
     formula: 'scores[i, j] = q[i] · k[j]',
-    pytorch: 'wei = q @ k.transpose(-2, -1) # (B, T, 16) @ (B, 16, T) = (B, T, T)',
+    pytorch: (f) => (f.headSize === null ? 'wei = torch.zeros((T, T))  # no query or key: every affinity is the same'
+      : `wei = q @ k.transpose(-2, -1) # (${f.batch}, ${f.Tq}, ${f.headSize}) @ (${f.batch}, ${f.headSize}, ${f.Tkv}) = (${f.batch}, ${f.Tq}, ${f.Tkv})`),
   },
   scaled: {
     title: 'scaled: keep unit variance',

@@ -342,3 +342,20 @@ test('public hooks: data-matrix on every heatmap, data-view on the graph', async
   assert.ok(await page.getAttribute('figure[data-view="graph"]', 'data-edges'));
   await page.context().close();
 });
+
+test('step lines say what this scenario does: its sizes, x\'s source, x or the context', async () => {
+  const page = await openPage(env.browser, `${env.url}#sentence=The%20sun%20rises%20in%20the%20east`, { reducedMotion: 'reduce' });
+  assert.equal(await ready(page), 'ready');
+  assert.match(await page.textContent('#pytorch-line'), /^x = nn\.Embedding\(50000, 3\)\(idx\)/);
+  await page.click('.step-button[data-step="qkv"]');
+  assert.equal(await page.textContent('#formula'), 'q = x · W_query    k = x · W_key    v = x · W_value');
+  assert.ok((await page.$$eval('.matrix-name', (n) => n.map((x) => x.textContent))).includes('k = x · W_key'));
+  await page.click('.step-button[data-step="scores"]');
+  assert.match(await page.textContent('#pytorch-line'), /# \(1, 6, 2\) @ \(1, 2, 6\) = \(1, 6, 6\)$/);
+  await page.evaluate(() => { location.hash = '#preset=karpathy-value&step=x'; });
+  await page.waitForFunction(() => document.getElementById('pytorch-line').textContent === 'x = torch.randn(4, 8, 32)');
+  assert.equal(await page.$eval('.matrix-name', (n) => n.textContent), 'x');
+  await page.evaluate(() => { location.hash = '#preset=sun-rises-cross&step=qkv'; });
+  await page.waitForFunction(() => document.getElementById('formula').textContent.includes('k = context · W_key'));
+  await page.context().close();
+});

@@ -18,7 +18,7 @@ function terms(parent, list, left, right) {
   line(parent, `Σ ${left} × ${right} = ${shown.join(' + ')}${more}`, 'terms');
 }
 
-export function showDetail(panel, { name, label, row, col, value, rowLabel, colLabel, explanation }) {
+export function showDetail(panel, { name, label, row, col, value, rowLabel, colLabel, explanation, cross = false }) {
   panel.textContent = '';
   const heading = document.createElement('h3');
   heading.textContent = `${label} [${row}, ${col}] = ${formatNumber(value)}`;
@@ -36,10 +36,10 @@ export function showDetail(panel, { name, label, row, col, value, rowLabel, colL
       terms(panel, e.terms, 'x', 'W_query');
       break;
     case 'k':
-      terms(panel, e.terms, 'context', 'W_key');
+      terms(panel, e.terms, cross ? 'context' : 'x', 'W_key');
       break;
     case 'v':
-      terms(panel, e.terms, 'context', 'W_value');
+      terms(panel, e.terms, cross ? 'context' : 'x', 'W_value');
       break;
     case 'scores':
       if (e.terms) terms(panel, e.terms, `q[${row}]`, `k[${col}]`);

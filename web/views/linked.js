@@ -65,6 +65,7 @@ export class LinkedViews {
       rowLabel: options.rowLabels?.[cell.row] ?? String(cell.row),
       colLabel: options.colLabels?.[cell.col] ?? String(cell.col),
       explanation,
+      cross: s.cross,
     });
   }
 

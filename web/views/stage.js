@@ -20,11 +20,12 @@ function plan(trace, head, batch) {
   const x = trace.input(batch);
   const ctx = s.cross ? trace.input(batch, { context: true }) : null;
   const v = step('v') ?? ctx ?? x;
+  const source = s.cross ? 'context' : 'x';  // keys and values come from the context only in cross-attention
   const vLabel = steps.v ? 'v' : s.cross ? `context (${s.context}), no value` : `x (${s.x}), no value`;
 
   return {
     x: [
-      named('x', `x (${s.x})`, 'diverging', x, tokens, dims(x.shape), { revealBy: 'row' }, offset(s.x, ...x.shape)),
+      named('x', s.x === 'x' ? 'x' : `x (${s.x})`, 'diverging', x, tokens, dims(x.shape), { revealBy: 'row' }, offset(s.x, ...x.shape)),
       ctx && named('context', `context (${s.context})`, 'diverging', ctx, context, dims(ctx.shape), { revealBy: 'row' }, offset(s.context, ...ctx.shape)),
     ],
     qkv: steps.q || steps.v
@@ -36,8 +37,8 @@ function plan(trace, head, batch) {
             return panel && { ...panel, hook: `W_${role}` };
           }),
           steps.q && named('q', 'q = x · W_query', 'diverging', step('q'), tokens, dims(steps.q), { revealBy: 'row' }),
-          steps.k && named('k', 'k = context · W_key', 'diverging', step('k'), context, dims(steps.k), { revealBy: 'row' }),
-          steps.v && named('v', 'v = context · W_value', 'diverging', step('v'), context, dims(steps.v), { revealBy: 'row' }),
+          steps.k && named('k', `k = ${source} · W_key`, 'diverging', step('k'), context, dims(steps.k), { revealBy: 'row' }),
+          steps.v && named('v', `v = ${source} · W_value`, 'diverging', step('v'), context, dims(steps.v), { revealBy: 'row' }),
         ]
       : [],
     scores: [
