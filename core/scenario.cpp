@@ -368,7 +368,7 @@ class validator {
     ATTENTION_CHECK(root_.contains("attention"), "attention: required");
     const json& a = root_["attention"];
     ATTENTION_CHECK(a.is_object(), "attention: expected an object");
-    only_fields(a, "attention", {"x", "context", "heads", "mask", "scale", "temperature", "output"});
+    only_fields(a, "attention", {"x", "context", "self", "heads", "mask", "scale", "temperature", "output"});
     attention_spec& spec = s_.attention;
 
     ATTENTION_CHECK(a.contains("x"), "attention.x: required");
@@ -390,6 +390,13 @@ class validator {
     s_.context_length = context.shape[context.shape.size() - 2];
     const std::size_t context_channels = context.shape.back();
 
+    if (a.contains("self")) {
+      ATTENTION_CHECK(a["self"].is_boolean(), "attention.self: expected true or false");
+      spec.self = a["self"].get<bool>();
+      ATTENTION_CHECK(!spec.self || s_.context_length == s_.query_length, "attention.self: the context has ",
+                      s_.context_length, " positions and x has ", s_.query_length,
+                      "; self-attention needs the same positions");
+    }
     ATTENTION_CHECK(s_.batch <= limits::batch, "attention.x: batch ", s_.batch, " exceeds the limit of ",
                     limits::batch);
     ATTENTION_CHECK(s_.query_length <= limits::sequence, "attention.x: length ", s_.query_length,

@@ -35,6 +35,9 @@ struct head_spec {
 struct attention_spec {
   std::string x;
   std::string context;  // = x for self-attention
+  // "self": true: context holds x's positions (self-attention whose keys and
+  // values were drawn apart from the queries, as notebook 003 draws q and k)
+  bool self = false;
   std::vector<head_spec> heads;
   mask_spec mask;
   layer_options options;
@@ -53,7 +56,7 @@ struct scenario {
   bool batched = false;  // x is (B, T, C) rather than (T, C)
   std::size_t batch = 1, query_length = 0, context_length = 0;
 
-  bool is_cross() const { return attention.context != attention.x; }
+  bool is_cross() const { return attention.context != attention.x && !attention.self; }
   // Labels of batch element b's queries (or its context), empty when none given.
   const std::vector<std::string>& labels(std::size_t b, bool context = false) const;
 };

@@ -261,3 +261,20 @@ TEST_CASE("every preset in web/scenarios parses", "[scenario]") {
     CHECK(s.id == id);
   }
 }
+
+TEST_CASE("attention.self: a context drawn apart that holds x's positions is self-attention", "[scenario]") {
+  json j = base();
+  j["tensors"].push_back(json::parse(R"({"name": "k", "randn": [2, 4, 8]})"));
+  j["attention"]["context"] = "k";
+  CHECK(parse_scenario(j.dump()).is_cross());
+  j["attention"]["self"] = true;
+  const scenario s = parse_scenario(j.dump());
+  CHECK_FALSE(s.is_cross());
+  CHECK(s.attention.context == "k");
+  j["attention"]["self"] = "yes";
+  CHECK(message_of(j.dump()) == "attention.self: expected true or false");
+  j["tensors"].back()["randn"] = {2, 5, 8};
+  j["attention"]["self"] = true;
+  j["attention"]["mask"] = "none";
+  CHECK(message_of(j.dump()) == "attention.self: the context has 5 positions and x has 4; self-attention needs the same positions");
+}

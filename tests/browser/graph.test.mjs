@@ -85,3 +85,14 @@ test('the graph at T = 64 draws every one of its 2,080 causal edges without erro
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('scaled-attention (q and k drawn directly, attention.self) is drawn and named as self-attention', async () => {
+  const page = await openPage(env.browser, `${env.url}#preset=scaled-attention&step=weights`);
+  assert.equal(await ready(page), 'ready');
+  assert.doesNotMatch(await page.textContent('#shape-facts'), /cross-attention/);
+  assert.equal(await page.getAttribute('figure[data-view="graph"]', 'data-edges'), '64,64,64,64');
+  assert.doesNotMatch(await page.textContent('figure[data-view="graph"]'), /context → queries/);
+  await page.click('.step-button[data-step="qkv"]');
+  assert.match(await page.textContent('#formula'), /k = x · W_key/);
+  await page.context().close();
+});
