@@ -374,8 +374,11 @@ function exportName(extension) {
 
 const exporters = {
   'export-png': async () => {
-    const figures = [...views.heatmaps().map((h) => ({ canvas: h.canvas, caption: h.label })), { canvas: views.graph.canvas, caption: 'Communication graph' }];
-    download(exportName('png'), await picturePNG(figures));
+    const s = trace.summary;
+    const figures = [...views.heatmaps().map((h) => ({ view: h, caption: `${h.label} (${h.matrix.shape.join(' × ')})`, legend: h.legendText() })),
+      { view: views.graph, caption: s.cross ? 'Communication graph: context → queries' : 'Communication graph', legend: 'an edge j → i for each position i may attend to, as thick as weights[i, j]' }];
+    const subtitle = `step ${state.step} · head ${state.head} of ${s.heads.length} · batch element ${state.batch} of ${s.batch} · Attention Playground`;
+    download(exportName('png'), await picturePNG({ title: `${s.title || s.id}${hasEdits(state.edits) ? ' (edited)' : ''}`, subtitle, figures }));
   },
   'export-svg': () => download(exportName('svg'), pictureSVG([...views.heatmaps().map((h) => h.toSVG()), views.graph.toSVGPart()]), 'image/svg+xml'),
   'export-scenario': () => download(exportName('json'), JSON.stringify(scenario, null, 2) + '\n', 'application/json'),

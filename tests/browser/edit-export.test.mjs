@@ -108,6 +108,12 @@ test('PNG and SVG exports picture the matrices and the graph', async () => {
   await ready(page);
   const png = readFileSync((await saved(page, '#export-png')).path);
   assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  // at 2× whatever the screen (1× here): twice the widest figure, plus margins
+  const pngWidth = png.readUInt32BE(16), pngHeight = png.readUInt32BE(20);
+  const widest = await page.$$eval('.stage canvas, figure[data-view="graph"] canvas', (c) => Math.max(...c.map((x) => x.getBoundingClientRect().width)));
+  assert.ok(pngWidth >= 2 * widest, `${pngWidth} px wide for figures up to ${widest} CSS px`);
+  const tall = await page.$$eval('.stage canvas, figure[data-view="graph"] canvas', (c) => c.reduce((h, x) => h + x.getBoundingClientRect().height, 0));
+  assert.ok(pngHeight >= 2 * tall + 2 * 50, `${pngHeight} px tall: the title and captions add to ${tall} CSS px of figures`);
   const svg = readFileSync((await saved(page, '#export-svg')).path, 'utf8');
   assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   assert.equal((svg.match(/class="cell"/g) ?? []).length, 72);  // masked and weights, 6 × 6 each

@@ -152,7 +152,7 @@ export class Graph {
   render() {
     if (!this.model) return;
     const L = (this.L = this.layout());
-    const ratio = window.devicePixelRatio || 1;
+    const ratio = this.exportRatio ?? (window.devicePixelRatio || 1);  // exportRatio: see export.js snapshot()
     resize(this.canvas, L.width, L.height, ratio);
     const g = this.canvas.getContext('2d');
     g.setTransform(ratio, 0, 0, ratio, 0, 0);

@@ -153,6 +153,15 @@ export class Heatmap {
     return Math.max(largest(this.matrix.data), from && mode === 'morph' ? largest(from) : 0);
   }
 
+  // The legend in words, for a picture without the page around it.
+  legendText() {
+    if (this.scale === 'binary') return 'mask: 1 may attend, 0 hidden';
+    const masked = Array.prototype.some.call(this.matrix.data, (v) => v === -Infinity) ? '; −∞ (masked) dark grey' : '';
+    if (this.scale === 'sequential') return `colours: 0 … 1, viridis${masked}`;
+    const bound = this.colorBound();
+    return `colours: ${formatNumber(-bound, 2)} … ${formatNumber(bound, 2)}, blue to red${masked}`;
+  }
+
   // A gradient bar with its end values, and the −∞ swatch when masked cells show.
   drawLegend() {
     const { data } = this.matrix;
@@ -202,7 +211,7 @@ export class Heatmap {
     // measuring every label costs more than a frame's drawing: once per draw()
     const layout = (this.layout ??= this.measure());
     const { rows, cols, cell, left, top, width, height, rotate } = layout;
-    const ratio = window.devicePixelRatio || 1;
+    const ratio = this.exportRatio ?? (window.devicePixelRatio || 1);  // exportRatio: see export.js snapshot()
     resize(this.canvas, width, height, ratio);
     const g = this.canvas.getContext('2d');
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
