@@ -114,3 +114,17 @@ test('link problems are still shown after an in-page hash change', async () => {
   assert.match(await page.textContent('#notice'), /head 5 is beyond this scenario's 1; showing 0/);
   await page.context().close();
 });
+
+test('multi-head: heads in balanced rows, each out beside its weights with cells as tall', async () => {
+  for (const width of [1280, 900, 600]) {
+    const page = await openPage(env.browser, `${env.url}#lesson=multihead`, { viewport: { width, height: 900 } });
+    assert.equal(await ready(page), 'ready');
+    const tops = await page.$$eval('.lesson-card', (cards) => cards.map((c) => Math.round(c.getBoundingClientRect().top)));
+    const perRow = [...new Set(tops)].map((top) => tops.filter((t) => t === top).length);
+    assert.ok(perRow.every((n) => n === perRow[0]), `${width} px: cards per row ${perRow}`);
+    const heights = await page.$$eval('.lesson-card', (cards) => cards.map((c) => [...c.querySelectorAll('canvas')].slice(0, 2).map((x) => Math.round(x.getBoundingClientRect().height))));
+    for (const [weights, out] of heights) assert.ok(Math.abs(weights - out) <= 2, `${width} px: weights ${weights} px, out ${out} px tall`);
+    if (width === 1280) await shot(page, 'lesson-multihead');
+    await page.context().close();
+  }
+});

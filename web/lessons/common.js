@@ -33,7 +33,7 @@ export function badge(parent, label, ok) {
 }
 
 // {shape, data} as a heatmap in its own column; hovering writes the cell to `readout`.
-export function matrix(parent, { label, value, rows, cols, scale = 'diverging', readout, highlightRow = null, name, limit }) {
+export function matrix(parent, { label, value, rows, cols, scale = 'diverging', readout, highlightRow = null, name, limit, maxCell }) {
   const column = element(parent, 'div', { className: 'lesson-figure' });
   const labels = (n, given) => given ?? Array.from({ length: n }, (_, i) => String(i));
   const heatmap = new Heatmap(column, {
@@ -48,7 +48,7 @@ export function matrix(parent, { label, value, rows, cols, scale = 'diverging', 
     },
   });
   heatmap.highlightRow = highlightRow;
-  heatmap.draw(value, { rowLabels: labels(value.shape[0], rows), colLabels: labels(value.shape[1], cols), limit });
+  heatmap.draw(value, { rowLabels: labels(value.shape[0], rows), colLabels: labels(value.shape[1], cols), limit, maxCell });
   return heatmap;
 }
 

@@ -21,12 +21,18 @@ export default {
       onChange: (value) => update({ preset: value }),
     });
     const readout = readoutLine(root);
-    const heads = row(root);
+    // Balanced rows of head cards: 4 heads make one row of 4 or two of 2, never 3 + 1.
+    const heads = element(root, 'div', { className: 'lesson-heads' });
+    const fit = Math.max(1, Math.floor((root.clientWidth || 1200) / 300));
+    const rowsNeeded = Math.ceil(s.heads.length / Math.min(fit, s.heads.length));
+    heads.style.setProperty('--columns', String(Math.ceil(s.heads.length / rowsNeeded)));
     s.heads.forEach((_, h) => {
       const card = element(heads, 'section', { className: 'lesson-card' });
       element(card, 'h3', { text: `Head ${h}` });
-      matrix(card, { label: 'weights', name: `weights-${h}`, value: trace.step(h, 'weights', 0), rows: tokens, cols: tokens, scale: 'sequential', readout });
-      matrix(card, { label: 'out', name: `out-${h}`, value: trace.step(h, 'out', 0), rows: tokens, readout });
+      const pair = row(card, 'lesson-row tight');
+      const weights = matrix(pair, { label: 'weights', name: `weights-${h}`, value: trace.step(h, 'weights', 0), rows: tokens, cols: tokens, scale: 'sequential', readout });
+      // out beside its weights, its cells as tall as theirs: rows line up, no tall strip
+      matrix(pair, { label: 'out', name: `out-${h}`, value: trace.step(h, 'out', 0), rows: tokens, readout, maxCell: weights.layout?.cell });
       const graphBox = element(card, 'div', { className: 'lesson-graph small' });
       new Graph(graphBox).show(trace, { head: h, step: 'weights', progress: 1, batch: 0 });
     });

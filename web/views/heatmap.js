@@ -200,7 +200,8 @@ export class Heatmap {
     context.font = defaults.font;
     const widest = (labels) => labels.reduce((w, l) => Math.max(w, context.measureText(l).width), 0);
     const left = Math.min(defaults.labelWidth, Math.ceil(widest(rowLabels)) + 8);
-    const cell = Math.max(defaults.minCell, Math.min(defaults.maxCell, Math.floor((available - left) / cols), Math.floor(defaults.maxHeight / rows)));
+    // maxCell: a caller may match another matrix's cells (a 6 × 1 out beside 6 × 6 weights)
+    const cell = Math.max(defaults.minCell, Math.min(this.options.maxCell ?? defaults.maxCell, Math.floor((available - left) / cols), Math.floor(defaults.maxHeight / rows)));
     const rotate = widest(colLabels) > cell - 4;
     const top = rotate ? Math.min(defaults.labelWidth, Math.ceil(widest(colLabels)) + 8) : 18;
     return { rows, cols, cell, left, top, width: left + cols * cell + 1, height: top + rows * cell + 1, rotate };
