@@ -359,3 +359,21 @@ test('step lines say what this scenario does: its sizes, x\'s source, x or the c
   await page.waitForFunction(() => document.getElementById('formula').textContent.includes('k = context · W_key'));
   await page.context().close();
 });
+
+test('a step\'s input and output sit side by side at desktop widths', async () => {
+  const rows = { masked: ['mask', 'masked'], weights: ['masked', 'weights'], out: ['weights', 'v', 'out'] };
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }, { width: 1920, height: 1080 }]) {
+    const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal`, { viewport, reducedMotion: 'reduce' });
+    assert.equal(await ready(page), 'ready');
+    for (const [step, names] of Object.entries(rows)) {
+      await page.click(`.step-button[data-step="${step}"]`);
+      await page.waitForFunction((s) => location.hash.includes(`step=${s}`), step);
+      const tops = await page.$$eval('.stage figure.heatmap', (f, wanted) => wanted.map((name) =>
+        Math.round(f.find((x) => x.dataset.matrix === name).getBoundingClientRect().top)), names);
+      assert.equal(new Set(tops).size, 1, `${viewport.width}: ${step}: ${names} at ${tops}`);
+    }
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no horizontal scroll');
+    if (viewport.width === 1280) await shot(page, 'page-side-by-side-1280');
+    await page.context().close();
+  }
+});

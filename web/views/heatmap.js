@@ -195,7 +195,12 @@ export class Heatmap {
   measure() {
     const [rows, cols] = this.matrix.shape;
     const { rowLabels = [], colLabels = [] } = this.options;
-    const available = Math.max(160, (this.figure.parentElement?.clientWidth ?? 600) - 8);
+    // row: {count, columns}: the matrices that share this row (a step's input
+    // beside its output) split it in proportion to their columns, so their
+    // cells come out the same size
+    const { count = 1, columns = cols } = this.options.row ?? {}, gap = 26;
+    const width = this.figure.parentElement?.clientWidth ?? 600;
+    const available = Math.max(160, ((width - (count - 1) * gap) * cols) / columns - 8);
     const context = this.canvas.getContext('2d');
     context.font = defaults.font;
     const widest = (labels) => labels.reduce((w, l) => Math.max(w, context.measureText(l).width), 0);

@@ -114,7 +114,7 @@ export class Stage {
     for (const { panel, heatmap } of this.views) {
       const animated = Object.keys(panel.animation).length > 0;
       if (fresh) {
-        heatmap.draw(panel.matrix, { rowLabels: panel.rows, colLabels: panel.cols, ...panel.animation, reveal: animated ? progress : 1 });
+        heatmap.draw(panel.matrix, { rowLabels: panel.rows, colLabels: panel.cols, ...panel.animation, reveal: animated ? progress : 1, row: this.rowOf(panel) });
         if (this.refocus?.name === heatmap.name) {
           heatmap.canvas.focus();
           this.refocus = null;
@@ -125,6 +125,14 @@ export class Stage {
         heatmap.render();
       }
     }
+  }
+
+  // A step's matrices side by side, at most three to a row: which share
+  // this panel's row, and their columns together.
+  rowOf(panel) {
+    const index = this.views.findIndex((v) => v.panel === panel);
+    const group = this.views.slice(index - (index % 3), index - (index % 3) + 3);
+    return { count: group.length, columns: group.reduce((n, v) => n + v.panel.matrix.shape[1], 0) };
   }
 
   redraw() {
