@@ -377,3 +377,29 @@ test('a step\'s input and output sit side by side at desktop widths', async () =
     await page.context().close();
   }
 });
+
+test('one screen: the controls, the player, the step\'s matrices and the graph fit one viewport', async () => {
+  const parts = ['.controls', '.player', '.stage figure.heatmap', 'figure[data-view="graph"]'];
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }, { width: 1920, height: 1080 }]) {
+    const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=weights`, { viewport, reducedMotion: 'reduce' });
+    assert.equal(await ready(page), 'ready');
+    const box = await page.evaluate((selectors) => {
+      const rects = selectors.flatMap((s) => [...document.querySelectorAll(s)].map((e) => e.getBoundingClientRect()));
+      return { top: Math.min(...rects.map((r) => r.top + window.scrollY)), bottom: Math.max(...rects.map((r) => r.bottom + window.scrollY)) };
+    }, parts);
+    const band = box.bottom - box.top;
+    assert.ok(band <= viewport.height, `${viewport.width} × ${viewport.height}: the band is ${Math.round(band)} px tall`);
+    if (viewport.width === 1920) assert.ok(box.bottom <= viewport.height, `1920 × 1080: all visible unscrolled (bottom ${Math.round(box.bottom)})`);
+    // temperature and mask change what is visible, live, without scrolling
+    await page.evaluate((top) => window.scrollTo(0, top), box.top);
+    const before = await page.$eval('.stage figure[data-matrix="weights"] canvas', (c) => c.toDataURL());
+    await page.$eval('#temperature', (input) => { input.value = '800'; input.dispatchEvent(new Event('input', { bubbles: true })); });
+    await page.waitForFunction((b) => document.querySelector('.stage figure[data-matrix="weights"] canvas').toDataURL() !== b, before);
+    const inView = await page.$eval('.stage figure[data-matrix="weights"]', (f) => f.getBoundingClientRect().bottom <= window.innerHeight);
+    assert.ok(inView, `${viewport.width}: the weights stay in view`);
+    await page.check('#mask-none');
+    await page.waitForFunction(() => document.querySelector('figure[data-view="graph"]').dataset.edges === '36');
+    await shot(page, `page-one-screen-${viewport.width}`);
+    await page.context().close();
+  }
+});

@@ -200,7 +200,9 @@ export class Heatmap {
     // cells come out the same size
     const { count = 1, columns = cols } = this.options.row ?? {}, gap = 26;
     const width = this.figure.parentElement?.clientWidth ?? 600;
-    const available = Math.max(160, ((width - (count - 1) * gap) * cols) / columns - 8);
+    const shared = ((width - (count - 1) * gap) * cols) / columns - 8;
+    // too narrow to share (a phone): each matrix takes the whole row, stacked
+    const available = Math.max(160, shared >= 140 ? shared : width - 8);
     const context = this.canvas.getContext('2d');
     context.font = defaults.font;
     const widest = (labels) => labels.reduce((w, l) => Math.max(w, context.measureText(l).width), 0);
