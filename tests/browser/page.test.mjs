@@ -403,3 +403,21 @@ test('one screen: the controls, the player, the step\'s matrices and the graph f
     await page.context().close();
   }
 });
+
+test('no horizontal page scroll at 390 px: the playground, every lesson, the largest settings; a short view un-sticks the player', async () => {
+  const hashes = ['#preset=sun-rises-causal&step=out', '#sentence=a%20b%20c%20d&heads=8&value_size=64&embed=64&step=out',
+    ...['trick', 'qkv', 'encoder', 'cross', 'multihead', 'scaling', 'space'].map((id) => `#lesson=${id}`)];
+  for (const hash of hashes) {
+    const page = await openPage(env.browser, `${env.url}${hash}`, { viewport: { width: 390, height: 844 } });
+    assert.equal(await ready(page), 'ready', hash);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, hash);
+    await page.context().close();
+  }
+  // 1280 × 720 at 200% zoom is 640 × 360 CSS pixels
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal`, { viewport: { width: 640, height: 360 } });
+  assert.equal(await ready(page), 'ready');
+  await page.evaluate(() => window.scrollTo(0, document.querySelector('.stage').getBoundingClientRect().top + window.scrollY));
+  const covered = await page.$eval('.player', (p) => { const r = p.getBoundingClientRect(); return Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0)); });
+  assert.ok(covered <= 360 / 5, `the player covers ${covered} px of 360`);
+  await page.context().close();
+});
