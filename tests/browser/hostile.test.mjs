@@ -43,6 +43,16 @@ async function hostilePage(browser, url) {
   return page;
 }
 
+// Records the longest gap between animation frames in window.__gap.
+function watchFrames(page) {
+  return page.evaluate(() => {
+    window.__gap = 0;
+    let last = performance.now();
+    const tick = (now) => { window.__gap = Math.max(window.__gap, now - last); last = now; requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+}
+
 async function settled(page) {
   const state = await ready(page);
   const visible = await page.evaluate(() => ['status', 'notice'].map((id) => document.getElementById(id))
@@ -74,12 +84,7 @@ test('hostile hashes after the page has loaded: no freeze, no pollution, the pag
   const page = await hostilePage(env.browser, env.url);
   assert.equal(await ready(page), 'ready');
   // the longest gap between animation frames while each hash is handled
-  await page.evaluate(() => {
-    window.__gap = 0;
-    let last = performance.now();
-    const tick = (now) => { window.__gap = Math.max(window.__gap, now - last); last = now; requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
-  });
+  await watchFrames(page);
   for (const [what, hash] of Object.entries(hashes)) {
     if (what.startsWith('a lesson')) continue;
     await page.evaluate(() => { window.__gap = 0; });
@@ -151,12 +156,7 @@ const heavyBad = JSON.stringify({
 test('a heavy file the core refuses is checked off the main thread: the page keeps its frames', async () => {
   const page = await hostilePage(env.browser, env.url);
   assert.equal(await ready(page), 'ready');
-  await page.evaluate(() => {
-    window.__gap = 0;
-    let last = performance.now();
-    const tick = (now) => { window.__gap = Math.max(window.__gap, now - last); last = now; requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
-  });
+  await watchFrames(page);
   await page.setInputFiles('#open-file', { name: 'heavy-bad.json', mimeType: 'application/json', buffer: Buffer.from(heavyBad) });
   await page.waitForFunction(() => !document.getElementById('status').hidden, null, { timeout: 20000 });
   assert.match(await page.textContent('#status'), /^"heavy-bad.json": attention.output: overflows float32/);
