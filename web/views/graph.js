@@ -157,7 +157,11 @@ export class Graph {
     const g = this.canvas.getContext('2d');
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
     g.clearRect(0, 0, L.width, L.height);
-    const ink = getComputedStyle(this.canvas).color || '#222';
+    const style = getComputedStyle(this.canvas);
+    const ink = style.color || '#222';
+    // the theme's edge colour (--edge: "r g b"); a detached export canvas has none: the light one
+    const themed = style.getPropertyValue('--edge').trim().split(/\s+/).map(Number);
+    const edgeColor = themed.length === 3 && themed.every(Number.isFinite) ? themed : defaults.edgeColor;
     const { pools, weighted, step, progress, current } = this.model;
 
     pools.forEach((pool, p) => {
@@ -195,7 +199,7 @@ export class Graph {
       buckets.forEach((list, k) => {
         if (!list.length) return;
         const w = (k + 0.5) / defaults.buckets;
-        const [r, gr, b] = defaults.edgeColor;
+        const [r, gr, b] = edgeColor;
         g.strokeStyle = `rgba(${r}, ${gr}, ${b}, ${faint + (1 - faint) * (dense ? w : Math.sqrt(w))})`;
         g.fillStyle = g.strokeStyle;
         g.lineWidth = (dense ? 0.4 : 0.6) + 4.5 * w * thickness;

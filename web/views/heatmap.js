@@ -238,6 +238,12 @@ export class Heatmap {
       if (mode === 'mask' && to === -Infinity && Math.floor(i / cols) >= reveal * rows) return from[i];
       return to;
     };
+    // −∞ cells: the theme's --masked (dark grey in light mode, light grey in
+    // dark mode, so they stand out from either panel), hatched in the other tone
+    const maskedVar = getComputedStyle(this.canvas).getPropertyValue('--masked').trim();
+    const masked = { color: /^#[0-9a-f]{6}$/i.test(maskedVar) ? maskedVar : maskedColor };
+    masked.rgb = [1, 3, 5].map((i) => parseInt(masked.color.slice(i, i + 2), 16));
+    masked.light = masked.rgb[0] > 128;
     const numbers = cell >= defaults.numbersFrom;
     const decimals = cell >= defaults.fourDigitsFrom ? 4 : 2;
     const ink = getComputedStyle(this.canvas).color || '#222';
@@ -277,16 +283,17 @@ export class Heatmap {
         }
         const v = valueAt(i);
         if (v === -Infinity) {
-          g.fillStyle = maskedColor;
+          g.fillStyle = masked.color;
           g.fillRect(x, y, cell, cell);
-          hatch(g, x, y, cell);
+          hatch(g, x, y, cell, masked.light);
           if (numbers) {
-            g.fillStyle = '#fff';
+            g.fillStyle = masked.light ? '#111' : '#fff';
             g.fillText('−∞', x + cell / 2, y + cell / 2);
           }
           continue;
         }
-        const rgb = this.scale === 'sequential' ? sequential(v) : this.scale === 'binary' ? (v ? [53, 183, 121] : [58, 58, 58]) : diverging(v, bound);
+        // a mask's 0 cells share the −∞ cells' colour, as the legend's swatch does
+        const rgb = this.scale === 'sequential' ? sequential(v) : this.scale === 'binary' ? (v ? [53, 183, 121] : masked.rgb) : diverging(v, bound);
         g.fillStyle = css(rgb);
         g.fillRect(x, y, cell, cell);
         if (numbers) {
@@ -393,12 +400,12 @@ function escapeXml(text) {
   return String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 }
 
-function hatch(g, x, y, size) {
+function hatch(g, x, y, size, onLight = false) {
   g.save();
   g.beginPath();
   g.rect(x, y, size, size);
   g.clip();
-  g.strokeStyle = 'rgba(255, 255, 255, 0.22)';
+  g.strokeStyle = onLight ? 'rgba(0, 0, 0, 0.3)' : 'rgba(255, 255, 255, 0.22)';
   g.lineWidth = 1;
   for (let d = -size; d < size; d += 5) {
     g.beginPath();
