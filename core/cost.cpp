@@ -12,26 +12,18 @@ namespace {
 
 using u64 = std::uint64_t;
 
-u64 times(u64 a, u64 b) {
-  if (a != 0 && b > std::numeric_limits<u64>::max() / a) return std::numeric_limits<u64>::max();
-  return a * b;
-}
+u64 times(u64 a, u64 b) { return saturating_times(a, b); }
 u64 times(u64 a, u64 b, u64 c) { return times(times(a, b), c); }
 u64 plus(u64 a, u64 b) { return a > std::numeric_limits<u64>::max() - b ? std::numeric_limits<u64>::max() : a + b; }
 
-u64 elements(const shape_t& shape) {
-  u64 n = 1;
-  for (std::size_t d : shape) n = times(n, d);
-  return n;
-}
 
 u64 draws_of(const tensor_entry& e) {
   using k = tensor_entry::source_kind;
   switch (e.source) {
-    case k::rand: case k::randn: return elements(e.shape);
+    case k::rand: case k::randn: return saturating_count(e.shape);
     case k::randint:  // two 32-bit draws per number when the range needs more than 32 bits
-      return times(elements(e.shape), static_cast<u64>(e.high) - static_cast<u64>(e.low) >= (u64{1} << 32) ? 2 : 1);
-    case k::linear: return elements(e.shape);
+      return times(saturating_count(e.shape), static_cast<u64>(e.high) - static_cast<u64>(e.low) >= (u64{1} << 32) ? 2 : 1);
+    case k::linear: return saturating_count(e.shape);
     case k::embedding: return times(e.table_rows, e.shape[1]);
     default: return 0;
   }
@@ -66,7 +58,7 @@ struct cost_walk {
       named[e.name] = &e;
       const std::string place = "tensors[" + std::to_string(i) + "]";
       add_draws(draws_of(e), place);
-      add_work(0, elements(e.shape), place);
+      add_work(0, saturating_count(e.shape), place);
     }
     const attention_spec& a = s.attention;
     const u64 B = s.batch, Tq = s.query_length, Tkv = s.context_length;

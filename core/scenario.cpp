@@ -47,19 +47,6 @@ std::string unknown_field(const std::string& place, const std::string& key) {
   return (place.empty() ? std::string("scenario") : place) + ": unknown field " + quote(key);
 }
 
-// a · b, saturating, so that absurd shapes cannot wrap around a limit check
-std::size_t times(std::size_t a, std::size_t b) {
-  if (a != 0 && b > std::numeric_limits<std::size_t>::max() / a) return std::numeric_limits<std::size_t>::max();
-  return a * b;
-}
-
-// element_count that saturates instead of wrapping
-std::size_t count_of(const shape_t& shape) {
-  std::size_t n = 1;
-  for (std::size_t d : shape) n = times(n, d);
-  return n;
-}
-
 std::string shape_text(const shape_t& shape) {
   std::string text = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
@@ -124,7 +111,7 @@ void parse_values(const json& value, const std::string& place, tensor_entry& ent
     shape.push_back(level->size());
   }
   ATTENTION_CHECK(!shape.empty(), place, ": expected a list of numbers (rank 1 to 3)");
-  ATTENTION_CHECK(count_of(shape) <= limits::tensor_elements, place, ": ", count_of(shape),
+  ATTENTION_CHECK(saturating_count(shape) <= limits::tensor_elements, place, ": ", saturating_count(shape),
                   " elements exceed the limit of ", limits::tensor_elements);
   entry.shape = shape;
   entry.values.reserve(element_count(shape));
@@ -232,7 +219,7 @@ tensor_entry parse_entry(const json& item, const std::string& place) {
       ATTENTION_CHECK(argument.is_array() && argument.size() == 2, source_place, expected);
       const std::size_t num = positive_integer(argument[0]), dim = positive_integer(argument[1]);
       ATTENTION_CHECK(num > 0 && dim > 0, source_place, expected);
-      ATTENTION_CHECK(times(num, dim) <= limits::tensor_elements, source_place, ": a table of ", num, " × ", dim,
+      ATTENTION_CHECK(saturating_times(num, dim) <= limits::tensor_elements, source_place, ": a table of ", num, " × ", dim,
                       " exceeds the limit of ", limits::tensor_elements, " elements");
       const std::string ids_place = at(place, "ids");
       ATTENTION_CHECK(item.contains("ids"), ids_place, ": required with embedding");
@@ -251,8 +238,8 @@ tensor_entry parse_entry(const json& item, const std::string& place) {
     }
     case k::manual_seed: break;
   }
-  ATTENTION_CHECK(count_of(entry.shape) <= limits::tensor_elements, source_place, ": ",
-                  shape_text(entry.shape), " has ", count_of(entry.shape), " elements; the limit is ",
+  ATTENTION_CHECK(saturating_count(entry.shape) <= limits::tensor_elements, source_place, ": ",
+                  shape_text(entry.shape), " has ", saturating_count(entry.shape), " elements; the limit is ",
                   limits::tensor_elements);
   return entry;
 }
@@ -409,7 +396,8 @@ class validator {
     ATTENTION_CHECK(heads.is_array() && !heads.empty(), "attention.heads: expected a list of at least one head");
     ATTENTION_CHECK(heads.size() <= limits::heads, "attention.heads: ", heads.size(), " heads exceed the limit of ",
                     limits::heads);
-    const std::size_t attention_size = times(times(times(s_.batch, heads.size()), s_.query_length), s_.context_length);
+    const std::uint64_t attention_size =
+        saturating_times(saturating_times(saturating_times(s_.batch, heads.size()), s_.query_length), s_.context_length);
     ATTENTION_CHECK(attention_size <= limits::attention_elements, "attention: B · heads · Tq · Tkv = ", s_.batch,
                     " · ", heads.size(), " · ", s_.query_length, " · ", s_.context_length, " = ", attention_size,
                     " exceeds the limit of ", limits::attention_elements);

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,20 @@ struct named_tensor {
   std::string name;
   tensor value;
 };
+
+// a · b in 64 bits, saturating: absurd shapes give huge counts, never wrapped
+// small ones, whether size_t is 64 bits (native) or 32 (wasm).
+inline std::uint64_t saturating_times(std::uint64_t a, std::uint64_t b) {
+  if (a != 0 && b > std::numeric_limits<std::uint64_t>::max() / a) return std::numeric_limits<std::uint64_t>::max();
+  return a * b;
+}
+
+// element_count that saturates instead of wrapping: for limit checks
+inline std::uint64_t saturating_count(const shape_t& shape) {
+  std::uint64_t n = 1;
+  for (std::size_t d : shape) n = saturating_times(n, d);
+  return n;
+}
 
 inline std::size_t element_count(const shape_t& shape) {
   std::size_t n = 1;

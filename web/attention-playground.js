@@ -10,7 +10,7 @@
 // ready, stepchange and error; data-state="loading|ready|error" on the
 // element. Its files are found beside this script (import.meta.url), and
 // every element on a page shares one WebAssembly module.
-import { checkOffThread, loadEngine, ScenarioError } from './engine.js';
+import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, tooLarge } from './engine.js';
 import { lessons } from './lessons/index.js';
 import { drive, Player } from './player.js';
 import { presetScenario } from './presets.js';
@@ -40,8 +40,6 @@ function loadSheets() {
   }));
   return sheets;
 }
-
-const scenarioBytes = 16 * 1024 * 1024;  // core/limits.hpp: scenario_bytes
 
 // Which scenario URLs a figure loads: the page's own origin, by a relative or
 // absolute URL, over http(s). A link to embed.html can carry any URL, so
@@ -179,7 +177,7 @@ export class AttentionPlayground extends HTMLElement {
     if (!response.ok) throw new ScenarioError(`scenario: cannot load ${quoteText(url.pathname)} (HTTP ${response.status})`);
     // the core's limit, before reading the body into the page
     const declared = Number(response.headers.get('Content-Length') ?? 0);
-    if (declared > scenarioBytes) throw new ScenarioError(`scenario: ${declared} bytes exceed the limit of ${scenarioBytes}`);
+    if (declared > scenarioBytes) throw tooLarge(declared);
     const text = await response.text();
     await checkOffThread(text);  // a bad file is refused without freezing the host page
     return text;

@@ -9,6 +9,13 @@ const defaults = {
 
 let shared = null;  // one module per page, however many views use it
 
+// core/limits.hpp's scenario_bytes, and the core's words for going past it:
+// what refuses a file or a download before it is read says the same.
+export const scenarioBytes = 16 * 1024 * 1024;
+export function tooLarge(bytes) {
+  return new ScenarioError(`scenario: ${bytes} bytes exceed the limit of ${scenarioBytes}`);
+}
+
 export async function loadEngine(options = {}) {
   if (!options.wasmBinary && shared) return shared;
   const settings = { ...defaults, ...options };
@@ -68,7 +75,7 @@ class Engine {
     if (typeof text !== 'string') throw new ScenarioError('scenario: expected JSON text or an object');
     // The core says the same; refusing here spares copying a huge text into wasm.
     if (text.length > scenarioBytes || (text.length * 3 > scenarioBytes && utf8Length(text) > scenarioBytes))
-      throw new ScenarioError(`scenario: ${utf8Length(text)} bytes exceed the limit of ${scenarioBytes}`);
+      throw tooLarge(utf8Length(text));
     const session = new this.module.Session();
     let message;
     try {
@@ -98,7 +105,6 @@ class Engine {
   }
 }
 
-const scenarioBytes = 16 * 1024 * 1024;  // core/limits.hpp: scenario_bytes
 
 function utf8Length(text) {
   return new TextEncoder().encode(text).length;

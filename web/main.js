@@ -1,5 +1,5 @@
 // Wiring only: URL state <-> controls, the engine, the player and the views.
-import { checkOffThread, loadEngine, ScenarioError } from './engine.js';
+import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, tooLarge } from './engine.js';
 import { notebookName, stepText } from './notebooks.js';
 import { editedScenario, hasEdits, withEdit } from './edits.js';
 import { download, pictureSVG, picturePNG } from './export.js';
@@ -389,8 +389,8 @@ const exporters = {
 async function openFile(file) {
   if (!file) return;
   // the core's limit, checked before reading: a 1 GB file is never read into the tab
-  if (file.size > 16 * 1024 * 1024) {
-    showError(`${quoteText(file.name)}: ${file.size} bytes exceed the limit of ${16 * 1024 * 1024} for a scenario`);
+  if (file.size > scenarioBytes) {
+    showError(`${quoteText(file.name)}: ${tooLarge(file.size).message}`);
     return;
   }
   const text = await file.text();

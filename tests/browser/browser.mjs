@@ -84,3 +84,12 @@ export function hostSite(files) {
 export function shot(page, name) {
   return page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
 }
+
+// WCAG contrast ratio of two colours, [r, g, b] arrays or CSS rgb() text.
+export function contrast(a, b) {
+  const rgb = (c) => (typeof c === 'string' ? c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number) : c);
+  const luminance = (c) => rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const [x, y] = [luminance(a), luminance(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-import { openPage, ready, root, shot, siteDir, useBrowser } from './browser.mjs';
+import { contrast, openPage, ready, root, shot, siteDir, useBrowser } from './browser.mjs';
 
 const env = useBrowser();
 
@@ -282,14 +282,9 @@ test('the focus ring has at least 3:1 contrast against the page, light and dark'
     assert.equal(await ready(page), 'ready');
     await page.focus('#play');
     await page.keyboard.press('Tab');
-    const ratio = await page.evaluate(() => {
-      const rgb = (text) => text.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
-      const luminance = ([r, g, b]) => [r, g, b].map((c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; })
-        .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
-      const ring = luminance(rgb(getComputedStyle(document.activeElement).outlineColor));
-      const page = luminance(rgb(getComputedStyle(document.body).backgroundColor));
-      return (Math.max(ring, page) + 0.05) / (Math.min(ring, page) + 0.05);
-    });
+    const [ring, background] = await page.evaluate(() =>
+      [getComputedStyle(document.activeElement).outlineColor, getComputedStyle(document.body).backgroundColor]);
+    const ratio = contrast(ring, background);
     assert.ok(ratio >= 3, `${colorScheme}: ${ratio.toFixed(2)}:1`);
     await page.context().close();
   }
