@@ -8,6 +8,7 @@ import { presetIndex, presetScenario } from './presets.js';
 import { pytorchSnippet } from './pytorch.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { defaultSentence, defaultState, parseHash, quoteText, sliderPosition, steps, temperatureAt, toHash } from './state.js';
+import { HeadsStrip } from './views/heads.js';
 import { LinkedViews } from './views/linked.js';
 import { MaskEditor } from './views/mask-editor.js';
 import { lessons } from './lessons/index.js';
@@ -20,11 +21,15 @@ let engine = null;
 let trace = null;
 let state = defaultState();
 let computedKey = '';
+let baseline = null;  // the trace before the learner's last edit
+let lastEdit = null;  // {key, name, index}: that edit, while its trace is shown
 let presets = [];
 let linkProblems = [];  // what the URL got wrong, until the learner changes something
 
 const player = new Player(steps.length, { reducedMotion: reducedMotion.matches, onChange: onPlayer });
-const views = new LinkedViews({ matrices: $('matrices'), graph: $('graph'), detail: $('detail'), onEdit });
+const headsStrip = new HeadsStrip($('all-heads'), { onHead: (head) => update({ head }) });
+const views = new LinkedViews({ matrices: $('matrices'), graph: $('graph'), detail: $('detail'), onEdit,
+  onGraphLayout: (graph) => update({ graph }) });
 const maskEditor = new MaskEditor($('mask-editor'), { onChange: (mask) => update({ mask }) });
 
 // ---- status -----------------------------------------------------------------
@@ -85,7 +90,14 @@ async function compute() {
     if (key !== scenarioKey(state)) return false;  // a newer change is on its way
     const next = engine.run(next_scenario);
     scenario = next_scenario;
-    trace?.dispose();
+    // an edit keeps the trace before it, so the page can show what it changed
+    baseline?.dispose();
+    baseline = null;
+    if (lastEdit && lastEdit.key === key) baseline = trace;
+    else {
+      trace?.dispose();
+      lastEdit = null;
+    }
     trace = next;
     computedKey = key;
     $('status').hidden = true;
@@ -140,16 +152,20 @@ function renderScenario() {
     ? `Built like the sentence notebook (“${notebookName(s.source)}”): Embedding(50,000, ${state.embed}) and torch.rand weights, seed ${state.seed}.`
     : `From the notebook “${notebookName(s.source)}”.`;
   $('shape-facts').textContent =
-    `B = ${s.batch}, T = ${s.query_length}${s.cross ? `, context T = ${s.context_length} (cross-attention)` : ''}, ${s.heads.length} head${s.heads.length > 1 ? 's' : ''}, mask ${s.mask}${s.scale ? ', scaled' : ''}`;
+    `B = ${s.batch}, T = ${s.query_length}${s.cross ? `, context T = ${s.context_length} (cross-attention)` : ''}, ${s.heads.length} head${s.heads.length > 1 ? 's' : ''}, mask ${s.mask}${s.scale && s.heads.some((h) => h.steps.q) ? ', scaled' : ''}`;
 
-  fillSelect($('batch'), s.batch, (b) => `${b}: ${s.tokens[b].slice(0, 6).join(' ')}${s.tokens[b].length > 6 ? ' …' : ''}`);
+  // a scenario without tokens labels rows by position: say so once, not "0 0 1 1"
+  const unnamed = s.tokens.every((list) => list.every((t, i) => t === String(i)));
+  fillSelect($('batch'), s.batch, (b) => (unnamed ? `${b}` : `${b}: ${s.tokens[b].slice(0, 6).join(' ')}${s.tokens[b].length > 6 ? ' …' : ''}`));
   fillSelect($('head'), s.heads.length, (h) => `head ${h}`);
   $('batch').value = state.batch;
   $('head').value = state.head;
 
   const list = $('tokens');
   list.textContent = '';
-  s.tokens[state.batch].forEach((token, i) => {
+  $('tokens-none').hidden = !unnamed;
+  if (unnamed) $('tokens-none').textContent = `This scenario names no tokens: its ${s.query_length} rows are positions 0 to ${s.query_length - 1} of ${s.x === 'x' ? 'x' : `x (${s.x})`}.`;
+  if (!unnamed) s.tokens[state.batch].forEach((token, i) => {
     const li = document.createElement('li');
     const index = document.createElement('span');
     index.className = 'token-index';
@@ -206,7 +222,10 @@ function renderStep() {
   $('play').setAttribute('aria-pressed', player.playing ? 'true' : 'false');
   $('back').disabled = player.index === 0;
   $('forward').disabled = player.index === steps.length - 1;
-  if (trace) views.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress });
+  views.graph.setLayout(state.graph);
+  const edit = lastEdit && baseline ? { baseline, name: lastEdit.name, index: lastEdit.index } : null;
+  if (trace) views.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress, edit });
+  if (trace) headsStrip.show(trace, { head: state.head, batch: state.batch, step });
 }
 
 // ---- lessons ----------------------------------------------------------------
@@ -339,7 +358,7 @@ function update(patch, { history: mode = 'push' } = {}) {
   // edits belong to the tensors of one input: a new input starts clean
   const inputKeys = ['preset', 'sentence', 'file', 'seed', 'embed', 'head_size', 'value_size', 'heads'];
   if (inputKeys.some((k) => k in patch) && !('edits' in patch)) patch = { ...patch, edits: null };
-  const affectsScenario = Object.keys(patch).some((k) => !['batch', 'head', 'step'].includes(k));
+  const affectsScenario = Object.keys(patch).some((k) => !['batch', 'head', 'step', 'graph'].includes(k));
   state = { ...state, ...patch };
   if (affectsScenario && !('mask' in patch) && ('preset' in patch || 'sentence' in patch)) {
     // a new input starts from its own mask, scale and temperature
@@ -363,7 +382,9 @@ function onPlayer({ stepChanged }) {
 }
 
 function onEdit(name, index, value) {
-  update({ edits: withEdit(state.edits, name, index, value) });
+  const edits = withEdit(state.edits, name, index, value);
+  lastEdit = { key: scenarioKey({ ...state, edits }), name, index };
+  update({ edits });
 }
 
 // ---- export -----------------------------------------------------------------

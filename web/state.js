@@ -28,6 +28,7 @@ export const props = {
   batch: { ...int(0, 63), default: 0 },
   head: { ...int(0, 63), default: 0 },
   step: { type: 'enum', values: steps, default: 'x' },
+  graph: { type: 'enum', values: ['arcs', 'columns'], default: 'arcs' },  // the graph's layout
   lesson: { type: 'enum', values: lessonIds, default: null },
   order: { type: 'order', default: null },  // the space lesson's word order: "5.4.3.2.1.0"
   positions: { type: 'bool', default: null },

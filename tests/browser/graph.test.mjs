@@ -49,11 +49,12 @@ test('hovering a node lights its row of the weights; hovering a cell lights its 
   const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=weights`);
   await ready(page);
   const canvas = await page.$('.graph canvas');
-  // node 3 ("in"): nodes sit evenly from an 18 px margin, the row at 80% of the pool
+  // node 3 ("in"): chips sit evenly from a 10 px margin, under the title (20 px)
+  // and the band of arcs from the past (26% of the width, 54 to 130 px)
   const geometry = await page.$eval('.graph canvas', (c) => ({ width: c.clientWidth, height: c.clientHeight }));
   const box = await canvas.boundingBox();
-  const x = box.x + 18 + 3.5 * ((geometry.width - 36) / 6);
-  const y = box.y + geometry.height * 0.8;
+  const x = box.x + 10 + 3.5 * ((geometry.width - 20) / 6);
+  const y = box.y + 20 + Math.max(54, Math.min(130, geometry.width * 0.26)) + 10;
   await page.mouse.move(x, y);
   await page.waitForFunction(() => document.querySelector('#detail h3')?.textContent.startsWith('node 3'));
   const rows = await page.$$eval('.heatmap', (figures) => figures.map((f) => [f.querySelector('.matrix-name').textContent, f.dataset.highlightRow]));

@@ -1,9 +1,9 @@
-// How numbers read on the page (web/views/heatmap.js formatNumber): whole
+// How numbers read on the page (web/views/format.js): whole
 // numbers as whole numbers, −∞ and the minus sign as the matrices show them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { formatNumber } from '../../web/views/heatmap.js';
+import { formatNumber } from '../../web/views/format.js';
 
 test('whole numbers read as whole numbers beside fractions', () => {
   assert.equal(formatNumber(7), '7');

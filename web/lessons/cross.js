@@ -25,7 +25,7 @@ export default {
     matrix(r, { label: `k (from ${s.context})`, value: trace.step(0, 'k', 0), rows: s.context_tokens[0], readout });
     matrix(r, { label: `v (from ${s.context})`, value: trace.step(0, 'v', 0), rows: s.context_tokens[0], readout });
     const r2 = row(root);
-    matrix(r2, { label: `weights (${s.query_length} × ${s.context_length})`, value: trace.step(0, 'weights', 0), rows: s.tokens[0], cols: s.context_tokens[0], scale: 'sequential', readout });
+    matrix(r2, { label: 'weights', value: trace.step(0, 'weights', 0), rows: s.tokens[0], cols: s.context_tokens[0], scale: 'sequential', readout });
     matrix(r2, { label: 'out', value: trace.step(0, 'out', 0), rows: s.tokens[0], readout });
     const graphBox = element(r2, 'div', { className: 'lesson-graph' });
     new Graph(graphBox).show(trace, { head: 0, step: 'weights', progress: 1, batch: 0 });

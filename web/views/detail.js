@@ -83,7 +83,7 @@ export function clearDetail(panel) {
 export function showNodeDetail(panel, { batch, node, pool }, summary, keep) {
   panel.textContent = '';
   const heading = document.createElement('h3');
-  heading.textContent = `node ${node} “${pool.tokens[node]}” (batch element ${batch})`;
+  heading.textContent = `node ${node}${named(pool.tokens, node)} (batch element ${batch})`;
   panel.append(heading);
   const incoming = [];
   for (let j = 0; j < summary.context_length; j++) if (keep.data[node * summary.context_length + j]) incoming.push(j);
@@ -93,18 +93,24 @@ export function showNodeDetail(panel, { batch, node, pool }, summary, keep) {
     return;
   }
   line(panel, `out[${node}] = Σ_j weights[${node}, j] · v[j], with weights:`, 'formula');
-  const list = document.createElement('ol');
-  list.className = 'exps';
-  list.start = 0;
+  // sorted by weight, so no numbering: "from 1" is the token's own position
+  const list = document.createElement('ul');
+  list.className = 'exps by-weight';
   incoming
     .map((j) => ({ j, w: pool.weights[node * summary.context_length + j] }))
     .sort((a, b) => b.w - a.w)
     .slice(0, 12)
     .forEach(({ j, w }) => {
       const li = document.createElement('li');
-      li.value = j;
-      li.textContent = `from ${j} “${(summary.cross ? pool.context : pool.tokens)[j]}”: ${formatNumber(w)}`;
+      li.textContent = `from ${j}${named(summary.cross ? pool.context : pool.tokens, j)}: ${formatNumber(w)}`;
       list.append(li);
     });
   panel.append(list);
+}
+
+// A token's text after its position, unless the scenario names no tokens
+// (then its labels are the positions themselves: "node 1", not "node 1 “1”").
+export function named(tokens, k) {
+  const text = tokens?.[k];
+  return text === undefined || text === String(k) ? '' : ` “${text}”`;
 }

@@ -2,6 +2,13 @@
 // cells when they fit, −∞ hatched. Hover or keyboard focus picks a cell;
 // arrow keys move it. Labels are drawn as text, never parsed as HTML.
 import { css, diverging, maskedColor, sequential, textOn } from './colors.js';
+import { rowsShown, softmaxPhase } from './timing.js';
+import * as editor from './cell-editor.js';
+import { formatNumber } from './format.js';
+import * as overlays from './heatmap-overlays.js';
+import * as svgOf from './heatmap-svg.js';
+
+export { formatNumber };
 
 export const defaults = {
   maxCell: 54,
@@ -12,15 +19,6 @@ export const defaults = {
   labelWidth: 84,
   maxHeight: 560,  // a tall matrix shrinks its cells rather than the page growing without end
 };
-
-export function formatNumber(v, decimals = 4) {
-  if (v === -Infinity) return '−∞';
-  // whole numbers (a mask's 0/1, the a @ b demos' sums) as whole numbers: 7 beside 11, not 7.0000 beside 11.0
-  if (Number.isInteger(v) && Math.abs(v) < 1e6) return String(v).replace('-', '−');
-  const a = Math.abs(v);
-  const text = a >= 100 ? v.toFixed(0) : a >= 10 ? v.toFixed(Math.min(decimals, 2) - 1) : v.toFixed(decimals);
-  return text.replace('-', '−');
-}
 
 export class Heatmap {
   constructor(parent, { name, hook, label, scale = 'diverging', onCell = () => {}, onEdit = null }) {
@@ -43,6 +41,7 @@ export class Heatmap {
     this.label = label;
     this.focus = null;     // {row, col} shown with an outline
     this.highlightRow = null;
+    this.marks = null;  // what the step combines: {rows: Map(row → strength), cells: [{row, col}]}
     this.layout = null;
 
     this.canvas.addEventListener('mousemove', (e) => this.pick(this.cellAt(e)));
@@ -59,67 +58,12 @@ export class Heatmap {
     if (onEdit) this.figure.classList.add('editable');  // the caption says: click to edit
   }
 
-  // An input over the cell; Enter keeps the value, Escape or leaving drops it.
   startEdit(cell) {
-    if (!this.onEdit || !cell || !this.layout) return;
-    this.editor?.remove();
-    const { left, top, cell: size } = this.layout;
-    const input = document.createElement('input');
-    input.type = 'number';
-    input.step = 'any';
-    input.className = 'cell-editor';
-    input.value = String(this.matrix.data[cell.row * this.matrix.shape[1] + cell.col]);
-    input.setAttribute('aria-label', `New value for ${this.label} [${cell.row}, ${cell.col}]`);
-    input.style.left = `${this.canvas.offsetLeft + left + cell.col * size - 10}px`;
-    input.style.top = `${this.canvas.offsetTop + top + cell.row * size}px`;
-    input.style.width = `${Math.max(size + 20, 76)}px`;
-    input.style.height = `${Math.max(size, 26)}px`;
-    this.figure.append(input);
-    this.editor = input;
-    input.focus();
-    input.select();
-    let closed = false;
-    const close = () => {  // removing the input fires blur, which closes again
-      if (closed) return;
-      closed = true;
-      input.remove();
-      this.figure.querySelector('.field-error.cell-error')?.remove();
-      if (this.editor === input) this.editor = null;
-    };
-    input.addEventListener('keydown', (e) => {
-      e.stopPropagation();
-      if (e.key === 'Escape') {
-        close();
-        this.canvas.focus();
-      } else if (e.key === 'Enter') {
-        const value = Number(input.value);
-        if (input.value.trim() === '' || !Number.isFinite(value) || Math.abs(value) > 1e6) {
-          input.setAttribute('aria-invalid', 'true');
-          this.editorMessage(input, 'a finite number from −1,000,000 to 1,000,000');
-          return;
-        }
-        close();
-        this.canvas.focus();  // focus stays on the matrix the learner was editing
-        this.onEdit(this, cell, value);
-      }
-    });
-    input.addEventListener('blur', close);
+    return editor.startEdit(this, cell);
   }
 
-  // A visible message under the editor, read out as the input's description.
   editorMessage(input, text) {
-    let message = this.figure.querySelector('.field-error.cell-error');
-    if (!message) {
-      message = document.createElement('span');
-      message.className = 'field-error cell-error';
-      message.id = `cell-error-${Math.random().toString(36).slice(2)}`;
-      message.setAttribute('role', 'alert');
-      message.style.left = input.style.left;
-      message.style.top = `${parseFloat(input.style.top) + parseFloat(input.style.height) + 4}px`;
-      this.figure.append(message);
-      input.setAttribute('aria-describedby', message.id);
-    }
-    message.textContent = text;
+    return editor.editorMessage(this, input, text);
   }
 
   // matrix: {shape: [rows, cols], data}; options: {rowLabels, colLabels,
@@ -128,6 +72,7 @@ export class Heatmap {
     this.matrix = matrix;
     this.options = options;
     this.layout = null;
+    delete this.figure.dataset.phase;
     const [rows, cols] = matrix.shape;
     const shape = `${rows} × ${cols}`;
     this.caption.textContent = '';
@@ -138,6 +83,16 @@ export class Heatmap {
     size.className = 'matrix-shape';
     size.textContent = ` (${shape})`;
     this.caption.append(title, size);
+    const changed = options.changed ? options.changed.reduce((n, c) => n + c, 0) : null;
+    if (changed !== null) {
+      this.figure.dataset.changed = String(changed);
+      const note = document.createElement('span');
+      note.className = 'matrix-changes';
+      note.textContent = options.edited !== undefined ? 'your edit (dashed)' : changed ? `${changed} changed by your edit` : 'unchanged by your edit';
+      this.caption.append(note);
+    } else delete this.figure.dataset.changed;
+    if (options.edited !== undefined) this.figure.dataset.edited = `${Math.floor(options.edited / cols)}.${options.edited % cols}`;
+    else delete this.figure.dataset.edited;
     this.canvas.setAttribute('aria-label', `${this.label}, ${shape} matrix; arrow keys move between cells`);
     this.render();
     this.drawLegend();
@@ -202,7 +157,7 @@ export class Heatmap {
     const width = this.figure.parentElement?.clientWidth ?? 600;
     const shared = ((width - (count - 1) * gap) * cols) / columns - 8;
     // too narrow to share (a phone): each matrix takes the whole row, stacked
-    const available = Math.max(160, shared >= 140 ? shared : width - 8);
+    const available = Math.max(160, shared >= 140 ? shared : width - 8) - (this.options.mode === 'softmax' ? 64 : 0);
     const context = this.canvas.getContext('2d');
     context.font = defaults.font;
     const widest = (labels) => labels.reduce((w, l) => Math.max(w, context.measureText(l).width), 0);
@@ -211,7 +166,9 @@ export class Heatmap {
     const cell = Math.max(defaults.minCell, Math.min(this.options.maxCell ?? defaults.maxCell, Math.floor((available - left) / cols), Math.floor(defaults.maxHeight / rows)));
     const rotate = widest(colLabels) > cell - 4;
     const top = rotate ? Math.min(defaults.labelWidth, Math.ceil(widest(colLabels)) + 8) : 18;
-    return { rows, cols, cell, left, top, width: left + cols * cell + 1, height: top + rows * cell + 1, rotate };
+    // softmax shows each row's Σ of exponentials to its right
+    const sums = this.options.mode === 'softmax' ? 64 : 0;
+    return { rows, cols, cell, left, top, sums, width: left + cols * cell + 1 + sums, height: top + rows * cell + 1, rotate };
   }
 
   render() {
@@ -227,12 +184,17 @@ export class Heatmap {
     g.font = defaults.font;
 
     const { data } = this.matrix;
-    const { rowLabels = [], colLabels = [], reveal = 1, revealBy = 'cell', mode = 'fill', from } = this.options;
+    const { rowLabels = [], colLabels = [], reveal = 1, revealBy = 'cell', mode = 'fill', from, exps } = this.options;
     const bound = this.colorBound();
-    const shown = mode !== 'fill' ? rows * cols : revealBy === 'row' ? Math.round(reveal * rows) * cols : Math.round(reveal * rows * cols);
+    // softmax: the rows' exponentials appear row by row, then are divided by their sums
+    const phase = mode === 'softmax' && exps && reveal < 1 ? softmaxPhase(reveal) : null;
+    const shown = phase ? rowsShown(phase.exps, rows) * cols
+      : mode !== 'fill' ? rows * cols : revealBy === 'row' ? rowsShown(reveal, rows) * cols : Math.round(reveal * rows * cols);
+    this.showPhase(phase);
     // What a cell shows at this point of the animation (exact at reveal = 1).
     const valueAt = (i) => {
       const to = data[i];
+      if (phase) return exps[i] + (to - exps[i]) * phase.normalized;
       if (!from || reveal >= 1) return to;
       if (mode === 'morph' && Number.isFinite(to)) return from[i] + (to - from[i]) * reveal;
       if (mode === 'mask' && to === -Infinity && Math.floor(i / cols) >= reveal * rows) return from[i];
@@ -302,6 +264,9 @@ export class Heatmap {
         }
       }
     }
+    if (layout.sums && this.options.sums) this.drawSums(g, layout, phase, shown / cols, ink);
+    this.drawChanges(g, layout);
+    this.drawMarks(g, layout);
     if (this.highlightRow !== null && this.highlightRow < rows) {
       g.strokeStyle = '#ff9f1c';
       g.lineWidth = 2;
@@ -349,6 +314,40 @@ export class Heatmap {
     this.pick({ row: Math.max(0, Math.min(rows - 1, at.row + move[0])), col: Math.max(0, Math.min(cols - 1, at.col + move[1])) });
   }
 
+  drawSums(g, layout, phase, shownRows, ink) {
+    return overlays.drawSums(this, g, layout, phase, shownRows, ink);
+  }
+
+  drawChanges(g, layout) {
+    return overlays.drawChanges(this, g, layout);
+  }
+
+  // The phase of softmax's animation, for the caption and for tests.
+  showPhase(phase) {
+    const name = !phase ? 'done' : phase.normalized > 0 ? 'normalizing' : 'exponentials';
+    if (this.options.mode !== 'softmax' || this.figure.dataset.phase === name) return;
+    this.figure.dataset.phase = name;
+    const note = this.caption.querySelector('.matrix-phase') ?? this.caption.appendChild(document.createElement('span'));
+    note.className = 'matrix-phase';
+    note.textContent = name === 'exponentials' ? 'exp(masked − row max), row by row'
+      : name === 'normalizing' ? 'each row ÷ its sum' : 'every row sums to 1';
+  }
+
+  // What the step combines into the cell it is filling: rows of its inputs
+  // (a strength 0 … 1 each: how much that row counts) and single cells.
+  setMarks(marks) {
+    const key = marks ? `${[...marks.rows.keys()].join(',')}|${marks.cells.map((c) => `${c.row}.${c.col}`).join(',')}` : '';
+    if (key === (this.figure.dataset.marks ?? '')) return;
+    this.marks = marks;
+    if (key) this.figure.dataset.marks = key;
+    else delete this.figure.dataset.marks;
+    this.render();
+  }
+
+  drawMarks(g, layout) {
+    return overlays.drawMarks(this, g, layout);
+  }
+
   setHighlightRow(row) {
     if (row === this.highlightRow) return;
     this.highlightRow = row;
@@ -357,27 +356,8 @@ export class Heatmap {
     this.render();
   }
 
-  // The matrix as SVG (cells, numbers when they fit, labels), for export.
   toSVG() {
-    const L = this.layout ?? this.measure();
-    const { data } = this.matrix;
-    const { rowLabels = [], colLabels = [] } = this.options;
-    const bound = this.colorBound();
-    const text = (x, y, t, anchor = 'middle', fill = '#222') =>
-      `<text x="${x}" y="${y}" text-anchor="${anchor}" dominant-baseline="middle" fill="${fill}">${escapeXml(t)}</text>`;
-    const parts = [`<g class="heatmap" data-name="${escapeXml(this.name)}">`, text(0, 8, `${this.label} (${L.rows} × ${L.cols})`, 'start')];
-    for (let r = 0; r < L.rows; r++) if (rowLabels[r] !== undefined) parts.push(text(L.left - 4, L.top + (r + 0.5) * L.cell, rowLabels[r], 'end'));
-    for (let c = 0; c < L.cols; c++) if (colLabels[c] !== undefined) parts.push(text(L.left + (c + 0.5) * L.cell, L.top - 8, colLabels[c]));
-    for (let r = 0; r < L.rows; r++)
-      for (let c = 0; c < L.cols; c++) {
-        const v = data[r * L.cols + c];
-        const rgb = v === -Infinity ? [58, 58, 58] : this.scale === 'sequential' ? sequential(v) : this.scale === 'binary' ? (v ? [53, 183, 121] : [58, 58, 58]) : diverging(v, bound);
-        const x = L.left + c * L.cell, y = L.top + r * L.cell;
-        parts.push(`<rect class="cell" x="${x}" y="${y}" width="${L.cell}" height="${L.cell}" fill="${css(rgb)}"/>`);
-        if (L.cell >= defaults.numbersFrom) parts.push(text(x + L.cell / 2, y + L.cell / 2, this.scale === 'binary' ? String(v) : formatNumber(v, L.cell >= defaults.fourDigitsFrom ? 4 : 2), 'middle', v === -Infinity ? '#fff' : textOn(rgb)));
-      }
-    parts.push('</g>');
-    return { svg: parts.join('\n'), width: L.width, height: L.height + 12 };
+    return svgOf.toSVG(this);
   }
 
   remove() {
@@ -394,10 +374,6 @@ export function resize(canvas, width, height, ratio) {
     canvas.style.width = `${width}px`;
     canvas.style.height = `${height}px`;
   }
-}
-
-function escapeXml(text) {
-  return String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 }
 
 function hatch(g, x, y, size, onLight = false) {

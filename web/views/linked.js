@@ -10,10 +10,11 @@ import { Stage } from './stage.js';
 const pairSteps = ['mask', 'scores', 'scaled', 'masked', 'weights'];
 
 export class LinkedViews {
-  constructor({ matrices = null, graph = null, detail = null, onEdit = null }) {
+  // graphLayout, onGraphLayout: the graph's layout and who hears it switched
+  constructor({ matrices = null, graph = null, detail = null, onEdit = null, graphLayout = 'arcs', onGraphLayout = null }) {
     this.detail = detail;
     this.stage = matrices ? new Stage(matrices, { onCell: (h, c) => this.onCell(h, c), onEdit }) : null;
-    this.graph = graph ? new Graph(graph, { onNode: (n) => this.onNode(n) }) : null;
+    this.graph = graph ? new Graph(graph, { onNode: (n) => this.onNode(n), layout: graphLayout, onLayout: onGraphLayout }) : null;
     if (detail) clearDetail(detail);
   }
 

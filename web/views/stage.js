@@ -2,6 +2,7 @@
 // products filling scores, the scaling, −∞ appearing above the diagonal,
 // rows of weights normalizing, the weighted sum building out.
 import { Heatmap } from './heatmap.js';
+import { activeOf } from './timing.js';
 
 const range = (n) => Array.from({ length: n }, (_, i) => String(i));
 
@@ -21,7 +22,9 @@ function plan(trace, head, batch) {
   const ctx = s.cross ? trace.input(batch, { context: true }) : null;
   const v = step('v') ?? ctx ?? x;
   const source = s.cross ? 'context' : 'x';  // keys and values come from the context only in cross-attention
-  const vLabel = steps.v ? 'v' : s.cross ? `context (${s.context}), no value` : `x (${s.x}), no value`;
+    // "x, no value", or "x (embedded), no value" when the tensor has its own name
+  const called = (role, name) => (name === role ? role : `${role} (${name})`);
+  const vLabel = steps.v ? 'v' : `${s.cross ? called('context', s.context) : called('x', s.x)}, no value`;
 
   return {
     x: [
@@ -56,7 +59,7 @@ function plan(trace, head, batch) {
     ],
     weights: [
       named('masked', 'masked', 'diverging', step('masked'), tokens, context),
-      named('weights', 'weights = softmax(masked)', 'sequential', step('weights'), tokens, context, { revealBy: 'row' }),
+      named('weights', 'weights = softmax(masked)', 'sequential', step('weights'), tokens, context, { mode: 'softmax', ...softmaxRows(trace, head, batch) }),
     ],
     out: [
       named('weights', 'weights', 'sequential', step('weights'), tokens, context),
@@ -68,10 +71,73 @@ function plan(trace, head, batch) {
   };
 }
 
+// Each row's exponentials exp(masked − row max) and their sum, as the core
+// computed them for its explanations: softmax's animation plays them.
+function softmaxRows(trace, head, batch) {
+  const [rows, cols] = trace.step(head, 'weights', batch).shape;
+  const exps = new Float32Array(rows * cols);
+  const sums = [];
+  for (let r = 0; r < rows; r++) {
+    const e = trace.explain(head, 'weights', batch, r, 0);
+    exps.set(e.exps, r * cols);
+    sums.push(e.exp_sum);
+  }
+  return { exps, sums };
+}
+
+// What the step combines into the cell or row it is filling: the rows of its
+// inputs to light up, by panel name. active: {row, col} of the output.
+function marksFor(step, active, trace, head, batch) {
+  if (!active) return {};
+  const { row, col } = active;
+  const only = (r) => ({ rows: new Map([[r, 1]]), cells: [] });
+  switch (step) {
+    case 'scores':
+      return { q: only(row), k: only(col), scores: { rows: new Map(), cells: [{ row, col }] } };
+    case 'masked':
+      return { mask: only(row), masked: only(row) };
+    case 'weights':
+      return { masked: only(row), weights: only(row) };
+    case 'out': {
+      // the weights row, and each v row in proportion to the weight it gets
+      const weights = trace.step(head, 'weights', batch);
+      const cols = weights.shape[1];
+      const v = new Map();
+      for (let j = 0; j < cols; j++) if (trace.keep.data[row * cols + j]) v.set(j, weights.data[row * cols + j]);
+      return { weights: only(row), v: { rows: v, cells: [] }, out: only(row) };
+    }
+    default:
+      return {};
+  }
+}
+
+// The cells of a panel that differ from the same panel before the edit, and
+// the edited cell itself when the panel shows its tensor.
+function changesOf(panel, before, edit) {
+  if (!edit) return {};
+  const old = before.find((p) => p.name === panel.name)?.matrix;
+  const out = {};
+  if (old && old.data.length === panel.matrix.data.length) {
+    const changed = new Uint8Array(panel.matrix.data.length);
+    panel.matrix.data.forEach((v, i) => { changed[i] = v !== old.data[i] && !(Number.isNaN(v) && Number.isNaN(old.data[i])) ? 1 : 0; });
+    out.changed = changed;
+  }
+  if (panel.tensor?.name === edit.name) {
+    const cell = edit.index - panel.tensor.offset;
+    if (cell >= 0 && cell < panel.matrix.data.length) out.edited = cell;
+  }
+  return out;
+}
+
 export class Stage {
   constructor(parent, { onCell, onEdit }) {
     this.parent = parent;
-    this.onCell = onCell;
+    // a cell the learner points at in the step's result shows what it combines
+    this.onCell = (heatmap, cell, how) => {
+      this.pinned = cell && heatmap.name === this.at?.step ? { ...cell } : null;
+      this.mark();
+      onCell(heatmap, cell, how);
+    };
     this.onEdit = onEdit;  // (tensor name, flat index, value)
     this.views = [];
     this.key = '';
@@ -79,11 +145,14 @@ export class Stage {
 
   // Rebuilds the panels when the step, head, batch or trace changes; else
   // only redraws them at the new point of the animation.
-  show(trace, { head, batch, step, progress }) {
-    const key = `${trace.id}|${head}|${batch}|${step}`;
+  // edit: {baseline, name, index}: the trace before the learner's last edit
+  // and that edit, to mark the cell and everything it changed
+  show(trace, { head, batch, step, progress, edit = null }) {
+    const key = `${trace.id}|${head}|${batch}|${step}|${edit?.baseline.id ?? ''}`;
     const fresh = key !== this.key;
     if (fresh) {
       this.key = key;
+      this.pinned = null;
       // a new trace (an edit, a toggle) rebuilds the panels: keep the
       // learner's focus on the matrix of the same name
       const focused = this.views.find((v) => v.heatmap.figure.contains(document.activeElement))?.heatmap;
@@ -97,6 +166,8 @@ export class Stage {
         note.textContent = 'This head names no query, key or value: every allowed position gets the same affinity, and it averages x itself.';
         this.parent.append(note);
       }
+      const before = edit ? plan(edit.baseline, head, batch)[step].filter(Boolean) : [];
+      for (const panel of panels) panel.changes = changesOf(panel, before, edit);
       this.views = panels.map((panel) => ({
         panel,
         heatmap: new Heatmap(this.parent, {
@@ -114,7 +185,7 @@ export class Stage {
     for (const { panel, heatmap } of this.views) {
       const animated = Object.keys(panel.animation).length > 0;
       if (fresh) {
-        heatmap.draw(panel.matrix, { rowLabels: panel.rows, colLabels: panel.cols, ...panel.animation, reveal: animated ? progress : 1, row: this.rowOf(panel) });
+        heatmap.draw(panel.matrix, { rowLabels: panel.rows, colLabels: panel.cols, ...panel.animation, ...panel.changes, reveal: animated ? progress : 1, row: this.rowOf(panel) });
         if (this.refocus?.name === heatmap.name) {
           heatmap.canvas.focus();
           this.refocus = null;
@@ -125,6 +196,21 @@ export class Stage {
         heatmap.render();
       }
     }
+    this.at = { trace, head, batch, step, progress };
+    this.mark();
+  }
+
+  // Light up what the step combines: the animation's current cell or row,
+  // or the one the learner points at; the end state keeps the last one.
+  mark() {
+    if (!this.at) return;
+    const { trace, head, batch, step, progress } = this.at;
+    const result = this.views.find((v) => v.panel.name === step)?.panel.matrix;
+    if (!result) return;
+    const [rows, cols] = result.shape;
+    const active = this.pinned ?? activeOf(step, progress, rows, cols);
+    const marks = marksFor(step, active, trace, head, batch);
+    for (const { panel, heatmap } of this.views) heatmap.setMarks(marks[panel.name] ?? null);
   }
 
   // A step's matrices side by side, at most three to a row: which share

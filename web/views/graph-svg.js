@@ -1,0 +1,61 @@
+// The communication graph as SVG, for the SVG export: the same layout and
+// edges as the canvas at the end of the current step, every edge a <path
+// class="edge"> with its arrowhead into the receiving node, so direction
+// survives on paper too.
+import { arrowPoints } from './graph-layout.js';
+import { eachEdge } from './graph-edges.js';
+
+// model, L: the graph's model and layout; style: {edgeColor, removed}.
+export function graphSVG(model, L, style) {
+  const still = { ...model, progress: 1 };
+  const [r, g, b] = style.edgeColor;
+  const parts = ['<g class="graph">'];
+  model.pools.forEach((pool, p) => {
+    const frame = L.pools[p];
+    parts.push(`<g class="pool" data-batch="${pool.batch}"><text x="${f(frame.x + 8)}" y="${f(frame.y + 16)}">batch element ${pool.batch}</text>`);
+    if (L.heads) {
+      const h = L.heads(p);
+      parts.push(`<text x="${f(h.from.x)}" y="${f(h.from.y + 10)}">from</text><text x="${f(h.to.x)}" y="${f(h.to.y + 10)}">to →</text>`);
+    }
+    eachEdge(still, p, (from, to, strength, gone) => {
+      const c = L.curve(p, from, to);
+      const d = c.loop
+        ? `M ${f(c.x0)} ${f(c.y0)} C ${f(c.c1x)} ${f(c.c1y)} ${f(c.c2x)} ${f(c.c2y)} ${f(c.x1)} ${f(c.y1)}`
+        : `M ${f(c.x0)} ${f(c.y0)} Q ${f(c.cx)} ${f(c.cy)} ${f(c.x1)} ${f(c.y1)}`;
+      const data = `data-from="${from}" data-to="${to}"`;
+      if (gone) {
+        parts.push(`<path class="edge removed" ${data} d="${d}" fill="none" stroke="${style.removed}" stroke-opacity="0.3" stroke-dasharray="4 3" stroke-width="1.2"/>`);
+        return;
+      }
+      const opacity = f(0.08 + 0.92 * Math.sqrt(strength));
+      parts.push(`<path class="edge" ${data} d="${d}" fill="none" stroke="rgb(${r},${g},${b})" stroke-opacity="${opacity}" stroke-width="${f(0.6 + 4.5 * strength)}"/>`);
+      const head = arrowPoints(c, 3 + 5 * strength).map(([x, y]) => `${f(x)},${f(y)}`).join(' ');
+      parts.push(`<polygon class="arrow" ${data} points="${head}" fill="rgb(${r},${g},${b})" fill-opacity="${opacity}"/>`);
+    });
+    for (const chip of L.chips(p)) {
+      const sender = chip.role === 'from';
+      const text = sender ? pool.context?.[chip.k] ?? String(chip.k) : pool.tokens[chip.k] ?? String(chip.k);
+      parts.push(`<rect class="${sender ? 'context-node' : 'node'}" x="${f(chip.x)}" y="${f(chip.y)}" width="${f(chip.w)}" height="${f(chip.h)}" rx="3" fill="${sender ? '#fde9c9' : '#fff'}" stroke="#222"/>`);
+      if (!chip.shown || chip.w < 6) continue;
+      if (chip.flat) {
+        const anchor = chip.align === 'right' ? 'end' : chip.align === 'left' ? 'start' : 'middle';
+        const x = chip.align === 'right' ? chip.x + chip.w - 4 : chip.align === 'left' ? chip.x + 4 : chip.x + chip.w / 2;
+        parts.push(`<text x="${f(x)}" y="${f(chip.y + chip.h / 2)}" text-anchor="${anchor}" dominant-baseline="middle" font-size="${L.font}">${escapeXml(text)}</text>`);
+      } else {
+        const x = chip.x + chip.w / 2, y = chip.y + chip.h - 4;
+        parts.push(`<text x="${f(x)}" y="${f(y)}" transform="rotate(-90 ${f(x)} ${f(y)})" dominant-baseline="middle" font-size="${L.font}">${escapeXml(text)}</text>`);
+      }
+    }
+    parts.push('</g>');
+  });
+  parts.push('</g>');
+  return parts.join('\n');
+}
+
+function f(n) {
+  return Number(n.toFixed(2));
+}
+
+function escapeXml(text) {
+  return String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
+}

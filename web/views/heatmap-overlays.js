@@ -1,0 +1,68 @@
+// What a heatmap draws over its cells: softmax's Σ column, the rows and
+// cells a step combines (its marks), and what the learner's edit changed.
+import { formatNumber } from './format.js';
+
+// softmax's Σ column: each row's sum of exponentials (from the core's
+// explanation) while they show, "÷ sum" as they are divided, then "= 1".
+export function drawSums(heatmap, g, { left, top, cols, cell, rows }, phase, shownRows, ink) {
+  const x = left + cols * cell + 6;
+  g.textAlign = 'left';
+  g.fillStyle = ink;
+  g.fillText(phase ? (phase.normalized > 0 ? '÷ Σ' : 'Σ exp') : 'Σ', x, top - 9);
+  for (let r = 0; r < rows && r < shownRows; r++) {
+    const sum = heatmap.options.sums[r];
+    const text = !phase ? '= 1' : phase.normalized > 0 ? `÷ ${formatNumber(sum, 2)}` : formatNumber(sum, 2);
+    g.fillText(text, x, top + (r + 0.5) * cell);
+  }
+}
+
+// After an edit: the edited cell outlined twice, every cell the edit
+// changed with a corner tab, so a learner sees what flowed downstream.
+export function drawChanges(heatmap, g, { left, top, cols, cell }) {
+  const { changed, edited } = heatmap.options;
+  const color = getComputedStyle(heatmap.canvas).getPropertyValue('--mark').trim() || '#d9480f';
+  g.fillStyle = color;
+  if (changed) {
+    const size = Math.max(3, Math.min(9, cell / 4));
+    changed.forEach((c, i) => {
+      if (!c) return;
+      const x = left + (i % cols + 1) * cell, y = top + Math.floor(i / cols) * cell;
+      g.beginPath();
+      g.moveTo(x - size, y);
+      g.lineTo(x, y);
+      g.lineTo(x, y + size);
+      g.fill();
+    });
+  }
+  if (edited !== undefined) {
+    const x = left + (edited % cols) * cell, y = top + Math.floor(edited / cols) * cell;
+    // dark and light dashes: visible on any colour of the scale
+    g.lineWidth = 3;
+    g.strokeStyle = '#111';
+    g.strokeRect(x + 1.5, y + 1.5, cell - 3, cell - 3);
+    g.strokeStyle = '#fff';
+    g.setLineDash([4, 3]);
+    g.strokeRect(x + 1.5, y + 1.5, cell - 3, cell - 3);
+    g.setLineDash([]);
+    g.lineWidth = 1;
+  }
+}
+
+export function drawMarks(heatmap, g, { left, top, cols, rows, cell }) {
+  if (!heatmap.marks) return;
+  const color = getComputedStyle(heatmap.canvas).getPropertyValue('--mark').trim() || '#d9480f';
+  g.strokeStyle = color;
+  for (const [row, strength] of heatmap.marks.rows) {
+    if (row >= rows) continue;
+    g.globalAlpha = 0.35 + 0.65 * strength;
+    g.lineWidth = 1.5 + 1.5 * strength;
+    g.strokeRect(left + 1, top + row * cell + 1, cols * cell - 2, cell - 2);
+    g.fillStyle = color;
+    g.fillRect(left - 3, top + row * cell + 2, 3, cell - 4);  // a tab by the row's label
+  }
+  g.globalAlpha = 1;
+  g.lineWidth = 3;
+  for (const { row, col } of heatmap.marks.cells)
+    if (row < rows && col < cols) g.strokeRect(left + col * cell + 1.5, top + row * cell + 1.5, cell - 3, cell - 3);
+  g.lineWidth = 1;
+}
