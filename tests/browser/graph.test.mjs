@@ -114,6 +114,19 @@ test('dark mode: edges and −∞ cells keep 3:1 contrast against their panel', 
     const masked = await page.evaluate(() => getComputedStyle(document.querySelector('.stage figure[data-matrix="masked"] canvas')).getPropertyValue('--masked').trim());
     const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
     assert.ok(contrast(hex(masked), colors.stagePanel) >= 3, `${colorScheme}: −∞ cells ${contrast(hex(masked), colors.stagePanel).toFixed(2)}:1`);
+    // an edge with a tenth of its row's weight (or none yet), and the hatches over −∞ cells
+    const drawn = await page.evaluate(async () => {
+      const { edgeAlpha } = await import('./views/graph.js');
+      const { hatchStyle } = await import('./views/heatmap.js');
+      const masked = getComputedStyle(document.querySelector('.stage figure[data-matrix="masked"] canvas')).getPropertyValue('--masked').trim();
+      const light = parseInt(masked.slice(1, 3), 16) > 128;
+      return { alpha: edgeAlpha(0.1, false), hatch: hatchStyle(light).match(/[\d.]+/g).map(Number) };
+    });
+    const blend = (color, alpha, under) => color.map((c, i) => c * alpha + under[i] * (1 - alpha));
+    assert.ok(contrast(blend(colors.edge, drawn.alpha, colors.panel), colors.panel) >= 3, `${colorScheme}: a tenth-weight edge`);
+    const cell = hex(masked);
+    const hatch = blend(drawn.hatch.slice(0, 3), drawn.hatch[3], cell);
+    assert.ok(contrast(hatch, cell) >= 3, `${colorScheme}: hatches ${contrast(hatch, cell).toFixed(2)}:1 on −∞ cells`);
     await shot(page, `graph-masked-${colorScheme}`);
     await page.context().close();
   }

@@ -24,6 +24,24 @@ export const defaults = {
 
 const maskedFrom = ['masked', 'weights', 'out'];
 
+// Whether a step's picture changes between two points of its animation:
+// before the mask nothing moves; softmax's edges move once it normalizes.
+function moving(step, from, to) {
+  if (step === 'masked' || step === 'out') return true;
+  if (step === 'weights') return Math.max(from, to) > 0.5;
+  return false;
+}
+
+// An edge's opacity for its strength w. Up to T = 16 an edge carrying a tenth
+// of its row's weight or more (and every edge before the weights) is at least
+// 0.7 opaque: 3:1 against the panel in both themes; weaker ones fade out.
+// Past T = 16 opacity follows the strength, so thin edges fade and the
+// strong ones stand out of hundreds.
+export function edgeAlpha(w, dense, faint = 0.08) {
+  if (dense) return faint + (1 - faint) * w;
+  return w >= 0.1 ? 0.7 + 0.3 * Math.sqrt(w) : faint + (0.7 - faint) * (w / 0.1);
+}
+
 export class Graph {
   // layout: 'arcs' | 'columns'; onLayout(name): the learner switched it (the
   // switch is offered when onLayout is given).
@@ -96,7 +114,7 @@ export class Graph {
     // only; a step or a frame of the animation just redraws them.
     const structure = `${trace.id}|${head}|${batch}|${this.layoutName}`;
     if (structure === this.built && this.model) {
-      if (step === this.model.step && progress === this.model.progress) return;
+      if (step === this.model.step && (progress === this.model.progress || !moving(step, this.model.progress, progress))) return;
       Object.assign(this.model, { step, progress });
       this.render();
       return;
@@ -165,7 +183,11 @@ export class Graph {
     return shape + now;
   }
 
+  // The layout and every edge's curve, kept until the width or the model
+  // changes: a frame of the animation only paints.
   layout() {
+    const width = this.width();
+    if (this.L && this.L.model === this.model && this.L.width === width && this.L.name === this.layoutName) return this.L;
     const g = this.canvas.getContext('2d');
     g.font = `${11}px system-ui, sans-serif`;
     const cache = new Map();
@@ -173,7 +195,10 @@ export class Graph {
       if (!cache.has(t)) cache.set(t, g.measureText(t).width);
       return cache.get(t);
     };
-    return layoutFor(this.layoutName, this.model, this.width(), textWidth);
+    const L = layoutFor(this.layoutName, this.model, width, textWidth);
+    const { tq, tkv, pools } = this.model;
+    const curves = pools.map((_, p) => Array.from({ length: tq * tkv }, (__, n) => L.curve(p, n % tkv, Math.floor(n / tkv))));
+    return { ...L, model: this.model, curve: (p, j, i) => curves[p][i * tkv + j] };
   }
 
   render() {
@@ -193,6 +218,7 @@ export class Graph {
     const [r, gr, b] = themed.length === 3 && themed.every(Number.isFinite) ? themed : defaults.edgeColor;
     const { pools, current, tq, tkv, step, progress } = this.model;
     const dense = Math.max(tq, tkv) > 16;
+    const weighted = step === 'out' || (step === 'weights' && progress >= 0.5);
     // strokes as thick as the nodes are far apart: T = 64 must not blot
     const thickness = Math.max(0.35, Math.min(1, L.spacing / 28));
     let removedShown = 0;
@@ -244,13 +270,14 @@ export class Graph {
       buckets.forEach((list, k) => {
         if (!list.length) return;
         const w = (k + 0.5) / defaults.buckets;
-        g.strokeStyle = `rgba(${r}, ${gr}, ${b}, ${faint + (1 - faint) * (dense ? w : Math.sqrt(w))})`;
+        g.strokeStyle = `rgba(${r}, ${gr}, ${b}, ${edgeAlpha(w, dense, faint)})`;
         g.fillStyle = g.strokeStyle;
         g.lineWidth = (dense ? 0.4 : 0.6) + 4.5 * w * thickness;
         g.beginPath();
         for (const e of list) paint.traceCurve(g, L.curve(p, e.from, e.to));
         g.stroke();
-        if (w > 0.05) {
+        // arrowheads where they can be told apart: not on hundreds of edges without weight
+        if (w > 0.05 && !(dense && !weighted)) {
           g.beginPath();
           for (const e of list) paint.arrow(g, L.curve(p, e.from, e.to), (4.5 + 5 * w) * Math.max(0.6, thickness));
           g.fill();

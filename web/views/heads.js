@@ -109,15 +109,22 @@ function drawGraph(canvas, trace, head, batch, step, width) {
   g.scale(ratio, ratio);
   g.scale(1, height / L.height);
   const [r, gr, b] = getComputedStyle(canvas).getPropertyValue('--edge').trim().split(/\s+/).map(Number);
+  // edges bucketed by strength, one stroke a bucket: 8 heads of T = 64 stay cheap
+  const buckets = Array.from({ length: 8 }, () => []);
   eachEdge(model, 0, (from, to, strength, gone) => {
-    if (gone) return;
-    const c = L.curve(0, from, to);
+    if (!gone) buckets[Math.min(7, Math.floor(strength * 8))].push(L.curve(0, from, to));
+  });
+  buckets.forEach((curves, k) => {
+    if (!curves.length) return;
+    const strength = (k + 0.5) / 8;
     g.strokeStyle = `rgba(${r || 11}, ${gr || 99}, ${b || 196}, ${0.15 + 0.85 * strength})`;
     g.lineWidth = 0.5 + 2.5 * strength;
     g.beginPath();
-    g.moveTo(c.x0, c.y0);
-    if (c.loop) g.bezierCurveTo(c.c1x, c.c1y, c.c2x, c.c2y, c.x1, c.y1);
-    else g.quadraticCurveTo(c.cx, c.cy, c.x1, c.y1);
+    for (const c of curves) {
+      g.moveTo(c.x0, c.y0);
+      if (c.loop) g.bezierCurveTo(c.c1x, c.c1y, c.c2x, c.c2y, c.x1, c.y1);
+      else g.quadraticCurveTo(c.cx, c.cy, c.x1, c.y1);
+    }
     g.stroke();
   });
   g.fillStyle = getComputedStyle(canvas).color || '#222';

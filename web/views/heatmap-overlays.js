@@ -48,21 +48,18 @@ export function drawChanges(heatmap, g, { left, top, cols, cell }) {
   }
 }
 
-export function drawMarks(heatmap, g, { left, top, cols, rows, cell }) {
-  if (!heatmap.marks) return;
-  const color = getComputedStyle(heatmap.canvas).getPropertyValue('--mark').trim() || '#d9480f';
-  g.strokeStyle = color;
-  for (const [row, strength] of heatmap.marks.rows) {
-    if (row >= rows) continue;
-    g.globalAlpha = 0.35 + 0.65 * strength;
-    g.lineWidth = 1.5 + 1.5 * strength;
-    g.strokeRect(left + 1, top + row * cell + 1, cols * cell - 2, cell - 2);
-    g.fillStyle = color;
-    g.fillRect(left - 3, top + row * cell + 2, 3, cell - 4);  // a tab by the row's label
-  }
-  g.globalAlpha = 1;
-  g.lineWidth = 3;
-  for (const { row, col } of heatmap.marks.cells)
-    if (row < rows && col < cols) g.strokeRect(left + col * cell + 1.5, top + row * cell + 1.5, cell - 3, cell - 3);
-  g.lineWidth = 1;
+// The outlines over the cells, as boxes for the heatmap's overlay: the rows
+// and cells the step combines (as strong as they count), the graph node's row
+// and the focused cell. {x, y, w, h, kind, strength}
+export function overlayBoxes(heatmap, { left, top, cols, rows, cell }) {
+  const boxes = [];
+  for (const [row, strength] of heatmap.marks?.rows ?? [])
+    if (row < rows) boxes.push({ x: left - 3, y: top + row * cell, w: cols * cell + 3, h: cell, kind: 'mark-row', strength });
+  for (const { row, col } of heatmap.marks?.cells ?? [])
+    if (row < rows && col < cols) boxes.push({ x: left + col * cell, y: top + row * cell, w: cell, h: cell, kind: 'mark-cell', strength: 1 });
+  if (heatmap.highlightRow !== null && heatmap.highlightRow < rows)
+    boxes.push({ x: left, y: top + heatmap.highlightRow * cell, w: cols * cell, h: cell, kind: 'node-row', strength: 1 });
+  const f = heatmap.focus;
+  if (f && f.row < rows && f.col < cols) boxes.push({ x: left + f.col * cell, y: top + f.row * cell, w: cell, h: cell, kind: 'focus', strength: 1 });
+  return boxes;
 }

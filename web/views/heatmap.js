@@ -36,7 +36,10 @@ export class Heatmap {
     this.canvas.setAttribute('role', 'img');
     this.legend = document.createElement('div');
     this.legend.className = 'legend';
-    this.figure.append(this.caption, this.canvas, this.legend);
+    this.overlay = document.createElement('div');
+    this.overlay.className = 'heatmap-overlay';
+    this.overlay.setAttribute('aria-hidden', 'true');
+    this.figure.append(this.caption, this.canvas, this.overlay, this.legend);
     parent.append(this.figure);
     this.label = label;
     this.focus = null;     // {row, col} shown with an outline
@@ -266,18 +269,25 @@ export class Heatmap {
     }
     if (layout.sums && this.options.sums) this.drawSums(g, layout, phase, shown / cols, ink);
     this.drawChanges(g, layout);
-    this.drawMarks(g, layout);
-    if (this.highlightRow !== null && this.highlightRow < rows) {
-      g.strokeStyle = '#ff9f1c';
-      g.lineWidth = 2;
-      g.strokeRect(left + 1, top + this.highlightRow * cell + 1, cols * cell - 2, cell - 2);
-    }
-    if (this.focus && this.focus.row < rows && this.focus.col < cols) {
-      g.strokeStyle = ink;
-      g.lineWidth = 2.5;
-      g.strokeRect(left + this.focus.col * cell + 1.5, top + this.focus.row * cell + 1.5, cell - 3, cell - 3);
-    }
     g.lineWidth = 1;
+    this.drawOverlay();
+  }
+
+  // Marks, the node's row and the focused cell as outlines over the cells
+  // (elements, not paint): a frame that only moves a highlight repaints no cell.
+  drawOverlay() {
+    if (!this.layout || this.exportRatio !== undefined) return;
+    const boxes = overlays.overlayBoxes(this, this.layout);
+    this.overlay.style.left = `${this.canvas.offsetLeft}px`;
+    this.overlay.style.top = `${this.canvas.offsetTop}px`;
+    while (this.overlay.children.length > boxes.length) this.overlay.lastChild.remove();
+    while (this.overlay.children.length < boxes.length) this.overlay.append(document.createElement('div'));
+    boxes.forEach((box, k) => {
+      const div = this.overlay.children[k];
+      div.className = box.kind;
+      Object.assign(div.style, { left: `${box.x}px`, top: `${box.y}px`, width: `${box.w}px`, height: `${box.h}px`,
+        opacity: String(0.35 + 0.65 * box.strength), borderWidth: `${box.kind === 'mark-row' ? 1.5 + 1.5 * box.strength : box.kind === 'mark-cell' ? 3 : box.kind === 'focus' ? 2.5 : 2}px` });
+    });
   }
 
   cellAt(event) {
@@ -293,7 +303,7 @@ export class Heatmap {
     const same = cell && this.focus && cell.row === this.focus.row && cell.col === this.focus.col;
     if (cell) this.focus = cell;
     else if (this.canvas.getRootNode().activeElement !== this.canvas) this.focus = null;
-    if (!same || click) this.render();
+    if (!same || click) this.drawOverlay();
     this.onCell(this, this.focus, { click });
   }
 
@@ -341,11 +351,7 @@ export class Heatmap {
     this.marks = marks;
     if (key) this.figure.dataset.marks = key;
     else delete this.figure.dataset.marks;
-    this.render();
-  }
-
-  drawMarks(g, layout) {
-    return overlays.drawMarks(this, g, layout);
+    this.drawOverlay();
   }
 
   setHighlightRow(row) {
@@ -353,7 +359,7 @@ export class Heatmap {
     this.highlightRow = row;
     if (row === null) delete this.figure.dataset.highlightRow;
     else this.figure.dataset.highlightRow = String(row);
-    this.render();
+    this.drawOverlay();
   }
 
   toSVG() {
@@ -376,14 +382,20 @@ export function resize(canvas, width, height, ratio) {
   }
 }
 
+// Hatches at 3:1 against the −∞ cell they cross, in either theme: dark on
+// the dark theme's light grey cells, light on the light theme's dark ones.
+export function hatchStyle(onLight) {
+  return onLight ? 'rgba(0, 0, 0, 0.55)' : 'rgba(255, 255, 255, 0.45)';
+}
+
 function hatch(g, x, y, size, onLight = false) {
   g.save();
   g.beginPath();
   g.rect(x, y, size, size);
   g.clip();
-  g.strokeStyle = onLight ? 'rgba(0, 0, 0, 0.3)' : 'rgba(255, 255, 255, 0.22)';
-  g.lineWidth = 1;
-  for (let d = -size; d < size; d += 5) {
+  g.strokeStyle = hatchStyle(onLight);
+  g.lineWidth = 1.5;
+  for (let d = -size; d < size; d += 6) {
     g.beginPath();
     g.moveTo(x + d, y + size);
     g.lineTo(x + d + size, y);

@@ -43,7 +43,7 @@ export class LinkedViews {
     for (const other of this.heatmaps())
       if (other !== heatmap && other.focus && other.canvas.getRootNode().activeElement !== other.canvas) {
         other.focus = null;
-        other.render();
+        other.drawOverlay();
       }
     const { head, batch } = this.view;
     this.graph?.highlightEdge(batch, cell && pairSteps.includes(heatmap.name) ? cell.row : null, cell?.col);
