@@ -1,6 +1,7 @@
 #include "sampling.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "cephes_float.hpp"
 
@@ -94,15 +95,38 @@ tensor randn(generator& gen, const shape_t& shape) {
   return result;
 }
 
+namespace {
+
+// uniform_int_from_to_distribution<int64_t>: 64-bit draws only for wide ranges.
+std::int64_t draw_int(generator& gen, std::int64_t low, std::uint64_t range) {
+  const std::uint64_t draw = range >= (std::uint64_t{1} << 32) ? gen.random64() : gen.random();
+  return static_cast<std::int64_t>(draw % range + static_cast<std::uint64_t>(low));
+}
+
+}  // namespace
+
 tensor randint(generator& gen, std::int64_t low, std::int64_t high, const shape_t& shape) {
   tensor result = zeros_of(shape);
   const std::uint64_t range = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
-  for (float& value : result) {
-    // uniform_int_from_to_distribution<int64_t>: 64-bit draws only for wide ranges.
-    const std::uint64_t draw = range >= (std::uint64_t{1} << 32) ? gen.random64() : gen.random();
-    value = static_cast<float>(static_cast<std::int64_t>(draw % range + static_cast<std::uint64_t>(low)));
-  }
+  for (float& value : result) value = static_cast<float>(draw_int(gen, low, range));
   return result;
+}
+
+std::vector<std::int64_t> randint_ids(generator& gen, std::int64_t low, std::int64_t high, std::size_t count) {
+  const std::uint64_t range = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
+  std::vector<std::int64_t> ids(count);
+  for (std::int64_t& id : ids) id = draw_int(gen, low, range);
+  return ids;
+}
+
+std::vector<std::int64_t> randperm(generator& gen, std::size_t n) {
+  std::vector<std::int64_t> r(n);
+  for (std::size_t i = 0; i < n; ++i) r[i] = static_cast<std::int64_t>(i);
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    const std::size_t z = gen.random() % (n - i);
+    std::swap(r[i], r[i + z]);
+  }
+  return r;
 }
 
 tensor2 linear(generator& gen, std::size_t in, std::size_t out) {

@@ -22,6 +22,13 @@ tensor randn(generator& gen, const shape_t& shape);
 // torch.randint(low, high, shape).float()
 tensor randint(generator& gen, std::int64_t low, std::int64_t high, const shape_t& shape);
 
+// torch.randint(low, high, (count,)) as integers, the same draws.
+std::vector<std::int64_t> randint_ids(generator& gen, std::int64_t low, std::int64_t high, std::size_t count);
+
+// torch.randperm(n) on the CPU for small n: Fisher-Yates from the front,
+// z = random() % (n - i), swap r[i] and r[i + z], for i < n - 1.
+std::vector<std::int64_t> randperm(generator& gen, std::size_t n);
+
 // nn.Linear(in, out, bias=False).weight.T: kaiming_uniform_(a=sqrt(5)) over
 // the (out, in) weight, returned transposed as (in, out) so that x @ W works.
 tensor2 linear(generator& gen, std::size_t in, std::size_t out);

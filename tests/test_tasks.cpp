@@ -1,0 +1,77 @@
+// The training tasks draw what PyTorch draws: tests/fixtures/tasks.json holds
+// torch_train.py's batches for each task (make_tasks.py), and the first
+// sequences of the presets' validation sets are the probes of their golden
+// training traces.
+#include <catch2/catch.hpp>
+
+#include "sampling.hpp"
+#include "support.hpp"
+#include "tasks.hpp"
+
+using namespace attention;
+using nlohmann::json;
+
+namespace {
+
+task_spec spec_of(const json& j) {
+  task_spec task;
+  task.name = j.at("name").get<std::string>();
+  task.tokens = j.at("tokens").get<std::size_t>();
+  task.length = j.value("length", std::size_t{0});
+  task.half = j.value("half", std::size_t{0});
+  if (j.contains("period")) {
+    task.period_lo = j.at("period").at(0).get<std::size_t>();
+    task.period_hi = j.at("period").at(1).get<std::size_t>();
+  }
+  return task;
+}
+
+std::vector<std::int64_t> flat(const json& rows) {
+  std::vector<std::int64_t> out;
+  for (const json& row : rows)
+    for (const json& v : row) out.push_back(v.get<std::int64_t>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("randperm is torch.randperm bit for bit, and leaves the stream where PyTorch does", "[tasks]") {
+  const json fixtures = test_support::read_json(test_support::tests_dir() + "/fixtures/tasks.json");
+  REQUIRE(fixtures.at("randperm").size() >= 8);
+  for (const json& c : fixtures.at("randperm")) {
+    generator gen(c.at("seed").get<std::uint64_t>());
+    INFO("n = " << c.at("n"));
+    CHECK(randperm(gen, c.at("n").get<std::size_t>()) == c.at("perm").get<std::vector<std::int64_t>>());
+    CHECK(randint_ids(gen, 0, 1000, 4) == c.at("after").get<std::vector<std::int64_t>>());
+  }
+}
+
+TEST_CASE("every task draws torch_train.py's batch, and consumes the same draws", "[tasks]") {
+  const json fixtures = test_support::read_json(test_support::tests_dir() + "/fixtures/tasks.json");
+  REQUIRE(fixtures.at("tasks").size() >= 5);
+  for (const json& c : fixtures.at("tasks")) {
+    const task_spec task = spec_of(c.at("task"));
+    INFO(c.at("task").dump());
+    generator gen(c.at("seed").get<std::uint64_t>());
+    const task_batch b = draw_task(gen, task, c.at("batch").get<std::size_t>());
+    CHECK(b.x == flat(c.at("x")));
+    CHECK(b.y == flat(c.at("y")));
+    CHECK(randint_ids(gen, 0, 1000, 4) == c.at("after").get<std::vector<std::int64_t>>());
+  }
+}
+
+TEST_CASE("the presets' validation probes are the golden traces' probes", "[tasks]") {
+  for (const char* id : {"previous-token", "reverse", "induction"}) {
+    const json training = test_support::read_json(test_support::tests_dir() + "/golden-training/" + id + ".json");
+    const json trace = test_support::read_json(test_support::tests_dir() + "/golden-training/" + id + ".trace.json");
+    const task_spec task = spec_of(training.at("task"));
+    INFO(id);
+    CHECK(task_vocab(task) == trace.at("vocab").get<std::size_t>());
+    CHECK(task_length(task) == trace.at("length").get<std::size_t>());
+    generator gen(training.at("eval").at("seed").get<std::uint64_t>());
+    const task_batch validation = draw_task(gen, task, training.at("eval").at("batch").get<std::size_t>());
+    const std::size_t T = validation.length;
+    CHECK(std::vector<std::int64_t>(validation.x.begin(), validation.x.begin() + T) == trace.at("probe").at("tokens").get<std::vector<std::int64_t>>());
+    CHECK(std::vector<std::int64_t>(validation.y.begin(), validation.y.begin() + T) == trace.at("probe").at("targets").get<std::vector<std::int64_t>>());
+  }
+}
