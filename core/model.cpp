@@ -1,0 +1,147 @@
+#include "model.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "matmul.hpp"
+#include "sampling.hpp"
+#include "softmax.hpp"
+
+namespace attention {
+
+std::vector<tensor2*> model_weights::all() {
+  std::vector<tensor2*> list{&tok, &pos};
+  for (model_layer& layer : layers) {
+    for (model_head& head : layer.heads) list.insert(list.end(), {&head.key, &head.query, &head.value});
+    list.push_back(&layer.proj);
+  }
+  list.push_back(&unembed);
+  return list;
+}
+
+std::vector<const tensor2*> model_weights::all() const {
+  std::vector<const tensor2*> list;
+  for (tensor2* t : const_cast<model_weights*>(this)->all()) list.push_back(t);
+  return list;
+}
+
+namespace {
+
+tensor2 normal_table(generator& gen, std::size_t rows, std::size_t cols) {
+  tensor2 table({rows, cols});
+  fill_normal(gen, table.data(), table.size());
+  return table;
+}
+
+}  // namespace
+
+model_weights init_weights(generator& gen, const model_spec& spec) {
+  const std::size_t d = spec.embed, hs = spec.head_size();
+  model_weights w;
+  w.tok = normal_table(gen, spec.vocab, d);
+  w.pos = normal_table(gen, spec.length, d);
+  for (std::size_t l = 0; l < spec.layers; ++l) {
+    model_layer layer;
+    for (std::size_t h = 0; h < spec.heads; ++h) {
+      model_head head;
+      head.key = linear(gen, d, hs);  // key, query, value: Head.__init__'s order
+      head.query = linear(gen, d, hs);
+      head.value = linear(gen, d, hs);
+      layer.heads.push_back(std::move(head));
+    }
+    layer.proj = linear(gen, d, d);
+    w.layers.push_back(std::move(layer));
+  }
+  w.unembed = linear(gen, d, spec.vocab);
+  return w;
+}
+
+forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
+                     std::size_t batch) {
+  const std::size_t B = batch, T = tokens.size() / batch, d = spec.embed, hs = spec.head_size();
+  forward_pass pass;
+  pass.batch = B;
+  pass.length = T;
+  pass.tokens = tokens;
+  // h = tok[x] + pos[0:T]
+  tensor3 h({B, T, d});
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t t = 0; t < T; ++t) {
+      const auto id = static_cast<std::size_t>(tokens[b * T + t]);
+      for (std::size_t c = 0; c < d; ++c) h(b, t, c) = w.tok(id, c) + w.pos(t, c);
+    }
+  // hs ** -0.5 in Python's double, applied as a float32 scalar
+  const auto scale = static_cast<float>(std::pow(static_cast<double>(hs), -0.5));
+  constexpr float minus_inf = -std::numeric_limits<float>::infinity();
+  for (const model_layer& layer : w.layers) {
+    layer_pass lp;
+    lp.input = h;
+    lp.concat = tensor3({B, T, d});
+    for (std::size_t k = 0; k < layer.heads.size(); ++k) {
+      const model_head& hw = layer.heads[k];
+      head_pass hp;
+      hp.k = project(h, hw.key);
+      hp.q = project(h, hw.query);
+      hp.v = project(h, hw.value);
+      tensor3 scores = scores_of(hp.q, hp.k);  // (B, T, T)
+      for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t i = 0; i < T; ++i)
+          for (std::size_t j = 0; j < T; ++j) scores(b, i, j) = j <= i ? scores(b, i, j) * scale : minus_inf;
+      hp.weights = softmax(scores);
+      hp.out = weighted_sum(hp.weights, hp.v);
+      for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t t = 0; t < T; ++t)
+          for (std::size_t c = 0; c < hs; ++c) lp.concat(b, t, k * hs + c) = hp.out(b, t, c);
+      lp.heads.push_back(std::move(hp));
+    }
+    const tensor3 projected = project(lp.concat, layer.proj);
+    h = lp.input + projected;  // the residual stream
+    pass.layers.push_back(std::move(lp));
+  }
+  pass.last = h;
+  pass.logits = project(h, w.unembed);
+  return pass;
+}
+
+loss_value cross_entropy(const tensor3& logits, const std::vector<std::int64_t>& targets) {
+  const std::size_t rows = logits.shape(0) * logits.shape(1), V = logits.shape(2);
+  const float* data = logits.data();
+  double total = 0;
+  loss_value result;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::int64_t target = targets[r];
+    if (target < 0) continue;
+    const float* row = data + r * V;
+    float max = row[0];
+    std::size_t best = 0;
+    for (std::size_t c = 1; c < V; ++c)
+      if (row[c] > max) {
+        max = row[c];
+        best = c;
+      }
+    float sum = 0;
+    for (std::size_t c = 0; c < V; ++c) sum += std::exp(row[c] - max);
+    // log_softmax: x - max - log(Σ exp(x - max))
+    const float log_p = row[target] - max - std::log(sum);
+    total += -static_cast<double>(log_p);
+    result.counted += 1;
+    if (best == static_cast<std::size_t>(target)) result.correct += 1;
+  }
+  result.loss = result.counted ? static_cast<float>(total / static_cast<double>(result.counted)) : 0.0f;
+  return result;
+}
+
+std::vector<std::int64_t> predictions(const tensor3& logits) {
+  const std::size_t rows = logits.shape(0) * logits.shape(1), V = logits.shape(2);
+  std::vector<std::int64_t> out(rows);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* row = logits.data() + r * V;
+    std::size_t best = 0;
+    for (std::size_t c = 1; c < V; ++c)
+      if (row[c] > row[best]) best = c;
+    out[r] = static_cast<std::int64_t>(best);
+  }
+  return out;
+}
+
+}  // namespace attention

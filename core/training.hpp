@@ -1,0 +1,59 @@
+// A training run of training-v1.md as a value you can step: the model's
+// weights, AdamW's moments, the training generator and the validation set.
+// step() draws a batch, computes the loss and its gradients, and updates the
+// weights; evaluate() runs the validation set. Copying a run is a snapshot.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "adamw.hpp"
+#include "generator.hpp"
+#include "model.hpp"
+#include "tasks.hpp"
+
+namespace attention {
+
+struct training_spec {
+  std::uint64_t seed = 0;
+  task_spec task;
+  std::size_t embed = 0, heads = 1, layers = 1;
+  std::size_t steps = 0, batch = 32;
+  adamw_settings optimizer;
+  std::size_t eval_every = 25, eval_batch = 512;
+  std::uint64_t eval_seed = 10000;
+};
+
+struct evaluation {
+  std::size_t step = 0;
+  float loss = 0;
+  double accuracy = 0;
+  tensor attention;                       // (layers, heads, T, T) on the probe
+  std::vector<std::int64_t> predictions;  // (T) on the probe
+};
+
+class training_run {
+ public:
+  // Builds the model from seed, then draws the validation set off the
+  // training stream (saved and restored around it), as torch_train.py does.
+  explicit training_run(const training_spec& spec);
+
+  float step();  // one optimizer step; the batch's loss before the update
+  evaluation evaluate() const;
+
+  std::size_t steps_done() const { return adam_.step; }
+  const model_spec& model() const { return model_; }
+  const model_weights& weights() const { return weights_; }
+  const task_batch& validation() const { return validation_; }
+
+ private:
+  training_spec spec_;
+  model_spec model_;
+  generator gen_;
+  model_weights weights_;
+  adamw_state adam_;
+  task_batch validation_;
+};
+
+}  // namespace attention

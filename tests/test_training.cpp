@@ -1,0 +1,104 @@
+// A training run equals torch_train.py's, within training-v1.md's
+// tolerances: every step's loss, every evaluation, the trained weights, for
+// the four presets (tests/golden-training/, PyTorch's traces).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "support.hpp"
+#include "training.hpp"
+
+using namespace attention;
+using nlohmann::json;
+
+namespace {
+
+training_spec spec_of(const json& j) {
+  training_spec s;
+  s.seed = j.at("seed").get<std::uint64_t>();
+  const json& task = j.at("task");
+  s.task.name = task.at("name").get<std::string>();
+  s.task.tokens = task.at("tokens").get<std::size_t>();
+  s.task.length = task.value("length", std::size_t{0});
+  s.task.half = task.value("half", std::size_t{0});
+  if (task.contains("period")) {
+    s.task.period_lo = task.at("period").at(0).get<std::size_t>();
+    s.task.period_hi = task.at("period").at(1).get<std::size_t>();
+  }
+  const json& model = j.at("model");
+  s.embed = model.at("embed").get<std::size_t>();
+  s.heads = model.value("heads", std::size_t{1});
+  s.layers = model.value("layers", std::size_t{1});
+  const json& train = j.at("train");
+  s.steps = train.at("steps").get<std::size_t>();
+  s.batch = train.value("batch", std::size_t{32});
+  s.optimizer.lr = train.value("lr", 1e-3);
+  s.optimizer.weight_decay = train.value("weight_decay", 0.01);
+  s.eval_every = j.at("eval").value("every", std::size_t{25});
+  s.eval_batch = j.at("eval").value("batch", std::size_t{512});
+  s.eval_seed = j.at("eval").value("seed", std::uint64_t{10000});
+  return s;
+}
+
+double relative_l2(const float* a, const json& expected) {
+  double diff = 0, norm = 0;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const double e = expected[i].get<double>();
+    diff += (a[i] - e) * (a[i] - e);
+    norm += e * e;
+  }
+  return std::sqrt(diff / std::max(norm, 1e-30));
+}
+
+void check_evaluation(const evaluation& got, const json& want) {
+  INFO("eval at step " << want.at("step"));
+  CHECK(got.step == want.at("step").get<std::size_t>());
+  CHECK(std::abs(got.loss - want.at("loss").get<double>()) <= 2e-5);
+  CHECK(std::abs(got.accuracy - want.at("accuracy").get<double>()) <= 0.005);
+  const json& attention = want.at("attention").at("data");
+  REQUIRE(got.attention.size() == attention.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < attention.size(); ++i) worst = std::max(worst, std::abs(got.attention.data()[i] - attention[i].get<double>()));
+  CHECK(worst <= 5e-3);
+}
+
+}  // namespace
+
+TEST_CASE("the presets train as PyTorch trains them: every loss, every evaluation, the trained weights", "[training]") {
+  for (const char* id : {"previous-token", "reverse", "induction", "induction-one-layer"}) {
+    INFO(id);
+    const json file = test_support::read_json(test_support::tests_dir() + "/golden-training/" + id + ".json");
+    const json golden = test_support::read_json(test_support::tests_dir() + "/golden-training/" + id + ".trace.json");
+    const training_spec spec = spec_of(file);
+    training_run run(spec);
+    std::size_t parameters = 0;
+    for (const tensor2* t : run.weights().all()) parameters += t->size();
+    CHECK(parameters == golden.at("parameters").get<std::size_t>());
+    const json& losses = golden.at("loss");
+    const json& evals = golden.at("evals");
+    std::size_t next_eval = 0;
+    check_evaluation(run.evaluate(), evals.at(next_eval++));
+    double worst_loss = 0;
+    for (std::size_t step = 1; step <= spec.steps; ++step) {
+      const float loss = run.step();
+      worst_loss = std::max(worst_loss, std::abs(loss - losses.at(step - 1).get<double>()));
+      if (step % spec.eval_every == 0 || step == spec.steps) check_evaluation(run.evaluate(), evals.at(next_eval++));
+    }
+    CHECK(worst_loss <= 2e-5);
+    CHECK(next_eval == evals.size());
+    const json& w = golden.at("weights");
+    CHECK(relative_l2(run.weights().tok.data(), w.at("tok").at("data")) <= 1e-4);
+    CHECK(relative_l2(run.weights().pos.data(), w.at("pos").at("data")) <= 1e-4);
+    CHECK(relative_l2(run.weights().unembed.data(), w.at("unembed").at("data")) <= 1e-4);
+    for (std::size_t l = 0; l < spec.layers; ++l) {
+      const model_layer& layer = run.weights().layers[l];
+      const json& want = w.at("layers").at(l);
+      CHECK(relative_l2(layer.proj.data(), want.at("proj").at("data")) <= 1e-4);
+      for (std::size_t h = 0; h < spec.heads; ++h) {
+        CHECK(relative_l2(layer.heads[h].query.data(), want.at("heads").at(h).at("query").at("data")) <= 1e-4);
+        CHECK(relative_l2(layer.heads[h].key.data(), want.at("heads").at(h).at("key").at("data")) <= 1e-4);
+        CHECK(relative_l2(layer.heads[h].value.data(), want.at("heads").at(h).at("value").at("data")) <= 1e-4);
+      }
+    }
+  }
+}
