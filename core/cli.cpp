@@ -9,13 +9,16 @@
 #include "limits.hpp"
 #include "quote.hpp"
 #include "run.hpp"
+#include "training_file.hpp"
+#include "training_trace.hpp"
 
 namespace attention {
 namespace {
 
 constexpr const char* usage =
     "usage: attention-cli trace SCENARIO.json    write the trace (JSON) to standard output\n"
-    "       attention-cli validate SCENARIO.json check a scenario; '-' reads standard input\n";
+    "       attention-cli train TRAINING.json    train, and write the training trace (JSON) to standard output\n"
+    "       attention-cli validate FILE.json     check a scenario or a training file; '-' reads standard input\n";
 
 std::string read_all(std::istream& in, const std::string& path) {
   std::string text;
@@ -62,12 +65,27 @@ int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& o
     return 64;
   }
   const std::string command = argv[1], path = argv[2];
-  if (command != "trace" && command != "validate") {
+  if (command != "trace" && command != "validate" && command != "train") {
     err << "attention-cli: unknown command " << quote(command) << "\n" << usage;
     return 64;
   }
   try {
-    const scenario s = parse_scenario(read_scenario(path, in));
+    const std::string text = read_scenario(path, in);
+    if (command == "train" || (command == "validate" && looks_like_training(text))) {
+      const training_file file = parse_training(text);
+      if (command == "validate") {
+        const training_spec& s = file.spec;
+        out << "valid: " << file.id << " (task=" << s.task.name << ", V=" << task_vocab(s.task) << ", T="
+            << task_length(s.task) << ", embed=" << s.embed << ", heads=" << s.heads << ", layers=" << s.layers
+            << ", steps=" << s.steps << ")\n";
+        return written(out, err);
+      }
+      training_run run(file.spec);
+      const training_result result = train_all(run, file.spec);
+      write_training_trace(out, file, run, result);
+      return written(out, err);
+    }
+    const scenario s = parse_scenario(text);
     // validate runs what trace runs, so "valid" means trace will succeed.
     const trace t = run(s);
     if (command == "validate") {

@@ -26,3 +26,21 @@ inline constexpr std::uint64_t trace_numbers = 1u << 24;        // floats in the
 inline constexpr std::size_t trace_bytes_per_number = 17;       // "-1.17549435e-38, " at most: text ≤ 285 MB
 
 }  // namespace attention::limits
+
+// Size limits of a training file (training-v1.md): large enough for the
+// presets and a few times more in a browser tab, small enough that one
+// optimizer step stays well under a frame's worth of work.
+namespace attention::limits::training {
+
+inline constexpr std::size_t file_bytes = 64u << 10;   // JSON text: 64 KiB
+inline constexpr std::size_t tokens = 64;              // task.tokens (content ids)
+inline constexpr std::size_t length = 64;              // T
+inline constexpr std::size_t embed = 128;              // d
+inline constexpr std::size_t heads = 8;                // per layer
+inline constexpr std::size_t layers = 4;
+inline constexpr std::size_t steps = 100000;
+inline constexpr std::size_t batch = 256;              // train.batch
+inline constexpr std::size_t eval_batch = 2048;
+inline constexpr std::uint64_t step_multiply_adds = 1u << 27;  // forward and backward of one step: 134,217,728
+
+}  // namespace attention::limits::training

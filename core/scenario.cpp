@@ -11,6 +11,7 @@
 
 #include "check.hpp"
 #include "cost.hpp"
+#include "json_fields.hpp"
 #include "json_text.hpp"
 #include "limits.hpp"
 #include "quote.hpp"
@@ -83,14 +84,6 @@ shape_t parse_shape(const json& value, const std::string& place) {
     shape.push_back(n);
   }
   return shape;
-}
-
-// Any JSON integer that PyTorch would take as a seed: negative ones wrap as
-// int64 -> uint64, as torch.manual_seed does.
-std::uint64_t parse_seed(const json& value, const std::string& place) {
-  ATTENTION_CHECK(value.is_number_integer(), place, ": expected an integer");
-  if (value.is_number_unsigned()) return value.get<std::uint64_t>();
-  return static_cast<std::uint64_t>(value.get<std::int64_t>());
 }
 
 std::int64_t parse_int64(const json& value, const std::string& place, const char* expected) {

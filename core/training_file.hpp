@@ -1,0 +1,24 @@
+// Training files (training-v1.md): parsed and checked before any work, each
+// problem one message naming its place ("task.period: …"), as scenarios are.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "training.hpp"
+
+namespace attention {
+
+struct training_file {
+  std::string id, title, description;
+  training_spec spec;
+};
+
+// Throws attention::error with one line naming the place and the problem.
+training_file parse_training(std::string_view json_text);
+
+// Whether a parsed JSON document is a training file rather than a scenario:
+// it has a "task" (the CLI's validate takes either).
+bool looks_like_training(std::string_view json_text);
+
+}  // namespace attention

@@ -1,0 +1,93 @@
+#include "training_trace.hpp"
+
+#include "float_text.hpp"
+
+namespace attention {
+namespace {
+
+void write_floats(std::ostream& out, const float* data, std::size_t n) {
+  out << '[';
+  for (std::size_t i = 0; i < n; ++i) out << (i ? "," : "") << float_text(data[i]);
+  out << ']';
+}
+
+void write_ints(std::ostream& out, const std::int64_t* data, std::size_t n) {
+  out << '[';
+  for (std::size_t i = 0; i < n; ++i) out << (i ? "," : "") << data[i];
+  out << ']';
+}
+
+template <typename Shape>
+void write_tensor(std::ostream& out, const Shape& shape, const float* data, std::size_t n) {
+  out << "{\"shape\":[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out << (i ? "," : "") << shape[i];
+  out << "],\"data\":";
+  write_floats(out, data, n);
+  out << '}';
+}
+
+void write_weight(std::ostream& out, const tensor2& t) { write_tensor(out, t.shape(), t.data(), t.size()); }
+
+}  // namespace
+
+training_result train_all(training_run& run, const training_spec& spec) {
+  training_result result;
+  result.evals.push_back(run.evaluate());
+  for (std::size_t step = 1; step <= spec.steps; ++step) {
+    result.loss.push_back(run.step());
+    if (step % spec.eval_every == 0 || step == spec.steps) result.evals.push_back(run.evaluate());
+  }
+  return result;
+}
+
+void write_training_trace(std::ostream& out, const training_file& file, const training_run& run,
+                          const training_result& result) {
+  const model_spec& m = run.model();
+  const model_weights& w = run.weights();
+  std::size_t parameters = 0;
+  for (const tensor2* t : w.all()) parameters += t->size();
+  const task_batch& v = run.validation();
+  out << "{\"version\":1,\"id\":\"" << file.id << "\",\"vocab\":" << m.vocab << ",\"length\":" << m.length
+      << ",\"parameters\":" << parameters << ",\"probe\":{\"tokens\":";
+  write_ints(out, v.x.data(), v.length);
+  out << ",\"targets\":";
+  write_ints(out, v.y.data(), v.length);
+  out << "},\"loss\":";
+  write_floats(out, result.loss.data(), result.loss.size());
+  out << ",\"evals\":[";
+  for (std::size_t k = 0; k < result.evals.size(); ++k) {
+    const evaluation& e = result.evals[k];
+    out << (k ? "," : "") << "{\"step\":" << e.step << ",\"loss\":" << float_text(e.loss)
+        << ",\"accuracy\":" << float_text(static_cast<float>(e.accuracy)) << ",\"attention\":";
+    write_tensor(out, e.attention.shape(), e.attention.data(), e.attention.size());
+    out << ",\"predictions\":";
+    write_ints(out, e.predictions.data(), e.predictions.size());
+    out << '}';
+  }
+  out << "],\"weights\":{\"tok\":";
+  write_weight(out, w.tok);
+  out << ",\"pos\":";
+  write_weight(out, w.pos);
+  out << ",\"layers\":[";
+  for (std::size_t l = 0; l < w.layers.size(); ++l) {
+    out << (l ? "," : "") << "{\"heads\":[";
+    for (std::size_t h = 0; h < w.layers[l].heads.size(); ++h) {
+      const model_head& head = w.layers[l].heads[h];
+      out << (h ? "," : "") << "{\"query\":";
+      write_weight(out, head.query);
+      out << ",\"key\":";
+      write_weight(out, head.key);
+      out << ",\"value\":";
+      write_weight(out, head.value);
+      out << '}';
+    }
+    out << "],\"proj\":";
+    write_weight(out, w.layers[l].proj);
+    out << '}';
+  }
+  out << "],\"unembed\":";
+  write_weight(out, w.unembed);
+  out << "}}\n";
+}
+
+}  // namespace attention

@@ -1,0 +1,24 @@
+// A training run from start to end and its trace (training-v1.md): the loss
+// of every step, the evaluations at step 0, every eval.every steps and the
+// last step, the probe, and the trained weights as [in, out].
+#pragma once
+
+#include <ostream>
+#include <vector>
+
+#include "training_file.hpp"
+
+namespace attention {
+
+struct training_result {
+  std::vector<float> loss;       // one per step
+  std::vector<evaluation> evals;
+};
+
+// Runs every step of the file's training; `run` ends trained.
+training_result train_all(training_run& run, const training_spec& spec);
+
+void write_training_trace(std::ostream& out, const training_file& file, const training_run& run,
+                          const training_result& result);
+
+}  // namespace attention
