@@ -12,6 +12,8 @@ namespace {
 
 using json = nlohmann::json;
 
+}  // namespace
+
 // The place of an unknown key: tensors[0].std, or tensors[0]: "odd key" when
 // the key is not a plain name (a newline, an escape sequence, a megabyte).
 std::string unknown_field(const std::string& place, const std::string& key, const char* root) {
@@ -21,8 +23,6 @@ std::string unknown_field(const std::string& place, const std::string& key, cons
   return (place.empty() ? std::string(root) : place) + ": unknown field " + quote(key);
 }
 
-
-}  // namespace
 
 std::string at(const std::string& parent, const std::string& key) {
   return parent.empty() ? key : parent + "." + key;

@@ -20,6 +20,10 @@ std::string at(const std::string& parent, std::size_t index);
 // written, lists and objects by kind (they may be megabytes long).
 std::string shown(const nlohmann::json& value);
 
+// "tensors[0].std: unknown field", or `place: unknown field "odd key"` when
+// the key is not a plain name; `root` names the document's top level.
+std::string unknown_field(const std::string& place, const std::string& key, const char* root = "scenario");
+
 // Throws for the first key of `object` not in `allowed`; `root` names the
 // document when the place is its top level.
 void only_fields(const nlohmann::json& object, const std::string& place, const std::set<std::string>& allowed,

@@ -21,57 +21,10 @@ namespace {
 
 using json = nlohmann::json;
 
-// A place in the document, printed as in the spec: tensors[2].linear
-std::string at(const std::string& parent, const std::string& key) {
-  return parent.empty() ? key : parent + "." + key;
-}
-std::string at(const std::string& parent, std::size_t index) {
-  return parent + "[" + std::to_string(index) + "]";
-}
-
-// A JSON value inside a message: strings quoted and shortened, numbers as
-// written, lists and objects by kind (they may be megabytes long).
-std::string shown(const json& value) {
-  if (value.is_string()) return quote(value.get_ref<const std::string&>());
-  if (value.is_array()) return "a list";
-  if (value.is_object()) return "an object";
-  std::string text = value.dump();  // a number, true, false or null: ASCII
-  return text.size() <= 24 ? text : text.substr(0, 24) + "…";
-}
-
-// The place of an unknown key: tensors[0].std, or tensors[0]: "odd key" when
-// the key is not a plain name (a newline, an escape sequence, a megabyte).
-std::string unknown_field(const std::string& place, const std::string& key) {
-  bool plain = !key.empty() && key.size() <= 40 && (std::isalpha(static_cast<unsigned char>(key[0])) || key[0] == '_');
-  for (char c : key) plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-  if (plain) return at(place, key) + ": unknown field";
-  return (place.empty() ? std::string("scenario") : place) + ": unknown field " + quote(key);
-}
-
 std::string shape_text(const shape_t& shape) {
   std::string text = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
   return text + "]";
-}
-
-void only_fields(const json& object, const std::string& place, const std::set<std::string>& allowed) {
-  for (const auto& item : object.items())
-    ATTENTION_CHECK(allowed.count(item.key()) != 0, unknown_field(place, item.key()));
-}
-
-std::string string_field(const json& object, const std::string& key, const std::string& place) {
-  const json& value = object.at(key);
-  ATTENTION_CHECK(value.is_string(), at(place, key), ": expected a string");
-  return value.get<std::string>();
-}
-
-std::size_t positive_integer(const json& value) {
-  if (!value.is_number_integer()) return 0;
-  // clamp: a dimension beyond size_t (32 bits in wasm) fails the limits anyway
-  const std::uint64_t cap = std::numeric_limits<std::size_t>::max();
-  if (value.is_number_unsigned()) return static_cast<std::size_t>(std::min<std::uint64_t>(value.get<std::uint64_t>(), cap));
-  const std::int64_t n = value.get<std::int64_t>();
-  return n > 0 ? static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(n), cap)) : 0;
 }
 
 shape_t parse_shape(const json& value, const std::string& place) {
