@@ -30,6 +30,15 @@ void write_weight(std::ostream& out, const tensor2& t) { write_tensor(out, t.sha
 
 }  // namespace
 
+void write_evaluation(std::ostream& out, const evaluation& e) {
+  out << "{\"step\":" << e.step << ",\"loss\":" << float_text(e.loss)
+      << ",\"accuracy\":" << float_text(static_cast<float>(e.accuracy)) << ",\"attention\":";
+  write_tensor(out, e.attention.shape(), e.attention.data(), e.attention.size());
+  out << ",\"predictions\":";
+  write_ints(out, e.predictions.data(), e.predictions.size());
+  out << '}';
+}
+
 training_result train_all(training_run& run, const training_spec& spec) {
   training_result result;
   result.evals.push_back(run.evaluate());
@@ -56,13 +65,8 @@ void write_training_trace(std::ostream& out, const training_file& file, const tr
   write_floats(out, result.loss.data(), result.loss.size());
   out << ",\"evals\":[";
   for (std::size_t k = 0; k < result.evals.size(); ++k) {
-    const evaluation& e = result.evals[k];
-    out << (k ? "," : "") << "{\"step\":" << e.step << ",\"loss\":" << float_text(e.loss)
-        << ",\"accuracy\":" << float_text(static_cast<float>(e.accuracy)) << ",\"attention\":";
-    write_tensor(out, e.attention.shape(), e.attention.data(), e.attention.size());
-    out << ",\"predictions\":";
-    write_ints(out, e.predictions.data(), e.predictions.size());
-    out << '}';
+    if (k) out << ',';
+    write_evaluation(out, result.evals[k]);
   }
   out << "],\"weights\":{\"tok\":";
   write_weight(out, w.tok);

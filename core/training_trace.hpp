@@ -18,6 +18,9 @@ struct training_result {
 // Runs every step of the file's training; `run` ends trained.
 training_result train_all(training_run& run, const training_spec& spec);
 
+// One evaluation as the trace's "evals" items are written.
+void write_evaluation(std::ostream& out, const evaluation& e);
+
 void write_training_trace(std::ostream& out, const training_file& file, const training_run& run,
                           const training_result& result);
 

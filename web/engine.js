@@ -90,6 +90,26 @@ class Engine {
     return new Trace(session);
   }
 
+  // A training run of a training file (JSON text or object): see
+  // core/training.hpp. Throws ScenarioError with the core's message.
+  training(file) {
+    const text = typeof file === 'string' ? file : JSON.stringify(file);
+    if (typeof text !== 'string') throw new ScenarioError('training: expected JSON text or an object');
+    if (text.length > 64 * 1024) throw new ScenarioError(`training: more than 65536 bytes; the limit of a training file`);
+    const run = new this.module.Training();
+    let message;
+    try {
+      message = run.load(text);
+    } catch (error) {
+      message = internal(error);
+    }
+    if (message) {
+      run.delete();
+      throw new ScenarioError(message);
+    }
+    return new TrainingRun(run);
+  }
+
   // Lessons: JSON from the core (core/lessons.hpp), errors thrown.
   averagingLesson({ seed = 42, B = 4, T = 8, C = 2 } = {}) {
     return call(() => this.module.averagingLesson(seed, B, T, C));
@@ -202,5 +222,49 @@ export class Trace {
   dispose() {
     if (this.session) this.session.delete();
     this.session = null;
+  }
+}
+
+// A training run in wasm memory: step it, evaluate it, snapshot and restore
+// it. Call dispose() when done.
+export class TrainingRun {
+  constructor(run) {
+    this.run = run;
+    this.info = call(() => run.info());
+  }
+
+  // Up to n optimizer steps; their losses.
+  steps(n = 1) {
+    return call(() => this.run.steps(n));
+  }
+
+  get stepsDone() {
+    return this.run.stepsDone();
+  }
+
+  // {step, loss, accuracy, attention: {shape, data}, predictions}
+  evaluate() {
+    return call(() => this.run.evaluate());
+  }
+
+  // The whole remaining training as the CLI writes it (training-v1.md), as text.
+  traceJson() {
+    const text = this.run.traceJson();
+    if (text.startsWith('{"error"')) throw new ScenarioError(JSON.parse(text).error);
+    return text;
+  }
+
+  snapshot() {
+    return this.run.snapshot();
+  }
+
+  restore(index) {
+    const message = this.run.restore(index);
+    if (message) throw new ScenarioError(message);
+  }
+
+  dispose() {
+    if (this.run) this.run.delete();
+    this.run = null;
   }
 }

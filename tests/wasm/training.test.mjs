@@ -1,0 +1,80 @@
+// Training in the wasm build, in Node: two presets train as PyTorch trained
+// them (training-v1.md's tolerances), bit for bit as the native core does
+// (the CLI's trace, when the native build is there), snapshots restore the
+// whole state, bad files are refused with the core's line, and 20 train and
+// dispose cycles leave the heap where it was.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join, dirname } from 'node:path';
+
+import { loadEngine, ScenarioError } from '../../web/engine.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const wasmDir = process.env.ATTENTION_WASM_DIR ?? join(root, 'build', 'wasm');
+const engine = await loadEngine({
+  moduleUrl: new URL(`file://${join(wasmDir, 'attention-core.js')}`),
+  wasmBinary: readFileSync(join(wasmDir, 'attention-core.wasm')),
+});
+const golden = (name) => readFileSync(join(root, 'tests', 'golden-training', name), 'utf8');
+const cli = join(root, 'build', 'native', 'attention-cli');
+
+for (const id of ['previous-token', 'induction']) {
+  test(`${id} trains in wasm as PyTorch trains it`, () => {
+    const run = engine.training(golden(`${id}.json`));
+    const text = run.traceJson();
+    run.dispose();
+    const got = JSON.parse(text);
+    const want = JSON.parse(golden(`${id}.trace.json`));
+    assert.deepEqual(got.probe, want.probe);
+    assert.equal(got.loss.length, want.loss.length);
+    const worst = Math.max(...got.loss.map((l, i) => Math.abs(l - want.loss[i])));
+    assert.ok(worst <= 2e-5, `worst loss difference ${worst}`);
+    assert.equal(got.evals.length, want.evals.length);
+    got.evals.forEach((e, k) => {
+      assert.ok(Math.abs(e.loss - want.evals[k].loss) <= 2e-5, `eval ${e.step} loss`);
+      assert.ok(Math.abs(e.accuracy - want.evals[k].accuracy) <= 0.005, `eval ${e.step} accuracy`);
+      const far = Math.max(...e.attention.data.map((v, i) => Math.abs(v - want.evals[k].attention.data[i])));
+      assert.ok(far <= 5e-3, `eval ${e.step} attention ${far}`);
+    });
+    // native and wasm agree bit for bit: the same text from the CLI
+    if (existsSync(cli)) assert.equal(text, execFileSync(cli, ['train', join(root, 'tests', 'golden-training', `${id}.json`)], { encoding: 'utf8' }));
+  });
+}
+
+test('a snapshot restores the whole state: the same steps after it give the same losses', () => {
+  const run = engine.training(golden('induction.json'));
+  run.steps(50);
+  const mark = run.snapshot();
+  const first = run.steps(20);
+  run.restore(mark);
+  assert.equal(run.stepsDone, 50);
+  assert.deepEqual(run.steps(20), first);
+  assert.equal(run.evaluate().step, 70);
+  assert.throws(() => run.restore(99), { name: 'ScenarioError', message: 'training: no snapshot 99' });
+  run.dispose();
+});
+
+test('bad training files: the core\'s one line, as a ScenarioError', () => {
+  const bad = JSON.parse(golden('induction.json'));
+  bad.model.heads = 3;
+  assert.throws(() => engine.training(bad), (e) => e instanceof ScenarioError && e.message === 'model.embed: 16 is not a multiple of model.heads (3)');
+  assert.throws(() => engine.training('{"version": 1, "seed": 1e999}'), (e) => e instanceof ScenarioError && /not valid JSON at line 1/.test(e.message));
+  assert.throws(() => engine.training('x'.repeat(70000)), ScenarioError);
+});
+
+test('20 train and dispose cycles leave the wasm heap where it was', () => {
+  const cycle = () => {
+    const run = engine.training(golden('previous-token.json'));
+    run.steps(5);
+    run.snapshot();
+    run.evaluate();
+    run.dispose();
+  };
+  cycle();
+  const before = engine.heapInUse();
+  for (let i = 0; i < 20; i++) cycle();
+  assert.equal(engine.heapInUse(), before);
+});
