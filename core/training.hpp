@@ -42,6 +42,13 @@ class training_run {
   float step();  // one optimizer step; the batch's loss before the update
   evaluation evaluate() const;
 
+  // The model on one sequence of the learner's (ids below V, at most T of
+  // them): every head's attention and the predictions; no loss.
+  evaluation attend(const std::vector<std::int64_t>& tokens) const;
+
+  // forward() on one sequence, for a head's scenario (training_trace.hpp).
+  forward_pass forward_one(const std::vector<std::int64_t>& tokens) const;
+
   std::size_t steps_done() const { return adam_.step; }
   const model_spec& model() const { return model_; }
   const model_weights& weights() const { return weights_; }

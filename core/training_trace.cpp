@@ -1,5 +1,8 @@
 #include "training_trace.hpp"
 
+#include <sstream>
+
+#include "check.hpp"
 #include "float_text.hpp"
 
 namespace attention {
@@ -47,6 +50,46 @@ training_result train_all(training_run& run, const training_spec& spec) {
     if (step % spec.eval_every == 0 || step == spec.steps) result.evals.push_back(run.evaluate());
   }
   return result;
+}
+
+namespace {
+
+void write_rows(std::ostream& out, const float* data, std::size_t rows, std::size_t cols) {
+  out << '[';
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (r) out << ',';
+    write_floats(out, data + r * cols, cols);
+  }
+  out << ']';
+}
+
+}  // namespace
+
+std::string head_scenario_json(const training_file& file, const training_run& run,
+                               const std::vector<std::int64_t>& tokens, std::size_t layer, std::size_t head) {
+  const model_spec& m = run.model();
+  ATTENTION_CHECK(layer < m.layers, "layer: ", layer, " is beyond the model's ", m.layers, " layers");
+  ATTENTION_CHECK(head < m.heads, "head: ", head, " is beyond the layer's ", m.heads, " heads");
+  const forward_pass pass = run.forward_one(tokens);
+  const tensor3& x = pass.layers[layer].input;  // (1, T, d)
+  const model_head& w = run.weights().layers[layer].heads[head];
+  const std::size_t T = pass.length, d = m.embed, hs = m.head_size();
+  std::ostringstream out;
+  out << "{\"version\":1,\"id\":\"" << file.id << "-l" << layer << "h" << head << "\",\"title\":\"" << file.id
+      << ": layer " << layer << ", head " << head << " after " << run.steps_done() << " steps\",\"tokens\":[";
+  for (std::size_t t = 0; t < T; ++t)
+    out << (t ? "," : "") << '"' << (static_cast<std::size_t>(tokens[t]) == m.vocab - 1 && m.vocab > file.spec.task.tokens ? std::string("sep") : std::to_string(tokens[t])) << '"';
+  out << "],\"tensors\":[{\"name\":\"x\",\"values\":";
+  write_rows(out, x.data(), T, d);
+  out << "},{\"name\":\"W_query\",\"values\":";
+  write_rows(out, w.query.data(), d, hs);
+  out << "},{\"name\":\"W_key\",\"values\":";
+  write_rows(out, w.key.data(), d, hs);
+  out << "},{\"name\":\"W_value\",\"values\":";
+  write_rows(out, w.value.data(), d, hs);
+  out << "}],\"attention\":{\"x\":\"x\",\"heads\":[{\"query\":\"W_query\",\"key\":\"W_key\",\"value\":\"W_value\"}],"
+         "\"mask\":\"causal\",\"scale\":true}}";
+  return out.str();
 }
 
 void write_training_trace(std::ostream& out, const training_file& file, const training_run& run,

@@ -144,6 +144,18 @@ std::string scaling_lesson(double seed, unsigned B, unsigned T, val head_sizes, 
 // A training run the page steps: load a training file, step it, evaluate
 // it, keep snapshots to scrub back to. Answers are JSON text, errors too.
 class training {
+  // A JSON list of token ids from the page.
+  static std::vector<std::int64_t> ids_of(const std::string& text) {
+    const nlohmann::json list = nlohmann::json::parse(text, nullptr, false);
+    ATTENTION_CHECK(list.is_array() && list.size() <= 4096, "tokens: expected a list of token ids");
+    std::vector<std::int64_t> ids;
+    for (const nlohmann::json& id : list) {
+      ATTENTION_CHECK(id.is_number_integer(), "tokens: expected a list of token ids");
+      ids.push_back(id.get<std::int64_t>());
+    }
+    return ids;
+  }
+
  public:
   std::string load(const std::string& text) {
     return error_of([&] {
@@ -187,6 +199,24 @@ class training {
       std::ostringstream out;
       attention::write_evaluation(out, run_->evaluate());
       return out.str();
+    });
+  }
+
+  // The model on the learner's sequence (a JSON list of ids): attention and predictions.
+  std::string attend(const std::string& tokens) const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
+      std::ostringstream out;
+      attention::write_evaluation(out, run_->attend(ids_of(tokens)));
+      return out.str();
+    });
+  }
+
+  // Scenario v1 text for one head of the model on a sequence (training_trace.hpp).
+  std::string head_scenario(const std::string& tokens, unsigned layer, unsigned head) const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
+      return attention::head_scenario_json(*file_, *run_, ids_of(tokens), layer, head);
     });
   }
 
@@ -245,6 +275,8 @@ EMSCRIPTEN_BINDINGS(attention_playground) {
       .function("steps", &training::steps)
       .function("evaluate", &training::evaluate)
       .function("traceJson", &training::trace_json)
+      .function("attend", &training::attend)
+      .function("headScenario", &training::head_scenario)
       .function("stepsDone", &training::steps_done)
       .function("snapshot", &training::snapshot)
       .function("restore", &training::restore);

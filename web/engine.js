@@ -247,6 +247,16 @@ export class TrainingRun {
     return call(() => this.run.evaluate());
   }
 
+  // The model on the learner's own sequence (token ids): attention, predictions.
+  attend(tokens) {
+    return call(() => this.run.attend(JSON.stringify(tokens)));
+  }
+
+  // Scenario v1 (an object) for one head on a sequence: the playground can open it.
+  headScenario(tokens, layer, head) {
+    return call(() => this.run.headScenario(JSON.stringify(tokens), layer, head));
+  }
+
   // The whole remaining training as the CLI writes it (training-v1.md), as text.
   traceJson() {
     const text = this.run.traceJson();
