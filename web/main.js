@@ -4,7 +4,8 @@ import { notebookName, stepText } from './notebooks.js';
 import { editedScenario, hasEdits, withEdit } from './edits.js';
 import { download, pictureSVG, picturePNG } from './export.js';
 import { drive, Player } from './player.js';
-import { presetIndex, presetScenario } from './presets.js';
+import { presetIndex, presetScenario, trainingText } from './presets.js';
+import { TrainingView } from './training/view.js';
 import { pytorchSnippet } from './pytorch.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { defaultSentence, defaultState, parseHash, quoteText, sliderPosition, steps, temperatureAt, toHash } from './state.js';
@@ -244,11 +245,12 @@ function renderNav() {
     };
     link('#', 'Playground');
     for (const lesson of lessons) link(`#lesson=${lesson.id}`, lesson.title);
+    link('#train=induction', 'Watch attention learn');
   }
   // back to the playground as the learner left it (sentence, settings), not to the default
-  if (!state.lesson) lastPlaygroundHash = window.location.hash || '#';
+  if (!state.lesson && !state.train) lastPlaygroundHash = window.location.hash || '#';
   nav.querySelector('a').setAttribute('href', lastPlaygroundHash);
-  const current = state.lesson ? `#lesson=${state.lesson}` : lastPlaygroundHash;
+  const current = state.train ? '#train=induction' : state.lesson ? `#lesson=${state.lesson}` : lastPlaygroundHash;
   for (const a of nav.querySelectorAll('a')) {
     if (a.getAttribute('href') === current) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
@@ -292,6 +294,42 @@ async function renderLesson() {
   }
 }
 
+// The training view keeps its worker while the preset stays: a render for
+// any other reason must not restart a training.
+let training = null;
+
+function disposeTraining() {
+  training?.view.dispose();
+  training = null;
+}
+
+function renderTraining() {
+  disposeLesson();
+  disposeLesson = () => {};
+  app.dataset.view = 'train';
+  $('lesson').hidden = false;
+  $('lesson-title').textContent = 'Watch attention learn';
+  if (training?.preset === state.train) return;
+  disposeTraining();
+  const body = $('lesson-body');
+  body.textContent = '';
+  body.dataset.lesson = 'train';
+  const container = document.createElement('div');
+  container.className = 'lesson-content';
+  body.append(container);
+  training = {
+    preset: state.train,
+    view: new TrainingView(container, {
+      preset: state.train,
+      loadPreset: trainingText,
+      onPreset: (id) => update({ train: id }),
+      openScenario: (text) => openScenarioText(text, { step: 'weights' }),
+    }),
+  };
+  $('status').hidden = true;
+  app.dataset.state = 'ready';
+}
+
 // Whatever goes wrong, the learner sees it: never a page stuck loading. The
 // core's refusals are the learner's to fix and need no apology.
 function fail(error) {
@@ -311,6 +349,11 @@ function refresh() {
 async function render() {
   renderNav();
   showNotice(linkProblems.length ? `Some link settings were not valid and were replaced: ${linkProblems.join('; ')}.` : '');
+  if (state.train) {
+    renderTraining();
+    return;
+  }
+  disposeTraining();
   if (state.lesson) {
     await renderLesson();
     return;
@@ -424,9 +467,14 @@ async function openFile(file) {
     showError(`${quoteText(file.name)}: ${error.message}`);
     return;
   }
+  openScenarioText(text);
+}
+
+// A scenario made in the page (a trained head) opens as a file would.
+function openScenarioText(text, settings = {}) {
   sessionStorage.setItem(fileKey, text);
   fileVersion++;
-  update({ file: true, sentence: null, mask: null, scale: null, temperature: null, batch: 0, head: 0 });
+  update({ file: true, train: null, lesson: null, sentence: null, mask: null, scale: null, temperature: null, batch: 0, head: 0, ...settings });
 }
 
 // ---- controls ---------------------------------------------------------------

@@ -21,3 +21,10 @@ export async function presetIndex() {
   if (!response.ok) throw new Error(`cannot load the preset list (HTTP ${response.status})`);
   return response.json();
 }
+
+// A training preset's file (trainings/<id>.json) as text, for the trainer.
+export async function trainingText(id) {
+  const response = await fetch(new URL(`trainings/${id}.json`, import.meta.url));
+  if (!response.ok) throw new ScenarioError(`train: no training preset "${id}"`);
+  return response.text();
+}

@@ -30,6 +30,7 @@ export const props = {
   step: { type: 'enum', values: steps, default: 'x' },
   graph: { type: 'enum', values: ['arcs', 'columns'], default: 'arcs' },  // the graph's layout
   lesson: { type: 'enum', values: lessonIds, default: null },
+  train: { type: 'enum', values: ['previous-token', 'reverse', 'induction', 'induction-one-layer'], default: null },  // the training view's preset
   order: { type: 'order', default: null },  // the space lesson's word order: "5.4.3.2.1.0"
   positions: { type: 'bool', default: null },
   edits: { type: 'edits', default: null },  // values typed into cells of x or a weight

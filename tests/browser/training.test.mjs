@@ -1,0 +1,109 @@
+// The training view: a tiny transformer learning in a Web Worker while the
+// page stays fluid; its curves, heads, graph and predictions; the timeline;
+// the learner's own sequence; a trained head opened in the playground.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { openPage, ready, shot, useBrowser } from './browser.mjs';
+
+const env = useBrowser();
+
+const status = (page) => page.evaluate(() => {
+  const root = document.querySelector('.training');
+  return { state: root?.dataset.state, step: Number(root?.dataset.step), accuracy: Number(root?.dataset.accuracy), playing: root?.dataset.playing };
+});
+
+async function trainingPage(hash = '#train=induction', options = {}) {
+  const page = await openPage(env.browser, `${env.url}${hash}`, options);
+  await page.waitForFunction(() => document.querySelector('.training')?.dataset.state === 'ready', null, { timeout: 20000 });
+  return page;
+}
+
+test('induction trains live in a worker: curves, every head, the graph, predictions; the page keeps its frames', async () => {
+  const page = await trainingPage();
+  assert.equal((await status(page)).step, 0);
+  assert.match(await page.textContent('#train-status'), /^Step 0 of 1000 · validation loss 2\.\d{3} · accuracy/);
+  assert.deepEqual(await page.$$eval('.training-heads figure', (f) => f.map((x) => x.dataset.matrix)), ['attention-l0h0', 'attention-l1h0']);
+  // the page's own frames while the worker trains at the default pace
+  await page.evaluate(() => {
+    window.__gaps = [];
+    let last = performance.now();
+    const frame = (now) => { window.__gaps.push(now - last); last = now; if (window.__gaps.length < 400) requestAnimationFrame(frame); };
+    requestAnimationFrame(frame);
+  });
+  await page.click('#train-play');
+  await page.waitForFunction(() => Number(document.querySelector('.training').dataset.step) >= 150, null, { timeout: 30000 });
+  const gaps = await page.evaluate(() => window.__gaps.slice(5).sort((a, b) => a - b));
+  const p95 = gaps[Math.floor(gaps.length * 0.95)];
+  assert.ok(p95 < 50, `main-thread frame gaps while training: p95 ${p95.toFixed(1)} ms`);
+  await page.click('#train-play');  // pause
+  await page.waitForFunction(() => document.querySelector('.training').dataset.worker === 'paused');
+  const paused = (await status(page)).step;
+  await page.waitForTimeout(400);
+  assert.equal((await status(page)).step, paused, 'paused: no more steps');
+  await page.click('#train-step');
+  await page.waitForFunction((s) => Number(document.querySelector('.training').dataset.step) === s + 1, paused);
+  assert.equal(await page.getAttribute('.training figure[data-view="graph"]', 'data-edges'), '136', 'the selected head\'s graph: 16 · 17 / 2 causal edges');
+  assert.ok(await page.$$eval('.training-predictions td', (c) => c.length) >= 48);
+  await shot(page, 'training-induction-paused');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('as fast as it goes, induction passes 95% validation accuracy; the timeline scrubs back to step 0', async () => {
+  const page = await trainingPage();
+  await page.selectOption('#train-speed', '0');
+  const started = Date.now();
+  await page.click('#train-play');
+  await page.waitForFunction(() => Number(document.querySelector('.training').dataset.accuracy) >= 0.95, null, { timeout: 60000 });
+  console.log(`induction to 95% unpaced: ${Date.now() - started} ms from clicking Train`);
+  await page.waitForFunction(() => document.querySelector('#train-play').textContent === 'Trained', null, { timeout: 60000 });
+  const latest = await page.$eval('figure[data-matrix="attention-l1h0"] canvas', (c) => c.toDataURL());
+  await page.$eval('#train-timeline', (input) => { input.value = '0'; input.dispatchEvent(new Event('input', { bubbles: true })); });
+  assert.match(await page.textContent('.training-timeline output'), /step 0$/);
+  assert.notEqual(await page.$eval('figure[data-matrix="attention-l1h0"] canvas', (c) => c.toDataURL()), latest, 'step 0\'s attention, not the trained one');
+  await shot(page, 'training-induction-trained-scrubbed');
+  await page.context().close();
+});
+
+test('the learner\'s own sequence: its attention and predictions; ids outside the task get the core\'s line', async () => {
+  const page = await trainingPage('#train=previous-token');
+  await page.fill('#train-own', '1 2 3 1 2 3 1 2');
+  await page.click('.training-own button[type="submit"]');
+  await page.waitForFunction(() => /your sequence/.test(document.querySelector('.training-timeline output').textContent));
+  assert.equal(await page.$$eval('.training-predictions tr:first-child td', (c) => c.map((x) => x.textContent).join(' ')), '1 2 3 1 2 3 1 2');
+  await page.fill('#train-own', '1 2 99');
+  await page.click('.training-own button[type="submit"]');
+  await page.waitForFunction(() => !document.querySelector('#train-own-error').hidden);
+  assert.equal(await page.textContent('#train-own-error'), 'tokens[2]: 99 is not a token of this task (0 to 15)');
+  assert.equal(await page.getAttribute('#train-own', 'aria-invalid'), 'true');
+  await page.fill('#train-own', 'a b <script>');
+  await page.click('.training-own button[type="submit"]');
+  assert.match(await page.textContent('#train-own-error'), /^expected token ids 0 to 15 separated by spaces/);
+  assert.equal((await status(page)).state, 'ready', 'nothing the learner typed is lost or breaks the view');
+  await page.context().close();
+});
+
+test('a trained head opens in the playground, its weights step by step', async () => {
+  const page = await trainingPage();
+  await page.selectOption('#train-speed', '0');
+  await page.click('#train-play');
+  await page.waitForFunction(() => Number(document.querySelector('.training').dataset.step) >= 200, null, { timeout: 60000 });
+  await page.click('#train-play');
+  await page.click('.training-heads figure[data-matrix="attention-l1h0"]');
+  await page.click('#train-open');
+  await page.waitForFunction(() => document.querySelector('#app').dataset.view === 'playground' && document.querySelector('#app').dataset.state === 'ready', null, { timeout: 20000 });
+  assert.match(await page.textContent('#title'), /^induction: layer 1, head 0 after \d+ steps$/);
+  assert.match(await page.evaluate(() => location.hash), /file=1/);
+  assert.match(await page.evaluate(() => location.hash), /step=weights/);
+  assert.equal(await page.getAttribute('figure[data-view="graph"]', 'data-edges'), '136');
+  await shot(page, 'training-head-in-playground');
+  await page.context().close();
+});
+
+test('a training link that names no preset is replaced, with a notice', async () => {
+  const page = await openPage(env.browser, `${env.url}#train=nope`);
+  assert.equal(await ready(page), 'ready');
+  assert.match(await page.textContent('#notice'), /train/);
+  await page.context().close();
+});

@@ -1,0 +1,104 @@
+// Training runs here, off the page's thread: the page animates at 60 fps
+// while this worker steps the core. It paces itself (steps per second, or as
+// fast as it goes), evaluates on the spec's schedule, and posts the losses and
+// evaluations; the page only draws what arrives.
+import { loadEngine, ScenarioError } from '../engine.js';
+
+let engine = null;
+let run = null;
+let text = '';
+let rate = 50;          // steps per second; 0: as fast as it goes
+let playing = false;
+let clock = { at: 0, done: 0 };  // pacing: steps owed since `at`
+
+const post = (message) => self.postMessage(message);
+const failed = (error) => post({ type: 'error', message: error instanceof ScenarioError ? error.message : `internal error in the trainer: ${error?.message ?? error}` });
+
+function load() {
+  run?.dispose();
+  run = engine.training(text);
+  post({ type: 'loaded', info: run.info, eval: run.evaluate() });
+}
+
+// Steps until `due` steps are done or the training ends; an evaluation at
+// every eval.every steps and at the last one, and one of "now" for the live view.
+function advance(due) {
+  const { steps, every } = run.info;
+  const losses = [];
+  const evals = [];
+  const started = performance.now();
+  while (run.stepsDone < steps && losses.length < due) {
+    losses.push(...run.steps(1));
+    const done = run.stepsDone;
+    if (done % every === 0 || done === steps) evals.push(run.evaluate());
+    if (rate === 0 && performance.now() - started > 30) break;  // post often enough to draw
+  }
+  const finished = run.stepsDone >= steps;
+  // between scheduled evaluations, the heads as they are now, for the live view
+  const live = evals.at(-1)?.step === run.stepsDone ? null : run.evaluate();
+  if (losses.length) post({ type: 'progress', losses, evals, live, done: run.stepsDone, finished });
+  return finished;
+}
+
+function tick() {
+  if (!playing || !run) return;
+  const now = performance.now();
+  const due = rate === 0 ? Infinity : Math.floor(((now - clock.at) * rate) / 1000) - clock.done;
+  let finished = false;
+  if (due > 0) {
+    const before = run.stepsDone;
+    finished = advance(due);
+    clock.done += run.stepsDone - before;
+  }
+  if (finished) {
+    playing = false;
+    post({ type: 'paused', finished: true });
+    return;
+  }
+  setTimeout(tick, rate === 0 ? 0 : 16);
+}
+
+self.addEventListener('message', async ({ data }) => {
+  try {
+    engine ??= await loadEngine();
+    switch (data.type) {
+      case 'load':
+        text = data.text;
+        playing = false;
+        load();
+        break;
+      case 'reset':
+        playing = false;
+        load();
+        break;
+      case 'speed':
+        rate = data.rate;
+        clock = { at: performance.now(), done: 0 };
+        break;
+      case 'play':
+        if (!run || playing) break;
+        playing = true;
+        clock = { at: performance.now(), done: 0 };
+        tick();
+        break;
+      case 'pause':
+        playing = false;
+        post({ type: 'paused', finished: false });
+        break;
+      case 'step':
+        if (run && !playing) advance(1);
+        break;
+      case 'attend':
+        post({ type: 'attended', eval: run.attend(data.tokens) });
+        break;
+      case 'scenario':
+        post({ type: 'scenario', scenario: run.headScenario(data.tokens, data.layer, data.head) });
+        break;
+      default:
+        break;
+    }
+  } catch (error) {
+    playing = false;
+    failed(error);
+  }
+});
