@@ -5,7 +5,9 @@
 //
 // Attributes: scenario (a preset id, or the URL of a scenario JSON file),
 // sentence (instead of a scenario), view (matrices, graph, both, or a lesson
-// id), step, head, batch, controls (full, player, none), autoplay, theme
+// id, or train: a tiny transformer learning live, with training = a
+// training preset id or the URL of a training file), step, head, batch,
+// controls (full, player, none), autoplay, theme
 // (light, dark, auto). Methods play() and pause(); property step; events
 // ready, stepchange and error; data-state="loading|ready|error" on the
 // element. Its files are found beside this script (import.meta.url), and
@@ -13,14 +15,15 @@
 import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, tooLarge } from './engine.js';
 import { lessons } from './lessons/index.js';
 import { drive, Player } from './player.js';
-import { presetScenario } from './presets.js';
+import { presetScenario, trainingText } from './presets.js';
+import { TrainingView } from './training/view.js';
 import { defaultState, quoteText, steps } from './state.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { LinkedViews } from './views/linked.js';
 
 const lessonIds = lessons.map((l) => l.id);
 const choices = {
-  view: ['matrices', 'graph', 'both', ...lessonIds],
+  view: ['matrices', 'graph', 'both', ...lessonIds, 'train'],
   controls: ['full', 'player', 'none'],
   theme: ['light', 'dark', 'auto'],
   step: steps,
@@ -66,7 +69,7 @@ function make(parent, tag, className, text) {
 
 export class AttentionPlayground extends HTMLElement {
   static get observedAttributes() {
-    return ['scenario', 'sentence', 'view', 'step', 'head', 'batch', 'controls', 'autoplay', 'theme'];
+    return ['scenario', 'sentence', 'view', 'step', 'head', 'batch', 'controls', 'autoplay', 'theme', 'training'];
   }
 
   constructor() {
@@ -98,6 +101,8 @@ export class AttentionPlayground extends HTMLElement {
   disconnectedCallback() {
     this.observer?.disconnect();
     this.player.pause();
+    this.training?.dispose();
+    this.training = null;
   }
 
   attributeChangedCallback() {
@@ -192,6 +197,12 @@ export class AttentionPlayground extends HTMLElement {
       return;
     }
     this.current = s;
+    this.training?.dispose();
+    this.training = null;
+    if (s.view === 'train') {
+      this.renderTraining();
+      return;
+    }
     if (choices.view.indexOf(s.view) >= 3) {
       await this.renderLesson(s);
       return;
@@ -282,6 +293,40 @@ export class AttentionPlayground extends HTMLElement {
     };
     this.disposeLesson = (await lesson.render(body, { engine: this.engine, presetScenario, withOverrides, state, update })) ?? null;
     this.ready();
+  }
+
+  // view="train": training="<preset id or URL>" (same origin), autoplay.
+  renderTraining() {
+    const given = this.getAttribute('training') ?? 'induction';
+    const load = async (id) => {
+      if (/^[a-z0-9-]+$/.test(id)) return trainingText(id);
+      const url = scenarioUrl(id);
+      const response = await fetch(url);
+      if (!response.ok) throw new ScenarioError(`training: cannot load ${quoteText(url.pathname)} (HTTP ${response.status})`);
+      const declared = Number(response.headers.get('Content-Length') ?? 0);
+      if (declared > 64 * 1024) throw new ScenarioError('training: more than 65536 bytes; the limit of a training file');
+      return response.text();
+    };
+    const root = document.createElement('div');
+    root.className = 'root';
+    make(root, 'p', 'title', 'Watch attention learn');
+    const body = make(root, 'div', 'training-body');
+    this.disposeLesson?.();
+    this.trace?.dispose();
+    this.trace = null;
+    this.views = null;
+    this.shadowRoot.replaceChildren(root);
+    this.training = new TrainingView(body, {
+      preset: given,
+      loadPreset: load,
+      onPreset: (id) => this.setAttribute('training', id),
+      autoplay: this.hasAttribute('autoplay'),
+      onReady: () => this.ready(),
+      onError: (message) => {
+        this.dataset.state = 'error';
+        this.dispatchEvent(new CustomEvent('error', { detail: { message: `Attention Playground: ${message}` } }));
+      },
+    });
   }
 
   onPlayer(stepChanged) {

@@ -277,7 +277,8 @@ async function renderLesson() {
   container.className = 'lesson-content';
   body.append(container);
   try {
-    const dispose = (await lesson.render(container, { engine, presetScenario, withOverrides, state, update })) ?? (() => {});
+    const dispose = (await lesson.render(container, { engine, presetScenario, withOverrides, state, update,
+      openScenario: (text) => openScenarioText(text, { step: 'weights' }) })) ?? (() => {});
     if (generation !== lessonRenders) {
       dispose();
       container.remove();

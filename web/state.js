@@ -7,7 +7,7 @@ import { editsFromText, editsToText } from './edits.js';
 
 export const steps = ['x', 'qkv', 'scores', 'scaled', 'masked', 'weights', 'out'];
 
-export const lessonIds = ['trick', 'qkv', 'encoder', 'cross', 'multihead', 'scaling', 'space'];
+export const lessonIds = ['trick', 'qkv', 'encoder', 'cross', 'multihead', 'scaling', 'space', 'learn'];
 
 export const defaultSentence = 'The sun rises in the east';
 

@@ -31,6 +31,8 @@ before(async () => {
       <attention-playground id="both" scenario="bank-raw" sentence="two inputs"></attention-playground>
       <attention-playground id="batch" scenario="bank-raw" batch="7"></attention-playground>`),
     'lesson.html': page('<attention-playground view="trick" controls="none"></attention-playground>'),
+    'train.html': page(`<attention-playground id="t" view="train" training="previous-token" autoplay></attention-playground>
+      <attention-playground id="bad" view="train" training="no-such-training"></attention-playground>`),
     'frame.html': page('<iframe id="frame" title="embedded view" src="assets/attention-playground/embed.html#scenario=bank-raw&view=both&step=weights" width="800" height="200"></iframe>'),
     'mine.json': JSON.stringify({ version: 1, id: 'mine', title: 'A scenario file of the host', tensors: [{ name: 'x', values: [[1, 0], [0, 1], [1, 1]] }, { name: 'w', values: [[1, 0], [0, 1]] }], attention: { x: 'x', heads: [{ query: 'w', key: 'w' }], mask: 'none' } }),
   });
@@ -196,5 +198,17 @@ test('the full playground and the iframe page work unchanged under a sub-path wi
   await shot(p, 'playground-under-csp');
   assert.deepEqual(await violations(p), []);
   assert.deepEqual(p.problems, []);
+  await p.context().close();
+});
+
+test('view="train": a documentation page shows a head learning, autoplaying, under the strict CSP; a bad training is one line', async () => {
+  const p = await openPage(browser, `${url}/train.html`);
+  await readyIn(p, '#t');
+  await p.waitForFunction(() => Number(document.querySelector('#t').shadowRoot.querySelector('.training')?.dataset.step) >= 20, null, { timeout: 20000 });
+  assert.equal(await p.$eval('#t', (e) => e.shadowRoot.querySelector('#train-open').hidden), true, 'no playground to open a head in');
+  await p.waitForFunction(() => document.querySelector('#bad').dataset.state === 'error', null, { timeout: 20000 });
+  assert.equal(await p.$eval('#bad', (e) => e.shadowRoot.querySelector('#train-status').textContent), 'train: no training preset "no-such-training"');
+  await shot(p, 'element-train');
+  assert.deepEqual(await violations(p), []);
   await p.context().close();
 });

@@ -107,3 +107,20 @@ test('a training link that names no preset is replaced, with a notice', async ()
   assert.match(await page.textContent('#notice'), /train/);
   await page.context().close();
 });
+
+test('the lesson "What attention learns": previous-token, then induction, then one layer, each trainable in place', async () => {
+  const page = await openPage(env.browser, `${env.url}#lesson=learn`);
+  await page.waitForFunction(() => document.querySelector('#lesson .training')?.dataset.state === 'ready', null, { timeout: 20000 });
+  assert.match(await page.textContent('#lesson'), /Elhage et al\. \(2021\)/);
+  assert.equal(await page.$eval('#train-preset', (s) => s.value), 'previous-token');
+  await page.check('input[name="learn-stage"][value="induction"]');
+  await page.waitForFunction(() => document.querySelector('#train-preset')?.value === 'induction' && document.querySelector('#lesson .training')?.dataset.state === 'ready', null, { timeout: 20000 });
+  assert.match(await page.textContent('#lesson'), /Olsson et al\. \(2022\)/);
+  assert.match(await page.textContent('#lesson'), /phase change/);
+  await page.check('input[name="learn-stage"][value="induction-one-layer"]');
+  await page.waitForFunction(() => document.querySelector('#train-preset')?.value === 'induction-one-layer', null, { timeout: 20000 });
+  assert.match(await page.textContent('#lesson'), /one layer is not enough/);
+  await shot(page, 'lesson-learn');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

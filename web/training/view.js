@@ -39,10 +39,14 @@ function headTrace(id, labels, attention, layer, head, heads) {
 export class TrainingView {
   // root: the container; preset: an id of trainingIds; onPreset(id): the
   // learner picked another; openScenario(text): open a head in the playground.
-  constructor(root, { preset, loadPreset, onPreset, openScenario }) {
+  // autoplay: train as soon as loaded; onReady(), onError(message): for the element.
+  constructor(root, { preset, loadPreset, onPreset, openScenario = null, autoplay = false, onReady = () => {}, onError = () => {} }) {
     this.root = root;
     this.preset = preset;
     this.openScenario = openScenario;
+    this.autoplay = autoplay;
+    this.onReady = onReady;
+    this.onError = onError;
     this.losses = [];
     this.evals = [];
     this.at = null;        // the evaluation index the timeline shows; null: the latest
@@ -63,6 +67,7 @@ export class TrainingView {
     const presetField = element(controls, 'label', { className: 'field', textContent: 'Task ' });
     this.select = element(presetField, 'select', { id: 'train-preset' });
     for (const id of trainingIds) this.select.add(new Option(id.replace(/-/g, ' '), id));
+    if (!trainingIds.includes(this.preset)) this.select.add(new Option('this file', this.preset));
     this.select.value = this.preset;
     this.select.addEventListener('change', () => onPreset(this.select.value));
     this.play = element(controls, 'button', { type: 'button', id: 'train-play', className: 'primary', textContent: 'Train' });
@@ -109,7 +114,7 @@ export class TrainingView {
     const graphBox = element(views, 'section', { className: 'training-graph' });
     this.graphTitle = element(graphBox, 'h3', { className: 'small-heading' });
     this.graph = new Graph(element(graphBox, 'div'));
-    this.open = element(graphBox, 'button', { type: 'button', id: 'train-open' });
+    this.open = element(graphBox, 'button', { type: 'button', id: 'train-open', hidden: !this.openScenario });
     this.open.addEventListener('click', () => this.worker.postMessage({ type: 'scenario', tokens: this.sequence(), ...this.selected }));
 
     const probe = element(root, 'section', { className: 'training-probe' });
@@ -164,6 +169,11 @@ export class TrainingView {
         this.setPlaying(false);
         this.root.dataset.state = 'ready';
         this.draw();
+        if (this.autoplay) {
+          this.worker.postMessage({ type: 'play' });
+          this.setPlaying(true);
+        }
+        this.onReady();
         break;
       case 'progress':
         this.losses.push(...data.losses);
@@ -212,6 +222,7 @@ export class TrainingView {
     this.root.dataset.state = 'error';
     this.status.textContent = message;
     this.status.classList.add('error');
+    this.onError(message);
   }
 
   // Everything from the evaluation the timeline is on (or the learner's own sequence).
