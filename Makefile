@@ -106,6 +106,7 @@ test-browser: site deps-browser node_modules/.package-lock.json
 # the budgets; writes tests/bench/results.json and the README's table.
 bench: native site deps-browser node_modules/.package-lock.json
 	node tests/bench/bench.mjs $(NATIVE)/attention-bench
+	node tests/bench/bench_training.mjs $(NATIVE)/attention-bench
 
 clean:
 	rm -rf $(BUILD)

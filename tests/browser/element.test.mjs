@@ -148,7 +148,7 @@ test('invalid attributes show a clear message inside the element and fire error'
   await p.goto(`${url}bad.html`);
   for (const id of ['#view', '#preset', '#both', '#batch']) await readyIn(p, id);
   const message = (id) => p.$eval(id, (e) => e.shadowRoot.querySelector('.message').textContent);
-  assert.equal(await message('#view'), 'Attention Playground: view must be one of matrices, graph, both, trick, qkv, encoder, cross, multihead, scaling, space; got "grpah"');
+  assert.equal(await message('#view'), 'Attention Playground: view must be one of matrices, graph, both, trick, qkv, encoder, cross, multihead, scaling, space, learn, train; got "grpah"');
   assert.equal(await message('#preset'), 'Attention Playground: preset: no scenario "no-such-preset"');
   assert.equal(await message('#both'), 'Attention Playground: give a scenario or a sentence, not both');
   assert.equal(await message('#batch'), 'Attention Playground: batch 7 is beyond this scenario\'s 2 batch elements');
