@@ -14,7 +14,7 @@ const webDir = new URL('../web/', import.meta.url).pathname;
 rmSync(siteDir, { recursive: true, force: true });
 cpSync(webDir, siteDir, { recursive: true });
 mkdirSync(join(siteDir, 'wasm'), { recursive: true });
-for (const file of ['attention-core.js', 'attention-core.wasm']) cpSync(join(wasmDir, file), join(siteDir, 'wasm', file));
+for (const file of ['attention-core.js', 'attention-core.wasm', 'attention-train.js', 'attention-train.wasm']) cpSync(join(wasmDir, file), join(siteDir, 'wasm', file));
 
 const presets = readdirSync(join(webDir, 'scenarios'))
   .filter((f) => f.endsWith('.json') && f !== 'index.json')

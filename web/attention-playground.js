@@ -16,7 +16,6 @@ import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, tooLarge } fr
 import { lessons } from './lessons/index.js';
 import { drive, Player } from './player.js';
 import { presetScenario, trainingText } from './presets.js';
-import { TrainingView } from './training/view.js';
 import { defaultState, quoteText, steps } from './state.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { LinkedViews } from './views/linked.js';
@@ -200,7 +199,7 @@ export class AttentionPlayground extends HTMLElement {
     this.training?.dispose();
     this.training = null;
     if (s.view === 'train') {
-      this.renderTraining();
+      await this.renderTraining();
       return;
     }
     if (choices.view.indexOf(s.view) >= 3) {
@@ -296,7 +295,7 @@ export class AttentionPlayground extends HTMLElement {
   }
 
   // view="train": training="<preset id or URL>" (same origin), autoplay.
-  renderTraining() {
+  async renderTraining() {
     const given = this.getAttribute('training') ?? 'induction';
     const load = async (id) => {
       if (/^[a-z0-9-]+$/.test(id)) return trainingText(id);
@@ -316,6 +315,7 @@ export class AttentionPlayground extends HTMLElement {
     this.trace = null;
     this.views = null;
     this.shadowRoot.replaceChildren(root);
+    const { TrainingView } = await import('./training/view.js');  // only figures that train load it
     this.training = new TrainingView(body, {
       preset: given,
       loadPreset: load,

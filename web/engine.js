@@ -7,7 +7,11 @@ const defaults = {
   moduleUrl: new URL('./wasm/attention-core.js', import.meta.url),
 };
 
-let shared = null;  // one module per page, however many views use it
+// The trainer's module (training.hpp and its glue), which only the training
+// view's worker loads: loadEngine({ moduleUrl: trainerUrl }).
+export const trainerUrl = new URL('./wasm/attention-train.js', import.meta.url);
+
+const shared = new Map();  // one module per URL per page, however many views use it
 
 // core/limits.hpp's scenario_bytes, and the core's words for going past it:
 // what refuses a file or a download before it is read says the same.
@@ -17,8 +21,9 @@ export function tooLarge(bytes) {
 }
 
 export async function loadEngine(options = {}) {
-  if (!options.wasmBinary && shared) return shared;
   const settings = { ...defaults, ...options };
+  const key = String(settings.moduleUrl.href ?? settings.moduleUrl);
+  if (!options.wasmBinary && shared.has(key)) return shared.get(key);
   const engine = (async () => {
     const { default: createAttentionModule } = await import(settings.moduleUrl.href ?? settings.moduleUrl);
     const moduleOptions = settings.wasmBinary
@@ -26,7 +31,7 @@ export async function loadEngine(options = {}) {
       : { locateFile: (file) => new URL(file, settings.moduleUrl).href };
     return new Engine(await createAttentionModule(moduleOptions));
   })();
-  if (!options.wasmBinary) shared = engine;
+  if (!options.wasmBinary) shared.set(key, engine);
   return engine;
 }
 

@@ -5,7 +5,6 @@ import { editedScenario, hasEdits, withEdit } from './edits.js';
 import { download, pictureSVG, picturePNG } from './export.js';
 import { drive, Player } from './player.js';
 import { presetIndex, presetScenario, trainingText } from './presets.js';
-import { TrainingView } from './training/view.js';
 import { pytorchSnippet } from './pytorch.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { defaultSentence, defaultState, parseHash, quoteText, sliderPosition, steps, temperatureAt, toHash } from './state.js';
@@ -304,7 +303,7 @@ function disposeTraining() {
   training = null;
 }
 
-function renderTraining() {
+async function renderTraining() {
   disposeLesson();
   disposeLesson = () => {};
   app.dataset.view = 'train';
@@ -312,6 +311,9 @@ function renderTraining() {
   $('lesson-title').textContent = 'Watch attention learn';
   if (training?.preset === state.train) return;
   disposeTraining();
+  // the training view's modules load when it opens: a first visit skips them
+  const { TrainingView } = await import('./training/view.js');
+  if (!state.train || training) return;  // the learner moved on, or another render got here first
   const body = $('lesson-body');
   body.textContent = '';
   body.dataset.lesson = 'train';
@@ -351,7 +353,7 @@ async function render() {
   renderNav();
   showNotice(linkProblems.length ? `Some link settings were not valid and were replaced: ${linkProblems.join('; ')}.` : '');
   if (state.train) {
-    renderTraining();
+    await renderTraining();
     return;
   }
   disposeTraining();

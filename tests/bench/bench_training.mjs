@@ -31,8 +31,8 @@ log('training: wasm in Chromium …');
 const page = await openPage(browser, `${site.url}#train=previous-token`);
 await page.waitForFunction(() => document.querySelector('.training')?.dataset.state === 'ready', null, { timeout: 30000 });
 const wasm = await page.evaluate(async (texts) => {
-  const { loadEngine } = await import('./engine.js');
-  const engine = await loadEngine();
+  const { loadEngine, trainerUrl } = await import('./engine.js');
+  const engine = await loadEngine({ moduleUrl: trainerUrl });
   return texts.map(([id, text]) => {
     const run = engine.training(text);
     run.steps(5);

@@ -15,8 +15,8 @@ import { loadEngine, ScenarioError } from '../../web/engine.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const wasmDir = process.env.ATTENTION_WASM_DIR ?? join(root, 'build', 'wasm');
 const engine = await loadEngine({
-  moduleUrl: new URL(`file://${join(wasmDir, 'attention-core.js')}`),
-  wasmBinary: readFileSync(join(wasmDir, 'attention-core.wasm')),
+  moduleUrl: new URL(`file://${join(wasmDir, 'attention-train.js')}`),
+  wasmBinary: readFileSync(join(wasmDir, 'attention-train.wasm')),
 });
 const golden = (name) => readFileSync(join(root, 'tests', 'golden-training', name), 'utf8');
 const cli = join(root, 'build', 'native', 'attention-cli');

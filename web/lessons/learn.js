@@ -3,7 +3,6 @@
 // head forming at a phase change in two layers (Olsson et al. 2022), and the
 // same task failing with one layer. The training view does the work.
 import { trainingText } from '../presets.js';
-import { TrainingView } from '../training/view.js';
 import { choice, element, prose } from './common.js';
 
 const stages = {
@@ -34,6 +33,7 @@ export default {
     });
     for (const text of stages[preset]) prose(root, text);
     const box = element(root, 'div', { className: 'lesson-training' });
+    const { TrainingView } = await import('../training/view.js');  // loaded when the lesson opens
     const view = new TrainingView(box, { preset, loadPreset: trainingText, onPreset: (id) => update({ preset: id }), openScenario });
     return () => view.dispose();
   },

@@ -2,7 +2,7 @@
 // while this worker steps the core. It paces itself (steps per second, or as
 // fast as it goes), evaluates on the spec's schedule, and posts the losses and
 // evaluations; the page only draws what arrives.
-import { loadEngine, ScenarioError } from '../engine.js';
+import { loadEngine, ScenarioError, trainerUrl } from '../engine.js';
 
 let engine = null;
 let run = null;
@@ -60,7 +60,7 @@ function tick() {
 
 self.addEventListener('message', async ({ data }) => {
   try {
-    engine ??= await loadEngine();
+    engine ??= await loadEngine({ moduleUrl: trainerUrl });
     switch (data.type) {
       case 'load':
         text = data.text;

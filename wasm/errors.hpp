@@ -1,0 +1,45 @@
+// How the glue hands errors to JS: every C++ exception stops here and comes
+// back as the core's one-line message (an exception escaping to JS arrives
+// as a bare number and leaks its object). Shared by both modules' glue.
+#pragma once
+
+#include <new>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "check.hpp"
+#include "quote.hpp"
+
+namespace glue {
+
+template <typename F>
+std::string error_of(F&& f);
+
+// The lessons answer JSON, or {"error": message}.
+template <typename F>
+std::string json_or_error(F&& f) {
+  std::string json;
+  const std::string message = error_of([&] { json = f(); });
+  return message.empty() ? json : nlohmann::json{{"error", message}}.dump();
+}
+
+// Every exception stops here: one escaping to JS arrives as a bare number
+// and leaks its object, so nothing but a message ever crosses.
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const attention::error& e) {
+    return e.what();
+  } catch (const std::bad_alloc&) {
+    return "out of memory: the scenario is too large for this browser tab";
+  } catch (const std::exception& e) {
+    return "internal error: " + attention::quote(e.what(), 120);
+  } catch (...) {
+    return "internal error";
+  }
+  return "";
+}
+
+}  // namespace glue
