@@ -132,3 +132,13 @@ TEST_CASE("a trained head opens as a scenario whose weights are the training's a
   CHECK_THROWS_WITH(run.attend({1, 9}), "tokens[1]: 9 is not a token of this task (0 to 7)");
   CHECK_THROWS_WITH(run.attend({}), "tokens: expected 1 to 16 tokens, got 0");
 }
+
+TEST_CASE("the validation set does not disturb the training stream", "[training]") {
+  const training_spec spec = spec_of(test_support::read_json(test_support::tests_dir() + "/golden-training/induction.json"));
+  training_spec other = spec;
+  other.eval_seed = 1;
+  other.eval_batch = 7;  // another validation set, of another size
+  training_run a(spec), b(other);
+  for (int k = 0; k < 5; ++k) CHECK(a.step() == b.step());
+  CHECK(a.validation().x != b.validation().x);
+}

@@ -1,0 +1,84 @@
+// The hand-written backward pass equals PyTorch's autograd at step 1: every
+// parameter's gradient after the first batch's loss.backward() on the
+// initial weights, for three presets (tests/fixtures/gradients.json, made by
+// make_gradients.py). A failure names the parameter that broke.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "backprop.hpp"
+#include "support.hpp"
+#include "tasks.hpp"
+
+using namespace attention;
+using nlohmann::json;
+
+namespace {
+
+void check_close(const tensor2& got, const json& want, const std::string& name) {
+  INFO(name);
+  REQUIRE(got.shape()[0] == want.at("shape")[0].get<std::size_t>());
+  REQUIRE(got.shape()[1] == want.at("shape")[1].get<std::size_t>());
+  const json& data = want.at("data");
+  double worst = 0;
+  std::size_t where = 0;
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    const double e = data[i].get<double>();
+    const double excess = std::abs(got.data()[i] - e) - (1e-6 + 1e-4 * std::abs(e));
+    if (excess > worst) {
+      worst = excess;
+      where = i;
+    }
+  }
+  INFO("worst at " << where);
+  CHECK(worst <= 0);
+}
+
+}  // namespace
+
+TEST_CASE("every parameter's gradient at step 1 is autograd's", "[backprop]") {
+  const json fixtures = test_support::read_json(test_support::tests_dir() + "/fixtures/gradients.json");
+  REQUIRE(fixtures.at("presets").size() == 3);
+  for (const json& preset : fixtures.at("presets")) {
+    const std::string id = preset.at("id");
+    INFO(id);
+    const json file = test_support::read_json(test_support::tests_dir() + "/golden-training/" + id + ".json");
+    task_spec task;
+    task.name = file.at("task").at("name");
+    task.tokens = file.at("task").at("tokens");
+    task.length = file.at("task").value("length", std::size_t{0});
+    task.half = file.at("task").value("half", std::size_t{0});
+    if (file.at("task").contains("period")) {
+      task.period_lo = file.at("task").at("period")[0];
+      task.period_hi = file.at("task").at("period")[1];
+    }
+    const model_spec spec{task_vocab(task), task_length(task), file.at("model").at("embed"),
+                          file.at("model").value("heads", std::size_t{1}), file.at("model").value("layers", std::size_t{1})};
+    // as torch_train.py: the model, the validation draw off the stream, then the first batch
+    generator gen(file.at("seed").get<std::uint64_t>());
+    const model_weights w = init_weights(gen, spec);
+    const generator saved = gen;
+    gen.manual_seed(file.at("eval").at("seed").get<std::uint64_t>());
+    draw_task(gen, task, file.at("eval").at("batch"));
+    gen = saved;
+    const task_batch batch = draw_task(gen, task, file.at("train").value("batch", std::size_t{32}));
+    const forward_pass pass = forward(w, spec, batch.x, batch.batch);
+    CHECK(std::abs(cross_entropy(pass.logits, batch.y).loss - preset.at("loss").get<double>()) <= 2e-5);  // training-v1.md's loss tolerance
+    const model_weights g = gradients(w, spec, pass, batch.y);
+    const json& want = preset.at("grads");
+    check_close(g.tok, want.at("tok"), "tok");
+    check_close(g.pos, want.at("pos"), "pos");
+    check_close(g.unembed, want.at("unembed"), "unembed");
+    for (std::size_t l = 0; l < spec.layers; ++l) {
+      const std::string layer = "layers[" + std::to_string(l) + "]";
+      check_close(g.layers[l].proj, want.at("layers")[l].at("proj"), layer + ".proj");
+      for (std::size_t h = 0; h < spec.heads; ++h) {
+        const json& head = want.at("layers")[l].at("heads")[h];
+        const std::string where = layer + ".heads[" + std::to_string(h) + "].";
+        check_close(g.layers[l].heads[h].query, head.at("query"), where + "query");
+        check_close(g.layers[l].heads[h].key, head.at("key"), where + "key");
+        check_close(g.layers[l].heads[h].value, head.at("value"), where + "value");
+      }
+    }
+  }
+}
