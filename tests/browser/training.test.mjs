@@ -124,3 +124,28 @@ test('the lesson "What attention learns": previous-token, then induction, then o
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('the learner\'s own task and model: refused settings name the field and keep the run; accepted ones train', async () => {
+  const page = await trainingPage();
+  await page.click('.training-settings summary');
+  await page.fill('#train-heads', '3');
+  await page.click('#train-custom');
+  await page.waitForFunction(() => !document.querySelector('#train-settings-error').hidden);
+  assert.equal(await page.textContent('#train-settings-error'), 'model.embed: 16 is not a multiple of model.heads (3)');
+  assert.equal(await page.inputValue('#train-heads'), '3', 'the learner\'s fields stay');
+  assert.equal((await status(page)).state, 'ready', 'the current run stays');
+  await page.click('#train-reset');  // Reset goes back to the run that is still there
+  await page.waitForFunction(() => document.querySelectorAll('.training-heads figure').length === 2);
+  await page.fill('#train-heads', '2');
+  await page.fill('#train-layers', '1');
+  await page.fill('#train-steps', '40');
+  await page.click('#train-custom');
+  await page.waitForFunction(() => [...document.querySelectorAll('.training-heads figure')].map((f) => f.dataset.matrix).join() === 'attention-l0h0,attention-l0h1');
+  assert.ok(await page.isHidden('#train-settings-error'));
+  await page.selectOption('#train-speed', '0');
+  await page.click('#train-play');
+  await page.waitForFunction(() => document.querySelector('#train-play').textContent === 'Trained', null, { timeout: 30000 });
+  assert.match(await page.textContent('#train-status'), /^Step 40 of 40/);
+  await shot(page, 'training-custom');
+  await page.context().close();
+});

@@ -7,6 +7,11 @@ import { Graph } from '../views/graph.js';
 import { Heatmap } from '../views/heatmap.js';
 import { Curves } from './curves.js';
 
+const maxAttention = 1 << 22;
+
+// An evaluation as kept: its attention as float32.
+const compact = (e) => ({ ...e, attention: { shape: e.attention.shape, data: Float32Array.from(e.attention.data) } });
+
 export const trainingIds = ['previous-token', 'reverse', 'induction', 'induction-one-layer'];
 const speeds = [['10', '10 steps a second'], ['25', '25 steps a second'], ['50', '50 steps a second'], ['100', '100 steps a second'], ['0', 'as fast as it goes']];
 
@@ -92,6 +97,7 @@ export class TrainingView {
     for (const [value, text] of speeds) this.speed.add(new Option(text, value));
     this.speed.value = '50';
     this.speed.addEventListener('change', () => this.worker.postMessage({ type: 'speed', rate: Number(this.speed.value) }));
+    this.buildSettings(controls);
     this.status = element(root, 'p', { className: 'training-status', id: 'train-status' });
     this.status.setAttribute('aria-live', 'polite');
     this.about = element(root, 'p', { className: 'training-about' });
@@ -138,6 +144,52 @@ export class TrainingView {
     });
   }
 
+  // "Your own task and model": a training file from the fields; the core
+  // checks it and names the field that does not fit (training-v1.md limits).
+  buildSettings(controls) {
+    const details = element(this.root, 'details', { className: 'training-settings' });
+    element(details, 'summary', { textContent: 'Set the task and model yourself' });
+    const form = element(details, 'form', { className: 'training-settings-form' });
+    const field = (name, label, value, attrs = {}) => {
+      const wrap = element(form, 'label', { className: 'field', textContent: `${label} ` });
+      const input = element(wrap, 'input', { type: 'number', name, value: String(value), ...attrs });
+      input.id = `train-${name}`;
+      return input;
+    };
+    const taskWrap = element(form, 'label', { className: 'field', textContent: 'Task ' });
+    const task = element(taskWrap, 'select', { name: 'task', id: 'train-task' });
+    for (const name of ['previous', 'reverse', 'sort', 'induction']) task.add(new Option(name, name));
+    task.value = 'induction';
+    const inputs = {
+      tokens: field('tokens', 'Tokens', 8, { min: 1, max: 64 }),
+      length: field('length', 'Length (previous, induction)', 16, { min: 1, max: 64 }),
+      half: field('half', 'Half (reverse, sort)', 8, { min: 1, max: 32 }),
+      lo: field('lo', 'Period from', 3, { min: 1, max: 64 }),
+      hi: field('hi', 'to', 8, { min: 1, max: 64 }),
+      embed: field('embed', 'Embedding', 16, { min: 1, max: 128 }),
+      heads: field('heads', 'Heads', 1, { min: 1, max: 8 }),
+      layers: field('layers', 'Layers', 2, { min: 1, max: 4 }),
+      steps: field('steps', 'Steps', 1000, { min: 1, max: 100000 }),
+      lr: field('lr', 'Learning rate', 0.003, { step: 'any', min: 0 }),
+    };
+    element(form, 'button', { type: 'submit', id: 'train-custom', textContent: 'Train these settings' });
+    this.settingsError = element(form, 'p', { className: 'field-error', id: 'train-settings-error', hidden: true });
+    this.settingsError.setAttribute('role', 'alert');
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const n = (name) => Number(inputs[name].value);
+      const spec = task.value === 'reverse' || task.value === 'sort'
+        ? { name: task.value, tokens: n('tokens'), half: n('half') }
+        : task.value === 'previous' ? { name: 'previous', tokens: n('tokens'), length: n('length') }
+        : { name: 'induction', tokens: n('tokens'), length: n('length'), period: [n('lo'), n('hi')] };
+      const file = { version: 1, id: 'custom', title: `Your ${task.value} task`, seed: 1337, task: spec,
+        model: { embed: n('embed'), heads: n('heads'), layers: n('layers') },
+        train: { steps: n('steps'), batch: 32, lr: n('lr') }, eval: { every: Math.max(1, Math.round(n('steps') / 100)), batch: 512, seed: 10000 } };
+      this.pendingCustom = true;
+      this.worker.postMessage({ type: 'load', text: JSON.stringify(file) });
+    });
+  }
+
   // The learner's sequence, read and checked here only for its form; the
   // core checks the ids against the vocabulary and says so in one line.
   attendOwn() {
@@ -160,9 +212,14 @@ export class TrainingView {
   receive(data) {
     switch (data.type) {
       case 'loaded':
+        this.pendingCustom = false;
+        this.settingsError.hidden = true;
+        this.at = null;
+        this.own = null;
+        this.headViews = null;
         this.info = data.info;
         this.losses = [];
-        this.evals = [data.eval];
+        this.evals = [compact(data.eval)];
         this.live = null;
         this.about.textContent = `${data.info.title}. ${data.info.layers} layer${data.info.layers > 1 ? 's' : ''} of ${data.info.heads} head${data.info.heads > 1 ? 's' : ''}, embedding ${data.info.embed}, ${data.info.parameters.toLocaleString('en')} weights; vocabulary ${data.info.vocab}, ${data.info.length} tokens a sequence.`;
         this.ownInput.placeholder = data.info.probe.tokens.slice(0, 8).join(' ');
@@ -177,7 +234,8 @@ export class TrainingView {
         break;
       case 'progress':
         this.losses.push(...data.losses);
-        this.evals.push(...data.evals);
+        this.evals.push(...data.evals.map(compact));
+        this.bound();
         this.live = data.live;  // the model now, when now is between evaluations
         this.draw();
         break;
@@ -196,7 +254,12 @@ export class TrainingView {
         this.openScenario(JSON.stringify(data.scenario));
         break;
       case 'error':
-        if (this.info && /^tokens/.test(data.message)) {
+        if (this.pendingCustom) {
+          // the settings are refused; the fields and the current run stay
+          this.pendingCustom = false;
+          this.settingsError.hidden = false;
+          this.settingsError.textContent = data.message;
+        } else if (this.info && /^tokens/.test(data.message)) {
           this.ownError.hidden = false;
           this.ownError.textContent = data.message;
           this.ownInput.setAttribute('aria-invalid', 'true');
@@ -205,6 +268,17 @@ export class TrainingView {
       default:
         break;
     }
+  }
+
+  // The evaluations kept for the timeline: at most 4,194,304 attention
+  // numbers (16 MB as float32); past that every other one is dropped, the
+  // first and the latest kept, so the timeline still spans the whole run.
+  bound() {
+    const { layers, heads, length } = this.info;
+    const most = Math.max(20, Math.floor(maxAttention / (layers * heads * length * length)));
+    if (this.evals.length <= most) return;
+    this.evals = this.evals.filter((_, i) => i % 2 === 0 || i === this.evals.length - 1);
+    if (this.at !== null) this.at = Math.min(this.evals.length - 1, Math.floor(this.at / 2));
   }
 
   ownTokens() {

@@ -14,9 +14,12 @@ let clock = { at: 0, done: 0 };  // pacing: steps owed since `at`
 const post = (message) => self.postMessage(message);
 const failed = (error) => post({ type: 'error', message: error instanceof ScenarioError ? error.message : `internal error in the trainer: ${error?.message ?? error}` });
 
+// A new run replaces the old one only once the core has accepted its file:
+// a refused file leaves the learner's current training as it was.
 function load() {
+  const next = engine.training(text);
   run?.dispose();
-  run = engine.training(text);
+  run = next;
   post({ type: 'loaded', info: run.info, eval: run.evaluate() });
 }
 
@@ -62,11 +65,18 @@ self.addEventListener('message', async ({ data }) => {
   try {
     engine ??= await loadEngine({ moduleUrl: trainerUrl });
     switch (data.type) {
-      case 'load':
+      case 'load': {
+        const previous = text;
         text = data.text;
         playing = false;
-        load();
+        try {
+          load();
+        } catch (error) {
+          text = previous;  // Reset goes back to the run that is still there
+          throw error;
+        }
         break;
+      }
       case 'reset':
         playing = false;
         load();
