@@ -216,10 +216,11 @@ test('reduced motion shows each step whole at once', async () => {
 test('axe-core finds no WCAG A or AA violation, light and dark, with all heads and both graph layouts', async () => {
   const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   const hashes = ['', '#sentence=The%20sun%20rises&step=weights&mask=custom', '#preset=bank-raw&step=masked&mask=101.111.011',
-    '#preset=sun-rises-multihead&step=out&graph=columns'];
+    '#preset=sun-rises-multihead&step=out&graph=columns', '#train=induction'];
   for (const [hash, colorScheme] of hashes.flatMap((h) => [[h, 'light'], [h, 'dark']])) {
     const page = await openPage(env.browser, env.url + hash.replace('mask=custom', 'mask=100.110.111'), { colorScheme });
     await ready(page);
+    if (hash.startsWith('#train')) await page.waitForFunction(() => document.querySelector('.training')?.dataset.state === 'ready');
     await page.addScriptTag({ content: axeSource });
     const result = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
     const violations = result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
