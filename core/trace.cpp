@@ -20,7 +20,9 @@ void write_shape(std::ostream& out, const std::vector<std::size_t>& shape) {
   out << "]";
 }
 
-void write_data(std::ostream& out, const float* data, std::size_t n) {
+}  // namespace
+
+void write_floats_json(std::ostream& out, const float* data, std::size_t n) {
   // Numbers are formatted into a block and written a block at a time: one
   // stream call per number made a 16-million-number trace take 1.7 s.
   constexpr std::size_t block = 1 << 16, longest = 32;
@@ -48,20 +50,21 @@ void write_data(std::ostream& out, const float* data, std::size_t n) {
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
-// {"shape": [...], "data": [...]}; `drop_batch` writes (1, T, C) as (T, C).
-void write_tensor(std::ostream& out, const std::vector<std::size_t>& shape, const float* data, bool drop_batch) {
+void write_tensor_json(std::ostream& out, const std::vector<std::size_t>& shape, const float* data, bool drop_batch) {
   std::vector<std::size_t> written(shape.begin() + (drop_batch ? 1 : 0), shape.end());
   std::size_t n = 1;
   for (std::size_t d : shape) n *= d;
   out << "{\"shape\": ";
   write_shape(out, written);
   out << ", \"data\": ";
-  write_data(out, data, n);
+  write_floats_json(out, data, n);
   out << "}";
 }
 
+namespace {
+
 void write_tensor3(std::ostream& out, const tensor3& t, bool batched) {
-  write_tensor(out, {t.shape(0), t.shape(1), t.shape(2)}, t.data(), !batched);
+  write_tensor_json(out, {t.shape(0), t.shape(1), t.shape(2)}, t.data(), !batched);
 }
 
 }  // namespace
@@ -77,7 +80,7 @@ void write_trace_json(std::ostream& out, const trace& t) {
   for (std::size_t i = 0; i < t.tensors.size(); ++i) {
     const named_tensor& named = t.tensors[i];
     out << (i ? ", " : "") << nlohmann::json(named.name).dump() << ": ";
-    write_tensor(out, {named.value.shape().begin(), named.value.shape().end()}, named.value.data(), false);
+    write_tensor_json(out, {named.value.shape().begin(), named.value.shape().end()}, named.value.data(), false);
   }
   out << "}, \"heads\": [";
   for (std::size_t h = 0; h < t.layer.heads.size(); ++h) {

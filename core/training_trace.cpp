@@ -4,15 +4,10 @@
 
 #include "check.hpp"
 #include "float_text.hpp"
+#include "trace.hpp"
 
 namespace attention {
 namespace {
-
-void write_floats(std::ostream& out, const float* data, std::size_t n) {
-  out << '[';
-  for (std::size_t i = 0; i < n; ++i) out << (i ? "," : "") << float_text(data[i]);
-  out << ']';
-}
 
 void write_ints(std::ostream& out, const std::int64_t* data, std::size_t n) {
   out << '[';
@@ -20,23 +15,14 @@ void write_ints(std::ostream& out, const std::int64_t* data, std::size_t n) {
   out << ']';
 }
 
-template <typename Shape>
-void write_tensor(std::ostream& out, const Shape& shape, const float* data, std::size_t n) {
-  out << "{\"shape\":[";
-  for (std::size_t i = 0; i < shape.size(); ++i) out << (i ? "," : "") << shape[i];
-  out << "],\"data\":";
-  write_floats(out, data, n);
-  out << '}';
-}
-
-void write_weight(std::ostream& out, const tensor2& t) { write_tensor(out, t.shape(), t.data(), t.size()); }
+void write_weight(std::ostream& out, const tensor2& t) { write_tensor_json(out, {t.shape(0), t.shape(1)}, t.data()); }
 
 }  // namespace
 
 void write_evaluation(std::ostream& out, const evaluation& e) {
   out << "{\"step\":" << e.step << ",\"loss\":" << float_text(e.loss)
       << ",\"accuracy\":" << float_text(static_cast<float>(e.accuracy)) << ",\"attention\":";
-  write_tensor(out, e.attention.shape(), e.attention.data(), e.attention.size());
+  write_tensor_json(out, {e.attention.shape().begin(), e.attention.shape().end()}, e.attention.data());
   out << ",\"predictions\":";
   write_ints(out, e.predictions.data(), e.predictions.size());
   out << '}';
@@ -58,7 +44,7 @@ void write_rows(std::ostream& out, const float* data, std::size_t rows, std::siz
   out << '[';
   for (std::size_t r = 0; r < rows; ++r) {
     if (r) out << ',';
-    write_floats(out, data + r * cols, cols);
+    write_floats_json(out, data + r * cols, cols);
   }
   out << ']';
 }
@@ -105,7 +91,7 @@ void write_training_trace(std::ostream& out, const training_file& file, const tr
   out << ",\"targets\":";
   write_ints(out, v.y.data(), v.length);
   out << "},\"loss\":";
-  write_floats(out, result.loss.data(), result.loss.size());
+  write_floats_json(out, result.loss.data(), result.loss.size());
   out << ",\"evals\":[";
   for (std::size_t k = 0; k < result.evals.size(); ++k) {
     if (k) out << ',';
