@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "run.hpp"
+#include "training_file.hpp"
 
 namespace test_support {
 
@@ -49,6 +50,18 @@ inline loaded_preset load_preset(const std::string& id) {
   loaded_preset l{attention::parse_scenario(read_text(presets_dir() + "/" + id + ".json")), {}};
   l.t = attention::run(l.s);
   return l;
+}
+
+// A training preset of tests/golden-training, through the core's own parser.
+inline attention::training_file training_preset(const std::string& id) {
+  return attention::parse_training(read_text(tests_dir() + "/golden-training/" + id + ".json"));
+}
+
+// A fixture's "task" object, read by the parser inside a minimal training file.
+inline attention::task_spec task_of(const nlohmann::json& task) {
+  const nlohmann::json file = {{"version", 1}, {"id", "fixture"}, {"seed", 0}, {"task", task},
+                               {"model", {{"embed", 1}}}, {"train", {{"steps", 1}}}};
+  return attention::parse_training(file.dump()).spec.task;
 }
 
 struct comparison {

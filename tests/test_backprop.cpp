@@ -9,6 +9,7 @@
 #include "backprop.hpp"
 #include "support.hpp"
 #include "tasks.hpp"
+#include "training.hpp"
 
 using namespace attention;
 using nlohmann::json;
@@ -42,26 +43,17 @@ TEST_CASE("every parameter's gradient at step 1 is autograd's", "[backprop]") {
   for (const json& preset : fixtures.at("presets")) {
     const std::string id = preset.at("id");
     INFO(id);
-    const json file = test_support::read_json(test_support::tests_dir() + "/golden-training/" + id + ".json");
-    task_spec task;
-    task.name = file.at("task").at("name");
-    task.tokens = file.at("task").at("tokens");
-    task.length = file.at("task").value("length", std::size_t{0});
-    task.half = file.at("task").value("half", std::size_t{0});
-    if (file.at("task").contains("period")) {
-      task.period_lo = file.at("task").at("period")[0];
-      task.period_hi = file.at("task").at("period")[1];
-    }
-    const model_spec spec{task_vocab(task), task_length(task), file.at("model").at("embed"),
-                          file.at("model").value("heads", std::size_t{1}), file.at("model").value("layers", std::size_t{1})};
+    const training_spec t = test_support::training_preset(id).spec;
+    const task_spec& task = t.task;
+    const model_spec spec{task_vocab(task), task_length(task), t.embed, t.heads, t.layers};
     // as torch_train.py: the model, the validation draw off the stream, then the first batch
-    generator gen(file.at("seed").get<std::uint64_t>());
+    generator gen(t.seed);
     const model_weights w = init_weights(gen, spec);
     const generator saved = gen;
-    gen.manual_seed(file.at("eval").at("seed").get<std::uint64_t>());
-    draw_task(gen, task, file.at("eval").at("batch"));
+    gen.manual_seed(t.eval_seed);
+    draw_task(gen, task, t.eval_batch);
     gen = saved;
-    const task_batch batch = draw_task(gen, task, file.at("train").value("batch", std::size_t{32}));
+    const task_batch batch = draw_task(gen, task, t.batch);
     const forward_pass pass = forward(w, spec, batch.x, batch.batch);
     CHECK(std::abs(cross_entropy(pass.logits, batch.y).loss - preset.at("loss").get<double>()) <= 2e-5);  // training-v1.md's loss tolerance
     const model_weights g = gradients(w, spec, pass, batch.y);

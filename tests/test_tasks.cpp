@@ -13,19 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-task_spec spec_of(const json& j) {
-  task_spec task;
-  task.name = j.at("name").get<std::string>();
-  task.tokens = j.at("tokens").get<std::size_t>();
-  task.length = j.value("length", std::size_t{0});
-  task.half = j.value("half", std::size_t{0});
-  if (j.contains("period")) {
-    task.period_lo = j.at("period").at(0).get<std::size_t>();
-    task.period_hi = j.at("period").at(1).get<std::size_t>();
-  }
-  return task;
-}
-
 std::vector<std::int64_t> flat(const json& rows) {
   std::vector<std::int64_t> out;
   for (const json& row : rows)
@@ -50,7 +37,7 @@ TEST_CASE("every task draws torch_train.py's batch, and consumes the same draws"
   const json fixtures = test_support::read_json(test_support::tests_dir() + "/fixtures/tasks.json");
   REQUIRE(fixtures.at("tasks").size() >= 5);
   for (const json& c : fixtures.at("tasks")) {
-    const task_spec task = spec_of(c.at("task"));
+    const task_spec task = test_support::task_of(c.at("task"));
     INFO(c.at("task").dump());
     generator gen(c.at("seed").get<std::uint64_t>());
     const task_batch b = draw_task(gen, task, c.at("batch").get<std::size_t>());
@@ -62,14 +49,14 @@ TEST_CASE("every task draws torch_train.py's batch, and consumes the same draws"
 
 TEST_CASE("the presets' validation probes are the golden traces' probes", "[tasks]") {
   for (const char* id : {"previous-token", "reverse", "induction"}) {
-    const json training = test_support::read_json(test_support::tests_dir() + "/golden-training/" + id + ".json");
+    const training_spec spec = test_support::training_preset(id).spec;
     const json trace = test_support::read_json(test_support::tests_dir() + "/golden-training/" + id + ".trace.json");
-    const task_spec task = spec_of(training.at("task"));
+    const task_spec& task = spec.task;
     INFO(id);
     CHECK(task_vocab(task) == trace.at("vocab").get<std::size_t>());
     CHECK(task_length(task) == trace.at("length").get<std::size_t>());
-    generator gen(training.at("eval").at("seed").get<std::uint64_t>());
-    const task_batch validation = draw_task(gen, task, training.at("eval").at("batch").get<std::size_t>());
+    generator gen(spec.eval_seed);
+    const task_batch validation = draw_task(gen, task, spec.eval_batch);
     const std::size_t T = validation.length;
     CHECK(std::vector<std::int64_t>(validation.x.begin(), validation.x.begin() + T) == trace.at("probe").at("tokens").get<std::vector<std::int64_t>>());
     CHECK(std::vector<std::int64_t>(validation.y.begin(), validation.y.begin() + T) == trace.at("probe").at("targets").get<std::vector<std::int64_t>>());

@@ -16,33 +16,6 @@ using nlohmann::json;
 
 namespace {
 
-training_spec spec_of(const json& j) {
-  training_spec s;
-  s.seed = j.at("seed").get<std::uint64_t>();
-  const json& task = j.at("task");
-  s.task.name = task.at("name").get<std::string>();
-  s.task.tokens = task.at("tokens").get<std::size_t>();
-  s.task.length = task.value("length", std::size_t{0});
-  s.task.half = task.value("half", std::size_t{0});
-  if (task.contains("period")) {
-    s.task.period_lo = task.at("period").at(0).get<std::size_t>();
-    s.task.period_hi = task.at("period").at(1).get<std::size_t>();
-  }
-  const json& model = j.at("model");
-  s.embed = model.at("embed").get<std::size_t>();
-  s.heads = model.value("heads", std::size_t{1});
-  s.layers = model.value("layers", std::size_t{1});
-  const json& train = j.at("train");
-  s.steps = train.at("steps").get<std::size_t>();
-  s.batch = train.value("batch", std::size_t{32});
-  s.optimizer.lr = train.value("lr", 1e-3);
-  s.optimizer.weight_decay = train.value("weight_decay", 0.01);
-  s.eval_every = j.at("eval").value("every", std::size_t{25});
-  s.eval_batch = j.at("eval").value("batch", std::size_t{512});
-  s.eval_seed = j.at("eval").value("seed", std::uint64_t{10000});
-  return s;
-}
-
 double relative_l2(const float* a, const json& expected) {
   double diff = 0, norm = 0;
   for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -70,9 +43,8 @@ void check_evaluation(const evaluation& got, const json& want) {
 TEST_CASE("the presets train as PyTorch trains them: every loss, every evaluation, the trained weights", "[training]") {
   for (const char* id : {"previous-token", "reverse", "induction", "induction-one-layer"}) {
     INFO(id);
-    const json file = test_support::read_json(test_support::tests_dir() + "/golden-training/" + id + ".json");
     const json golden = test_support::read_json(test_support::tests_dir() + "/golden-training/" + id + ".trace.json");
-    const training_spec spec = spec_of(file);
+    const training_spec spec = test_support::training_preset(id).spec;
     training_run run(spec);
     std::size_t parameters = 0;
     for (const tensor2* t : run.weights().all()) parameters += t->size();
@@ -107,10 +79,7 @@ TEST_CASE("the presets train as PyTorch trains them: every loss, every evaluatio
 }
 
 TEST_CASE("a trained head opens as a scenario whose weights are the training's attention", "[training]") {
-  const json file_json = test_support::read_json(test_support::tests_dir() + "/golden-training/induction.json");
-  training_file file;
-  file.id = "induction";
-  file.spec = spec_of(file_json);
+  const training_file file = test_support::training_preset("induction");
   training_run run(file.spec);
   for (int k = 0; k < 300; ++k) run.step();
   const std::vector<std::int64_t> probe(run.validation().x.begin(), run.validation().x.begin() + 16);
@@ -134,7 +103,7 @@ TEST_CASE("a trained head opens as a scenario whose weights are the training's a
 }
 
 TEST_CASE("the validation set does not disturb the training stream", "[training]") {
-  const training_spec spec = spec_of(test_support::read_json(test_support::tests_dir() + "/golden-training/induction.json"));
+  const training_spec spec = test_support::training_preset("induction").spec;
   training_spec other = spec;
   other.eval_seed = 1;
   other.eval_batch = 7;  // another validation set, of another size
