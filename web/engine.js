@@ -81,18 +81,7 @@ class Engine {
     // The core says the same; refusing here spares copying a huge text into wasm.
     if (text.length > scenarioBytes || (text.length * 3 > scenarioBytes && utf8Length(text) > scenarioBytes))
       throw tooLarge(utf8Length(text));
-    const session = new this.module.Session();
-    let message;
-    try {
-      message = session.load(text);
-    } catch (error) {
-      message = internal(error);
-    }
-    if (message) {
-      session.delete();
-      throw new ScenarioError(message);
-    }
-    return new Trace(session);
+    return new Trace(loaded(new this.module.Session(), text));
   }
 
   // A training run of a training file (JSON text or object): see
@@ -100,19 +89,7 @@ class Engine {
   training(file) {
     const text = typeof file === 'string' ? file : JSON.stringify(file);
     if (typeof text !== 'string') throw new ScenarioError('training: expected JSON text or an object');
-    if (text.length > 64 * 1024) throw new ScenarioError(`training: more than 65536 bytes; the limit of a training file`);
-    const run = new this.module.Training();
-    let message;
-    try {
-      message = run.load(text);
-    } catch (error) {
-      message = internal(error);
-    }
-    if (message) {
-      run.delete();
-      throw new ScenarioError(message);
-    }
-    return new TrainingRun(run);
+    return new TrainingRun(loaded(new this.module.Training(), text));  // the core refuses a file over 64 KiB
   }
 
   // Lessons: JSON from the core (core/lessons.hpp), errors thrown.
@@ -130,6 +107,22 @@ class Engine {
   }
 }
 
+
+// A fresh Session or Training with `text` loaded; else deleted, and the
+// core's message thrown as a ScenarioError.
+function loaded(instance, text) {
+  let message;
+  try {
+    message = instance.load(text);
+  } catch (error) {
+    message = internal(error);
+  }
+  if (message) {
+    instance.delete();
+    throw new ScenarioError(message);
+  }
+  return instance;
+}
 
 function utf8Length(text) {
   return new TextEncoder().encode(text).length;
