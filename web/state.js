@@ -9,6 +9,9 @@ export const steps = ['x', 'qkv', 'scores', 'scaled', 'masked', 'weights', 'out'
 
 export const lessonIds = ['trick', 'qkv', 'encoder', 'cross', 'multihead', 'scaling', 'space', 'learn'];
 
+// The training presets (web/trainings/), in the lesson's order.
+export const trainingIds = ['previous-token', 'reverse', 'induction', 'induction-one-layer'];
+
 export const defaultSentence = 'The sun rises in the east';
 
 const int = (min, max) => ({ type: 'int', min, max });
@@ -30,7 +33,7 @@ export const props = {
   step: { type: 'enum', values: steps, default: 'x' },
   graph: { type: 'enum', values: ['arcs', 'columns'], default: 'arcs' },  // the graph's layout
   lesson: { type: 'enum', values: lessonIds, default: null },
-  train: { type: 'enum', values: ['previous-token', 'reverse', 'induction', 'induction-one-layer'], default: null },  // the training view's preset
+  train: { type: 'enum', values: trainingIds, default: null },  // the training view's preset
   order: { type: 'order', default: null },  // the space lesson's word order: "5.4.3.2.1.0"
   positions: { type: 'bool', default: null },
   edits: { type: 'edits', default: null },  // values typed into cells of x or a weight

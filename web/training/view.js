@@ -3,6 +3,7 @@
 // posts: the loss and accuracy curves, every head's attention on the probe
 // sequence, the selected head's communication graph, the probe's predictions
 // against its targets, and a timeline to scrub back through the evaluations.
+import { trainingIds } from '../state.js';
 import { Graph } from '../views/graph.js';
 import { Heatmap } from '../views/heatmap.js';
 import { Curves } from './curves.js';
@@ -12,7 +13,6 @@ const maxAttention = 1 << 22;
 // An evaluation as kept: its attention as float32.
 const compact = (e) => ({ ...e, attention: { shape: e.attention.shape, data: Float32Array.from(e.attention.data) } });
 
-export const trainingIds = ['previous-token', 'reverse', 'induction', 'induction-one-layer'];
 const speeds = [['10', '10 steps a second'], ['25', '25 steps a second'], ['50', '50 steps a second'], ['100', '100 steps a second'], ['0', 'as fast as it goes']];
 
 const element = (parent, tag, props = {}) => {
