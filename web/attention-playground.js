@@ -1,33 +1,26 @@
 // <attention-playground>: one view of the playground inside any page.
 //
-//   <script type="module" src="/assets/attention-playground/attention-playground.js"></script>
-//   <attention-playground scenario="bank-raw" view="graph" step="weights" controls="player"></attention-playground>
+//   <script type="module" src="assets/attention-playground/attention-playground.js"></script>
+//   <attention-playground scenario="bank-raw" view="graph" step="weights" mask="none">
+//     <img src="assets/attention-playground/figures/bank-raw.svg" alt="…">  (shown until ready)
+//   </attention-playground>
 //
-// Attributes: scenario (a preset id, or the URL of a scenario JSON file),
-// sentence (instead of a scenario), view (matrices, graph, both, or a lesson
-// id, or train: a tiny transformer learning live, with training = a
-// training preset id or the URL of a training file), step, head, batch,
-// controls (full, player, none), autoplay, theme
-// (light, dark, auto). Methods play() and pause(); property step; events
-// ready, stepchange and error; data-state="loading|ready|error" on the
-// element. Its files are found beside this script (import.meta.url), and
-// every element on a page shares one WebAssembly module.
-import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, tooLarge } from './engine.js';
+// Attributes: see element-settings.js (and the README's table); each one
+// changes the view live, and a bad one is one line inside the element and an
+// error event. Methods play() and pause(); property step; events ready,
+// stepchange and error; data-state="loading|ready|error" on the element. Its
+// files are found beside this script (import.meta.url), and every element
+// on a page shares one WebAssembly module.
+import { checkOffThread, loadEngine, scenarioBytes, ScenarioError } from './engine.js';
 import { lessons } from './lessons/index.js';
 import { drive, Player } from './player.js';
+import { attributeNames, playgroundHash, readSettings } from './element-settings.js';
 import { presetScenario, trainingText } from './presets.js';
 import { defaultState, quoteText, steps } from './state.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { LinkedViews } from './views/linked.js';
 
-const lessonIds = lessons.map((l) => l.id);
-const choices = {
-  view: ['matrices', 'graph', 'both', ...lessonIds, 'train'],
-  controls: ['full', 'player', 'none'],
-  theme: ['light', 'dark', 'auto'],
-  step: steps,
-};
-const defaults = { view: 'both', controls: 'player', theme: 'auto', step: 'weights', scenario: 'sun-rises-causal' };
+const trainingBytes = 64 * 1024;  // the core's limit (core/limits.hpp), checked before the body is read
 const stepLabels = { x: 'x', qkv: 'q, k, v', scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights', out: 'out' };
 
 // Both stylesheets once per page, adopted by every element (a <style> in
@@ -46,16 +39,44 @@ function loadSheets() {
 // Which scenario URLs a figure loads: the page's own origin, by a relative or
 // absolute URL, over http(s). A link to embed.html can carry any URL, so
 // data:, blob:, javascript: and other origins are refused before any request.
-export function scenarioUrl(text) {
+export function scenarioUrl(text, kind = 'scenario') {
   let url;
   try {
     url = new URL(text, document.baseURI);
   } catch {
-    throw new ScenarioError(`scenario: ${quoteText(text)} is neither a preset id nor a URL`);
+    throw new ScenarioError(`${kind}: ${quoteText(text)} is neither a preset id nor a URL`);
   }
   if (!['http:', 'https:'].includes(url.protocol) || url.origin !== window.location.origin)
-    throw new ScenarioError(`scenario: ${quoteText(text)} is not on this site; scenario files load from the page's own origin only`);
+    throw new ScenarioError(`${kind}: ${quoteText(text)} is not on this site; ${kind} files load from the page's own origin only`);
   return url;
+}
+
+// A scenario or training file of the host site, as text: refused before any
+// request when it is elsewhere, and before reading the body when the server
+// declares it larger than the core takes.
+async function sameOriginText(kind, text, limit) {
+  const url = scenarioUrl(text, kind);
+  const response = await fetch(url);
+  if (!response.ok) throw new ScenarioError(`${kind}: cannot load ${quoteText(url.pathname)} (HTTP ${response.status})`);
+  const declared = Number(response.headers.get('Content-Length') ?? 0);
+  if (declared > limit) throw new ScenarioError(`${kind}: ${declared} bytes exceed the limit of ${limit}`);
+  return response.text();
+}
+
+// The link of "Open in the playground", or null when the page cannot show
+// the figure's settings (a file given by URL).
+function playgroundLink(s) {
+  const hash = playgroundHash(s);
+  if (hash === null) return null;
+  let page;
+  try {
+    page = new URL(s.playground ?? new URL('index.html', import.meta.url), document.baseURI);
+  } catch {
+    throw new RangeError(`playground must be the URL of the playground's page; got ${quoteText(s.playground)}`);
+  }
+  if (!['http:', 'https:'].includes(page.protocol)) throw new RangeError(`playground must be an http or https URL; got ${quoteText(s.playground)}`);
+  page.hash = hash;
+  return page.href;
 }
 
 function make(parent, tag, className, text) {
@@ -68,7 +89,7 @@ function make(parent, tag, className, text) {
 
 export class AttentionPlayground extends HTMLElement {
   static get observedAttributes() {
-    return ['scenario', 'sentence', 'view', 'step', 'head', 'batch', 'controls', 'autoplay', 'theme', 'training'];
+    return attributeNames;
   }
 
   constructor() {
@@ -85,8 +106,24 @@ export class AttentionPlayground extends HTMLElement {
 
   connectedCallback() {
     if (!this.dataset.state) this.dataset.state = 'loading';
-    if (!this.shadowRoot.firstChild) make(this.shadowRoot, 'p', 'loading root', 'Attention Playground: loading when scrolled into view…');
-    loadSheets().then((s) => { this.shadowRoot.adoptedStyleSheets = s; }).catch((e) => this.fail(`styles: ${e.message}`));
+    // what the author put inside the tag (a static figure, a sentence) shows
+    // until the view is ready; with nothing inside, a line says it is coming
+    if (!this.shadowRoot.firstChild) {
+      const slot = make(make(this.shadowRoot, 'div', 'root fallback'), 'slot');
+      make(slot, 'p', 'loading', 'Attention Playground: loading when scrolled into view…');
+    }
+    window.addEventListener('beforeprint', this.onPrint ??= () => { if (!this.started) this.start(); });
+    this.styled ??= loadSheets().then((s) => { this.shadowRoot.adoptedStyleSheets = s; });
+    this.styled.catch((e) => this.fail(`styles: ${e.message}`));
+    // a sidebar that opens, a frame that resizes: the views measure again
+    this.resizer ??= new ResizeObserver(([entry]) => {
+      const width = Math.round(entry.contentRect.width);
+      if (width === this.width) return;
+      this.width = width;
+      cancelAnimationFrame(this.resizeFrame);
+      this.resizeFrame = requestAnimationFrame(() => this.views?.redraw());
+    });
+    this.resizer.observe(this);
     // Start only when near the viewport: a long page of figures loads as it is read.
     this.observer = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) {
@@ -99,6 +136,8 @@ export class AttentionPlayground extends HTMLElement {
 
   disconnectedCallback() {
     this.observer?.disconnect();
+    this.resizer.disconnect();
+    window.removeEventListener('beforeprint', this.onPrint);
     this.player.pause();
     this.training?.dispose();
     this.training = null;
@@ -129,9 +168,10 @@ export class AttentionPlayground extends HTMLElement {
 
   // ---- internals ----
   async start() {
+    if (this.started) return;
     this.started = true;
     try {
-      this.engine = await loadEngine();
+      [this.engine] = await Promise.all([loadEngine(), this.styled]);  // measured once styled
     } catch (error) {
       this.fail(`the WebAssembly core did not load: ${error.message}`);
       return;
@@ -151,40 +191,18 @@ export class AttentionPlayground extends HTMLElement {
 
   // Attribute values, checked: {settings} or throws RangeError naming the attribute.
   settings() {
-    const value = (name) => this.getAttribute(name);
-    const s = {};
-    for (const name of ['view', 'controls', 'theme', 'step']) {
-      const given = value(name);
-      if (given !== null && !choices[name].includes(given))
-        throw new RangeError(`${name} must be one of ${choices[name].join(', ')}; got ${quoteText(given)}`);
-      s[name] = given ?? defaults[name];
-    }
-    for (const name of ['head', 'batch']) {
-      const given = value(name);
-      if (given !== null && !/^\d{1,3}$/.test(given)) throw new RangeError(`${name} must be a whole number from 0; got ${quoteText(given)}`);
-      s[name] = given === null ? 0 : Number(given);
-    }
-    if (value('scenario') !== null && value('sentence') !== null) throw new RangeError('give a scenario or a sentence, not both');
-    s.sentence = value('sentence');
-    s.scenario = value('scenario') ?? (s.sentence === null ? defaults.scenario : null);
-    if (s.scenario !== null && s.scenario.trim() === '') throw new RangeError('scenario must be a preset id or the URL of a scenario file');
-    if (s.sentence !== null && s.sentence.trim() === '') throw new RangeError('sentence must have at least one word');
-    if (s.sentence !== null && s.sentence.length > 400) throw new RangeError(`sentence must be at most 400 characters; got ${s.sentence.length}`);
-    return s;
+    return readSettings((name) => this.getAttribute(name));
   }
 
+  // The scenario to run: a sentence, a preset or a same-origin file, with
+  // the figure's mask, scale and temperature.
   async scenarioFor(s) {
-    if (s.sentence !== null) return scenarioFromSentence({ ...defaultState(), seed: 123, embed: 3, head_size: 2, value_size: 4, heads: 1, sentence: s.sentence });
-    if (/^[a-z0-9-]+$/.test(s.scenario)) return presetScenario(s.scenario);
-    const url = scenarioUrl(s.scenario);
-    const response = await fetch(url);
-    if (!response.ok) throw new ScenarioError(`scenario: cannot load ${quoteText(url.pathname)} (HTTP ${response.status})`);
-    // the core's limit, before reading the body into the page
-    const declared = Number(response.headers.get('Content-Length') ?? 0);
-    if (declared > scenarioBytes) throw tooLarge(declared);
-    const text = await response.text();
+    const overrides = { mask: s.mask, scale: s.scale, temperature: s.temperature };
+    if (s.sentence !== null) return withOverrides(scenarioFromSentence({ ...s, sentence: s.sentence }), overrides);
+    if (/^[a-z0-9-]+$/.test(s.scenario)) return withOverrides(await presetScenario(s.scenario), overrides);
+    const text = await sameOriginText('scenario', s.scenario, scenarioBytes);
     await checkOffThread(text);  // a bad file is refused without freezing the host page
-    return text;
+    return [s.mask, s.scale, s.temperature].every((v) => v === null) ? text : withOverrides(JSON.parse(text), overrides);
   }
 
   async update() {
@@ -199,10 +217,10 @@ export class AttentionPlayground extends HTMLElement {
     this.training?.dispose();
     this.training = null;
     if (s.view === 'train') {
-      await this.renderTraining();
+      await this.renderTraining(s);
       return;
     }
-    if (choices.view.indexOf(s.view) >= 3) {
+    if (!['matrices', 'graph', 'both'].includes(s.view)) {
       await this.renderLesson(s);
       return;
     }
@@ -220,14 +238,33 @@ export class AttentionPlayground extends HTMLElement {
     const summary = next.summary;
     if (s.batch >= summary.batch) return this.fail(`batch ${s.batch} is beyond this scenario's ${summary.batch} batch elements`);
     if (s.head >= summary.heads.length) return this.fail(`head ${s.head} is beyond this scenario's ${summary.heads.length} heads`);
-    this.build(s, summary);
+    const h = s.highlight;
+    if (h && h.row >= summary.query_length) return this.fail(`highlight: row ${h.row} is beyond this scenario's ${summary.query_length} rows`);
+    if (h && h.col !== null && h.col >= summary.context_length)
+      return this.fail(`highlight: column ${h.col} is beyond this scenario's ${summary.context_length} columns`);
+    const link = playgroundLink(s);  // checked before the view replaces the old one
+    this.build(s, summary, link);
     this.player.go(steps.indexOf(s.step), { animate: false });
+    this.highlighted = null;
     this.render();
     this.ready();
   }
 
+  // Under the figure: the author's caption and the way to the full page.
+  footer(root, s, link) {
+    if (s.caption === null && link === null) return;
+    const footer = make(root, 'div', 'footer');
+    if (s.caption !== null) make(footer, 'p', 'caption', s.caption);
+    if (link === null) return;
+    const a = make(footer, 'a', 'open', 'Open in the playground');
+    a.href = link;
+    a.target = '_blank';
+    a.rel = 'noopener';
+    a.setAttribute('part', 'open');
+  }
+
   // The shadow tree for a trace view: title, controls, matrices and/or graph.
-  build(s, summary) {
+  build(s, summary, link) {
     const root = document.createElement('div');
     root.className = 'root';
     root.setAttribute('part', 'root');
@@ -238,7 +275,8 @@ export class AttentionPlayground extends HTMLElement {
     const graph = s.view !== 'matrices' ? make(body, 'div', 'graph-box') : null;
     const detail = s.controls === 'full' ? make(root, 'div', 'detail') : null;
     if (detail) detail.setAttribute('aria-live', 'polite');
-    this.views = new LinkedViews({ matrices, graph, detail });
+    this.footer(root, s, link);
+    this.views = new LinkedViews({ matrices, graph, detail, graphLayout: s.layout });
     this.shadowRoot.replaceChildren(root);
     this.view = { head: s.head, batch: s.batch };
   }
@@ -279,11 +317,17 @@ export class AttentionPlayground extends HTMLElement {
 
   async renderLesson(s) {
     const lesson = lessons.find((l) => l.id === s.view);
-    const state = { ...defaultState(), ...(this.lessonState ?? {}), batch: s.batch };
+    // new attributes start the lesson afresh; the reader's own changes last until then
+    const key = JSON.stringify(s);
+    if (key !== this.lessonKey) this.lessonState = null;
+    this.lessonKey = key;
+    const state = { ...defaultState(), positions: s.positions, ...(this.lessonState ?? {}), batch: s.batch };
+    const link = playgroundLink(s);
     const root = document.createElement('div');
     root.className = 'root';
     make(root, 'p', 'title', lesson.title);
     const body = make(root, 'div', 'lesson-body');
+    this.footer(root, s, link);
     this.disposeLesson?.();
     this.shadowRoot.replaceChildren(root);
     const update = (patch) => {
@@ -294,22 +338,15 @@ export class AttentionPlayground extends HTMLElement {
     this.ready();
   }
 
-  // view="train": training="<preset id or URL>" (same origin), autoplay.
-  async renderTraining() {
-    const given = this.getAttribute('training') ?? 'induction';
-    const load = async (id) => {
-      if (/^[a-z0-9-]+$/.test(id)) return trainingText(id);
-      const url = scenarioUrl(id);
-      const response = await fetch(url);
-      if (!response.ok) throw new ScenarioError(`training: cannot load ${quoteText(url.pathname)} (HTTP ${response.status})`);
-      const declared = Number(response.headers.get('Content-Length') ?? 0);
-      if (declared > 64 * 1024) throw new ScenarioError('training: more than 65536 bytes; the limit of a training file');
-      return response.text();
-    };
+  // view="train": training (a preset id or a same-origin URL), steps, speed, autoplay.
+  async renderTraining(s) {
+    const load = (id) => (/^[a-z0-9-]+$/.test(id) ? trainingText(id) : sameOriginText('training', id, trainingBytes));
+    const link = playgroundLink(s);
     const root = document.createElement('div');
     root.className = 'root';
     make(root, 'p', 'title', 'Watch attention learn');
     const body = make(root, 'div', 'training-body');
+    this.footer(root, s, link);
     this.disposeLesson?.();
     this.trace?.dispose();
     this.trace = null;
@@ -317,10 +354,12 @@ export class AttentionPlayground extends HTMLElement {
     this.shadowRoot.replaceChildren(root);
     const { TrainingView } = await import('./training/view.js');  // only figures that train load it
     this.training = new TrainingView(body, {
-      preset: given,
+      preset: s.training,
       loadPreset: load,
       onPreset: (id) => this.setAttribute('training', id),
-      autoplay: this.hasAttribute('autoplay'),
+      autoplay: s.autoplay,
+      speed: s.speed,
+      stopAfter: s.steps,
       onReady: () => this.ready(),
       onError: (message) => {
         this.dataset.state = 'error';
@@ -340,6 +379,12 @@ export class AttentionPlayground extends HTMLElement {
     if (!this.trace || !this.views) return;
     const index = this.player.index;
     this.views.show(this.trace, { ...this.view, step: steps[index], progress: this.player.progress });
+    // highlight="…": lit as hovering lights it, again whenever the step rebuilds the panels
+    const h = this.current?.highlight;
+    if (h && this.highlighted !== steps[index]) {
+      this.highlighted = steps[index];
+      this.views.highlight({ batch: this.view.batch, ...h });
+    }
     if (this.playButton) {
       this.playButton.textContent = this.player.playing ? 'Pause' : 'Play';
       this.playButton.setAttribute('aria-label', this.player.playing ? 'Pause' : 'Play');
@@ -365,6 +410,7 @@ export class AttentionPlayground extends HTMLElement {
     root.className = 'root';
     const box = make(root, 'p', 'message', `Attention Playground: ${message}`);
     box.setAttribute('role', 'alert');
+    make(root, 'slot');  // the author's fallback stays under the message
     this.shadowRoot.replaceChildren(root);
     this.views = null;
     this.dataset.state = 'error';

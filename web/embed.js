@@ -1,12 +1,12 @@
 // embed.html#scenario=bank-raw&view=graph&step=weights: one view, no page
-// chrome. The hash becomes the element's attributes, and the page tells its
+// chrome. The hash's keys are the element's attributes (element-settings.js), and the page tells its
 // parent how tall it is, so the host can size the frame:
 //   window.addEventListener('message', (e) => {
 //     if (e.data?.type === 'attention-playground:height') frame.height = e.data.height;
 //   });
 import './attention-playground.js';
+import { attributeNames as attributes } from './element-settings.js';
 
-const attributes = ['scenario', 'sentence', 'view', 'step', 'head', 'batch', 'controls', 'autoplay', 'theme'];
 const element = document.createElement('attention-playground');
 document.getElementById('embed').append(element);
 

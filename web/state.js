@@ -113,6 +113,14 @@ function describe(name, spec) {
   }
 }
 
+// One setting given as text (an element's attribute): its value, or a
+// RangeError naming it as `label` with what it takes.
+export function readSetting(name, raw, label = name, spec = props[name]) {
+  const value = parseValue(spec, raw);
+  if (value === undefined) throw new RangeError(`${describe(label, spec)}; got ${quoteText(raw)}`);
+  return value;
+}
+
 // A hash longer than this is not a link anyone made with the page: the
 // largest (a 64 × 64 mask, a 400-character sentence, edits) fits in far less.
 export const maxHashLength = 16384;

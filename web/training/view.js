@@ -44,8 +44,10 @@ function headTrace(id, labels, attention, layer, head, heads) {
 export class TrainingView {
   // root: the container; preset: an id of trainingIds; onPreset(id): the
   // learner picked another; openScenario(text): open a head in the playground.
-  // autoplay: train as soon as loaded; onReady(), onError(message): for the element.
-  constructor(root, { preset, loadPreset, onPreset, openScenario = null, autoplay = false, onReady = () => {}, onError = () => {} }) {
+  // autoplay: train as soon as loaded; speed: steps a second (0: unpaced);
+  // stopAfter: pause there once; onReady(), onError(message): for the element.
+  constructor(root, { preset, loadPreset, onPreset, openScenario = null, autoplay = false, speed = 50, stopAfter = null,
+    onReady = () => {}, onError = () => {} }) {
     this.root = root;
     this.preset = preset;
     this.openScenario = openScenario;
@@ -61,7 +63,9 @@ export class TrainingView {
     this.build(onPreset);
     this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.worker.addEventListener('message', ({ data }) => this.receive(data));
+    this.speed.value = String(speed);
     this.worker.postMessage({ type: 'speed', rate: Number(this.speed.value) });
+    if (stopAfter !== null) this.worker.postMessage({ type: 'stop-after', steps: stopAfter });
     loadPreset(preset).then((text) => this.worker.postMessage({ type: 'load', text }), (error) => this.fail(error.message));
   }
 

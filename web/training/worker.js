@@ -9,6 +9,8 @@ let run = null;
 let text = '';
 let rate = 50;          // steps per second; 0: as fast as it goes
 let playing = false;
+let stopAfter = Infinity;  // an embedded figure's steps="…": training pauses there once
+let stopAt = Infinity;
 let clock = { at: 0, done: 0 };  // pacing: steps owed since `at`
 
 const post = (message) => self.postMessage(message);
@@ -20,6 +22,7 @@ function load() {
   const next = engine.training(text);
   run?.dispose();
   run = next;
+  stopAt = stopAfter;
   post({ type: 'loaded', info: run.info, eval: run.evaluate() });
 }
 
@@ -27,16 +30,18 @@ function load() {
 // every eval.every steps and at the last one, and one of "now" for the live view.
 function advance(due) {
   const { steps, every } = run.info;
+  const end = Math.min(steps, stopAt);
   const losses = [];
   const evals = [];
   const started = performance.now();
-  while (run.stepsDone < steps && losses.length < due) {
+  while (run.stepsDone < end && losses.length < due) {
     losses.push(...run.steps(1));
     const done = run.stepsDone;
     if (done % every === 0 || done === steps) evals.push(run.evaluate());
     if (rate === 0 && performance.now() - started > 30) break;  // post often enough to draw
   }
-  const finished = run.stepsDone >= steps;
+  const finished = run.stepsDone >= end;
+  if (finished) stopAt = Infinity;  // Train goes on from here to the file's end
   // between scheduled evaluations, the heads as they are now, for the live view
   const live = evals.at(-1)?.step === run.stepsDone ? null : run.evaluate();
   if (losses.length) post({ type: 'progress', losses, evals, live, done: run.stepsDone, finished });
@@ -55,7 +60,7 @@ function tick() {
   }
   if (finished) {
     playing = false;
-    post({ type: 'paused', finished: true });
+    post({ type: 'paused', finished: run.stepsDone >= run.info.steps });
     return;
   }
   setTimeout(tick, rate === 0 ? 0 : 16);
@@ -80,6 +85,10 @@ self.addEventListener('message', async ({ data }) => {
       case 'reset':
         playing = false;
         load();
+        break;
+      case 'stop-after':
+        stopAfter = data.steps ?? Infinity;
+        stopAt = run && run.stepsDone < stopAfter ? stopAfter : Infinity;
         break;
       case 'speed':
         rate = data.rate;

@@ -9,7 +9,8 @@ export function drawSums(heatmap, g, { left, top, cols, cell, rows }, phase, sho
   g.textAlign = 'left';
   g.fillStyle = ink;
   g.fillText(phase ? (phase.normalized > 0 ? '÷ Σ' : 'Σ exp') : 'Σ', x, top - 9);
-  for (let r = 0; r < rows && r < shownRows; r++) {
+  const every = Math.max(1, Math.ceil(14 / cell));  // thinned as the row labels are, so no two overlap
+  for (let r = 0; r < rows && r < shownRows; r += every) {
     const sum = heatmap.options.sums[r];
     const text = !phase ? '= 1' : phase.normalized > 0 ? `÷ ${formatNumber(sum, 2)}` : formatNumber(sum, 2);
     g.fillText(text, x, top + (r + 0.5) * cell);

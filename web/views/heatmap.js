@@ -153,25 +153,40 @@ export class Heatmap {
   measure() {
     const [rows, cols] = this.matrix.shape;
     const { rowLabels = [], colLabels = [] } = this.options;
+    const context = this.canvas.getContext('2d');
+    context.font = defaults.font;
+    const widest = (labels) => labels.reduce((w, l) => Math.max(w, context.measureText(l).width), 0);
+    const left = Math.min(defaults.labelWidth, Math.ceil(widest(rowLabels)) + 8);
     // row: {count, columns}: the matrices that share this row (a step's input
     // beside its output) split it in proportion to their columns, so their
     // cells come out the same size
     const { count = 1, columns = cols } = this.options.row ?? {}, gap = 26;
     const width = this.figure.parentElement?.clientWidth ?? 600;
+    const sums = this.options.mode === 'softmax' ? 64 : 0;  // softmax shows each row's Σ to its right
+    const cellIn = (space) => Math.max(defaults.minCell, Math.min(this.options.maxCell ?? defaults.maxCell,
+      Math.floor((space - sums - left) / cols), Math.floor(defaults.maxHeight / rows)));
     const shared = ((width - (count - 1) * gap) * cols) / columns - 8;
-    // too narrow to share (a phone): each matrix takes the whole row, stacked
-    const available = Math.max(160, shared >= 140 ? shared : width - 8) - (this.options.mode === 'softmax' ? 64 : 0);
-    const context = this.canvas.getContext('2d');
-    context.font = defaults.font;
-    const widest = (labels) => labels.reduce((w, l) => Math.max(w, context.measureText(l).width), 0);
-    const left = Math.min(defaults.labelWidth, Math.ceil(widest(rowLabels)) + 8);
+    // too narrow to share (a phone, a sidebar), or sharing would cost the
+    // numbers that a row of its own shows: each matrix takes the whole row
+    const alone = cellIn(width - 8);
+    const share = shared >= 140 && !(cellIn(shared) < defaults.numbersFrom && alone >= defaults.numbersFrom);
     // maxCell: a caller may match another matrix's cells (a 6 × 1 out beside 6 × 6 weights)
-    const cell = Math.max(defaults.minCell, Math.min(this.options.maxCell ?? defaults.maxCell, Math.floor((available - left) / cols), Math.floor(defaults.maxHeight / rows)));
+    const cell = share ? cellIn(shared) : cellIn(Math.max(160, width - 8));
     const rotate = widest(colLabels) > cell - 4;
     const top = rotate ? Math.min(defaults.labelWidth, Math.ceil(widest(colLabels)) + 8) : 18;
-    // softmax shows each row's Σ of exponentials to its right
-    const sums = this.options.mode === 'softmax' ? 64 : 0;
-    return { rows, cols, cell, left, top, sums, width: left + cols * cell + 1 + sums, height: top + rows * cell + 1, rotate };
+    // numbers only where the widest one fits its cell with room to spare,
+    // 4 decimals as PyTorch prints them where they fit, else 2
+    let decimals = cell >= defaults.fourDigitsFrom ? 4 : 2;
+    let numbers = cell >= defaults.numbersFrom;
+    const room = cell - 6;
+    if (numbers && this.scale !== 'binary') {
+      const widestAt = (d) => widest([...new Set(Array.from(this.matrix.data, (v) => formatNumber(v, d)))]);
+      if (decimals === 4 && widestAt(4) > room) decimals = 2;
+      numbers = widestAt(decimals) <= room;
+    }
+    this.figure.dataset.numbers = numbers ? String(decimals) : '0';
+    this.figure.dataset.cell = String(cell);
+    return { rows, cols, cell, left, top, sums, numbers, decimals, width: left + cols * cell + 1 + sums, height: top + rows * cell + 1, rotate };
   }
 
   render() {
@@ -209,8 +224,7 @@ export class Heatmap {
     const masked = { color: /^#[0-9a-f]{6}$/i.test(maskedVar) ? maskedVar : maskedColor };
     masked.rgb = [1, 3, 5].map((i) => parseInt(masked.color.slice(i, i + 2), 16));
     masked.light = masked.rgb[0] > 128;
-    const numbers = cell >= defaults.numbersFrom;
-    const decimals = cell >= defaults.fourDigitsFrom ? 4 : 2;
+    const { numbers, decimals } = layout;
     const ink = getComputedStyle(this.canvas).color || '#222';
 
     // labels: thinned out when cells are small, so they never overlap

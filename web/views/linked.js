@@ -39,6 +39,25 @@ export class LinkedViews {
     if (this.detail) clearDetail(this.detail);
   }
 
+  // What hovering lights, set from outside (an element's highlight="…"):
+  // a row lights node `row` and its row of every pair matrix; a cell (row,
+  // col) outlines that cell in the step's matrix and lights edge col → row.
+  highlight({ batch, row, col }) {
+    if (col === null || col === undefined) {
+      const pool = this.graph?.model?.pools.findIndex((p) => p.batch === batch) ?? -1;
+      if (pool >= 0) this.graph.pick({ pool, node: row });  // tells onNode, as a hover does
+      else this.onNode({ batch, node: row });
+      return;
+    }
+    const matrices = this.heatmaps().filter((h) => pairSteps.includes(h.name));
+    const heatmap = matrices.find((h) => h.name === this.view.step) ?? matrices.at(-1);
+    if (heatmap) {
+      heatmap.focus = { row, col };
+      heatmap.drawOverlay();
+    }
+    this.graph?.highlightEdge(batch, row, col);
+  }
+
   onCell(heatmap, cell) {
     for (const other of this.heatmaps())
       if (other !== heatmap && other.focus && other.canvas.getRootNode().activeElement !== other.canvas) {
@@ -75,6 +94,7 @@ export class LinkedViews {
       if (pairSteps.includes(heatmap.name)) heatmap.setHighlightRow(node && node.batch === this.view.batch ? node.node : null);
     if (!this.detail) return;
     if (!node) clearDetail(this.detail);
+    else if (!node.pool) return;  // a highlight with no graph: nothing more to tell
     else showNodeDetail(this.detail, node, this.trace.summary, this.trace.keep);
   }
 }

@@ -1,0 +1,152 @@
+// The attributes of <attention-playground> (and the keys of embed.html's
+// hash), checked like the URL state, and the two ways between a figure and
+// the full page: the page's link for a figure's settings ("Open in the
+// playground") and a figure's attributes for the page's state ("Embed this
+// view"). No DOM here: the element, the page and Node tests share it.
+import { lessonIds, maskToText, props, quoteText, readSetting, steps, toHash, trainingIds, defaultState, defaultSentence } from './state.js';
+
+const views = ['matrices', 'graph', 'both', ...lessonIds, 'train'];
+export const speeds = ['10', '25', '50', '100', '0'];
+const sentenceOnly = { heads: 'heads', 'head-size': 'head_size', 'value-size': 'value_size', embed: 'embed', seed: 'seed' };
+
+// name: [default as the README states it, what it takes]. The order is the README table's.
+export const attributes = {
+  scenario: ['sun-rises-causal', 'a preset id, or the URL of a scenario file on the same site'],
+  sentence: ['none', 'a sentence of up to 64 words, built as the sentence notebook builds it'],
+  view: ['both', `${views.join(', ')}`],
+  step: ['weights', steps.join(', ')],
+  head: ['0', 'a head of the scenario'],
+  batch: ['0', 'a batch element of the scenario'],
+  controls: ['player', 'full, player, none'],
+  autoplay: ['absent', 'present: play once ready (train: start training)'],
+  theme: ['auto', 'light, dark, auto (the host\'s prefers-color-scheme)'],
+  mask: ['the scenario\'s', 'causal, none, or 0/1 rows joined by dots: 100.110.111'],
+  scale: ['the scenario\'s', '1 (divide scores by √head_size) or 0'],
+  temperature: ['the scenario\'s', `a number from ${props.temperature.min} to ${props.temperature.max}; scores are divided by it`],
+  heads: [String(props.heads.default), `${props.heads.min} to ${props.heads.max} (with sentence)`],
+  'head-size': [String(props.head_size.default), `${props.head_size.min} to ${props.head_size.max} (with sentence)`],
+  'value-size': [String(props.value_size.default), `${props.value_size.min} to ${props.value_size.max} (with sentence)`],
+  embed: [String(props.embed.default), `${props.embed.min} to ${props.embed.max} (with sentence)`],
+  seed: [String(props.seed.default), `0 to ${props.seed.max} (with sentence): torch.manual_seed`],
+  positions: ['0', '1 adds sinusoidal position encodings (view="space")'],
+  highlight: ['none', 'a row and its node, 3, or a cell and its edge, 3,1 (row, column), lit as hovering lights it'],
+  layout: ['arcs', 'arcs or columns: the graph\'s layout'],
+  caption: ['none', 'text shown under the figure, up to 400 characters'],
+  playground: ['index.html beside the script', 'the full page\'s URL, for "Open in the playground"'],
+  training: ['induction', `with view="train": ${trainingIds.join(', ')}, or the URL of a training file on the same site`],
+  steps: ['the file\'s', 'with view="train": stop training after this many steps'],
+  speed: ['50', `with view="train": steps a second, ${speeds.join(', ')} (0: as fast as it goes)`],
+};
+export const attributeNames = Object.keys(attributes);
+
+const oneOf = (name, values, given) => {
+  if (!values.includes(given)) throw new RangeError(`${name} must be one of ${values.join(', ')}; got ${quoteText(given)}`);
+  return given;
+};
+
+// A figure's settings from its attributes (get(name) → text or null).
+// Throws RangeError with one line naming the attribute and the problem.
+export function readSettings(get) {
+  const s = {};
+  const given = (name) => get(name) !== null;
+  s.view = given('view') ? oneOf('view', views, get('view')) : 'both';
+  s.controls = given('controls') ? oneOf('controls', ['full', 'player', 'none'], get('controls')) : 'player';
+  s.theme = given('theme') ? oneOf('theme', ['light', 'dark', 'auto'], get('theme')) : 'auto';
+  s.step = given('step') ? oneOf('step', steps, get('step')) : 'weights';
+  s.layout = given('layout') ? oneOf('layout', ['arcs', 'columns'], get('layout')) : 'arcs';
+  for (const name of ['head', 'batch']) s[name] = given(name) ? readSetting(name, get(name)) : 0;
+  for (const name of ['mask', 'scale', 'temperature']) s[name] = given(name) ? readSetting(name, get(name)) : null;
+  s.autoplay = given('autoplay');
+
+  if (given('scenario') && given('sentence')) throw new RangeError('give a scenario or a sentence, not both');
+  const sized = Object.keys(sentenceOnly).filter(given);
+  if (given('scenario') && sized.length)
+    throw new RangeError(`${sized[0]} applies to a sentence; scenario=${quoteText(get('scenario'))} fixes its own sizes`);
+  s.sentence = get('sentence') ?? (sized.length ? defaultSentence : null);
+  s.scenario = s.sentence === null ? get('scenario') ?? 'sun-rises-causal' : null;
+  if (s.scenario !== null && s.scenario.trim() === '') throw new RangeError('scenario must be a preset id or the URL of a scenario file');
+  if (s.sentence !== null && s.sentence.trim() === '') throw new RangeError('sentence must have at least one word');
+  if (s.sentence !== null && s.sentence.length > props.sentence.maxLength)
+    throw new RangeError(`sentence must be at most ${props.sentence.maxLength} characters; got ${s.sentence.length}`);
+  for (const [attribute, prop] of Object.entries(sentenceOnly)) s[prop] = given(attribute) ? readSetting(prop, get(attribute), attribute) : props[prop].default;
+
+  s.positions = given('positions') ? readSetting('positions', get('positions')) : false;
+  if (given('positions') && s.view !== 'space') throw new RangeError('positions applies to view="space", the lesson on position encodings');
+
+  s.highlight = null;
+  if (given('highlight')) {
+    const m = /^(\d{1,3})(?:,(\d{1,3}))?$/.exec(get('highlight'));
+    if (!m) throw new RangeError(`highlight must be a row, like 3, or a cell, like 3,1; got ${quoteText(get('highlight'))}`);
+    s.highlight = { row: Number(m[1]), col: m[2] === undefined ? null : Number(m[2]) };
+  }
+  s.caption = get('caption');
+  if (s.caption !== null && s.caption.length > 400) throw new RangeError(`caption must be at most 400 characters; got ${s.caption.length}`);
+  s.playground = get('playground');
+
+  for (const name of ['training', 'steps', 'speed'])
+    if (given(name) && s.view !== 'train') throw new RangeError(`${name} applies to view="train"`);
+  s.training = get('training') ?? 'induction';
+  if (s.training.trim() === '') throw new RangeError('training must be a training preset id or the URL of a training file');
+  s.steps = given('steps') ? readSetting('steps', get('steps'), 'steps', { type: 'int', min: 1, max: 100000 }) : null;
+  s.speed = given('speed') ? Number(oneOf('speed', speeds, get('speed'))) : 50;
+  return s;
+}
+
+const presetId = (text) => /^[a-z0-9-]{1,80}$/.test(text);
+
+// The full page's hash for a figure's settings, or null when the page cannot
+// show it (a scenario or training file given by URL: the page opens files
+// from the learner's own disk only).
+export function playgroundHash(s) {
+  const state = { ...defaultState(), step: s.step, head: s.head, batch: s.batch, graph: s.layout, mask: s.mask, scale: s.scale, temperature: s.temperature };
+  if (s.view === 'train') {
+    if (!presetId(s.training)) return null;
+    return toHash({ ...defaultState(), train: s.training });
+  }
+  if (lessonIds.includes(s.view)) {
+    state.lesson = s.view;
+    if (s.view === 'space') state.positions = s.positions;
+  }
+  if (s.sentence !== null) Object.assign(state, { sentence: s.sentence, seed: s.seed, embed: s.embed, head_size: s.head_size, value_size: s.value_size, heads: s.heads });
+  else if (presetId(s.scenario)) state.preset = s.scenario;
+  else return null;
+  return toHash(state);
+}
+
+// The page's state as a figure's attributes, [[name, value], …], and what
+// a figure cannot carry (a file from the learner's disk, typed values).
+export function attributesOfState(state) {
+  const a = [];
+  const left = [];
+  if (state.train) return { attributes: [['view', 'train'], ['training', state.train]], left };
+  if (state.file) left.push('the scenario file opened from your disk: put it on your site and give its URL as scenario');
+  if (state.sentence !== null) {
+    a.push(['sentence', state.sentence]);
+    for (const [attribute, prop] of Object.entries(sentenceOnly))
+      if (state[prop] !== props[prop].default) a.push([attribute, String(state[prop])]);
+  } else if (!state.file) a.push(['scenario', state.preset]);
+  a.push(['view', state.lesson ?? 'both']);
+  if (state.lesson === null) a.push(['step', state.step]);
+  if (state.head) a.push(['head', String(state.head)]);
+  if (state.batch) a.push(['batch', String(state.batch)]);
+  if (state.mask !== null) a.push(['mask', maskToText(state.mask)]);
+  if (state.scale !== null) a.push(['scale', state.scale ? '1' : '0']);
+  if (state.temperature !== null) a.push(['temperature', String(state.temperature)]);
+  if (state.graph !== 'arcs') a.push(['layout', state.graph]);
+  if (state.lesson === 'space' && state.positions) a.push(['positions', '1']);
+  if (state.edits) left.push('the values you typed into cells');
+  return { attributes: a, left };
+}
+
+const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+// The two snippets for the page's "Embed this view": the element, with its
+// script at the path the README suggests, and the iframe page at embedUrl.
+export function embedSnippets(list, embedUrl) {
+  const tag = `<attention-playground ${list.map(([n, v]) => `${n}="${escapeAttribute(v)}"`).join(' ')}></attention-playground>`;
+  const hash = new URLSearchParams(list).toString();
+  return {
+    element: `<script type="module" src="assets/attention-playground/attention-playground.js"></script>\n${tag}`,
+    iframe: `<iframe src="${escapeAttribute(`${embedUrl}#${hash}`)}" title="Attention Playground" width="100%" height="560" loading="lazy"></iframe>`,
+  };
+}
