@@ -53,9 +53,12 @@ site: wasm deps-node
 	@node scripts/build-site.mjs $(WASM) $(SITE)
 
 # The folder to copy into a documentation site: the playground, the element,
-# the iframe page, the wasm files and the presets, nothing else.
+# the iframe page, the wasm files, the presets, a static SVG figure of each
+# preset (figures/) and package.json (vendor it with `npm pack`).
 dist: site
 	@rm -rf dist && cp -r $(SITE) dist
+	@node scripts/figures.mjs $(WASM) dist/figures
+	@node scripts/package-dist.mjs dist
 	@node scripts/site-size.mjs dist | tail -2
 
 serve: site

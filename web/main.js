@@ -2,6 +2,7 @@
 import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, tooLarge } from './engine.js';
 import { notebookName, stepText } from './notebooks.js';
 import { editedScenario, hasEdits, withEdit } from './edits.js';
+import { showEmbedCode } from './embed-view.js';
 import { download, pictureSVG, picturePNG } from './export.js';
 import { drive, Player } from './player.js';
 import { presetIndex, presetScenario, trainingText } from './presets.js';
@@ -397,6 +398,7 @@ function writeHash(mode) {
   if (mode === 'push') history.pushState(null, '', hash);
   else history.replaceState(null, '', hash);
   appliedHash = window.location.hash;
+  if (!$('embed-code').hidden) showEmbedCode($('embed-code'), state);
 }
 
 function update(patch, { history: mode = 'push' } = {}) {
@@ -497,6 +499,12 @@ function bindControls() {
   // .then(run): a synchronous throw in an exporter reaches fail() too
   for (const [id, run] of Object.entries(exporters)) $(id).addEventListener('click', () => Promise.resolve().then(run).catch(fail));
   $('clear-edits').addEventListener('click', () => update({ edits: null }));
+  $('embed-view').addEventListener('click', () => {
+    const box = $('embed-code');
+    box.hidden = !box.hidden;
+    $('embed-view').setAttribute('aria-expanded', String(!box.hidden));
+    if (!box.hidden) showEmbedCode(box, state);
+  });
   $('preset').addEventListener('change', (e) => update({ preset: e.target.value, file: null }));
   const typed = debounce(() => {
     const sentence = $('sentence').value;

@@ -42,6 +42,29 @@ export function edgeAlpha(w, dense, faint = 0.08) {
   return w >= 0.1 ? 0.7 + 0.3 * Math.sqrt(w) : faint + (0.7 - faint) * (w / 0.1);
 }
 
+// What the graph draws: `pools` batch elements from `first`, each with its
+// tokens, weights and out for `head`, and the mask's sides. Pure: the SVG
+// figures of `make dist` build it in Node too.
+export function graphModel(trace, { head, step, progress = 1, batch = 0 }, first, pools) {
+  const s = trace.summary;
+  return {
+    cross: s.cross,
+    step,
+    progress,
+    current: batch,
+    tq: s.query_length,
+    tkv: s.context_length,
+    pools: Array.from({ length: pools }, (_, k) => {
+      const b = first + k;
+      return { batch: b, tokens: s.tokens[b], context: s.context_tokens[b],
+        weights: trace.step(head, 'weights', b).data, out: trace.step(head, 'out', b) };
+    }),
+    keep: trace.keep.data,
+    // which sides of the row have arcs: a causal mask has none from the future
+    ...sides(trace.keep),
+  };
+}
+
 export class Graph {
   // layout: 'arcs' | 'columns'; onLayout(name): the learner switched it (the
   // switch is offered when onLayout is given).
@@ -125,22 +148,7 @@ export class Graph {
     const fit = this.layoutName === 'columns' ? columnsPerRow(width) : defaults.maxPools;
     const pools = Math.min(s.batch, fit);
     const first = Math.min(Math.max(0, batch - Math.floor(pools / 2)), s.batch - pools);
-    this.model = {
-      cross: s.cross,
-      step,
-      progress,
-      current: batch,
-      tq: s.query_length,
-      tkv: s.context_length,
-      pools: Array.from({ length: pools }, (_, k) => {
-        const b = first + k;
-        return { batch: b, tokens: s.tokens[b], context: s.context_tokens[b],
-          weights: trace.step(head, 'weights', b).data, out: trace.step(head, 'out', b) };
-      }),
-      keep: trace.keep.data,
-      // which sides of the row have arcs: a causal mask has none from the future
-      ...sides(trace.keep),
-    };
+    this.model = graphModel(trace, { head, step, progress, batch }, first, pools);
     const kept = Array.prototype.reduce.call(this.model.keep, (n, k) => n + (k ? 1 : 0), 0);
     this.figure.dataset.edges = this.model.pools.map(() => kept).join(',');
     this.figure.dataset.pools = String(s.batch);

@@ -1,0 +1,37 @@
+// dist/ as an npm-style package an author can vendor with `npm pack` (nothing
+// is published): package.json with the element as its export, the files it
+// ships, the licence. usage: node scripts/package-dist.mjs DIST_DIR
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [dist] = process.argv.slice(2);
+if (!dist) {
+  console.error('usage: node scripts/package-dist.mjs DIST_DIR');
+  process.exit(64);
+}
+const root = new URL('..', import.meta.url).pathname;
+copyFileSync(join(root, 'LICENSE'), join(dist, 'LICENSE'));
+const version = readFileSync(join(root, 'VERSION'), 'utf8').trim();
+const files = readdirSync(dist).filter((f) => f !== 'package.json').sort()
+  .map((f) => (statSync(join(dist, f)).isDirectory() ? `${f}/` : f));
+const pkg = {
+  name: 'attention-playground',
+  version,
+  description: 'See how self-attention works: the <attention-playground> element, its iframe page and the full playground, computed by a C++ core in WebAssembly.',
+  license: 'MIT',
+  type: 'module',
+  // the element defines itself on import; its other files are found beside it (import.meta.url)
+  exports: {
+    '.': './attention-playground.js',
+    './attention-playground.js': './attention-playground.js',
+    './frame-resizer.js': './frame-resizer.js',
+    './embed.html': './embed.html',
+    './index.html': './index.html',
+    './figures/*': './figures/*',
+    './package.json': './package.json',
+  },
+  sideEffects: ['./attention-playground.js', './frame-resizer.js'],
+  files,
+};
+writeFileSync(join(dist, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+console.log(`package: ${pkg.name}@${version}, ${files.length} entries`);

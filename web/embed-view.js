@@ -1,0 +1,49 @@
+// "Embed this view": the page's current state as the two snippets an author
+// pastes into a documentation page, the <attention-playground> tag and the
+// iframe, each ready to copy, and what a figure cannot carry.
+import { attributesOfState, embedSnippets } from './element-settings.js';
+
+function block(parent, id, label, text) {
+  const wrap = document.createElement('div');
+  wrap.className = 'embed-snippet';
+  const title = document.createElement('label');
+  title.htmlFor = id;
+  title.className = 'code-label';
+  title.textContent = label;
+  const area = document.createElement('textarea');
+  area.id = id;
+  area.readOnly = true;
+  area.spellcheck = false;
+  area.rows = Math.min(4, text.split('\n').length + 1);
+  area.value = text;
+  const copy = document.createElement('button');
+  copy.type = 'button';
+  copy.textContent = 'Copy';
+  copy.setAttribute('aria-label', `Copy ${label}`);
+  copy.addEventListener('click', async () => {
+    area.select();
+    try {
+      await navigator.clipboard.writeText(text);
+      copy.textContent = 'Copied';
+    } catch {
+      copy.textContent = 'Selected: press Ctrl+C';  // no clipboard permission (an insecure origin)
+    }
+  });
+  wrap.append(title, area, copy);
+  parent.append(wrap);
+}
+
+// Fills `box` for `state`; embed.html is found beside the page.
+export function showEmbedCode(box, state) {
+  const { attributes, left } = attributesOfState(state);
+  const { element, iframe } = embedSnippets(attributes, new URL('embed.html', window.location.href).href.split('#')[0]);
+  box.replaceChildren();
+  block(box, 'embed-element', 'The element (copy dist/ to assets/attention-playground/ of your site)', element);
+  block(box, 'embed-iframe', 'The iframe', iframe);
+  if (left.length) {
+    const note = document.createElement('p');
+    note.className = 'embed-left';
+    note.textContent = `Not carried into a figure: ${left.join('; ')}.`;
+    box.append(note);
+  }
+}
