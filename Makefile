@@ -17,8 +17,9 @@ NATIVE_PACKAGES := cmake make g++ xtensor-dev nlohmann-json3-dev catch2
 # libFuzzer and clang's sanitizer runtimes
 FUZZ_PACKAGES := cmake make clang libclang-rt-14-dev xtensor-dev nlohmann-json3-dev
 WASM_PACKAGES := cmake make emscripten xtensor-dev nlohmann-json3-dev
-# python3-torch runs the exported PyTorch script in a browser test.
-BROWSER_PACKAGES := chromium fonts-dejavu-core python3-torch mkdocs
+# python3-torch runs the exported PyTorch script in a browser test; mkdocs and
+# python3-sphinx build the example documentation sites.
+BROWSER_PACKAGES := chromium fonts-dejavu-core python3-torch mkdocs python3-sphinx
 
 .PHONY: all native wasm site dist serve test test-native test-sanitize test-fuzz test-wasm test-browser \
         fuzz fuzz-build bench clean deps-native deps-fuzz deps-wasm deps-node deps-browser

@@ -55,6 +55,8 @@ export async function openPage(browser, url, contextOptions = {}) {
   const page = await context.newPage();
   page.problems = [];
   page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
+  // which resource failed, so a 404 in the list names itself
+  page.on('response', (r) => { if (r.status() >= 400) page.problems.push(`HTTP ${r.status()}: ${new URL(r.url()).pathname}`); });
   page.on('pageerror', (e) => page.problems.push(`page error: ${e.message}`));
   if (url) await page.goto(url);
   return page;

@@ -1,7 +1,8 @@
-// A real documentation site: examples/mkdocs built with Debian's mkdocs, the
-// playground copied under assets/, served under a sub-path with the strict
-// Content-Security-Policy. Every figure reaches ready, answers a click on its
-// player, and the console shows no error and no CSP violation.
+// Real documentation sites, built from examples/ as the README says: MkDocs
+// (Debian's mkdocs), Sphinx (Debian's python3-sphinx, alabaster) and a plain
+// HTML page of iframes, each with dist/ copied in, served under a sub-path
+// with the strict Content-Security-Policy. Every figure reaches ready,
+// plays, and the console shows no error and no CSP violation.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,21 +12,53 @@ import { join } from 'node:path';
 
 import { launch, openPage, root, serve, shot, siteDir, violations } from './browser.mjs';
 
+// dist/: the built site plus its static figures, as `make dist` writes it
+const dist = mkdtempSync(join(tmpdir(), 'attention-dist-'));
+cpSync(siteDir, dist, { recursive: true });
+execFileSync('node', [join(root, 'scripts', 'figures.mjs'), process.env.ATTENTION_WASM_DIR ?? join(root, 'build', 'wasm'), join(dist, 'figures')]);
+
 let browser;
-let server;
+const servers = [];
+// builds example `name` in a fresh folder with `build(work)`; serves `out`
+async function site(name, assets, build, out) {
+  const work = mkdtempSync(join(tmpdir(), `attention-${name}-`));
+  cpSync(join(root, 'examples', name), work, { recursive: true });
+  cpSync(dist, join(work, assets), { recursive: true });
+  build(work);
+  const served = await serve({ root: join(work, out), csp: true, prefix: '/courses/attention' });
+  servers.push(served.server);
+  return served.url;
+}
 let url;
+let sphinxUrl;
+let plainUrl;
 before(async () => {
-  const work = mkdtempSync(join(tmpdir(), 'attention-mkdocs-'));
-  cpSync(join(root, 'examples', 'mkdocs'), work, { recursive: true });
-  cpSync(siteDir, join(work, 'docs', 'assets', 'attention-playground'), { recursive: true });
-  execFileSync('mkdocs', ['build', '--strict', '--quiet', '-f', join(work, 'mkdocs.yml'), '-d', join(work, 'site')], { stdio: 'inherit' });
+  url = await site('mkdocs', join('docs', 'assets', 'attention-playground'), (work) =>
+    execFileSync('mkdocs', ['build', '--strict', '--quiet', '-f', join(work, 'mkdocs.yml'), '-d', join(work, 'site')], { stdio: 'inherit' }), 'site');
+  sphinxUrl = await site('sphinx', join('_static', 'attention-playground'), (work) =>
+    execFileSync('sphinx-build', ['-q', '-W', '-b', 'html', work, join(work, '_build')], { stdio: 'inherit' }), '_build');
+  plainUrl = await site('plain-html', join('assets', 'attention-playground'), () => {}, '.');
   browser = await launch();
-  ({ server, url } = await serve({ root: join(work, 'site'), csp: true, prefix: '/courses/attention' }));
 });
 after(async () => {
   await browser?.close();
-  server?.close();
+  for (const server of servers) server.close();
 });
+
+// Each figure scrolled to, ready, and its Play moves it on.
+async function everyFigurePlays(page, figures) {
+  for (const figure of figures) {
+    await figure.scrollIntoViewIfNeeded();  // they start near the viewport
+    await page.waitForFunction((e) => e.dataset.state === 'ready', figure, { timeout: 20000 });
+    const before = await figure.evaluate((e) => e.step);
+    await figure.evaluate((e) => e.addEventListener('stepchange', () => { e.dataset.moved = 'yes'; }));
+    const play = await figure.$('.play');
+    await play.click();
+    await page.waitForFunction((e) => e.dataset.moved === 'yes', figure, { timeout: 10000 });
+    assert.notEqual(await figure.evaluate((e) => e.step), before);
+    await play.click();  // pause
+  }
+}
 
 test('the MkDocs page: every figure ready, each player answers a click, no error, no CSP violation', async () => {
   const page = await openPage(browser, `${url}index.html`);
@@ -61,6 +94,47 @@ test('the MkDocs page: every figure ready, each player answers a click, no error
 
   await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, 'docs-site-mkdocs');
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the Sphinx site (alabaster): both figures ready and playing, the fallback figure gone once ready, no error, no CSP violation', async () => {
+  const page = await openPage(browser, `${sphinxUrl}index.html`);
+  const figures = await page.$$('attention-playground');
+  assert.equal(figures.length, 2);
+  await everyFigurePlays(page, figures);
+  // the static figure inside the first tag was shown until ready; now the view is
+  assert.equal(await figures[0].evaluate((e) => e.shadowRoot.querySelector('slot') === null), true);
+  assert.equal(await figures[0].evaluate((e) => e.shadowRoot.querySelector('.caption').textContent), 'Each node aggregates from the nodes that point to it.');
+  // mask="none" temperature="0.5": every weight is above zero
+  assert.equal(await figures[1].evaluate((e) => e.shadowRoot.querySelector('[data-matrix="weights"]') !== null), true);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'docs-site-sphinx');
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the plain HTML page: both iframes ready, sized by frame-resizer.js, playing, no error, no CSP violation', async () => {
+  const page = await openPage(browser, `${plainUrl}index.html`);
+  const frames = await page.$$('iframe');
+  assert.equal(frames.length, 2);
+  for (const [k, iframe] of frames.entries()) {
+    await iframe.scrollIntoViewIfNeeded();
+    const frame = await iframe.contentFrame();
+    await frame.waitForFunction(() => document.querySelector('attention-playground')?.dataset.state === 'ready', null, { timeout: 20000 });
+    const content = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    await page.waitForFunction(([i, h]) => Number(document.querySelectorAll('iframe')[i].height) === h, [k, content], { timeout: 10000 });
+  }
+  const first = await frames[0].contentFrame();
+  await first.click('attention-playground .play');
+  await first.waitForFunction(() => document.querySelector('attention-playground').step !== 'weights', null, { timeout: 10000 });
+  // the sidebar's frame (300 px): nothing wider than the frame
+  const second = await frames[1].contentFrame();
+  assert.ok(await second.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'docs-site-plain-html');
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(page.problems, []);
   await page.context().close();
