@@ -17,7 +17,7 @@ mkdirSync(join(siteDir, 'wasm'), { recursive: true });
 for (const file of ['attention-core.js', 'attention-core.wasm', 'attention-train.js', 'attention-train.wasm']) cpSync(join(wasmDir, file), join(siteDir, 'wasm', file));
 
 const presets = readdirSync(join(webDir, 'scenarios'))
-  .filter((f) => f.endsWith('.json') && f !== 'index.json')
+  .filter((f) => f.endsWith('.json') && f !== 'index.json').sort()
   .map((f) => {
     const s = JSON.parse(readFileSync(join(webDir, 'scenarios', f), 'utf8'));
     return { id: s.id, title: s.title ?? s.id, source: s.source ?? '' };

@@ -14,7 +14,7 @@ function block(parent, id, label, text) {
   area.id = id;
   area.readOnly = true;
   area.spellcheck = false;
-  area.rows = Math.min(4, text.split('\n').length + 1);
+  area.rows = Math.min(6, text.split('\n').length + Math.ceil(text.length / 90));
   area.value = text;
   const copy = document.createElement('button');
   copy.type = 'button';

@@ -55,8 +55,9 @@ export async function openPage(browser, url, contextOptions = {}) {
   const page = await context.newPage();
   page.problems = [];
   page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
-  // which resource failed, so a 404 in the list names itself
-  page.on('response', (r) => { if (r.status() >= 400) page.problems.push(`HTTP ${r.status()}: ${new URL(r.url()).pathname}`); });
+  // requests that failed, by path: a figure must not leave a 404 in a host's console
+  page.failed = [];
+  page.on('response', (r) => { if (r.status() >= 400) page.failed.push(`HTTP ${r.status()}: ${new URL(r.url()).pathname}`); });
   page.on('pageerror', (e) => page.problems.push(`page error: ${e.message}`));
   if (url) await page.goto(url);
   return page;

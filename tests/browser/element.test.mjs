@@ -149,7 +149,8 @@ test('invalid attributes show a clear message inside the element and fire error'
   for (const id of ['#view', '#preset', '#both', '#batch']) await readyIn(p, id);
   const message = (id) => p.$eval(id, (e) => e.shadowRoot.querySelector('.message').textContent);
   assert.equal(await message('#view'), 'Attention Playground: view must be one of matrices, graph, both, trick, qkv, encoder, cross, multihead, scaling, space, learn, train; got "grpah"');
-  assert.equal(await message('#preset'), 'Attention Playground: preset: no scenario "no-such-preset"');
+  assert.equal(await message('#preset'), 'Attention Playground: scenario: no preset "no-such-preset"; the presets are bank-module, bank-projected, bank-raw, karpathy-affinities, karpathy-value, market-apples, math-trick, scaled-attention, single-head-42, sun-rises-causal, sun-rises-cross, sun-rises-multihead-projected, sun-rises-multihead, sun-rises, tril-matmul, uniform-value-42');
+  assert.deepEqual(p.failed, [], 'an unknown preset is found out from the index, with no request that 404s');
   assert.equal(await message('#both'), 'Attention Playground: give a scenario or a sentence, not both');
   assert.equal(await message('#batch'), 'Attention Playground: batch 7 is beyond this scenario\'s 2 batch elements');
   for (const id of ['#view', '#preset', '#both', '#batch']) assert.equal(await state(p, id), 'error');
@@ -207,7 +208,9 @@ test('view="train": a documentation page shows a head learning, autoplaying, und
   await p.waitForFunction(() => Number(document.querySelector('#t').shadowRoot.querySelector('.training')?.dataset.step) >= 20, null, { timeout: 20000 });
   assert.equal(await p.$eval('#t', (e) => e.shadowRoot.querySelector('#train-open').hidden), true, 'no playground to open a head in');
   await p.waitForFunction(() => document.querySelector('#bad').dataset.state === 'error', null, { timeout: 20000 });
-  assert.equal(await p.$eval('#bad', (e) => e.shadowRoot.querySelector('#train-status').textContent), 'train: no training preset "no-such-training"');
+  assert.equal(await p.$eval('#bad', (e) => e.shadowRoot.querySelector('#train-status').textContent),
+    'training: no preset "no-such-training"; the training presets are previous-token, reverse, induction, induction-one-layer');
+  assert.deepEqual(p.failed, [], 'an unknown training preset makes no request that 404s');
   await shot(p, 'element-train');
   assert.deepEqual(await violations(p), []);
   await p.context().close();
