@@ -88,6 +88,7 @@ test('every setting is an attribute and changes the view live; a bad one is one 
   await set(p, '#a', { highlight: '4,1' });
   assert.equal(await inShadow(p, '#a', 'figure.graph', 'data-focus-edge'), '1→4');
   assert.equal(await p.$eval('#a', (e) => e.shadowRoot.querySelectorAll('[data-matrix="weights"] .heatmap-overlay .focus').length), 1);
+  assert.match(await inShadow(p, '#a', '.detail', 'text'), /weights \[4, 1\] = /, 'the detail panel tells the cell, as a hover does');
 
   await set(p, '#a', { highlight: null, layout: 'columns', caption: 'Token 4 <b>listens</b> to token 1' });
   assert.equal(await inShadow(p, '#a', 'figure.graph', 'data-layout'), 'columns');

@@ -51,11 +51,13 @@ export class LinkedViews {
     }
     const matrices = this.heatmaps().filter((h) => pairSteps.includes(h.name));
     const heatmap = matrices.find((h) => h.name === this.view.step) ?? matrices.at(-1);
-    if (heatmap) {
-      heatmap.focus = { row, col };
-      heatmap.drawOverlay();
+    if (!heatmap) {
+      this.graph?.highlightEdge(batch, row, col);
+      return;
     }
-    this.graph?.highlightEdge(batch, row, col);
+    heatmap.focus = { row, col };
+    heatmap.drawOverlay();
+    this.onCell(heatmap, heatmap.focus);  // the edge, and the cell's story in the detail panel
   }
 
   onCell(heatmap, cell) {
