@@ -182,7 +182,8 @@ test('bad values in the URL are reported and replaced, never trusted', async () 
   assert.match(await page.textContent('#step-title'), /^x:/);
   const missing = await openPage(env.browser, `${env.url}#preset=no-such-preset`);
   assert.equal(await ready(missing), 'error');
-  assert.match(await missing.textContent('#status'), /preset: no scenario "no-such-preset"/);
+  assert.match(await missing.textContent('#status'), /scenario: no preset "no-such-preset"; the presets are bank-module, /);
+  assert.deepEqual(missing.failed, [], 'found out from the index, with no request that 404s');
   await page.context().close();
   await missing.context().close();
 });
