@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 
 import { loadEngine } from '../web/engine.js';
 import { pictureSVG } from '../web/export.js';
-import { formatNumber } from '../web/views/format.js';
+import { escapeXml, numbersFit } from '../web/views/format.js';
 import { graphModel, defaults as graphDefaults } from '../web/views/graph.js';
 import { layoutFor } from '../web/views/graph-layout.js';
 import { graphSVG } from '../web/views/graph-svg.js';
@@ -24,7 +24,6 @@ const width = 560;
 // No canvas here to measure text: DejaVu Sans averages 0.6 em a character,
 // a little more than most sans-serif fonts, so labels are given room enough.
 const textWidth = (size) => (text) => String(text).length * size * 0.62;
-const escapeXml = (text) => String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 
 // The weights as the heatmap-svg writer takes them, laid out for `width`.
 function weightsFigure(matrix, rowLabels, colLabels) {
@@ -32,9 +31,7 @@ function weightsFigure(matrix, rowLabels, colLabels) {
   const measure = textWidth(12);
   const left = Math.min(84, Math.ceil(Math.max(0, ...rowLabels.map(measure))) + 8);
   const cell = Math.max(6, Math.min(48, Math.floor((width - left) / cols), Math.floor(480 / rows)));
-  const widest = (d) => Math.max(...Array.from(matrix.data, (v) => measure(formatNumber(v, d))));
-  const decimals = cell >= 50 && widest(4) <= cell - 6 ? 4 : 2;
-  const numbers = cell >= 30 && widest(decimals) <= cell - 6;
+  const { numbers, decimals } = numbersFit(matrix.data, cell, measure);
   const rotate = Math.max(0, ...colLabels.map(measure)) > cell - 4;
   return toSVG({
     name: 'weights', label: 'weights = softmax(masked)', scale: 'sequential', matrix,

@@ -11,7 +11,7 @@
 // stepchange and error; data-state="loading|ready|error" on the element. Its
 // files are found beside this script (import.meta.url), and every element
 // on a page shares one WebAssembly module.
-import { checkOffThread, loadEngine, scenarioBytes, ScenarioError } from './engine.js';
+import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes } from './engine.js';
 import { lessons } from './lessons/index.js';
 import { drive, Player } from './player.js';
 import { attributeNames, playgroundHash, readSettings } from './element-settings.js';
@@ -20,7 +20,6 @@ import { defaultState, quoteText, steps } from './state.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { LinkedViews } from './views/linked.js';
 
-const trainingBytes = 64 * 1024;  // the core's limit (core/limits.hpp), checked before the body is read
 const stepLabels = { x: 'x', qkv: 'q, k, v', scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights', out: 'out' };
 
 // Both stylesheets once per page, adopted by every element (a <style> in

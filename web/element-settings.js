@@ -3,6 +3,7 @@
 // the full page: the page's link for a figure's settings ("Open in the
 // playground") and a figure's attributes for the page's state ("Embed this
 // view"). No DOM here: the element, the page and Node tests share it.
+import { escapeXml } from './views/format.js';
 import { lessonIds, maskToText, props, quoteText, readSetting, steps, toHash, trainingIds, defaultState, defaultSentence } from './state.js';
 
 const views = ['matrices', 'graph', 'both', ...lessonIds, 'train'];
@@ -138,15 +139,13 @@ export function attributesOfState(state) {
   return { attributes: a, left };
 }
 
-const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 // The two snippets for the page's "Embed this view": the element, with its
 // script at the path the README suggests, and the iframe page at embedUrl.
 export function embedSnippets(list, embedUrl) {
-  const tag = `<attention-playground ${list.map(([n, v]) => `${n}="${escapeAttribute(v)}"`).join(' ')}></attention-playground>`;
+  const tag = `<attention-playground ${list.map(([n, v]) => `${n}="${escapeXml(v)}"`).join(' ')}></attention-playground>`;
   const hash = new URLSearchParams(list).toString();
   return {
     element: `<script type="module" src="assets/attention-playground/attention-playground.js"></script>\n${tag}`,
-    iframe: `<iframe src="${escapeAttribute(`${embedUrl}#${hash}`)}" title="Attention Playground" width="100%" height="560" loading="lazy"></iframe>`,
+    iframe: `<iframe src="${escapeXml(`${embedUrl}#${hash}`)}" title="Attention Playground" width="100%" height="560" loading="lazy"></iframe>`,
   };
 }

@@ -19,6 +19,9 @@ export const scenarioBytes = 16 * 1024 * 1024;
 export function tooLarge(bytes) {
   return new ScenarioError(`scenario: ${bytes} bytes exceed the limit of ${scenarioBytes}`);
 }
+// core/limits.hpp's training::file_bytes: a training file's URL is refused by
+// its Content-Length before the body is read; the core says the rest.
+export const trainingBytes = 64 * 1024;
 
 export async function loadEngine(options = {}) {
   const settings = { ...defaults, ...options };

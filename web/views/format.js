@@ -1,3 +1,19 @@
+// Text as it goes into SVG or HTML markup (an attribute or an element).
+export function escapeXml(text) {
+  return String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
+}
+
+// Whether a matrix's numbers fit a cell of `cell` px, and with how many
+// decimals: 4 as PyTorch prints them where the widest fits with 6 px to
+// spare, else 2, else none. textWidth(text) measures in the cells' font.
+export function numbersFit(values, cell, textWidth, { numbersFrom = 30, fourDigitsFrom = 50 } = {}) {
+  const room = cell - 6;
+  const widestAt = (d) => Math.max(0, ...Array.from(new Set(Array.from(values, (v) => formatNumber(v, d))), textWidth));
+  if (cell < numbersFrom) return { numbers: false, decimals: 2 };
+  if (cell >= fourDigitsFrom && widestAt(4) <= room) return { numbers: true, decimals: 4 };
+  return { numbers: widestAt(2) <= room, decimals: 2 };
+}
+
 // How a number reads in a cell, a legend or an explanation: as PyTorch prints
 // it (4 decimals), whole numbers whole, the minus sign and −∞ typeset.
 export function formatNumber(v, decimals = 4) {

@@ -4,6 +4,7 @@
 // survives on paper too.
 import { arrowPoints } from './graph-layout.js';
 import { eachEdge } from './graph-edges.js';
+import { escapeXml } from './format.js';
 
 // model, L: the graph's model and layout; style: {edgeColor, removed}.
 export function graphSVG(model, L, style) {
@@ -54,8 +55,4 @@ export function graphSVG(model, L, style) {
 
 function f(n) {
   return Number(n.toFixed(2));
-}
-
-function escapeXml(text) {
-  return String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 }

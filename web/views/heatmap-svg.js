@@ -1,8 +1,7 @@
 // A heatmap as SVG for the export: the same cells, colours, numbers and
 // labels as its canvas, on the same colour bound.
 import { css, diverging, sequential, textOn } from './colors.js';
-import { formatNumber } from './format.js';
-import { defaults } from './heatmap.js';
+import { escapeXml, formatNumber } from './format.js';
 
 // The matrix as SVG (cells, numbers when they fit, labels), for export.
 // heatmap: a Heatmap, or anything with its name, label, scale, matrix,
@@ -24,13 +23,8 @@ export function toSVG(heatmap) {
       const rgb = v === -Infinity ? [58, 58, 58] : heatmap.scale === 'sequential' ? sequential(v) : heatmap.scale === 'binary' ? (v ? [53, 183, 121] : [58, 58, 58]) : diverging(v, bound);
       const x = L.left + c * L.cell, y = L.top + r * L.cell;
       parts.push(`<rect class="cell" x="${x}" y="${y}" width="${L.cell}" height="${L.cell}" fill="${css(rgb)}"/>`);
-      if (L.numbers ?? L.cell >= defaults.numbersFrom)
-        parts.push(text(x + L.cell / 2, y + L.cell / 2, heatmap.scale === 'binary' ? String(v) : formatNumber(v, L.decimals ?? (L.cell >= defaults.fourDigitsFrom ? 4 : 2)), 'middle', v === -Infinity ? '#fff' : textOn(rgb)));
+      if (L.numbers) parts.push(text(x + L.cell / 2, y + L.cell / 2, heatmap.scale === 'binary' ? String(v) : formatNumber(v, L.decimals), 'middle', v === -Infinity ? '#fff' : textOn(rgb)));
     }
   parts.push('</g></g>');
   return { svg: parts.join('\n'), width: L.width, height: L.height + 18 };
-}
-
-function escapeXml(text) {
-  return String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 }

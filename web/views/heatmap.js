@@ -4,7 +4,7 @@
 import { css, diverging, maskedColor, sequential, textOn } from './colors.js';
 import { rowsShown, softmaxPhase } from './timing.js';
 import * as editor from './cell-editor.js';
-import { formatNumber } from './format.js';
+import { formatNumber, numbersFit } from './format.js';
 import * as overlays from './heatmap-overlays.js';
 import * as svgOf from './heatmap-svg.js';
 
@@ -174,16 +174,9 @@ export class Heatmap {
     const cell = share ? cellIn(shared) : cellIn(Math.max(160, width - 8));
     const rotate = widest(colLabels) > cell - 4;
     const top = rotate ? Math.min(defaults.labelWidth, Math.ceil(widest(colLabels)) + 8) : 18;
-    // numbers only where the widest one fits its cell with room to spare,
-    // 4 decimals as PyTorch prints them where they fit, else 2
-    let decimals = cell >= defaults.fourDigitsFrom ? 4 : 2;
-    let numbers = cell >= defaults.numbersFrom;
-    const room = cell - 6;
-    if (numbers && this.scale !== 'binary') {
-      const widestAt = (d) => widest([...new Set(Array.from(this.matrix.data, (v) => formatNumber(v, d)))]);
-      if (decimals === 4 && widestAt(4) > room) decimals = 2;
-      numbers = widestAt(decimals) <= room;
-    }
+    // a mask's 0/1 always fit; other numbers only where the widest does
+    const { numbers, decimals } = this.scale === 'binary' ? { numbers: cell >= defaults.numbersFrom, decimals: 0 }
+      : numbersFit(this.matrix.data, cell, (t) => context.measureText(t).width, defaults);
     this.figure.dataset.numbers = numbers ? String(decimals) : '0';
     this.figure.dataset.cell = String(cell);
     return { rows, cols, cell, left, top, sums, numbers, decimals, width: left + cols * cell + 1 + sums, height: top + rows * cell + 1, rotate };
