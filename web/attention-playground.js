@@ -15,7 +15,7 @@ import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes
 import { lessons } from './lessons/index.js';
 import { drive, Player } from './player.js';
 import { attributeNames, playgroundHash, readSettings } from './element-settings.js';
-import { presetScenario, trainingText } from './presets.js';
+import { presetScenario, sameOriginText, trainingText } from './presets.js';
 import { defaultState, quoteText, steps } from './state.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
 import { LinkedViews } from './views/linked.js';
@@ -33,33 +33,6 @@ function loadSheets() {
     return sheet;
   }));
   return sheets;
-}
-
-// Which scenario URLs a figure loads: the page's own origin, by a relative or
-// absolute URL, over http(s). A link to embed.html can carry any URL, so
-// data:, blob:, javascript: and other origins are refused before any request.
-export function scenarioUrl(text, kind = 'scenario') {
-  let url;
-  try {
-    url = new URL(text, document.baseURI);
-  } catch {
-    throw new ScenarioError(`${kind}: ${quoteText(text)} is neither a preset id nor a URL`);
-  }
-  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== window.location.origin)
-    throw new ScenarioError(`${kind}: ${quoteText(text)} is not on this site; ${kind} files load from the page's own origin only`);
-  return url;
-}
-
-// A scenario or training file of the host site, as text: refused before any
-// request when it is elsewhere, and before reading the body when the server
-// declares it larger than the core takes.
-async function sameOriginText(kind, text, limit) {
-  const url = scenarioUrl(text, kind);
-  const response = await fetch(url);
-  if (!response.ok) throw new ScenarioError(`${kind}: cannot load ${quoteText(url.pathname)} (HTTP ${response.status})`);
-  const declared = Number(response.headers.get('Content-Length') ?? 0);
-  if (declared > limit) throw new ScenarioError(`${kind}: ${declared} bytes exceed the limit of ${limit}`);
-  return response.text();
 }
 
 // The link of "Open in the playground", or null when the page cannot show

@@ -1,5 +1,6 @@
-// The presets, fetched once each from scenarios/ beside this file, so the
-// folder works under any path of any site. A name is looked up in the index
+// Where scenarios and training files come from: the presets, fetched once
+// each from scenarios/ beside this file, so the folder works under any path
+// of any site, and a host site's own files, from its own origin only. A name is looked up in the index
 // first: an unknown one is one line naming the known ones, never a request
 // that 404s in the host page's console.
 import { ScenarioError } from './engine.js';
@@ -37,5 +38,32 @@ export async function trainingText(id) {
   if (!trainingIds.includes(id)) throw new ScenarioError(`training: no preset ${quoteText(id)}; the training presets are ${trainingIds.join(', ')}`);
   const response = await fetch(new URL(`trainings/${id}.json`, import.meta.url));
   if (!response.ok) throw new ScenarioError(`train: no training preset "${id}"`);
+  return response.text();
+}
+
+// Which scenario URLs a figure loads: the page's own origin, by a relative or
+// absolute URL, over http(s). A link to embed.html can carry any URL, so
+// data:, blob:, javascript: and other origins are refused before any request.
+function scenarioUrl(text, kind = 'scenario') {
+  let url;
+  try {
+    url = new URL(text, document.baseURI);
+  } catch {
+    throw new ScenarioError(`${kind}: ${quoteText(text)} is neither a preset id nor a URL`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== window.location.origin)
+    throw new ScenarioError(`${kind}: ${quoteText(text)} is not on this site; ${kind} files load from the page's own origin only`);
+  return url;
+}
+
+// A scenario or training file of the host site, as text: refused before any
+// request when it is elsewhere, and before reading the body when the server
+// declares it larger than the core takes.
+export async function sameOriginText(kind, text, limit) {
+  const url = scenarioUrl(text, kind);
+  const response = await fetch(url);
+  if (!response.ok) throw new ScenarioError(`${kind}: cannot load ${quoteText(url.pathname)} (HTTP ${response.status})`);
+  const declared = Number(response.headers.get('Content-Length') ?? 0);
+  if (declared > limit) throw new ScenarioError(`${kind}: ${declared} bytes exceed the limit of ${limit}`);
   return response.text();
 }

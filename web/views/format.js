@@ -3,6 +3,16 @@ export function escapeXml(text) {
   return String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 }
 
+// A label shortened with … to fit `width` px in canvas context g's font
+// (nothing where not even one letter fits).
+export function clip(g, text, width) {
+  if (width <= 6) return '';
+  if (g.measureText(text).width <= width) return text;
+  let t = text;
+  while (t.length > 1 && g.measureText(t + '…').width > width) t = t.slice(0, -1);
+  return t + '…';
+}
+
 // Whether a matrix's numbers fit a cell of `cell` px, and with how many
 // decimals: 4 as PyTorch prints them where the widest fits with 6 px to
 // spare, else 2, else none. textWidth(text) measures in the cells' font.

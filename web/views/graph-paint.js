@@ -3,6 +3,7 @@
 // curve and arrowhead strokes graph.js shares.
 import { arrowPoints, pointOn } from './graph-layout.js';
 import { buildingRow, rowsShown } from './timing.js';
+import { clip } from './format.js';
 
 export const highlight = '#ff7f0e';  // the focused node, its edges, the messages in flight
 
@@ -110,10 +111,3 @@ export function arrow(g, c, size) {
   g.closePath();
 }
 
-function clip(g, text, width) {
-  if (width <= 6) return '';
-  if (g.measureText(text).width <= width) return text;
-  let t = text;
-  while (t.length > 1 && g.measureText(t + '…').width > width) t = t.slice(0, -1);
-  return t + '…';
-}

@@ -4,7 +4,7 @@
 import { css, diverging, maskedColor, sequential, textOn } from './colors.js';
 import { rowsShown, softmaxPhase } from './timing.js';
 import * as editor from './cell-editor.js';
-import { formatNumber, numbersFit } from './format.js';
+import { clip, formatNumber, numbersFit } from './format.js';
 import * as overlays from './heatmap-overlays.js';
 import * as svgOf from './heatmap-svg.js';
 
@@ -411,9 +411,3 @@ function hatch(g, x, y, size, onLight = false) {
   g.restore();
 }
 
-function clip(g, text, width) {
-  if (g.measureText(text).width <= width) return text;
-  let t = text;
-  while (t.length > 1 && g.measureText(t + '…').width > width) t = t.slice(0, -1);
-  return t + '…';
-}
