@@ -223,10 +223,11 @@ function renderStep() {
   $('play').setAttribute('aria-pressed', player.playing ? 'true' : 'false');
   $('back').disabled = player.index === 0;
   $('forward').disabled = player.index === steps.length - 1;
-  views.graph.setLayout(state.graph);
   const edit = lastEdit && baseline ? { baseline, name: lastEdit.name, index: lastEdit.index } : null;
   if (trace) views.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress, edit });
   if (trace) headsStrip.show(trace, { head: state.head, batch: state.batch, step });
+  // after show: a new layout redraws the graph's last trace, which compute() may just have disposed
+  views.graph.setLayout(state.graph);
 }
 
 // ---- lessons ----------------------------------------------------------------
