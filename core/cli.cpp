@@ -20,24 +20,29 @@ constexpr const char* usage =
     "       attention-cli train TRAINING.json    train, and write the training trace (JSON) to standard output\n"
     "       attention-cli validate FILE.json     check a scenario or a training file; '-' reads standard input\n";
 
-std::string read_all(std::istream& in, const std::string& path) {
+// Stops reading early past the scenario limit: the parser would refuse the
+// text anyway. Up to there it reads all, so a training file's message gives
+// its size against its own limit, as validate's does.
+std::string read_all(std::istream& in, const std::string& path, bool training) {
   std::string text;
   char buffer[1 << 16];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    // stop reading early: the parser would refuse it anyway
-    ATTENTION_CHECK(text.size() <= limits::scenario_bytes, path, ": more than ", limits::scenario_bytes,
-                    " bytes; the limit of a scenario");
+    if (text.size() <= limits::scenario_bytes) continue;
+    if (training)
+      detail::fail(path, ": more than ", limits::scenario_bytes, " bytes; the limit of a training file is ",
+                   limits::training::file_bytes);
+    detail::fail(path, ": more than ", limits::scenario_bytes, " bytes; the limit of a scenario");
   }
   ATTENTION_CHECK(!in.bad(), path, ": cannot read");
   return text;
 }
 
-std::string read_scenario(const std::string& path, std::istream& in) {
-  if (path == "-") return read_all(in, "standard input");
+std::string read_input(const std::string& path, std::istream& in, bool training) {
+  if (path == "-") return read_all(in, "standard input", training);
   std::ifstream file(path, std::ios::binary);
   ATTENTION_CHECK(file.is_open(), quote(path), ": cannot open");
-  return read_all(file, quote(path));
+  return read_all(file, quote(path), training);
 }
 
 // What the user loses if the output cannot be written: say so, never exit 0.
@@ -70,7 +75,7 @@ int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& o
     return 64;
   }
   try {
-    const std::string text = read_scenario(path, in);
+    const std::string text = read_input(path, in, command == "train");
     if (command == "train" || (command == "validate" && looks_like_training(text))) {
       const training_file file = parse_training(text);
       if (command == "validate") {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <limits>
 
 #include "check.hpp"
 #include "quote.hpp"
@@ -14,15 +13,18 @@ using json = nlohmann::json;
 
 }  // namespace
 
-// The place of an unknown key: tensors[0].std, or tensors[0]: "odd key" when
-// the key is not a plain name (a newline, an escape sequence, a megabyte).
-std::string unknown_field(const std::string& place, const std::string& key, const char* root) {
+// "tensors[0].std: what", or `tensors[0]: what "odd key"` when the key is
+// not a plain name (a newline, an escape sequence, a megabyte).
+std::string field_problem(const std::string& place, const std::string& key, const char* root, const char* what) {
   bool plain = !key.empty() && key.size() <= 40 && (std::isalpha(static_cast<unsigned char>(key[0])) || key[0] == '_');
   for (char c : key) plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-  if (plain) return at(place, key) + ": unknown field";
-  return (place.empty() ? std::string(root) : place) + ": unknown field " + quote(key);
+  if (plain) return at(place, key) + ": " + what;
+  return (place.empty() ? std::string(root) : place) + ": " + what + " " + quote(key);
 }
 
+std::string unknown_field(const std::string& place, const std::string& key, const char* root) {
+  return field_problem(place, key, root, "unknown field");
+}
 
 std::string at(const std::string& parent, const std::string& key) {
   return parent.empty() ? key : parent + "." + key;
@@ -51,13 +53,18 @@ std::string string_field(const json& object, const std::string& key, const std::
   return value.get<std::string>();
 }
 
-std::size_t positive_integer(const json& value) {
+std::uint64_t positive_integer(const json& value) {
   if (!value.is_number_integer()) return 0;
-  // clamp: a dimension beyond size_t (32 bits in wasm) fails the limits anyway
-  const std::uint64_t cap = std::numeric_limits<std::size_t>::max();
-  if (value.is_number_unsigned()) return static_cast<std::size_t>(std::min<std::uint64_t>(value.get<std::uint64_t>(), cap));
+  if (value.is_number_unsigned()) return value.get<std::uint64_t>();
   const std::int64_t n = value.get<std::int64_t>();
-  return n > 0 ? static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(n), cap)) : 0;
+  return n > 0 ? static_cast<std::uint64_t>(n) : 0;
+}
+
+std::size_t size_at_most(const json& value, const std::string& place, std::size_t most) {
+  const std::uint64_t n = positive_integer(value);
+  ATTENTION_CHECK(n > 0, place, ": expected a positive integer, got ", shown(value));
+  ATTENTION_CHECK(n <= most, place, ": ", n, " is beyond the limit of ", most);
+  return static_cast<std::size_t>(n);  // n ≤ most: fits size_t
 }
 
 std::uint64_t parse_seed(const json& value, const std::string& place) {

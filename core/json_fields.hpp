@@ -20,8 +20,11 @@ std::string at(const std::string& parent, std::size_t index);
 // written, lists and objects by kind (they may be megabytes long).
 std::string shown(const nlohmann::json& value);
 
-// "tensors[0].std: unknown field", or `place: unknown field "odd key"` when
-// the key is not a plain name; `root` names the document's top level.
+// "tensors[0].std: what", or `place: what "odd key"` when the key is not a
+// plain name; `root` names the document's top level.
+std::string field_problem(const std::string& place, const std::string& key, const char* root, const char* what);
+
+// "tensors[0].std: unknown field", or `place: unknown field "odd key"`.
 std::string unknown_field(const std::string& place, const std::string& key, const char* root = "scenario");
 
 // Throws for the first key of `object` not in `allowed`; `root` names the
@@ -31,8 +34,14 @@ void only_fields(const nlohmann::json& object, const std::string& place, const s
 
 std::string string_field(const nlohmann::json& object, const std::string& key, const std::string& place);
 
-// A positive integer, clamped to size_t; 0 for anything else.
-std::size_t positive_integer(const nlohmann::json& value);
+// A positive integer at its full 64-bit width (never clamped to size_t, which
+// is 32 bits in wasm, so messages show the number as written); 0 for anything
+// else. Check it against a limit before narrowing it to size_t.
+std::uint64_t positive_integer(const nlohmann::json& value);
+
+// A positive integer no larger than `most`, narrowed to size_t: "place:
+// expected a positive integer" or "place: N is beyond the limit of most".
+std::size_t size_at_most(const nlohmann::json& value, const std::string& place, std::size_t most);
 
 // Any JSON integer that PyTorch would take as a seed: negative ones wrap as
 // int64 -> uint64, as torch.manual_seed does.

@@ -1,8 +1,11 @@
 #include "json_text.hpp"
 
+#include <set>
 #include <string>
+#include <vector>
 
 #include "check.hpp"
+#include "json_fields.hpp"
 #include "quote.hpp"
 
 namespace attention {
@@ -22,24 +25,71 @@ std::string where(std::string_view text, std::size_t offset) {
   return "line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
 }
 
-// nlohmann's DOM builder, with a depth limit and errors kept as values: the
-// parser stops at the first problem and we word the message ourselves.
+// Where the parser is, as the specs name places (tensors[2].linear), and the
+// keys each open object has seen: a key seen twice is refused, where
+// nlohmann's DOM would silently keep the last one.
+class json_place {
+ public:
+  // Before any value: an array counts its elements.
+  void value() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().count;
+  }
+  void open(bool array) {
+    value();
+    frames_.push_back({array, 0, {}, {}});
+  }
+  void close() { frames_.pop_back(); }
+  // False when the open object already has this key.
+  bool key(const std::string& k) {
+    frame& f = frames_.back();
+    f.key = k;
+    return f.keys.insert(k).second;
+  }
+  // The place of the open object or array (its parent's path).
+  std::string parent() const {
+    std::string place;
+    for (std::size_t i = 0; i + 1 < frames_.size(); ++i) {
+      const frame& f = frames_[i];
+      place = f.array ? at(place, f.count - 1) : at(place, f.key);
+    }
+    return place;
+  }
+
+ private:
+  struct frame {
+    bool array;
+    std::size_t count;      // elements so far (arrays)
+    std::string key;        // the current key (objects)
+    std::set<std::string> keys;
+  };
+  std::vector<frame> frames_;
+};
+
+// nlohmann's DOM builder, with a depth limit, duplicate keys refused, and
+// errors kept as values: the parser stops at the first problem and we word
+// the message ourselves.
 class limited_dom {
  public:
-  limited_dom(json& root, std::size_t max_depth) : dom_(root, false), max_depth_(max_depth) {}
+  limited_dom(json& root, std::size_t max_depth, const char* name) : dom_(root, false), max_depth_(max_depth), name_(name) {}
 
-  bool null() { return dom_.null(); }
-  bool boolean(bool v) { return dom_.boolean(v); }
-  bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
-  bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
-  bool number_float(json::number_float_t v, const json::string_t& s) { return dom_.number_float(v, s); }
-  bool string(json::string_t& v) { return dom_.string(v); }
-  bool binary(json::binary_t& v) { return dom_.binary(v); }
-  bool key(json::string_t& v) { return dom_.key(v); }
-  bool start_object(std::size_t n) { return deeper() && dom_.start_object(n); }
-  bool end_object() { --depth_; return dom_.end_object(); }
-  bool start_array(std::size_t n) { return deeper() && dom_.start_array(n); }
-  bool end_array() { --depth_; return dom_.end_array(); }
+  bool null() { place_.value(); return dom_.null(); }
+  bool boolean(bool v) { place_.value(); return dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { place_.value(); return dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { place_.value(); return dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) { place_.value(); return dom_.number_float(v, s); }
+  bool string(json::string_t& v) { place_.value(); return dom_.string(v); }
+  bool binary(json::binary_t& v) { place_.value(); return dom_.binary(v); }
+  bool key(json::string_t& v) {
+    if (!place_.key(v)) {
+      duplicate_ = field_problem(place_.parent(), v, name_, "duplicate key");
+      return false;
+    }
+    return dom_.key(v);
+  }
+  bool start_object(std::size_t n) { place_.open(false); return deeper() && dom_.start_object(n); }
+  bool end_object() { --depth_; place_.close(); return dom_.end_object(); }
+  bool start_array(std::size_t n) { place_.open(true); return deeper() && dom_.start_array(n); }
+  bool end_array() { --depth_; place_.close(); return dom_.end_array(); }
 
   bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception& e) {
     failed_ = true;
@@ -51,6 +101,7 @@ class limited_dom {
   }
 
   bool too_deep() const { return too_deep_; }
+  const std::string& duplicate() const { return duplicate_; }
   bool failed() const { return failed_; }
   std::size_t position() const { return position_; }
   const std::string& token() const { return token_; }
@@ -65,7 +116,10 @@ class limited_dom {
   }
 
   nlohmann::detail::json_sax_dom_parser<json> dom_;
+  json_place place_;
   std::size_t max_depth_, depth_ = 0;
+  const char* name_;
+  std::string duplicate_;
   bool too_deep_ = false, failed_ = false;
   std::size_t position_ = 0;
   std::string token_, what_;
@@ -93,13 +147,14 @@ json read_json(std::string_view text, std::string_view what, std::size_t max_byt
   ATTENTION_CHECK(nul == std::string_view::npos, name, ": not valid JSON at ", where(text, nul),
                   ": a NUL byte");
   json root;
-  limited_dom sax(root, max_depth);
+  limited_dom sax(root, max_depth, name.c_str());
   try {
     json::sax_parse(text.begin(), text.end(), &sax, nlohmann::detail::input_format_t::json, true);
   } catch (const json::exception& e) {  // the SAX parser reports through parse_error; this is a safety net
     detail::fail(name, ": not valid JSON: ", quote(e.what(), 120));
   }
   ATTENTION_CHECK(!sax.too_deep(), name, ": nested deeper than ", max_depth, " levels");
+  ATTENTION_CHECK(sax.duplicate().empty(), sax.duplicate(), "; each key may appear once");
   if (sax.failed()) {
     const std::string place = where(text, sax.position() == 0 ? 0 : sax.position() - 1);
     const std::string problem = problem_of(sax.what());
@@ -113,6 +168,41 @@ json read_json(std::string_view text, std::string_view what, std::size_t max_byt
     detail::fail(name, ": not valid JSON at ", place, ": ", problem, near);
   }
   return root;
+}
+
+namespace {
+
+// Collects the keys of the top-level object, up to the first syntax error.
+struct top_keys_sax {
+  std::set<std::string> keys;
+  std::size_t depth = 0;
+  bool null() { return true; }
+  bool boolean(bool) { return true; }
+  bool number_integer(json::number_integer_t) { return true; }
+  bool number_unsigned(json::number_unsigned_t) { return true; }
+  bool number_float(json::number_float_t, const json::string_t&) { return true; }
+  bool string(json::string_t&) { return true; }
+  bool binary(json::binary_t&) { return true; }
+  bool key(json::string_t& k) {
+    if (depth == 1) keys.insert(k);
+    return true;
+  }
+  bool start_object(std::size_t) { return ++depth <= 64; }
+  bool end_object() { --depth; return true; }
+  bool start_array(std::size_t) { return ++depth <= 64; }
+  bool end_array() { --depth; return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+};
+
+}  // namespace
+
+std::set<std::string> top_level_keys(std::string_view text) {
+  top_keys_sax sax;
+  try {
+    json::sax_parse(text.begin(), text.end(), &sax, nlohmann::detail::input_format_t::json, true);
+  } catch (const json::exception&) {  // keys read so far still count
+  }
+  return sax.keys;
 }
 
 }  // namespace attention

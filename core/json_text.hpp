@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <set>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -14,5 +16,10 @@ namespace attention {
 // `what` names the document in messages ("scenario", "training").
 nlohmann::json read_json(std::string_view text, std::string_view what, std::size_t max_bytes,
                          std::size_t max_depth);
+
+// The keys of the top-level object as far as the text parses, whatever its
+// size and whatever follows: enough to tell which kind of document a
+// malformed or oversized file meant to be, so its message names the right one.
+std::set<std::string> top_level_keys(std::string_view text);
 
 }  // namespace attention

@@ -41,6 +41,12 @@ inline constexpr std::size_t layers = 4;
 inline constexpr std::size_t steps = 100000;
 inline constexpr std::size_t batch = 256;              // train.batch
 inline constexpr std::size_t eval_batch = 2048;
-inline constexpr std::uint64_t step_multiply_adds = 1u << 27;  // forward and backward of one step: 134,217,728
+
+// What the sizes imply (core/training_cost.hpp): a file of a few hundred
+// bytes must not ask for an hour of work or gigabytes of trace.
+inline constexpr std::uint64_t step_multiply_adds = 1u << 27;   // forward and backward of one step: 134,217,728
+inline constexpr std::uint64_t eval_multiply_adds = 1u << 27;   // one evaluation's forward: 134,217,728
+inline constexpr std::uint64_t kept_attention = 1u << 24;       // attention numbers of every evaluation: 16,777,216 (64 MB)
+inline constexpr std::uint64_t total_multiply_adds = std::uint64_t{1} << 39;  // the whole run: 549,755,813,888
 
 }  // namespace attention::limits::training

@@ -21,18 +21,29 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string shape_text(const shape_t& shape) {
+// A shape as the file wrote it: 64-bit sizes, so that a size beyond the
+// 32-bit size_t of wasm is named as written before it is narrowed.
+using wide_shape = std::vector<std::uint64_t>;
+
+template <typename Shape>  // shape_t, or wide_shape (the same type where size_t has 64 bits)
+std::string shape_text(const Shape& shape) {
   std::string text = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
   return text + "]";
 }
 
-shape_t parse_shape(const json& value, const std::string& place) {
+std::uint64_t wide_count(const wide_shape& shape) {
+  std::uint64_t n = 1;
+  for (std::uint64_t d : shape) n = saturating_times(n, d);
+  return n;
+}
+
+wide_shape parse_shape(const json& value, const std::string& place) {
   const char* expected = ": expected a shape, a list of 1 to 3 positive integers";
   ATTENTION_CHECK(value.is_array() && !value.empty() && value.size() <= 3, place, expected);
-  shape_t shape;
+  wide_shape shape;
   for (const json& dim : value) {
-    const std::size_t n = positive_integer(dim);
+    const std::uint64_t n = positive_integer(dim);
     ATTENTION_CHECK(n > 0, place, expected);
     shape.push_back(n);
   }
@@ -137,10 +148,14 @@ tensor_entry parse_entry(const json& item, const std::string& place) {
   }
 
   using k = tensor_entry::source_kind;
+  wide_shape shape;  // narrowed to entry.shape once within the limits
   switch (entry.source) {
-    case k::values: parse_values(argument, source_place, entry); break;
+    case k::values:
+      parse_values(argument, source_place, entry);
+      shape.assign(entry.shape.begin(), entry.shape.end());
+      break;
     case k::zeros: case k::ones: case k::rand: case k::randn:
-      entry.shape = parse_shape(argument, source_place);
+      shape = parse_shape(argument, source_place);
       break;
     case k::randint: {
       const char* expected = ": expected [low, high], two integers with low < high";
@@ -149,21 +164,21 @@ tensor_entry parse_entry(const json& item, const std::string& place) {
       entry.high = parse_int64(argument[1], source_place, expected);
       ATTENTION_CHECK(entry.low < entry.high, source_place, expected);
       ATTENTION_CHECK(item.contains("shape"), at(place, "shape"), ": required with randint");
-      entry.shape = parse_shape(item["shape"], at(place, "shape"));
+      shape = parse_shape(item["shape"], at(place, "shape"));
       break;
     }
     case k::linear: {
       const char* expected = ": expected [in, out], two positive integers";
       ATTENTION_CHECK(argument.is_array() && argument.size() == 2, source_place, expected);
-      const std::size_t in = positive_integer(argument[0]), out = positive_integer(argument[1]);
+      const std::uint64_t in = positive_integer(argument[0]), out = positive_integer(argument[1]);
       ATTENTION_CHECK(in > 0 && out > 0, source_place, expected);
-      entry.shape = {in, out};
+      shape = {in, out};
       break;
     }
     case k::embedding: {
       const char* expected = ": expected [num, dim], two positive integers";
       ATTENTION_CHECK(argument.is_array() && argument.size() == 2, source_place, expected);
-      const std::size_t num = positive_integer(argument[0]), dim = positive_integer(argument[1]);
+      const std::uint64_t num = positive_integer(argument[0]), dim = positive_integer(argument[1]);
       ATTENTION_CHECK(num > 0 && dim > 0, source_place, expected);
       ATTENTION_CHECK(saturating_times(num, dim) <= limits::tensor_elements, source_place, ": a table of ", num, " × ", dim,
                       " exceeds the limit of ", limits::tensor_elements, " elements");
@@ -174,19 +189,20 @@ tensor_entry parse_entry(const json& item, const std::string& place) {
       for (std::size_t i = 0; i < ids.size(); ++i) {
         const std::string id_place = at(ids_place, i);
         const std::int64_t id = parse_int64(ids[i], id_place, ": expected an integer");
-        ATTENTION_CHECK(id >= 0 && static_cast<std::size_t>(id) < num, id_place, ": ", id,
+        // compared in 64 bits: in wasm a size_t cast would wrap 2^32 + 3 to 3
+        ATTENTION_CHECK(id >= 0 && static_cast<std::uint64_t>(id) < num, id_place, ": ", id,
                         " is out of range [0, ", num, ")");
         entry.ids.push_back(id);
       }
-      entry.table_rows = num;
-      entry.shape = {ids.size(), dim};
+      entry.table_rows = static_cast<std::size_t>(num);  // num · dim ≤ tensor_elements: fits
+      shape = {ids.size(), dim};
       break;
     }
     case k::manual_seed: break;
   }
-  ATTENTION_CHECK(saturating_count(entry.shape) <= limits::tensor_elements, source_place, ": ",
-                  shape_text(entry.shape), " has ", saturating_count(entry.shape), " elements; the limit is ",
-                  limits::tensor_elements);
+  ATTENTION_CHECK(wide_count(shape) <= limits::tensor_elements, source_place, ": ", shape_text(shape), " has ",
+                  wide_count(shape), " elements; the limit is ", limits::tensor_elements);
+  entry.shape.assign(shape.begin(), shape.end());  // every size ≤ tensor_elements: fits size_t
   return entry;
 }
 

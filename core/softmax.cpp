@@ -9,10 +9,16 @@ namespace attention {
 namespace {
 
 void softmax_row(const float* in, float* out, std::size_t n) {
-  float row_max = -std::numeric_limits<float>::infinity();
-  for (std::size_t j = 0; j < n; ++j)
+  constexpr float minus_inf = -std::numeric_limits<float>::infinity();
+  float row_max = minus_inf;
+  bool finite = true;  // -inf (masked) aside
+  for (std::size_t j = 0; j < n; ++j) {
     if (in[j] > row_max) row_max = in[j];  // a compare, not fmaxf: a call per element
-  ATTENTION_CHECK(std::isfinite(row_max), "softmax: a row allows no position (every entry is -inf)");
+    if (!(std::fabs(in[j]) <= std::numeric_limits<float>::max()) && in[j] != minus_inf) finite = false;
+  }
+  // NaN never wins a compare: without this, a row of NaN would read as fully masked
+  ATTENTION_CHECK(finite, "softmax: a score is not finite (inf or nan): the numbers overflow float32");
+  ATTENTION_CHECK(row_max != minus_inf, "softmax: a row allows no position (every entry is -inf)");
   float sum = 0.0f;
   for (std::size_t j = 0; j < n; ++j) {
     // a masked entry is exactly 0 (exp(-inf)); no need to call exp for it

@@ -1,9 +1,38 @@
 #include "training.hpp"
 
+#include <cmath>
+#include <sstream>
+
 #include "backprop.hpp"
 #include "check.hpp"
+#include "float_text.hpp"
 
 namespace attention {
+
+namespace {
+
+// "training diverged at step N: what; what to change". Decoupled weight
+// decay multiplies every weight by 1 − lr·wd each step: past lr·wd = 2 that
+// factor grows every weight, whatever the gradients say.
+[[noreturn]] void diverged(std::size_t step, const std::string& what, const adamw_settings& o) {
+  std::ostringstream fix;
+  const double decay = o.lr * o.weight_decay;
+  if (decay > 2)
+    fix << "train.lr × train.weight_decay is " << decay << ", above 2, so weight decay multiplies every weight by "
+        << 1 - decay << " each step: lower train.weight_decay or train.lr";
+  else
+    fix << "train.lr (" << o.lr << ") is too large for this model: lower it";
+  detail::fail("training diverged at step ", step, ": ", what, "; ", fix.str());
+}
+
+bool all_finite(const std::vector<const tensor2*>& tensors) {
+  for (const tensor2* t : tensors)
+    for (float x : *t)
+      if (!std::isfinite(x)) return false;
+  return true;
+}
+
+}  // namespace
 
 training_run::training_run(const training_spec& spec) : spec_(spec), gen_(spec.seed) {
   model_ = {task_vocab(spec.task), task_length(spec.task), spec.embed, spec.heads, spec.layers};
@@ -16,11 +45,21 @@ training_run::training_run(const training_spec& spec) : spec_(spec), gen_(spec.s
 }
 
 float training_run::step() {
+  const std::size_t n = adam_.step + 1;
   const task_batch batch = draw_task(gen_, spec_.task, spec_.batch);
-  const forward_pass pass = forward(weights_, model_, batch.x, batch.batch);
+  forward_pass pass;
+  try {
+    pass = forward(weights_, model_, batch.x, batch.batch);
+  } catch (const error&) {  // finite weights whose scores overflow: softmax refuses them
+    diverged(n, "the attention scores overflow float32", spec_.optimizer);
+  }
   const float loss = cross_entropy(pass.logits, batch.y).loss;
+  if (!std::isfinite(loss)) diverged(n, "the loss is " + float_text(loss), spec_.optimizer);
   const model_weights grads = gradients(weights_, model_, pass, batch.y);
   adamw_step(spec_.optimizer, adam_, weights_.all(), grads.all());
+  // checked after every update, so the step named is the one that broke them
+  if (!all_finite(static_cast<const model_weights&>(weights_).all()))
+    diverged(n, "a weight is no longer finite", spec_.optimizer);
   return loss;
 }
 
@@ -42,8 +81,14 @@ void probe_of(const forward_pass& pass, const model_spec& model, evaluation& e) 
 }  // namespace
 
 evaluation training_run::evaluate() const {
-  const forward_pass pass = forward(weights_, model_, validation_.x, validation_.batch);
+  forward_pass pass;
+  try {
+    pass = forward(weights_, model_, validation_.x, validation_.batch);
+  } catch (const error&) {
+    diverged(adam_.step, "the attention scores overflow float32", spec_.optimizer);
+  }
   const loss_value value = cross_entropy(pass.logits, validation_.y);
+  if (!std::isfinite(value.loss)) diverged(adam_.step, "the validation loss is " + float_text(value.loss), spec_.optimizer);
   evaluation e;
   e.step = adam_.step;
   e.loss = value.loss;
@@ -56,7 +101,8 @@ forward_pass training_run::forward_one(const std::vector<std::int64_t>& tokens) 
   ATTENTION_CHECK(!tokens.empty() && tokens.size() <= model_.length, "tokens: expected 1 to ", model_.length,
                   " tokens, got ", tokens.size());
   for (std::size_t t = 0; t < tokens.size(); ++t)
-    ATTENTION_CHECK(tokens[t] >= 0 && static_cast<std::size_t>(tokens[t]) < model_.vocab, "tokens[", t, "]: ",
+    // compared in 64 bits: in wasm a size_t cast would take 2^32 + 3 for 3
+    ATTENTION_CHECK(tokens[t] >= 0 && static_cast<std::uint64_t>(tokens[t]) < model_.vocab, "tokens[", t, "]: ",
                     tokens[t], " is not a token of this task (0 to ", model_.vocab - 1, ")");
   return forward(weights_, model_, tokens, 1);
 }

@@ -9,7 +9,7 @@
 #include "json_text.hpp"
 #include "limits.hpp"
 #include "quote.hpp"
-#include "tensor.hpp"
+#include "training_cost.hpp"
 
 namespace attention {
 namespace {
@@ -25,10 +25,7 @@ std::size_t size_field(const json& object, const std::string& key, const std::st
     ATTENTION_CHECK(fallback > 0, where, ": required");
     return fallback;
   }
-  const std::size_t n = positive_integer(object.at(key));
-  ATTENTION_CHECK(n > 0, where, ": expected a positive integer, got ", shown(object.at(key)));
-  ATTENTION_CHECK(n <= most, where, ": ", n, " is beyond the limit of ", most);
-  return n;
+  return size_at_most(object.at(key), where, most);
 }
 
 // A finite number in (low, high) or [low, high), with its default when absent.
@@ -55,6 +52,8 @@ task_spec parse_task(const json& task) {
     only_fields(task, "task", {"name", "tokens", "length"}, "training");
     t.tokens = size_field(task, "tokens", "task", bound::tokens);
     t.length = size_field(task, "length", "task", bound::length);
+    // y[t] = x[t-1] from t = 1: a single position has no target
+    ATTENTION_CHECK(t.length >= 2, "task.length: 1 leaves nothing to predict; previous needs at least 2 positions");
   } else if (name == "reverse" || name == "sort") {
     only_fields(task, "task", {"name", "tokens", "half"}, "training");
     t.tokens = size_field(task, "tokens", "task", bound::tokens);
@@ -69,13 +68,17 @@ task_spec parse_task(const json& task) {
     const json& period = task.at("period");
     const char* expected = ": expected [lo, hi], two positive integers";
     ATTENTION_CHECK(period.is_array() && period.size() == 2, "task.period", expected);
-    t.period_lo = positive_integer(period[0]);
-    t.period_hi = positive_integer(period[1]);
-    ATTENTION_CHECK(t.period_lo > 0 && t.period_hi > 0, "task.period", expected);
-    ATTENTION_CHECK(t.period_lo <= t.period_hi && t.period_hi <= t.tokens, "task.period: [", t.period_lo, ", ",
-                    t.period_hi, "] must satisfy 1 ≤ lo ≤ hi ≤ task.tokens (", t.tokens, ")");
-    ATTENTION_CHECK(t.period_hi < t.length, "task.period: hi (", t.period_hi, ") must be shorter than task.length (",
-                    t.length, ")");
+    // 64-bit until checked: in wasm size_t would clamp the number the message shows
+    const std::uint64_t lo = positive_integer(period[0]), hi = positive_integer(period[1]);
+    ATTENTION_CHECK(lo > 0 && hi > 0, "task.period", expected);
+    ATTENTION_CHECK(lo <= hi && hi <= t.tokens, "task.period: [", lo, ", ", hi,
+                    "] must satisfy 1 ≤ lo ≤ hi ≤ task.tokens (", t.tokens, ")");
+    // y[t] = x[t+1] for p ≤ t ≤ T-2: a row of period T-1 has no target, and a
+    // batch of only such rows has no loss (PyTorch's mean is NaN there)
+    ATTENTION_CHECK(hi + 2 <= t.length, "task.period: hi (", hi, ") must be at most task.length − 2 (",
+                    t.length - 2, "); a row of period task.length − 1 has nothing to predict");
+    t.period_lo = static_cast<std::size_t>(lo);
+    t.period_hi = static_cast<std::size_t>(hi);
   } else {
     detail::fail("task.name: unknown task ", quote(name), "; expected previous, reverse, sort or induction");
   }
@@ -85,12 +88,11 @@ task_spec parse_task(const json& task) {
 }  // namespace
 
 bool looks_like_training(std::string_view json_text) {
-  try {
-    const json root = read_json(json_text, "file", bound::file_bytes, limits::json_depth);
-    return root.is_object() && root.contains("task");
-  } catch (const error&) {
-    return false;
-  }
+  // read up to the first error and past the training limit: a malformed or
+  // oversized training file is still measured as one
+  for (const std::string& key : top_level_keys(json_text))
+    if (key == "task" || key == "model" || key == "train" || key == "eval") return true;
+  return false;
 }
 
 training_file parse_training(std::string_view json_text) {
@@ -133,6 +135,9 @@ training_file parse_training(std::string_view json_text) {
     s.optimizer.lr = number_field(train, "lr", "train", 1e-3, 0, true, 10);
     s.optimizer.weight_decay = number_field(train, "weight_decay", "train", 0.01, 0, false, 1);
     s.optimizer.eps = number_field(train, "eps", "train", 1e-8, 0, true, 1);
+    // AdamW adds eps in float32: one that rounds to 0 divides 0 by 0
+    ATTENTION_CHECK(static_cast<float>(s.optimizer.eps) > 0, "train.eps: ", shown(train.at("eps")),
+                    " is 0 in float32; the smallest is about 1.4e-45");
     if (train.contains("betas")) {
       const json& betas = train.at("betas");
       ATTENTION_CHECK(betas.is_array() && betas.size() == 2 && betas[0].is_number() && betas[1].is_number(),
@@ -157,13 +162,7 @@ training_file parse_training(std::string_view json_text) {
     detail::fail("training: unexpected JSON: ", quote(e.what(), 120));
   }
 
-  // one step's work: forward and backward are about three forwards
-  const training_spec& s = file.spec;
-  const std::uint64_t T = task_length(s.task), V = task_vocab(s.task), d = s.embed;
-  const std::uint64_t per_row = T * (s.layers * (4 * d * d + 2 * T * d) + d * V);
-  const std::uint64_t work = saturating_times(saturating_times(3, s.batch), per_row);
-  ATTENTION_CHECK(work <= bound::step_multiply_adds, "model: one training step would take ", work,
-                  " multiply-adds, beyond the limit of ", bound::step_multiply_adds, "; make the model or the batch smaller");
+  check_cost(file.spec);
   return file;
 }
 

@@ -17,8 +17,9 @@ struct training_file {
 // Throws attention::error with one line naming the place and the problem.
 training_file parse_training(std::string_view json_text);
 
-// Whether a parsed JSON document is a training file rather than a scenario:
-// it has a "task" (the CLI's validate takes either).
+// Whether a JSON document is a training file rather than a scenario: its
+// top level has a key only training files have (task, model, train, eval),
+// as far as it parses, at any size (the CLI's validate takes either).
 bool looks_like_training(std::string_view json_text);
 
 }  // namespace attention

@@ -55,3 +55,20 @@ TEST_CASE("size and depth limits come before any parsing", "[json_text]") {
   CHECK(message_of("[[[[\"]]]]]]\"]]]]") == "(accepted)");  // brackets inside strings do not count
   CHECK(message_of(std::string(200, '[')) == "scenario: nested deeper than 4 levels");
 }
+
+TEST_CASE("a key twice in one object is refused, naming it: the last one no longer silently wins", "[json_text]") {
+  CHECK(message_of(R"({"a": 1, "a": 2})") == "a: duplicate key; each key may appear once");
+  CHECK(message_of(R"({"t": [{"n": 1}, {"m": {"x": 1, "x": 1}}]})") == "t[1].m.x: duplicate key; each key may appear once");
+  // a key that is not a plain name is quoted, never echoed raw
+  CHECK(message_of("{\"a\\u001b[2J\": 1, \"a\\u001b[2J\": 2}") == "scenario: duplicate key \"a\\u001B[2J\"; each key may appear once");
+  // the same key in two objects, or a key equal to a value, is fine
+  CHECK(message_of(R"({"a": {"b": 1}, "c": {"b": "a"}})") == "(accepted)");
+  CHECK(message_of(R"([{"a": 1}, {"a": 2}])") == "(accepted)");
+}
+
+TEST_CASE("the top-level keys of a document, as far as it parses", "[json_text]") {
+  CHECK(top_level_keys(R"({"task": {"model": 1}, "train": 2})") == std::set<std::string>{"task", "train"});
+  CHECK(top_level_keys(R"({"version": 1, "task": {"name": "x",}})") == std::set<std::string>{"version", "task"});
+  CHECK(top_level_keys("[1, 2]").empty());
+  CHECK(top_level_keys("").empty());
+}

@@ -184,6 +184,13 @@ std::vector<invalid_case> invalid_cases() {
        "tensors[0].randn: [4096, 4096] has 16777216 elements; the limit is 4194304"},
       {"a shape whose size overflows 64 bits is still caught", [](json& j) { j["tensors"][0]["zeros"] = {10000000, 10000000, 10000000}; j["tensors"][0].erase("randn"); },
        "tensors[0].zeros: [10000000, 10000000, 10000000] has 18446744073709551615 elements; the limit is 4194304"},
+      // sizes are named as written: in wasm a size_t would clamp them to 4294967295
+      {"a size beyond 32 bits", [](json& j) { j["tensors"][0]["zeros"] = {4294967304ull}; j["tensors"][0].erase("randn"); },
+       "tensors[0].zeros: [4294967304] has 4294967304 elements; the limit is 4194304"},
+      {"a linear layer beyond 32 bits", [](json& j) { j["tensors"].push_back(json::parse(R"({"name": "w", "linear": [4294967304, 1]})")); },
+       "tensors[4].linear: [4294967304, 1] has 4294967304 elements; the limit is 4194304"},
+      {"an embedding id beyond 32 bits", [](json& j) { j["tensors"].push_back(json::parse(R"({"name": "e", "embedding": [5, 3], "ids": [4294967299]})")); },
+       "tensors[4].ids[0]: 4294967299 is out of range [0, 5)"},
       {"an embedding table over the limit", [](json& j) { j["tensors"].push_back(json::parse(R"({"name": "e", "embedding": [5000000, 3], "ids": [0]})")); },
        "tensors[4].embedding: a table of 5000000 × 3 exceeds the limit of 4194304 elements"},
       {"a sequence over the length limit", [](json& j) { j["tensors"][0] = json::parse(R"({"name": "x", "zeros": [4096, 8]})"); j.erase("tokens"); },

@@ -54,3 +54,11 @@ TEST_CASE("softmax of a vector matches the notebook's printed numbers", "[softma
   const std::vector<float> printed = {0.1925f, 0.1426f, 0.2351f, 0.1426f, 0.2872f};
   for (std::size_t i = 0; i < 5; ++i) CHECK(w[i] == Approx(printed[i]).margin(5e-5));
 }
+
+TEST_CASE("a score that is not finite is named as such, not as a fully masked row", "[softmax]") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  // a row of NaN once read as "every entry is -inf": NaN never wins the max
+  CHECK_THROWS_WITH(softmax(tensor3{{{nan, nan}}}), "softmax: a score is not finite (inf or nan): the numbers overflow float32");
+  CHECK_THROWS_WITH(softmax(tensor3{{{1.0f, inf}}}), Catch::StartsWith("softmax: a score is not finite"));
+  CHECK_THROWS_WITH(softmax(tensor3{{{1.0f, nan, -inf}}}), Catch::StartsWith("softmax: a score is not finite"));
+}

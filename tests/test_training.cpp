@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "check.hpp"
 #include "support.hpp"
 #include "run.hpp"
 #include "scenario.hpp"
@@ -110,4 +111,64 @@ TEST_CASE("the validation set does not disturb the training stream", "[training]
   training_run a(spec), b(other);
   for (int k = 0; k < 5; ++k) CHECK(a.step() == b.step());
   CHECK(a.validation().x != b.validation().x);
+}
+
+TEST_CASE("a run that diverges stops at the step that broke it, naming the setting to change", "[training]") {
+  auto spec_with = [](double lr, double weight_decay) {
+    training_spec s;
+    s.seed = 1;
+    s.task.name = "previous";
+    s.task.tokens = 8;
+    s.task.length = 8;
+    s.embed = 8;
+    s.steps = 300;
+    s.optimizer.lr = lr;
+    s.optimizer.weight_decay = weight_decay;
+    return s;
+  };
+  // lr · wd = 8.1: decay multiplies every weight by −7.1 a step, so the
+  // scores overflow within a few steps (once "softmax: a row allows no position")
+  training_run run(spec_with(9, 0.9));
+  std::string message;
+  std::size_t failed_at = 0;
+  try {
+    for (std::size_t step = 1; step <= 300; ++step) {
+      failed_at = step;
+      const float loss = run.step();  // throws once the run diverges
+      REQUIRE(std::isfinite(loss));
+    }
+  } catch (const error& e) {
+    message = e.what();
+  }
+  CHECK(message == "training diverged at step " + std::to_string(failed_at) +
+                       ": the attention scores overflow float32; train.lr × train.weight_decay is 8.1, above 2, so weight "
+                       "decay multiplies every weight by -7.1 each step: lower train.weight_decay or train.lr");
+  CHECK(failed_at > 1);
+  CHECK(failed_at < 300);
+  CHECK(run.steps_done() == failed_at - 1);  // the step that failed was not counted as done
+
+  // lr · wd = 2.5: the loss overflows first
+  training_run slower(spec_with(5, 0.5));
+  CHECK_THROWS_WITH(
+      [&] { for (int step = 0; step < 300; ++step) slower.step(); }(),
+      Catch::Matches("training diverged at step [0-9]+: the loss is (inf|nan); train.lr × train.weight_decay is 2.5.*"));
+
+  // the CLI says the same, and writes nothing
+  training_run again(spec_with(9, 0.9));
+  CHECK_THROWS_WITH(train_all(again, spec_with(9, 0.9)), message);
+}
+
+TEST_CASE("a run whose evaluation is not finite says so too", "[training]") {
+  training_spec s;
+  s.seed = 1;
+  s.task.name = "previous";
+  s.task.tokens = 8;
+  s.task.length = 8;
+  s.embed = 8;
+  s.steps = 1;
+  training_run run(s);
+  // weights that overflow the validation's scores, as a diverging run's would
+  training_run broken = run;
+  const_cast<model_weights&>(broken.weights()).tok.fill(1e30f);
+  CHECK_THROWS_WITH(broken.evaluate(), Catch::StartsWith("training diverged at step 0: the attention scores overflow float32; train.lr (0.001) is too large"));
 }

@@ -3,6 +3,7 @@
 // train and validate of it (exit 2, nothing on standard output).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <sstream>
 
 #include "check.hpp"
@@ -77,7 +78,23 @@ TEST_CASE("invalid training files: one line naming the place", "[training-file]"
       {R"({"version": 1, "id": "t", "seed": 1, "task": {"name": "induction", "tokens": 8, "length": 8, "period": [3, 9]}, "model": {"embed": 8}, "train": {"steps": 3}})",
        "task.period: [3, 9] must satisfy 1 ≤ lo ≤ hi ≤ task.tokens (8)"},
       {R"({"version": 1, "id": "t", "seed": 1, "task": {"name": "induction", "tokens": 8, "length": 8, "period": [3, 8]}, "model": {"embed": 8}, "train": {"steps": 3}})",
-       "task.period: hi (8) must be shorter than task.length (8)"},
+       "task.period: hi (8) must be at most task.length − 2 (6)"},
+      // a row of period length − 1 has no target: a batch of only such rows has no loss
+      {R"({"version": 1, "id": "t", "seed": 1, "task": {"name": "induction", "tokens": 8, "length": 8, "period": [3, 7]}, "model": {"embed": 8}, "train": {"steps": 3}})",
+       "task.period: hi (7) must be at most task.length − 2 (6); a row of period task.length − 1 has nothing to predict"},
+      {with("/task/length", 1), "task.length: 1 leaves nothing to predict; previous needs at least 2 positions"},
+      // 1e-50 is positive as a double and 0 in float32, where AdamW adds it
+      {with("/train/eps", 1e-50), "train.eps: 1e-50 is 0 in float32"},
+      // sizes are named as written, never as clamped to a narrower type
+      {with("/model/embed", 4294967304ull), "model.embed: 4294967304 is beyond the limit of 128"},
+      {with("/train/steps", 18446744073709551615ull), "train.steps: 18446744073709551615 is beyond the limit of 100000"},
+      {with("/eval/every", 4294967297ull), "eval.every: 4294967297 is beyond the limit of 100000"},
+      {R"({"version": 1, "id": "t", "seed": 1, "task": {"name": "induction", "tokens": 8, "length": 16, "period": [3, 4294967299]}, "model": {"embed": 8}, "train": {"steps": 3}})",
+       "task.period: [3, 4294967299] must satisfy 1 ≤ lo ≤ hi ≤ task.tokens (8)"},
+      // duplicate keys: the last one no longer silently wins
+      {R"({"version": 1, "id": "t", "seed": 1, "task": {"name": "previous", "tokens": 8, "length": 8}, "model": {"embed": 8, "embed": 16}, "train": {"steps": 3}})",
+       "model.embed: duplicate key; each key may appear once"},
+      {R"({"version": 1, "seed": 1, "id": "t", "seed": 2})", "seed: duplicate key"},
       {R"({"version": 1, "id": "t", "seed": 1, "task": {"name": "induction", "tokens": 8, "length": 16, "period": [0, 4]}, "model": {"embed": 8}, "train": {"steps": 3}})",
        "task.period: expected [lo, hi], two positive integers"},
       {with("/id", "Not A Slug"), "id: expected a slug of a-z, 0-9 and -, got \"Not A Slug\""},
@@ -85,6 +102,13 @@ TEST_CASE("invalid training files: one line naming the place", "[training-file]"
       {R"({"version": 1, "id": "t", "seed": 1, "task": {"name": "previous", "tokens": 64, "length": 64}, "model": {"embed": 128, "layers": 4}, "train": {"steps": 3, "batch": 256}})",
        "model: one training step would take"},
       {R"({"version": 1, "id": "t", "seed": 1e999})", "not valid JSON at line 1, column"},
+      // the work a file asks for is bounded before any of it starts
+      {R"({"version": 1, "id": "t", "seed": 1, "task": {"name": "previous", "tokens": 64, "length": 64}, "model": {"embed": 128, "heads": 8, "layers": 4}, "train": {"steps": 1, "batch": 1}, "eval": {"batch": 2048}})",
+       "eval.batch: one evaluation of 2048 sequences would take"},
+      {R"({"version": 1, "id": "t", "seed": 1, "task": {"name": "previous", "tokens": 64, "length": 64}, "model": {"embed": 128, "heads": 8, "layers": 4}, "train": {"steps": 100000, "batch": 1}, "eval": {"every": 1, "batch": 1}})",
+       "eval.every: 1 keeps 100001 evaluations of 131072 attention numbers each"},
+      {R"({"version": 1, "id": "t", "seed": 1, "task": {"name": "previous", "tokens": 64, "length": 64}, "model": {"embed": 128, "heads": 8, "layers": 4}, "train": {"steps": 100000, "batch": 2}, "eval": {"every": 100000, "batch": 1}})",
+       "train.steps: 100000 steps and their evaluations would take"},
   };
   for (const auto& [text, expected] : cases) {
     INFO(text);
@@ -125,4 +149,66 @@ TEST_CASE("attention-cli train writes the trace PyTorch writes; validate takes a
   CHECK(bcode == 2);
   CHECK(bout.empty());
   CHECK(berr == "model.embed: 8 is not a multiple of model.heads (3)\n");
+}
+
+TEST_CASE("validate names the training file's own limit and problems, at any size or in any state", "[training-file]") {
+  auto cli = [](const char* command, const std::string& input) {
+    const char* args[] = {"attention-cli", command, "-"};
+    std::istringstream in(input);
+    std::ostringstream out, err;
+    const int code = run_cli(3, args, in, out, err);
+    CHECK(out.str().empty());
+    return std::make_pair(code, err.str());
+  };
+  // over 64 KiB: the training limit, not "eval: unknown field" of a scenario
+  json big = json::parse(base);
+  big["description"] = std::string(70000, 'a');
+  big["eval"] = {{"every", 1}};
+  const std::string text = big.dump();
+  CHECK(cli("validate", text) == std::make_pair(2, "training: " + std::to_string(text.size()) + " bytes exceed the limit of 65536\n"));
+  // a training file of 16 MiB: measured against the training limit, by validate and by train
+  const std::string head = R"({"version": 1, "id": "t", "seed": 1, "task": {"name": "previous", "tokens": 8, "length": 8}, "model": {"embed": 8}, "train": {"steps": 3}, "description": ")";
+  const std::string huge = head + std::string((16u << 20) - head.size() - 2, 'a') + "\"}";
+  REQUIRE(huge.size() == 16u << 20);
+  CHECK(cli("validate", huge) == std::make_pair(2, std::string("training: 16777216 bytes exceed the limit of 65536\n")));
+  CHECK(cli("train", huge) == std::make_pair(2, std::string("training: 16777216 bytes exceed the limit of 65536\n")));
+  CHECK(cli("train", huge + " ") ==
+        std::make_pair(2, std::string("standard input: more than 16777216 bytes; the limit of a training file is 65536\n")));
+  // malformed training JSON: named as the training file it meant to be
+  const auto [code, err] = cli("validate", R"({"version": 1, "task": {"name": "previous"}, "model": {"embed": 8,}})");
+  CHECK(code == 2);
+  CHECK(err.rfind("training: not valid JSON at line 1, column", 0) == 0);
+  // and a scenario stays a scenario
+  const auto [scode, serr] = cli("validate", R"({"version": 1, "tokens": ["a"],})");
+  CHECK(scode == 2);
+  CHECK(serr.rfind("scenario: not valid JSON at line 1, column", 0) == 0);
+}
+
+TEST_CASE("every hostile training file is refused with one clean line by train and by validate", "[training-file]") {
+  namespace fs = std::filesystem;
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(test_support::tests_dir() + "/fuzz/training/regressions")) {
+    const std::string path = entry.path().string();
+    INFO(path);
+    for (const char* command : {"train", "validate"}) {
+      const char* args[] = {"attention-cli", command, path.c_str()};
+      std::istringstream in;
+      std::ostringstream out, err;
+      const int code = run_cli(3, args, in, out, err);
+      // a diverging file is valid: only training finds out (it names the step)
+      if (code == 0) {
+        CHECK(std::string(command) == "validate");
+        CHECK(entry.path().filename() == "diverges.json");
+        continue;
+      }
+      CHECK(code == 2);
+      CHECK(out.str().empty());
+      const std::string line = err.str();
+      REQUIRE(!line.empty());
+      CHECK(line.find('\n') == line.size() - 1);
+      if (entry.path().filename() == "diverges.json") CHECK(line.rfind("training diverged at step ", 0) == 0);
+    }
+    ++files;
+  }
+  CHECK(files >= 10);
 }

@@ -5,6 +5,7 @@
 
 #include <malloc.h>
 
+#include <cstdint>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -24,13 +25,18 @@ using glue::json_or_error;
 // A training run the page steps: load a training file, step it, evaluate
 // it, keep snapshots to scrub back to. Answers are JSON text, errors too.
 class training {
-  // A JSON list of token ids from the page.
-  static std::vector<std::int64_t> ids_of(const std::string& text) {
+  // A JSON list of token ids from the page, read as 64-bit integers (the
+  // core compares them with the vocabulary in 64 bits too): one beyond int64
+  // is named here as written, never wrapped into range.
+  std::vector<std::int64_t> ids_of(const std::string& text) const {
     const nlohmann::json list = nlohmann::json::parse(text, nullptr, false);
     ATTENTION_CHECK(list.is_array() && list.size() <= 4096, "tokens: expected a list of token ids");
     std::vector<std::int64_t> ids;
-    for (const nlohmann::json& id : list) {
-      ATTENTION_CHECK(id.is_number_integer(), "tokens: expected a list of token ids");
+    for (std::size_t t = 0; t < list.size(); ++t) {
+      const nlohmann::json& id = list[t];
+      ATTENTION_CHECK(id.is_number_integer(), "tokens[", t, "]: expected an integer token id");
+      ATTENTION_CHECK(!id.is_number_unsigned() || id.get<std::uint64_t>() <= INT64_MAX, "tokens[", t, "]: ",
+                      id.get<std::uint64_t>(), " is not a token of this task (0 to ", run_->model().vocab - 1, ")");
       ids.push_back(id.get<std::int64_t>());
     }
     return ids;

@@ -1,0 +1,28 @@
+// What a training file will cost before any work: one step, one evaluation,
+// the evaluations a trace keeps, and the whole run. The per-tensor limits
+// alone let a few hundred bytes ask for an hour of work or gigabytes of
+// trace; these bounds keep any accepted file within minutes and megabytes
+// (README.md, "Limits").
+#pragma once
+
+#include <cstdint>
+
+#include "training.hpp"
+
+namespace attention {
+
+struct training_cost {
+  std::uint64_t step_multiply_adds = 0;  // one optimizer step: forward and backward of train.batch sequences
+  std::uint64_t eval_multiply_adds = 0;  // one evaluation: a forward of eval.batch sequences
+  std::uint64_t evaluations = 0;         // at step 0, every eval.every steps, and the last one
+  std::uint64_t kept_attention = 0;      // attention numbers the evaluations keep: evaluations · L · H · T · T
+  std::uint64_t total_multiply_adds = 0; // every step and every evaluation
+};
+
+// Saturating: absurd sizes give huge costs, never wrapped small ones.
+training_cost cost_of(const training_spec& spec);
+
+// Throws attention::error naming the field to change where a bound is crossed.
+void check_cost(const training_spec& spec);
+
+}  // namespace attention

@@ -1,0 +1,89 @@
+// What a training file costs before any work: one step, one evaluation, the
+// evaluations kept and the whole run; each bound refuses naming the field to
+// change, and the presets sit well inside all four.
+#include <catch2/catch.hpp>
+
+#include "check.hpp"
+#include "limits.hpp"
+#include "support.hpp"
+#include "training_cost.hpp"
+#include "training_file.hpp"
+
+using namespace attention;
+namespace bound = limits::training;
+
+namespace {
+
+training_spec previous_spec(std::size_t T, std::size_t d, std::size_t heads, std::size_t layers) {
+  training_spec s;
+  s.task.name = "previous";
+  s.task.tokens = T;
+  s.task.length = T;
+  s.embed = d;
+  s.heads = heads;
+  s.layers = layers;
+  s.steps = 1;
+  s.batch = 1;
+  s.eval_batch = 1;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("the cost of a run, counted as the model computes it", "[training-cost]") {
+  // T = 16, V = 16, d = 16, two layers: per sequence T · (L · (4d² + 2Td) + dV)
+  training_spec s = previous_spec(16, 16, 1, 2);
+  s.batch = 32;
+  s.eval_batch = 512;
+  s.steps = 1000;
+  s.eval_every = 10;
+  const std::uint64_t per_sequence = 16 * (2 * (4 * 256 + 2 * 16 * 16) + 16 * 16);
+  const training_cost c = cost_of(s);
+  CHECK(c.step_multiply_adds == 3 * 32 * per_sequence);
+  CHECK(c.eval_multiply_adds == 512 * per_sequence);
+  CHECK(c.evaluations == 101);  // step 0 and every 10th
+  CHECK(c.kept_attention == 101 * 2 * 16 * 16);
+  CHECK(c.total_multiply_adds == 1000 * c.step_multiply_adds + 101 * c.eval_multiply_adds);
+  s.steps = 1005;  // the last step is evaluated too
+  CHECK(cost_of(s).evaluations == 102);
+}
+
+TEST_CASE("absurd sizes saturate instead of wrapping small", "[training-cost]") {
+  training_spec s = previous_spec(64, 128, 8, 4);
+  s.steps = std::size_t(-1);
+  s.batch = std::size_t(-1);
+  s.eval_every = 1;
+  const training_cost c = cost_of(s);
+  CHECK(c.step_multiply_adds == UINT64_MAX);
+  CHECK(c.total_multiply_adds == UINT64_MAX);
+  CHECK_THROWS_AS(check_cost(s), error);
+}
+
+TEST_CASE("each bound refuses naming the field to change", "[training-cost]") {
+  // the files: a few hundred bytes asking for gigabytes or an hour
+  training_spec s = previous_spec(64, 128, 8, 4);
+  s.eval_batch = 2048;
+  CHECK_THROWS_WITH(check_cost(s), Catch::StartsWith("eval.batch: one evaluation of 2048 sequences would take 44023414784 multiply-adds, beyond the limit of 134217728"));
+  s.eval_batch = 1;
+  s.steps = 100000;
+  s.eval_every = 1;
+  CHECK_THROWS_WITH(check_cost(s), Catch::StartsWith("eval.every: 1 keeps 100001 evaluations of 131072 attention numbers each (13107331072), beyond the limit of 16777216"));
+  s.eval_every = 100000;
+  s.batch = 2;  // one step at 96% of the per-step limit
+  CHECK(cost_of(s).step_multiply_adds <= bound::step_multiply_adds);
+  CHECK_THROWS_WITH(check_cost(s), Catch::StartsWith("train.steps: 100000 steps and their evaluations would take"));
+  s.steps = 4000;  // about 4,000 such steps fit
+  CHECK_NOTHROW(check_cost(s));
+}
+
+TEST_CASE("the presets use a small share of each bound (README.md, Limits)", "[training-cost]") {
+  for (const char* id : {"previous-token", "reverse", "induction", "induction-one-layer"}) {
+    INFO(id);
+    const training_file f = parse_training(test_support::read_text(test_support::tests_dir() + "/golden-training/" + id + ".json"));
+    const training_cost c = cost_of(f.spec);
+    CHECK(c.step_multiply_adds * 20 < bound::step_multiply_adds);
+    CHECK(c.eval_multiply_adds * 4 < bound::eval_multiply_adds);
+    CHECK(c.kept_attention * 100 < bound::kept_attention);
+    CHECK(c.total_multiply_adds * 50 < bound::total_multiply_adds);
+  }
+}
