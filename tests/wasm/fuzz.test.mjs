@@ -129,3 +129,13 @@ test('sizes that wrap a 32-bit size_t are refused and the module stays usable', 
   assert.ok(trace.json().length > 100);
   trace.dispose();
 });
+
+test('sizes past 32 bits are named as the file wrote them, as natively', () => {
+  const scenario = (tensor) => JSON.stringify({ version: 1, id: 'wide', tensors: [{ name: 'x', ones: [2, 2] }, tensor],
+    attention: { x: 'x', heads: [{}] } });
+  const refused = (tensor, message) => assert.throws(() => engine.run(scenario(tensor)), { name: 'ScenarioError', message });
+  refused({ name: 'z', zeros: [4294967304] }, 'tensors[1].zeros: [4294967304] has 4294967304 elements; the limit is 4194304');
+  refused({ name: 'w', linear: [4294967304, 1] }, 'tensors[1].linear: [4294967304, 1] has 4294967304 elements; the limit is 4194304');
+  // an id of 2^32 + 3 was taken for 3 by a 32-bit size_t
+  refused({ name: 'e', embedding: [5, 3], ids: [4294967299] }, 'tensors[1].ids[0]: 4294967299 is out of range [0, 5)');
+});

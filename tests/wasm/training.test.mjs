@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, dirname } from 'node:path';
 
@@ -77,4 +77,73 @@ test('20 train and dispose cycles leave the wasm heap where it was', () => {
   const before = engine.heapInUse();
   for (let i = 0; i < 20; i++) cycle();
   assert.equal(engine.heapInUse(), before);
+});
+
+test('the file\'s own numbers in wasm\'s messages, never a 32-bit clamp; ids compared in 64 bits', () => {
+  const base = JSON.parse(golden('previous-token.json'));
+  const refused = (change, message) => {
+    const file = structuredClone(base);
+    change(file);
+    assert.throws(() => engine.training(JSON.stringify(file)), { name: 'ScenarioError', message });
+  };
+  refused((f) => { f.model.embed = 4294967304; }, 'model.embed: 4294967304 is beyond the limit of 128');
+  refused((f) => { f.model.heads = 4294967297; }, 'model.heads: 4294967297 is beyond the limit of 8');
+  refused((f) => { f.train.steps = 4294967396; }, 'train.steps: 4294967396 is beyond the limit of 100000');
+  refused((f) => { f.eval.every = 4294967297; }, 'eval.every: 4294967297 is beyond the limit of 100000');
+  refused((f) => { f.task = { name: 'induction', tokens: 8, length: 16, period: [3, 4294967299] }; },
+    'task.period: [3, 4294967299] must satisfy 1 ≤ lo ≤ hi ≤ task.tokens (8)');
+
+  const run = engine.training(golden('previous-token.json'));
+  const V = run.info.vocab;
+  for (const id of [4294967299, 9007199254740992, -1, V])
+    assert.throws(() => run.attend([id]), { name: 'ScenarioError', message: `tokens[0]: ${id} is not a token of this task (0 to ${V - 1})` });
+  // past int64 (the raw binding: JSON.stringify cannot write it), as written, not wrapped negative
+  assert.equal(JSON.parse(run.run.attend('[1, 18446744073709551615]')).error,
+    `tokens[1]: 18446744073709551615 is not a token of this task (0 to ${V - 1})`);
+  assert.equal(run.attend([1, 2]).predictions.length, 2);
+  run.dispose();
+});
+
+test('every hostile training file: the native line in wasm too, and a diverging run keeps its steps', () => {
+  const dir = join(root, 'tests', 'fuzz', 'training', 'regressions');
+  const native = (command, file) => {
+    try {
+      execFileSync(cli, [command, join(dir, file)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      return '';
+    } catch (error) {
+      return error.stderr.trim();
+    }
+  };
+  let files = 0;
+  for (const file of readdirSync(dir)) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    files++;
+    if (file === 'diverges.json') {
+      const run = engine.training(text);
+      const losses = [];
+      let message = '';
+      try {
+        for (let i = 0; i < 300; i++) losses.push(...run.steps(1));
+      } catch (error) {
+        message = error.message;
+      }
+      assert.match(message, /^training diverged at step \d+: .* train\.weight_decay/);
+      const step = Number(message.match(/step (\d+)/)[1]);
+      assert.equal(losses.length, step - 1, 'every step before the one that diverged is kept');
+      assert.ok(losses.every(Number.isFinite));
+      if (existsSync(cli)) assert.equal(message, native('train', file));
+      run.dispose();
+      continue;
+    }
+    let message = '';
+    try {
+      engine.training(text).dispose();
+    } catch (error) {
+      assert.ok(error instanceof ScenarioError, file);
+      message = error.message;
+    }
+    assert.ok(message && !message.includes('\n'), `${file}: refused with one line`);
+    if (existsSync(cli) && file !== 'over-64-kib.json') assert.equal(message, native('validate', file), file);
+  }
+  assert.ok(files >= 10);
 });
