@@ -4,20 +4,28 @@
 //   window.addEventListener('message', (e) => {
 //     if (e.data?.type === 'attention-playground:height') frame.height = e.data.height;
 //   });
+// Anyone can craft this page's hash: it takes the main page's hash limit, and
+// reports what it refused in the main page's notice above the view.
 import './attention-playground.js';
 import { attributeNames as attributes } from './element-settings.js';
+import { hashLengthProblem, linkNotice } from './state.js';
 
 const element = document.createElement('attention-playground');
+const notice = document.getElementById('notice');
 document.getElementById('embed').append(element);
 
 function apply() {
-  const params = new URLSearchParams(window.location.hash.slice(1));
+  const tooLong = hashLengthProblem(window.location.hash);
+  const problems = tooLong ? [tooLong] : [];
+  const params = new URLSearchParams(tooLong ? '' : window.location.hash.slice(1));
   for (const name of attributes) {
     if (params.has(name)) element.setAttribute(name, params.get(name));
     else element.removeAttribute(name);
   }
   for (const name of params.keys())
     if (!attributes.includes(name)) console.warn(`embed.html: unknown setting ${JSON.stringify(name.slice(0, 40))}; known: ${attributes.join(', ')}`);
+  notice.textContent = linkNotice(problems);
+  notice.hidden = !problems.length;
 }
 
 apply();

@@ -8,7 +8,7 @@ import { drive, Player } from './player.js';
 import { presetIndex, presetScenario, trainingText } from './presets.js';
 import { pytorchSnippet } from './pytorch.js';
 import { scenarioFromSentence, withOverrides } from './sentence.js';
-import { defaultSentence, defaultState, parseHash, quoteText, sliderPosition, steps, temperatureAt, toHash } from './state.js';
+import { defaultSentence, defaultState, linkNotice, parseHash, quoteText, sliderPosition, steps, temperatureAt, toHash } from './state.js';
 import { HeadsStrip } from './views/heads.js';
 import { LinkedViews } from './views/linked.js';
 import { MaskEditor } from './views/mask-editor.js';
@@ -353,7 +353,7 @@ function refresh() {
 
 async function render() {
   renderNav();
-  showNotice(linkProblems.length ? `Some link settings were not valid and were replaced: ${linkProblems.join('; ')}.` : '');
+  showNotice(linkNotice(linkProblems));
   if (state.train) {
     await renderTraining();
     return;
@@ -382,7 +382,7 @@ async function render() {
     problems.push(`head ${state.head} is beyond this scenario's ${trace.summary.heads.length}; showing 0`);
     state.head = 0;
   }
-  showNotice(problems.length ? `Some link settings were not valid and were replaced: ${problems.join('; ')}.` : '');
+  showNotice(linkNotice(problems));
   views.clear();  // before the panels: a matrix that keeps focus shows its cell again
   player.go(steps.indexOf(state.step), { animate: false });
   renderInputs();

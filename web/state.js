@@ -123,7 +123,18 @@ export function readSetting(name, raw, label = name, spec = props[name]) {
 
 // A hash longer than this is not a link anyone made with the page: the
 // largest (a 64 × 64 mask, a 400-character sentence, edits) fits in far less.
+// The page and embed.html both ignore all of such a hash, with this problem.
 export const maxHashLength = 16384;
+
+export function hashLengthProblem(hash) {
+  if (hash.length <= maxHashLength) return null;
+  return `the link's settings are ${hash.length} characters long; the limit is ${maxHashLength}, so all were ignored`;
+}
+
+// The one line the page and embed.html show for what a link got wrong ('' for nothing).
+export function linkNotice(problems) {
+  return problems.length ? `Some link settings were not valid and were replaced: ${problems.join('; ')}.` : '';
+}
 
 export function defaultState() {
   return Object.fromEntries(Object.entries(props).map(([name, spec]) => [name, spec.default]));
@@ -143,10 +154,8 @@ export function quoteText(text, max = 40) {
 export function parseHash(hash) {
   const state = defaultState();
   const problems = [];
-  if (hash.length > maxHashLength) {
-    problems.push(`the link's settings are ${hash.length} characters long; the limit is ${maxHashLength}, so all were ignored`);
-    return { state, problems };
-  }
+  const tooLong = hashLengthProblem(hash);
+  if (tooLong) return { state, problems: [tooLong] };
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const seen = new Set();
   for (const [name, raw] of params) {

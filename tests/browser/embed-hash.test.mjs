@@ -1,0 +1,53 @@
+// embed.html's hash is a link anyone can craft (issue 17): it takes the
+// page's hash limit with the page's notice. Screenshots at 1280 and 390 px.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { openPage, ready, shot, useBrowser } from './browser.mjs';
+
+const env = useBrowser();
+
+// embed.html at `hash`, once its element is ready or has failed:
+// {state, notice (null when hidden), link (the "Open in the playground" href)}.
+async function openEmbed(hash, viewport = { width: 1280, height: 720 }) {
+  const page = await openPage(env.browser, `${env.url}embed.html${hash}`, { viewport });
+  const state = await ready(page, 'attention-playground');
+  const seen = await page.evaluate(() => {
+    const notice = document.getElementById('notice');
+    const element = document.querySelector('attention-playground');
+    return {
+      notice: notice && !notice.hidden ? notice.textContent : null,
+      link: element.shadowRoot.querySelector('a.open')?.href ?? null,
+      message: element.shadowRoot.querySelector('.message')?.textContent ?? null,
+      drawn: element.shadowRoot.querySelectorAll('canvas').length,
+    };
+  });
+  return { page, state, ...seen };
+}
+
+test('embed.html with a hash over 16,384 characters: the page\'s notice, and its default view', async () => {
+  // a caption far over its 400 characters: applied, it would be the element's error
+  const hash = `#scenario=bank-raw&caption=${'a'.repeat(17000)}`;
+  const main = await openPage(env.browser, `${env.url}${hash}`);
+  assert.equal(await ready(main), 'ready');
+  const pageNotice = await main.textContent('#notice');
+  assert.match(pageNotice, /the link's settings are 17027 characters long; the limit is 16384, so all were ignored/);
+  await main.context().close();
+
+  for (const [width, height] of [[1280, 720], [390, 844]]) {
+    const { page, state, notice, message, drawn } = await openEmbed(hash, { width, height });
+    assert.equal(state, 'ready', `${width}: ${message}`);
+    assert.equal(notice, pageNotice, `${width}: the same notice as the page`);
+    assert.ok(drawn > 0, `${width}: the default view is drawn`);
+    assert.equal(await page.$eval('attention-playground', (e) => e.shadowRoot.querySelector('.title').textContent),
+      "Causal (masked) self-attention over 'The sun rises in the east' (seed 123)", `${width}: the default scenario, not the hash's`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, `${width}: no sideways scroll`);
+    await shot(page, `embed-notice-long-hash-${width}`);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  }
+  // a hash within the limit has no notice
+  const { page, notice } = await openEmbed('#scenario=bank-raw');
+  assert.equal(notice, null);
+  await page.context().close();
+});
