@@ -45,7 +45,8 @@ inline constexpr std::size_t eval_batch = 2048;
 // What the sizes imply (core/training_cost.hpp): a file of a few hundred
 // bytes must not ask for an hour of work or gigabytes of trace.
 inline constexpr std::uint64_t step_multiply_adds = 1u << 27;   // forward and backward of one step: 134,217,728
-inline constexpr std::uint64_t eval_multiply_adds = 1u << 27;   // one evaluation's forward: 134,217,728
+inline constexpr std::uint64_t eval_multiply_adds = 1u << 30;   // one evaluation's forward: 1,073,741,824
+inline constexpr std::uint64_t eval_numbers = 1u << 27;         // floats it keeps: 134,217,728 (512 MB)
 inline constexpr std::uint64_t kept_attention = 1u << 24;       // attention numbers of every evaluation: 16,777,216 (64 MB)
 inline constexpr std::uint64_t total_multiply_adds = std::uint64_t{1} << 39;  // the whole run: 549,755,813,888
 

@@ -22,9 +22,15 @@ training_cost cost_of(const training_spec& s) {
   // one sequence forward: per position, each layer's q, k, v and proj (4·d·d),
   // q @ kᵀ and weights @ v (2·T·d), and the unembedding (d·V)
   const u64 per_sequence = times(T, plus(times(L, plus(times(4, times(d, d)), times(2, times(T, d)))), times(d, V)));
+  // what forward keeps of one sequence: per layer the input, q, k, v, out and
+  // concat (6·T·d) and each head's weights (H·T·T); then the last stream and
+  // the logits, T·(d + V)
+  const u64 kept_per_sequence =
+      plus(times(L, plus(times(6, times(T, d)), times(H, times(T, T)))), times(T, plus(d, V)));
   training_cost c;
   c.step_multiply_adds = times(times(3, s.batch), per_sequence);  // backward is about two forwards
   c.eval_multiply_adds = times(s.eval_batch, per_sequence);
+  c.eval_numbers = times(s.eval_batch, kept_per_sequence);
   // step 0, every eval.every steps, and the last step when it is not one of them
   c.evaluations = 1 + s.steps / s.eval_every + (s.steps % s.eval_every != 0 ? 1 : 0);
   c.kept_attention = times(c.evaluations, times(times(L, H), times(T, T)));
@@ -40,6 +46,9 @@ void check_cost(const training_spec& s) {
   ATTENTION_CHECK(c.eval_multiply_adds <= bound::eval_multiply_adds, "eval.batch: one evaluation of ", s.eval_batch,
                   " sequences would take ", c.eval_multiply_adds, " multiply-adds, beyond the limit of ",
                   bound::eval_multiply_adds, "; make eval.batch or the model smaller");
+  ATTENTION_CHECK(c.eval_numbers <= bound::eval_numbers, "eval.batch: one evaluation of ", s.eval_batch,
+                  " sequences would keep ", c.eval_numbers, " numbers in memory, beyond the limit of ",
+                  bound::eval_numbers, "; make eval.batch or the model smaller");
   ATTENTION_CHECK(c.kept_attention <= bound::kept_attention, "eval.every: ", s.eval_every, " keeps ", c.evaluations,
                   " evaluations of ", c.kept_attention / c.evaluations, " attention numbers each (", c.kept_attention,
                   "), beyond the limit of ", bound::kept_attention, "; evaluate less often or train fewer steps");

@@ -14,6 +14,7 @@ namespace attention {
 struct training_cost {
   std::uint64_t step_multiply_adds = 0;  // one optimizer step: forward and backward of train.batch sequences
   std::uint64_t eval_multiply_adds = 0;  // one evaluation: a forward of eval.batch sequences
+  std::uint64_t eval_numbers = 0;        // floats that forward keeps for it (every intermediate, for the page)
   std::uint64_t evaluations = 0;         // at step 0, every eval.every steps, and the last one
   std::uint64_t kept_attention = 0;      // attention numbers the evaluations keep: evaluations · L · H · T · T
   std::uint64_t total_multiply_adds = 0; // every step and every evaluation

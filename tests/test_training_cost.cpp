@@ -41,6 +41,8 @@ TEST_CASE("the cost of a run, counted as the model computes it", "[training-cost
   const training_cost c = cost_of(s);
   CHECK(c.step_multiply_adds == 3 * 32 * per_sequence);
   CHECK(c.eval_multiply_adds == 512 * per_sequence);
+  // per layer input, q, k, v, out, concat and the head's weights; the last stream and the logits
+  CHECK(c.eval_numbers == 512 * (2 * (6 * 16 * 16 + 16 * 16) + 16 * (16 + 16)));
   CHECK(c.evaluations == 101);  // step 0 and every 10th
   CHECK(c.kept_attention == 101 * 2 * 16 * 16);
   CHECK(c.total_multiply_adds == 1000 * c.step_multiply_adds + 101 * c.eval_multiply_adds);
@@ -63,7 +65,12 @@ TEST_CASE("each bound refuses naming the field to change", "[training-cost]") {
   // the issue's files: a few hundred bytes asking for gigabytes or an hour
   training_spec s = previous_spec(64, 128, 8, 4);
   s.eval_batch = 2048;
-  CHECK_THROWS_WITH(check_cost(s), Catch::StartsWith("eval.batch: one evaluation of 2048 sequences would take 44023414784 multiply-adds, beyond the limit of 134217728"));
+  CHECK_THROWS_WITH(check_cost(s), Catch::StartsWith("eval.batch: one evaluation of 2048 sequences would take 44023414784 multiply-adds, beyond the limit of 1073741824"));
+  // many small heads over long sequences: cheap to compute, heavy to keep
+  training_spec narrow = previous_spec(64, 8, 8, 4);
+  narrow.eval_batch = 2048;
+  CHECK(cost_of(narrow).eval_multiply_adds <= bound::eval_multiply_adds);
+  CHECK_THROWS_WITH(check_cost(narrow), Catch::StartsWith("eval.batch: one evaluation of 2048 sequences would keep 303038464 numbers in memory, beyond the limit of 134217728"));
   s.eval_batch = 1;
   s.steps = 100000;
   s.eval_every = 1;
@@ -82,8 +89,32 @@ TEST_CASE("the presets use a small share of each bound (README.md, Limits)", "[t
     const training_file f = parse_training(test_support::read_text(test_support::tests_dir() + "/golden-training/" + id + ".json"));
     const training_cost c = cost_of(f.spec);
     CHECK(c.step_multiply_adds * 20 < bound::step_multiply_adds);
-    CHECK(c.eval_multiply_adds * 4 < bound::eval_multiply_adds);
+    CHECK(c.eval_multiply_adds * 20 < bound::eval_multiply_adds);
+    CHECK(c.eval_numbers * 20 < bound::eval_numbers);
     CHECK(c.kept_attention * 100 < bound::kept_attention);
     CHECK(c.total_multiply_adds * 50 < bound::total_multiply_adds);
   }
+}
+
+TEST_CASE("the page's own-settings form: every model whose step fits also fits its evaluation", "[training-cost]") {
+  // web/training/view.js writes batch 32, eval.batch 512 and about 100 evaluations
+  std::size_t fits = 0;
+  for (std::size_t T : {8, 16, 32, 64})
+    for (std::size_t d : {8, 16, 32, 64, 96, 128})
+      for (std::size_t H : {1, 2, 4, 8})
+        for (std::size_t L = 1; L <= 4; ++L) {
+          training_spec s = previous_spec(T, d, H, L);
+          s.batch = 32;
+          s.eval_batch = 512;
+          s.steps = 1000;
+          s.eval_every = 10;
+          const training_cost c = cost_of(s);
+          if (c.step_multiply_adds > bound::step_multiply_adds || c.total_multiply_adds > bound::total_multiply_adds) continue;
+          INFO("T " << T << ", d " << d << ", heads " << H << ", layers " << L);
+          CHECK(c.eval_multiply_adds <= bound::eval_multiply_adds);
+          CHECK(c.eval_numbers <= bound::eval_numbers);
+          CHECK(c.kept_attention <= bound::kept_attention);
+          ++fits;
+        }
+  CHECK(fits > 100);
 }
