@@ -149,3 +149,42 @@ test('the learner\'s own task and model: refused settings name the field and kee
   await shot(page, 'training-custom');
   await page.context().close();
 });
+
+test('a run that diverges stops with the core\'s line and keeps its curves up to that step; Reset trains again', async () => {
+  const page = await openPage(env.browser, null);
+  // the preset's file, with a learning rate and weight decay that blow up
+  // (lr × wd = 8.1: decay multiplies every weight by −7.1 a step)
+  const diverging = { version: 1, id: 'previous-token', title: 'Diverges', seed: 1,
+    task: { name: 'previous', tokens: 8, length: 8 }, model: { embed: 8 },
+    train: { steps: 300, lr: 9, weight_decay: 0.9 }, eval: { every: 5, batch: 64 } };
+  await page.route('**/trainings/previous-token.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(diverging) }));
+  await page.goto(`${env.url}#train=previous-token`);
+  await page.waitForFunction(() => document.querySelector('.training')?.dataset.state === 'ready', null, { timeout: 20000 });
+  await page.selectOption('#train-speed', '0');
+  await page.click('#train-play');
+  await page.waitForFunction(() => document.querySelector('.training').dataset.state === 'error', null, { timeout: 20000 });
+  const message = await page.textContent('#train-status');
+  const step = Number(message.match(/^training diverged at step (\d+): /)?.[1]);
+  assert.ok(step > 1, message);
+  assert.match(message, /train\.lr × train\.weight_decay is 8\.1, above 2/);
+  assert.doesNotMatch(message, /softmax|allows no position/);
+  const kept = await page.evaluate(() => {
+    const root = document.querySelector('.training');
+    return { losses: Number(root.dataset.losses), step: Number(root.dataset.step), playing: root.dataset.playing, play: document.querySelector('#train-play').textContent };
+  });
+  assert.equal(kept.losses, step - 1, 'every loss before the step that diverged');
+  assert.equal(kept.step, Math.floor((step - 1) / 5) * 5, 'the last evaluation before it');
+  assert.equal(kept.playing, 'false');
+  assert.equal(kept.play, 'Train');
+  // scrubbing back keeps the line
+  await page.$eval('#train-timeline', (input) => { input.value = '0'; input.dispatchEvent(new Event('input', { bubbles: true })); });
+  assert.equal(await page.textContent('#train-status'), message);
+  await shot(page, 'training-diverged');
+  // Reset starts the same file again from step 0, with no error left showing
+  await page.click('#train-reset');
+  await page.waitForFunction(() => document.querySelector('.training').dataset.state === 'ready', null, { timeout: 20000 });
+  assert.match(await page.textContent('#train-status'), /^Step 0 of 300/);
+  assert.equal(await page.$eval('#train-status', (p) => p.classList.contains('error')), false);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -229,6 +229,7 @@ export class TrainingView {
         this.ownInput.placeholder = data.info.probe.tokens.slice(0, 8).join(' ');
         this.setPlaying(false);
         this.root.dataset.state = 'ready';
+        this.status.classList.remove('error');
         this.draw();
         if (this.autoplay) {
           this.worker.postMessage({ type: 'play' });
@@ -297,6 +298,8 @@ export class TrainingView {
   }
 
   fail(message) {
+    this.setPlaying(false);
+    this.root.dataset.worker = 'paused';
     this.root.dataset.state = 'error';
     this.status.textContent = message;
     this.status.classList.add('error');
@@ -316,7 +319,9 @@ export class TrainingView {
     const labels = labelsOf(tokens, this.info);
     this.root.dataset.step = String(now.step);
     this.root.dataset.accuracy = String(now.accuracy);
-    this.status.textContent = `Step ${now.step} of ${this.info.steps} · validation loss ${now.loss.toFixed(3)} · accuracy ${(now.accuracy * 100).toFixed(1)}%`;
+    this.root.dataset.losses = String(this.losses.length);
+    // a diverged run keeps its line while the learner scrubs what it kept
+    if (this.root.dataset.state !== 'error') this.status.textContent = `Step ${now.step} of ${this.info.steps} · validation loss ${now.loss.toFixed(3)} · accuracy ${(now.accuracy * 100).toFixed(1)}%`;
     this.timeline.max = String(latest);
     if (this.at === null) this.timeline.value = String(latest);
     this.timelineText.textContent = this.own ? ' your sequence, latest weights' : ` step ${shown.step}${this.at === null ? ' (latest)' : ''}`;

@@ -34,11 +34,18 @@ function advance(due) {
   const losses = [];
   const evals = [];
   const started = performance.now();
-  while (run.stepsDone < end && losses.length < due) {
-    losses.push(...run.steps(1));
-    const done = run.stepsDone;
-    if (done % every === 0 || done === steps) evals.push(run.evaluate());
-    if (rate === 0 && performance.now() - started > 30) break;  // post often enough to draw
+  try {
+    while (run.stepsDone < end && losses.length < due) {
+      losses.push(...run.steps(1));
+      const done = run.stepsDone;
+      if (done % every === 0 || done === steps) evals.push(run.evaluate());
+      if (rate === 0 && performance.now() - started > 30) break;  // post often enough to draw
+    }
+  } catch (error) {
+    // a run that diverges: the curves keep every step before the one that
+    // broke, then the core's line ("training diverged at step N: …")
+    if (losses.length) post({ type: 'progress', losses, evals, live: null, done: run.stepsDone, finished: false });
+    throw error;
   }
   const finished = run.stepsDone >= end;
   if (finished) stopAt = Infinity;  // Train goes on from here to the file's end
@@ -48,7 +55,17 @@ function advance(due) {
   return finished;
 }
 
+// Called from timers, outside the message handler's catch: errors end here.
 function tick() {
+  try {
+    paced();
+  } catch (error) {
+    playing = false;
+    failed(error);
+  }
+}
+
+function paced() {
   if (!playing || !run) return;
   const now = performance.now();
   const due = rate === 0 ? Infinity : Math.floor(((now - clock.at) * rate) / 1000) - clock.done;
