@@ -113,19 +113,26 @@ TEST_CASE("the validation set does not disturb the training stream", "[training]
   CHECK(a.validation().x != b.validation().x);
 }
 
+namespace {
+
+// previous on 8 tokens, a small model: the settings under test are the optimizer's
+training_spec tiny_previous(double lr = 1e-3, double weight_decay = 0.01) {
+  training_spec s;
+  s.seed = 1;
+  s.task.name = "previous";
+  s.task.tokens = 8;
+  s.task.length = 8;
+  s.embed = 8;
+  s.steps = 300;
+  s.optimizer.lr = lr;
+  s.optimizer.weight_decay = weight_decay;
+  return s;
+}
+
+}  // namespace
+
 TEST_CASE("a run that diverges stops at the step that broke it, naming the setting to change", "[training]") {
-  auto spec_with = [](double lr, double weight_decay) {
-    training_spec s;
-    s.seed = 1;
-    s.task.name = "previous";
-    s.task.tokens = 8;
-    s.task.length = 8;
-    s.embed = 8;
-    s.steps = 300;
-    s.optimizer.lr = lr;
-    s.optimizer.weight_decay = weight_decay;
-    return s;
-  };
+  const auto spec_with = tiny_previous;
   // lr · wd = 8.1: decay multiplies every weight by −7.1 a step, so the
   // scores overflow within a few steps (once "softmax: a row allows no position")
   training_run run(spec_with(9, 0.9));
@@ -159,13 +166,7 @@ TEST_CASE("a run that diverges stops at the step that broke it, naming the setti
 }
 
 TEST_CASE("a run whose evaluation is not finite says so too", "[training]") {
-  training_spec s;
-  s.seed = 1;
-  s.task.name = "previous";
-  s.task.tokens = 8;
-  s.task.length = 8;
-  s.embed = 8;
-  s.steps = 1;
+  const training_spec s = tiny_previous();
   training_run run(s);
   // weights that overflow the validation's scores, as a diverging run's would
   training_run broken = run;
