@@ -12,8 +12,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "run.hpp"
-#include "training_file.hpp"
+#include "attention/run.hpp"
+#include "formats/scenario_file.hpp"
+#include "formats/training_file.hpp"
 
 namespace test_support {
 

@@ -12,14 +12,16 @@
 #include <sstream>
 #include <string>
 
-#include "check.hpp"
+#include "attention/explain.hpp"
+#include "attention/run.hpp"
+#include "attention/summary.hpp"
 #include "errors.hpp"
-#include "explain.hpp"
-#include "lessons.hpp"
-#include "mask.hpp"
-#include "quote.hpp"
-#include "run.hpp"
-#include "summary.hpp"
+#include "errors/check.hpp"
+#include "errors/quote.hpp"
+#include "formats/scenario_file.hpp"
+#include "formats/trace_json.hpp"
+#include "lessons/lessons.hpp"
+#include "tensor/mask.hpp"
 
 namespace {
 

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "check.hpp"
-#include "quote.hpp"
+#include "errors/check.hpp"
+#include "errors/quote.hpp"
 
 namespace glue {
 

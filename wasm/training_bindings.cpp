@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.hpp"
-#include "training_file.hpp"
-#include "training_trace.hpp"
+#include "formats/training_file.hpp"
+#include "formats/training_trace.hpp"
 
 namespace {
 

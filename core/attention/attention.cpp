@@ -1,11 +1,11 @@
-#include "attention.hpp"
+#include "attention/attention.hpp"
 
 #include <cmath>
 
-#include "check.hpp"
-#include "mask.hpp"
-#include "matmul.hpp"
-#include "softmax.hpp"
+#include "errors/check.hpp"
+#include "tensor/mask.hpp"
+#include "tensor/matmul.hpp"
+#include "tensor/softmax.hpp"
 
 namespace attention {
 namespace {

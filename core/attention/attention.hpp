@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tensor.hpp"
+#include "tensor/tensor.hpp"
 
 namespace attention {
 

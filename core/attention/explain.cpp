@@ -1,11 +1,11 @@
-#include "explain.hpp"
+#include "attention/explain.hpp"
 
 #include <cmath>
 #include <limits>
 
 #include <nlohmann/json.hpp>
 
-#include "check.hpp"
+#include "errors/check.hpp"
 
 namespace attention {
 namespace {

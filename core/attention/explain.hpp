@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "scenario.hpp"
-#include "trace.hpp"
+#include "attention/scenario.hpp"
+#include "attention/trace.hpp"
 
 namespace attention {
 

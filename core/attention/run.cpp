@@ -1,10 +1,10 @@
-#include "run.hpp"
+#include "attention/run.hpp"
 
 #include <map>
 
-#include "generator.hpp"
-#include "mask.hpp"
-#include "sampling.hpp"
+#include "random/generator.hpp"
+#include "random/sampling.hpp"
+#include "tensor/mask.hpp"
 
 namespace attention {
 namespace {
@@ -86,7 +86,5 @@ trace run(const scenario& s) {
   result.layer = attend_layer(x, context, weights.heads, keep, a.options, weights.output);
   return result;
 }
-
-trace run_json(std::string_view json_text) { return run(parse_scenario(json_text)); }
 
 }  // namespace attention

@@ -4,11 +4,10 @@
 
 #include <map>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "scenario.hpp"
-#include "trace.hpp"
+#include "attention/scenario.hpp"
+#include "attention/trace.hpp"
 
 namespace attention {
 
@@ -29,8 +28,5 @@ struct layer_weights {
 };
 
 layer_weights layer_weights_of(const scenario& s, const trace& t);
-
-// parse_scenario, then run.
-trace run_json(std::string_view json_text);
 
 }  // namespace attention

@@ -1,18 +1,17 @@
 // A scenario (format v1, shared/spec/scenario-v1.md): which tensors exist, in
-// notebook order, and how one attention layer combines them. Parsing checks
-// every rule of the spec and every size limit before any tensor exists, so a
-// scenario that parses always runs.
+// notebook order, and how one attention layer combines them. Read from JSON
+// by formats/scenario_file.hpp, which checks every rule of the spec and every
+// size limit before any tensor exists, so a scenario that parses always runs.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
-#include "attention.hpp"
-#include "mask.hpp"
-#include "tensor.hpp"
+#include "attention/attention.hpp"
+#include "tensor/mask.hpp"
+#include "tensor/tensor.hpp"
 
 namespace attention {
 
@@ -60,8 +59,5 @@ struct scenario {
   // Labels of batch element b's queries (or its context), empty when none given.
   const std::vector<std::string>& labels(std::size_t b, bool context = false) const;
 };
-
-// Parses and validates; throws attention::error naming the place and problem.
-scenario parse_scenario(std::string_view json_text);
 
 }  // namespace attention

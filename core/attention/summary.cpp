@@ -1,8 +1,8 @@
-#include "summary.hpp"
+#include "attention/summary.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "mask.hpp"
+#include "tensor/mask.hpp"
 
 namespace attention {
 

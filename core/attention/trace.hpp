@@ -1,13 +1,13 @@
-// The trace: everything the core computed for a scenario, step by step, and
-// its JSON form (format v1). The page plays it; tests compare it to PyTorch.
+// The trace: everything the core computed for a scenario, step by step. The
+// page plays it; formats/trace_json.hpp writes it (format v1); tests compare
+// it to PyTorch.
 #pragma once
 
-#include <ostream>
 #include <string>
 #include <vector>
 
-#include "attention.hpp"
-#include "tensor.hpp"
+#include "attention/attention.hpp"
+#include "tensor/tensor.hpp"
 
 namespace attention {
 
@@ -19,16 +19,5 @@ struct trace {
 
   const tensor* find_tensor(const std::string& name) const;
 };
-
-// Writes the trace as JSON: -inf as null, each float32 in the fewest digits
-// that read back as the same float32.
-void write_trace_json(std::ostream& out, const trace& t);
-
-// The pieces, for other traces (training_trace.cpp): a list of floats
-// (-inf as null), and {"shape": [...], "data": [...]}, where `drop_batch`
-// writes (1, T, C) as (T, C).
-void write_floats_json(std::ostream& out, const float* data, std::size_t n);
-void write_tensor_json(std::ostream& out, const std::vector<std::size_t>& shape, const float* data, bool drop_batch = false);
-std::string trace_json(const trace& t);
 
 }  // namespace attention

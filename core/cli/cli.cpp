@@ -1,16 +1,18 @@
-#include "cli.hpp"
+#include "cli/cli.hpp"
 
 #include <fstream>
 #include <iterator>
 #include <sstream>
 #include <string>
 
-#include "check.hpp"
-#include "limits.hpp"
-#include "quote.hpp"
-#include "run.hpp"
-#include "training_file.hpp"
-#include "training_trace.hpp"
+#include "attention/run.hpp"
+#include "errors/check.hpp"
+#include "errors/quote.hpp"
+#include "formats/limits.hpp"
+#include "formats/scenario_file.hpp"
+#include "formats/trace_json.hpp"
+#include "formats/training_file.hpp"
+#include "formats/training_trace.hpp"
 
 namespace attention {
 namespace {

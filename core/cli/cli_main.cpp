@@ -1,7 +1,7 @@
 // attention-cli: see cli.hpp.
 #include <iostream>
 
-#include "cli.hpp"
+#include "cli/cli.hpp"
 
 int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);

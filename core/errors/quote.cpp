@@ -1,4 +1,4 @@
-#include "quote.hpp"
+#include "errors/quote.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "float_text.hpp"
+#include "formats/float_text.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -10,7 +10,7 @@ namespace attention {
 namespace {
 
 constexpr double powers_of_ten[] = {
-#include "powers_of_ten.inc"
+#include "formats/powers_of_ten.inc"
 };
 double ten_to(int k) { return powers_of_ten[k + 64]; }  // k in [-64, 64]
 

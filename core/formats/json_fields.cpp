@@ -1,10 +1,10 @@
-#include "json_fields.hpp"
+#include "formats/json_fields.hpp"
 
 #include <algorithm>
 #include <cctype>
 
-#include "check.hpp"
-#include "quote.hpp"
+#include "errors/check.hpp"
+#include "errors/quote.hpp"
 
 namespace attention {
 namespace {

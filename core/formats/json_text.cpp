@@ -1,12 +1,12 @@
-#include "json_text.hpp"
+#include "formats/json_text.hpp"
 
 #include <set>
 #include <string>
 #include <vector>
 
-#include "check.hpp"
-#include "json_fields.hpp"
-#include "quote.hpp"
+#include "errors/check.hpp"
+#include "errors/quote.hpp"
+#include "formats/json_fields.hpp"
 
 namespace attention {
 namespace {

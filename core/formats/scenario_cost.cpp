@@ -1,11 +1,11 @@
-#include "cost.hpp"
+#include "formats/scenario_cost.hpp"
 
 #include <limits>
 #include <map>
 #include <string>
 
-#include "check.hpp"
-#include "limits.hpp"
+#include "errors/check.hpp"
+#include "formats/limits.hpp"
 
 namespace attention {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "scenario.hpp"
+#include "attention/scenario.hpp"
 
 namespace attention {
 

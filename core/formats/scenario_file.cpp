@@ -1,4 +1,4 @@
-#include "scenario.hpp"
+#include "formats/scenario_file.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,12 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "check.hpp"
-#include "cost.hpp"
-#include "json_fields.hpp"
-#include "json_text.hpp"
-#include "limits.hpp"
-#include "quote.hpp"
+#include "attention/run.hpp"
+#include "errors/check.hpp"
+#include "errors/quote.hpp"
+#include "formats/json_fields.hpp"
+#include "formats/json_text.hpp"
+#include "formats/limits.hpp"
+#include "formats/scenario_cost.hpp"
 
 namespace attention {
 namespace {
@@ -455,13 +456,6 @@ class validator {
 
 }  // namespace
 
-const std::vector<std::string>& scenario::labels(std::size_t b, bool context) const {
-  static const std::vector<std::string> none;
-  const auto& lists = context ? context_tokens : tokens;
-  if (lists.empty()) return none;
-  return lists.size() == 1 ? lists[0] : lists.at(b);
-}
-
 scenario parse_scenario(std::string_view json_text) {
   const json root = read_json(json_text, "scenario", limits::scenario_bytes, limits::json_depth);
   scenario s;
@@ -473,5 +467,7 @@ scenario parse_scenario(std::string_view json_text) {
   check_cost(s);
   return s;
 }
+
+trace run_json(std::string_view json_text) { return run(parse_scenario(json_text)); }
 
 }  // namespace attention

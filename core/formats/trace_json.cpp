@@ -1,4 +1,4 @@
-#include "trace.hpp"
+#include "formats/trace_json.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "check.hpp"
-#include "float_text.hpp"
+#include "errors/check.hpp"
+#include "formats/float_text.hpp"
 
 namespace attention {
 namespace {
@@ -68,12 +68,6 @@ void write_tensor3(std::ostream& out, const tensor3& t, bool batched) {
 }
 
 }  // namespace
-
-const tensor* trace::find_tensor(const std::string& name) const {
-  for (const named_tensor& t : tensors)
-    if (t.name == name) return &t.value;
-  return nullptr;
-}
 
 void write_trace_json(std::ostream& out, const trace& t) {
   out << "{\"version\": 1, \"id\": " << nlohmann::json(t.id).dump() << ", \"tensors\": {";

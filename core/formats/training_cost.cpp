@@ -1,10 +1,10 @@
-#include "training_cost.hpp"
+#include "formats/training_cost.hpp"
 
 #include <limits>
 
-#include "check.hpp"
-#include "limits.hpp"
-#include "tensor.hpp"
+#include "errors/check.hpp"
+#include "formats/limits.hpp"
+#include "tensor/tensor.hpp"
 
 namespace attention {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "training.hpp"
+#include "training/training.hpp"
 
 namespace attention {
 

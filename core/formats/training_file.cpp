@@ -1,15 +1,15 @@
-#include "training_file.hpp"
+#include "formats/training_file.hpp"
 
 #include <cmath>
 
 #include <nlohmann/json.hpp>
 
-#include "check.hpp"
-#include "json_fields.hpp"
-#include "json_text.hpp"
-#include "limits.hpp"
-#include "quote.hpp"
-#include "training_cost.hpp"
+#include "errors/check.hpp"
+#include "errors/quote.hpp"
+#include "formats/json_fields.hpp"
+#include "formats/json_text.hpp"
+#include "formats/limits.hpp"
+#include "formats/training_cost.hpp"
 
 namespace attention {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "training.hpp"
+#include "training/training.hpp"
 
 namespace attention {
 

@@ -1,10 +1,10 @@
-#include "training_trace.hpp"
+#include "formats/training_trace.hpp"
 
 #include <sstream>
 
-#include "check.hpp"
-#include "float_text.hpp"
-#include "trace.hpp"
+#include "errors/check.hpp"
+#include "formats/float_text.hpp"
+#include "formats/trace_json.hpp"
 
 namespace attention {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "training_file.hpp"
+#include "formats/training_file.hpp"
 
 namespace attention {
 

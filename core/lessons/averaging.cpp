@@ -1,11 +1,11 @@
-#include "averaging.hpp"
+#include "lessons/averaging.hpp"
 
 #include <cmath>
 
-#include "mask.hpp"
-#include "matmul.hpp"
-#include "sampling.hpp"
-#include "softmax.hpp"
+#include "random/sampling.hpp"
+#include "tensor/mask.hpp"
+#include "tensor/matmul.hpp"
+#include "tensor/softmax.hpp"
 
 namespace attention {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "generator.hpp"
-#include "tensor.hpp"
+#include "random/generator.hpp"
+#include "tensor/tensor.hpp"
 
 namespace attention {
 

@@ -1,16 +1,16 @@
-#include "lessons.hpp"
+#include "lessons/lessons.hpp"
 
 #include <cmath>
 #include <cstdint>
 
 #include <nlohmann/json.hpp>
 
-#include "averaging.hpp"
-#include "check.hpp"
-#include "limits.hpp"
-#include "sampling.hpp"
-#include "scaling.hpp"
-#include "space.hpp"
+#include "errors/check.hpp"
+#include "formats/limits.hpp"
+#include "lessons/averaging.hpp"
+#include "lessons/scaling.hpp"
+#include "lessons/space.hpp"
+#include "random/sampling.hpp"
 
 namespace attention {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "scenario.hpp"
-#include "trace.hpp"
+#include "attention/scenario.hpp"
+#include "attention/trace.hpp"
 
 namespace attention {
 

@@ -1,11 +1,11 @@
-#include "scaling.hpp"
+#include "lessons/scaling.hpp"
 
 #include <cmath>
 
-#include "check.hpp"
-#include "matmul.hpp"
-#include "sampling.hpp"
-#include "softmax.hpp"
+#include "errors/check.hpp"
+#include "random/sampling.hpp"
+#include "tensor/matmul.hpp"
+#include "tensor/softmax.hpp"
 
 namespace attention {
 

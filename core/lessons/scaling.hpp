@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "generator.hpp"
+#include "random/generator.hpp"
 
 namespace attention {
 

@@ -1,11 +1,11 @@
-#include "space.hpp"
+#include "lessons/space.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "check.hpp"
-#include "mask.hpp"
-#include "run.hpp"
+#include "attention/run.hpp"
+#include "errors/check.hpp"
+#include "tensor/mask.hpp"
 
 namespace attention {
 namespace {

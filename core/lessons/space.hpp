@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "scenario.hpp"
-#include "trace.hpp"
+#include "attention/scenario.hpp"
+#include "attention/trace.hpp"
 
 namespace attention {
 

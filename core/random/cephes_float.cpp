@@ -1,7 +1,7 @@
 // Each `std::fma` below stands where GCC, compiling PyTorch's AVX2 kernels
 // with -mfma and its default -ffp-contract=fast, fuses a multiply whose only
 // use is an add or subtract. Plain `*` and `+` are the ones it leaves alone.
-#include "cephes_float.hpp"
+#include "random/cephes_float.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -1,9 +1,9 @@
-#include "sampling.hpp"
+#include "random/sampling.hpp"
 
 #include <cmath>
 #include <utility>
 
-#include "cephes_float.hpp"
+#include "random/cephes_float.hpp"
 
 namespace attention {
 namespace {

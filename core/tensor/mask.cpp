@@ -1,8 +1,8 @@
-#include "mask.hpp"
+#include "tensor/mask.hpp"
 
 #include <limits>
 
-#include "check.hpp"
+#include "errors/check.hpp"
 
 namespace attention {
 

@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "tensor.hpp"
+#include "tensor/tensor.hpp"
 
 namespace attention {
 

@@ -1,4 +1,4 @@
-#include "matmul.hpp"
+#include "tensor/matmul.hpp"
 
 #include <cstddef>
 #include <vector>

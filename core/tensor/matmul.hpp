@@ -2,7 +2,7 @@
 // with the inner loop over contiguous memory, so the compiler vectorizes it.
 #pragma once
 
-#include "tensor.hpp"
+#include "tensor/tensor.hpp"
 
 namespace attention {
 

@@ -1,9 +1,9 @@
-#include "softmax.hpp"
+#include "tensor/softmax.hpp"
 
 #include <cmath>
 #include <limits>
 
-#include "check.hpp"
+#include "errors/check.hpp"
 
 namespace attention {
 namespace {

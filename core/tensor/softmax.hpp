@@ -2,7 +2,7 @@
 // before exp, so no finite input overflows and -inf entries become exactly 0.
 #pragma once
 
-#include "tensor.hpp"
+#include "tensor/tensor.hpp"
 
 namespace attention {
 

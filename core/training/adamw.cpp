@@ -1,4 +1,4 @@
-#include "adamw.hpp"
+#include "training/adamw.hpp"
 
 #include <cmath>
 

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "tensor.hpp"
+#include "tensor/tensor.hpp"
 
 namespace attention {
 

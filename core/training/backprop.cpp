@@ -1,4 +1,4 @@
-#include "backprop.hpp"
+#include "training/backprop.hpp"
 
 #include <cmath>
 

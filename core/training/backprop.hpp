@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "model.hpp"
+#include "training/model.hpp"
 
 namespace attention {
 

@@ -1,11 +1,11 @@
-#include "model.hpp"
+#include "training/model.hpp"
 
 #include <cmath>
 #include <limits>
 
-#include "matmul.hpp"
-#include "sampling.hpp"
-#include "softmax.hpp"
+#include "random/sampling.hpp"
+#include "tensor/matmul.hpp"
+#include "tensor/softmax.hpp"
 
 namespace attention {
 

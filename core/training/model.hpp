@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "generator.hpp"
-#include "tensor.hpp"
+#include "random/generator.hpp"
+#include "tensor/tensor.hpp"
 
 namespace attention {
 

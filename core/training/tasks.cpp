@@ -1,9 +1,9 @@
-#include "tasks.hpp"
+#include "training/tasks.hpp"
 
 #include <algorithm>
 
-#include "check.hpp"
-#include "sampling.hpp"
+#include "errors/check.hpp"
+#include "random/sampling.hpp"
 
 namespace attention {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "generator.hpp"
+#include "random/generator.hpp"
 
 namespace attention {
 

@@ -1,11 +1,10 @@
-#include "training.hpp"
+#include "training/training.hpp"
 
 #include <cmath>
 #include <sstream>
 
-#include "backprop.hpp"
-#include "check.hpp"
-#include "float_text.hpp"
+#include "errors/check.hpp"
+#include "training/backprop.hpp"
 
 namespace attention {
 
@@ -54,7 +53,7 @@ float training_run::step() {
     diverged(n, "the attention scores overflow float32", spec_.optimizer);
   }
   const float loss = cross_entropy(pass.logits, batch.y).loss;
-  if (!std::isfinite(loss)) diverged(n, "the loss is " + float_text(loss), spec_.optimizer);
+  if (!std::isfinite(loss)) diverged(n, std::string("the loss is ") + (std::isnan(loss) ? "nan" : "inf"), spec_.optimizer);
   const model_weights grads = gradients(weights_, model_, pass, batch.y);
   adamw_step(spec_.optimizer, adam_, weights_.all(), grads.all());
   // checked after every update, so the step named is the one that broke them
@@ -88,7 +87,7 @@ evaluation training_run::evaluate() const {
     diverged(adam_.step, "the attention scores overflow float32", spec_.optimizer);
   }
   const loss_value value = cross_entropy(pass.logits, validation_.y);
-  if (!std::isfinite(value.loss)) diverged(adam_.step, "the validation loss is " + float_text(value.loss), spec_.optimizer);
+  if (!std::isfinite(value.loss)) diverged(adam_.step, std::string("the validation loss is ") + (std::isnan(value.loss) ? "nan" : "inf"), spec_.optimizer);
   evaluation e;
   e.step = adam_.step;
   e.loss = value.loss;

@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "adamw.hpp"
-#include "generator.hpp"
-#include "model.hpp"
-#include "tasks.hpp"
+#include "random/generator.hpp"
+#include "training/adamw.hpp"
+#include "training/model.hpp"
+#include "training/tasks.hpp"
 
 namespace attention {
 

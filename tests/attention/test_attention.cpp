@@ -2,11 +2,11 @@
 
 #include <cmath>
 
-#include "attention.hpp"
-#include "check.hpp"
-#include "mask.hpp"
-#include "matmul.hpp"
-#include "softmax.hpp"
+#include "attention/attention.hpp"
+#include "errors/check.hpp"
+#include "tensor/mask.hpp"
+#include "tensor/matmul.hpp"
+#include "tensor/softmax.hpp"
 
 using namespace attention;
 

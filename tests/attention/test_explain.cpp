@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "check.hpp"
-#include "explain.hpp"
-#include "run.hpp"
+#include "attention/explain.hpp"
+#include "attention/run.hpp"
+#include "errors/check.hpp"
 #include "support.hpp"
 
 using namespace attention;

@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <set>
 
-#include "run.hpp"
+#include "attention/run.hpp"
+#include "formats/scenario_file.hpp"
+#include "formats/trace_json.hpp"
 #include "support.hpp"
 
 using namespace attention;

@@ -1,7 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "run.hpp"
-#include "summary.hpp"
+#include "attention/run.hpp"
+#include "attention/summary.hpp"
+#include "formats/scenario_file.hpp"
 #include "support.hpp"
 
 using namespace attention;

@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "run.hpp"
+#include "attention/run.hpp"
+#include "formats/scenario_file.hpp"
+#include "formats/training_file.hpp"
 #include "scenario_text.hpp"
-#include "training_file.hpp"
 
 #include <fstream>
 #include <sstream>

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "cli.hpp"
+#include "cli/cli.hpp"
 #include "support.hpp"
 
 using namespace attention;

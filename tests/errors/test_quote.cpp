@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "quote.hpp"
+#include "errors/quote.hpp"
 
 using attention::quote;
 

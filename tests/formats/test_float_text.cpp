@@ -8,7 +8,7 @@
 #include <limits>
 #include <string>
 
-#include "float_text.hpp"
+#include "formats/float_text.hpp"
 
 using namespace attention;
 

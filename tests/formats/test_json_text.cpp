@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "check.hpp"
-#include "json_text.hpp"
+#include "errors/check.hpp"
+#include "formats/json_text.hpp"
 
 using namespace attention;
 

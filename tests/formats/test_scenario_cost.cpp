@@ -4,10 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "check.hpp"
-#include "cost.hpp"
-#include "limits.hpp"
-#include "scenario.hpp"
+#include "attention/scenario.hpp"
+#include "errors/check.hpp"
+#include "formats/limits.hpp"
+#include "formats/scenario_cost.hpp"
+#include "formats/scenario_file.hpp"
 
 using namespace attention;
 using nlohmann::json;

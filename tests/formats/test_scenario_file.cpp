@@ -3,9 +3,10 @@
 #include <fstream>
 #include <functional>
 
-#include "check.hpp"
-#include "limits.hpp"
-#include "scenario.hpp"
+#include "attention/scenario.hpp"
+#include "errors/check.hpp"
+#include "formats/limits.hpp"
+#include "formats/scenario_file.hpp"
 #include "support.hpp"
 
 using namespace attention;
@@ -70,7 +71,7 @@ TEST_CASE("every invalid scenario is rejected with a message naming its place", 
   }
 }
 
-// Not run by ctest ([.]): `core_tests "[.corpus]"` writes every invalid case
+// Not run by ctest ([.]): `tests_formats "[.corpus]"` writes every invalid case
 // into tests/fuzz/corpus, seeds for the fuzzer (tests/fuzz/README.md).
 TEST_CASE("write the invalid scenarios as fuzzing seeds", "[.corpus]") {
   const std::vector<invalid_case> cases = invalid_cases();

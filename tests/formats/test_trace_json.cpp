@@ -4,9 +4,10 @@
 #include <cstring>
 #include <limits>
 
-#include "run.hpp"
+#include "attention/run.hpp"
+#include "formats/scenario_file.hpp"
+#include "formats/trace_json.hpp"
 #include "support.hpp"
-#include "trace.hpp"
 
 using namespace attention;
 using nlohmann::json;
@@ -43,11 +44,4 @@ TEST_CASE("a trace has the spec's keys, in its order, and q/k/v only when named"
   // no batch axis in x: none in the steps
   CHECK(j["heads"][0]["scores"]["shape"] == json({3, 3}));
   CHECK(j["out"]["shape"] == json({3, 4}));
-}
-
-TEST_CASE("find_tensor finds named tensors and nothing else", "[trace]") {
-  const trace t = run_json(R"({"version": 1, "id": "find", "tensors": [{"name": "x", "ones": [2, 2]}],
-                               "attention": {"x": "x", "heads": [{}]}})");
-  REQUIRE(t.find_tensor("x") != nullptr);
-  CHECK(t.find_tensor("y") == nullptr);
 }

@@ -3,11 +3,11 @@
 // change, and the presets sit well inside all four.
 #include <catch2/catch.hpp>
 
-#include "check.hpp"
-#include "limits.hpp"
+#include "errors/check.hpp"
+#include "formats/limits.hpp"
+#include "formats/training_cost.hpp"
+#include "formats/training_file.hpp"
 #include "support.hpp"
-#include "training_cost.hpp"
-#include "training_file.hpp"
 
 using namespace attention;
 namespace bound = limits::training;

@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <sstream>
 
-#include "check.hpp"
-#include "cli.hpp"
+#include "cli/cli.hpp"
+#include "errors/check.hpp"
+#include "formats/training_file.hpp"
 #include "support.hpp"
-#include "training_file.hpp"
 
 using namespace attention;
 using nlohmann::json;

@@ -8,7 +8,7 @@
 #include <streambuf>
 #include <string>
 
-#include "cli.hpp"
+#include "cli/cli.hpp"
 
 namespace fuzz {
 

@@ -10,11 +10,12 @@
 #include <cstdint>
 #include <string>
 
-#include "check.hpp"
+#include "attention/scenario.hpp"
 #include "contract.hpp"
-#include "cost.hpp"
-#include "limits.hpp"
-#include "scenario.hpp"
+#include "errors/check.hpp"
+#include "formats/limits.hpp"
+#include "formats/scenario_cost.hpp"
+#include "formats/scenario_file.hpp"
 
 namespace {
 

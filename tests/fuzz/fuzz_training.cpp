@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <string>
 
-#include "check.hpp"
 #include "contract.hpp"
-#include "training_cost.hpp"
-#include "training_file.hpp"
+#include "errors/check.hpp"
+#include "formats/training_cost.hpp"
+#include "formats/training_file.hpp"
 
 namespace {
 

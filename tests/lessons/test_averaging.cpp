@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "averaging.hpp"
-#include "generator.hpp"
-#include "sampling.hpp"
+#include "lessons/averaging.hpp"
+#include "random/generator.hpp"
+#include "random/sampling.hpp"
 
 using namespace attention;
 

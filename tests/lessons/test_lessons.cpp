@@ -2,9 +2,10 @@
 
 #include <limits>
 
-#include "check.hpp"
-#include "lessons.hpp"
-#include "run.hpp"
+#include "attention/run.hpp"
+#include "errors/check.hpp"
+#include "formats/scenario_file.hpp"
+#include "lessons/lessons.hpp"
 #include "support.hpp"
 
 using namespace attention;

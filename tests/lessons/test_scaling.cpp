@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "scaling.hpp"
+#include "lessons/scaling.hpp"
 
 using namespace attention;
 

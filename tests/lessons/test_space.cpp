@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "check.hpp"
-#include "run.hpp"
-#include "space.hpp"
+#include "attention/run.hpp"
+#include "errors/check.hpp"
+#include "lessons/space.hpp"
 #include "support.hpp"
 
 using namespace attention;

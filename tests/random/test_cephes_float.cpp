@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "cephes_float.hpp"
+#include "random/cephes_float.hpp"
 
 using namespace attention;
 

@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "generator.hpp"
+#include "random/generator.hpp"
 
 using attention::generator;
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "sampling.hpp"
+#include "random/sampling.hpp"
 #include "support.hpp"
 
 using namespace attention;

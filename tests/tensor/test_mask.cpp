@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "mask.hpp"
-#include "softmax.hpp"
 #include "support.hpp"
+#include "tensor/mask.hpp"
+#include "tensor/softmax.hpp"
 
 using namespace attention;
 

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "matmul.hpp"
+#include "tensor/matmul.hpp"
 
 using namespace attention;
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "check.hpp"
-#include "softmax.hpp"
+#include "errors/check.hpp"
+#include "tensor/softmax.hpp"
 
 using namespace attention;
 

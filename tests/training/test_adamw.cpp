@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "adamw.hpp"
 #include "support.hpp"
+#include "training/adamw.hpp"
 
 using namespace attention;
 using nlohmann::json;

@@ -6,10 +6,10 @@
 
 #include <cmath>
 
-#include "backprop.hpp"
 #include "support.hpp"
-#include "tasks.hpp"
-#include "training.hpp"
+#include "training/backprop.hpp"
+#include "training/tasks.hpp"
+#include "training/training.hpp"
 
 using namespace attention;
 using nlohmann::json;

@@ -4,9 +4,9 @@
 // training traces.
 #include <catch2/catch.hpp>
 
-#include "sampling.hpp"
+#include "random/sampling.hpp"
 #include "support.hpp"
-#include "tasks.hpp"
+#include "training/tasks.hpp"
 
 using namespace attention;
 using nlohmann::json;
