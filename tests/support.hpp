@@ -53,10 +53,20 @@ inline loaded_preset load_preset(const std::string& id) {
   return l;
 }
 
-// A training preset of tests/golden-training, through the core's own parser.
+// A training preset of tests/golden-training, through the core's own parser;
+// a text task's corpus is the file beside it, as the CLI reads it.
 inline attention::training_file training_preset(const std::string& id) {
-  return attention::parse_training(read_text(tests_dir() + "/golden-training/" + id + ".json"));
+  const std::string folder = tests_dir() + "/golden-training/";
+  return attention::parse_training(read_text(folder + id + ".json"),
+                                   [folder](const std::string& name) { return read_text(folder + name); });
 }
+
+// Under ASan and UBSan, long trainings run a prefix of their golden trace.
+#ifdef ATTENTION_SANITIZED
+inline constexpr bool sanitized = true;
+#else
+inline constexpr bool sanitized = false;
+#endif
 
 // A fixture's "task" object, read by the parser inside a minimal training file.
 inline attention::task_spec task_of(const nlohmann::json& task) {

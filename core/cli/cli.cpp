@@ -47,6 +47,24 @@ std::string read_input(const std::string& path, std::istream& in, bool training)
   return read_all(file, quote(path), training);
 }
 
+// task.corpus of a text task: a file beside the training file (beside the
+// current folder for standard input), read up to its limit.
+corpus_reader corpora_beside(const std::string& path) {
+  const std::string folder = path == "-" || path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+  return [folder](const std::string& name) {
+    std::ifstream file(folder + "/" + name, std::ios::binary);
+    ATTENTION_CHECK(file.is_open(), "task.corpus: ", quote(name), " cannot be opened beside the training file");
+    std::string bytes;
+    char buffer[1 << 16];
+    while (file.read(buffer, sizeof buffer) || file.gcount() > 0) {
+      bytes.append(buffer, static_cast<std::size_t>(file.gcount()));
+      ATTENTION_CHECK(bytes.size() <= limits::training::corpus_bytes, "task.corpus: ", quote(name), " has more than ",
+                      limits::training::corpus_bytes, " bytes, the limit of a corpus");
+    }
+    return bytes;
+  };
+}
+
 // What the user loses if the output cannot be written: say so, never exit 0.
 int written(std::ostream& out, std::ostream& err) {
   out.flush();
@@ -79,7 +97,7 @@ int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& o
   try {
     const std::string text = read_input(path, in, command == "train");
     if (command == "train" || (command == "validate" && looks_like_training(text))) {
-      const training_file file = parse_training(text);
+      const training_file file = parse_training(text, corpora_beside(path));
       if (command == "validate") {
         const training_spec& s = file.spec;
         out << "valid: " << file.id << " (task=" << s.task.name << ", V=" << task_vocab(s.task) << ", T="

@@ -41,6 +41,9 @@ inline constexpr std::size_t layers = 4;
 inline constexpr std::size_t steps = 100000;
 inline constexpr std::size_t batch = 256;              // train.batch
 inline constexpr std::size_t eval_batch = 2048;
+inline constexpr std::size_t corpus_bytes = 4u << 20;   // task.corpus: 4 MiB of UTF-8 (task.text is within file_bytes)
+inline constexpr std::size_t vocab = 1024;              // distinct characters of a text task's corpus
+inline constexpr std::size_t sample_length = 4096;      // characters a sample generates, and of its prompt
 
 // What the sizes imply (core/training_cost.hpp): a file of a few hundred
 // bytes must not ask for an hour of work or gigabytes of trace.

@@ -34,7 +34,10 @@ training_cost cost_of(const training_spec& s) {
   // step 0, every eval.every steps, and the last step when it is not one of them
   c.evaluations = 1 + s.steps / s.eval_every + (s.steps % s.eval_every != 0 ? 1 : 0);
   c.kept_attention = times(c.evaluations, times(times(L, H), times(T, T)));
-  c.total_multiply_adds = plus(times(s.steps, c.step_multiply_adds), times(c.evaluations, c.eval_multiply_adds));
+  // a sample: one forward of at most T positions per generated character
+  const u64 sample_work = s.sample ? times(s.sample->length, per_sequence) : 0;
+  c.total_multiply_adds = plus(times(s.steps, c.step_multiply_adds),
+                               times(c.evaluations, plus(c.eval_multiply_adds, sample_work)));
   return c;
 }
 

@@ -9,6 +9,7 @@
 #include "formats/json_fields.hpp"
 #include "formats/json_text.hpp"
 #include "formats/limits.hpp"
+#include "formats/text_task.hpp"
 #include "formats/training_cost.hpp"
 
 namespace attention {
@@ -42,7 +43,7 @@ double number_field(const json& object, const std::string& key, const std::strin
   return x;
 }
 
-task_spec parse_task(const json& task) {
+task_spec parse_task(const json& task, const corpus_reader& read) {
   ATTENTION_CHECK(task.is_object(), "task: expected an object");
   ATTENTION_CHECK(task.contains("name"), "task.name: required");
   const std::string name = string_field(task, "name", "task");
@@ -54,6 +55,8 @@ task_spec parse_task(const json& task) {
     t.length = size_field(task, "length", "task", bound::length);
     // y[t] = x[t-1] from t = 1: a single position has no target
     ATTENTION_CHECK(t.length >= 2, "task.length: 1 leaves nothing to predict; previous needs at least 2 positions");
+  } else if (name == "text") {
+    return parse_text_task(task, read);
   } else if (name == "reverse" || name == "sort") {
     only_fields(task, "task", {"name", "tokens", "half"}, "training");
     t.tokens = size_field(task, "tokens", "task", bound::tokens);
@@ -80,7 +83,7 @@ task_spec parse_task(const json& task) {
     t.period_lo = static_cast<std::size_t>(lo);
     t.period_hi = static_cast<std::size_t>(hi);
   } else {
-    detail::fail("task.name: unknown task ", quote(name), "; expected previous, reverse, sort or induction");
+    detail::fail("task.name: unknown task ", quote(name), "; expected previous, reverse, sort, induction or text");
   }
   return t;
 }
@@ -95,12 +98,12 @@ bool looks_like_training(std::string_view json_text) {
   return false;
 }
 
-training_file parse_training(std::string_view json_text) {
+training_file parse_training(std::string_view json_text, const corpus_reader& read) {
   const json root = read_json(json_text, "training", bound::file_bytes, limits::json_depth);
   training_file file;
   try {
     ATTENTION_CHECK(root.is_object(), "training: expected a JSON object");
-    only_fields(root, "", {"version", "id", "title", "description", "seed", "task", "model", "train", "eval"}, "training");
+    only_fields(root, "", {"version", "id", "title", "description", "seed", "task", "model", "train", "eval", "sample"}, "training");
     ATTENTION_CHECK(root.contains("version"), "version: required (1)");
     ATTENTION_CHECK(root["version"].is_number_integer() && root["version"].get<std::int64_t>() == 1,
                     "version: expected 1, got ", shown(root["version"]));
@@ -115,7 +118,11 @@ training_file parse_training(std::string_view json_text) {
     training_spec& s = file.spec;
     s.seed = parse_seed(root.at("seed"), "seed");
     ATTENTION_CHECK(root.contains("task"), "task: required");
-    s.task = parse_task(root.at("task"));
+    s.task = parse_task(root.at("task"), read);
+    if (root.contains("sample")) {
+      ATTENTION_CHECK(s.task.name == "text", "sample: only the text task samples");
+      s.sample = parse_sample(root.at("sample"), *s.task.text);
+    }
 
     ATTENTION_CHECK(root.contains("model"), "model: required");
     const json& model = root.at("model");
@@ -123,7 +130,13 @@ training_file parse_training(std::string_view json_text) {
     only_fields(model, "model", {"embed", "heads", "layers"}, "training");
     s.embed = size_field(model, "embed", "model", bound::embed);
     s.heads = size_field(model, "heads", "model", bound::heads, 1);
-    s.layers = size_field(model, "layers", "model", bound::layers, 1);
+    // 0 layers: the lecture's bigram with positions, logits = unembed(tok[x] + pos)
+    if (model.contains("layers")) {
+      const json& layers = model.at("layers");
+      ATTENTION_CHECK(layers.is_number_integer() && (layers.is_number_unsigned() || layers.get<std::int64_t>() >= 0),
+                      "model.layers: expected an integer from 0 to ", bound::layers, ", got ", shown(layers));
+      s.layers = layers.get<std::uint64_t>() == 0 ? 0 : size_at_most(layers, "model.layers", bound::layers);
+    }
     ATTENTION_CHECK(s.embed % s.heads == 0, "model.embed: ", s.embed, " is not a multiple of model.heads (", s.heads, ")");
 
     ATTENTION_CHECK(root.contains("train"), "train: required");

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "formats/text_task.hpp"
 #include "training/training.hpp"
 
 namespace attention {
@@ -15,7 +16,8 @@ struct training_file {
 };
 
 // Throws attention::error with one line naming the place and the problem.
-training_file parse_training(std::string_view json_text);
+// `read` gives the bytes of a text task's task.corpus.
+training_file parse_training(std::string_view json_text, const corpus_reader& read = no_corpora);
 
 // Whether a JSON document is a training file rather than a scenario: its
 // top level has a key only training files have (task, model, train, eval),

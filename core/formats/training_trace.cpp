@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "errors/check.hpp"
 #include "formats/float_text.hpp"
 #include "formats/trace_json.hpp"
@@ -25,6 +27,7 @@ void write_evaluation(std::ostream& out, const evaluation& e) {
   write_tensor_json(out, {e.attention.shape().begin(), e.attention.shape().end()}, e.attention.data());
   out << ",\"predictions\":";
   write_ints(out, e.predictions.data(), e.predictions.size());
+  if (e.sample) out << ",\"sample\":" << nlohmann::json(*e.sample).dump();
   out << '}';
 }
 
@@ -63,8 +66,14 @@ std::string head_scenario_json(const training_file& file, const training_run& ru
   std::ostringstream out;
   out << "{\"version\":1,\"id\":\"" << file.id << "-l" << layer << "h" << head << "\",\"title\":\"" << file.id
       << ": layer " << layer << ", head " << head << " after " << run.steps_done() << " steps\",\"tokens\":[";
-  for (std::size_t t = 0; t < T; ++t)
-    out << (t ? "," : "") << '"' << (static_cast<std::size_t>(tokens[t]) == m.vocab - 1 && m.vocab > file.spec.task.tokens ? std::string("sep") : std::to_string(tokens[t])) << '"';
+  const auto& text = file.spec.task.text;
+  for (std::size_t t = 0; t < T; ++t) {
+    // a text task's tokens are its characters; a separated task's last id is "sep"
+    const auto id = static_cast<std::size_t>(tokens[t]);
+    const std::string label = text ? utf8_of(text->chars[id])
+                              : id == m.vocab - 1 && m.vocab > file.spec.task.tokens ? "sep" : std::to_string(id);
+    out << (t ? "," : "") << nlohmann::json(label).dump();
+  }
   out << "],\"tensors\":[{\"name\":\"x\",\"values\":";
   write_rows(out, x.data(), T, d);
   out << "},{\"name\":\"W_query\",\"values\":";
@@ -120,7 +129,13 @@ void write_training_trace(std::ostream& out, const training_file& file, const tr
   }
   out << "],\"unembed\":";
   write_weight(out, w.unembed);
-  out << "}}\n";
+  out << '}';
+  if (const auto& text = file.spec.task.text) {
+    out << ",\"vocab_chars\":[";
+    for (std::size_t c = 0; c < text->vocab(); ++c) out << (c ? "," : "") << nlohmann::json(utf8_of(text->chars[c])).dump();
+    out << ']';
+  }
+  out << "}\n";
 }
 
 }  // namespace attention

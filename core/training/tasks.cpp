@@ -8,6 +8,7 @@
 namespace attention {
 
 std::size_t task_vocab(const task_spec& task) {
+  if (task.name == "text") return task.text->vocab();
   const bool separated = task.name == "reverse" || task.name == "sort";
   return task.tokens + (separated ? 1 : 0);
 }
@@ -72,13 +73,14 @@ void induction(generator& gen, const task_spec& task, task_batch& out) {
 
 }  // namespace
 
-task_batch draw_task(generator& gen, const task_spec& task, std::size_t batch) {
+task_batch draw_task(generator& gen, const task_spec& task, std::size_t batch, bool validation) {
   task_batch out;
   out.batch = batch;
   out.length = task_length(task);
   out.x.assign(batch * out.length, 0);
   out.y.assign(batch * out.length, ignore_target);
-  if (task.name == "previous") previous(gen, task, out);
+  if (task.name == "text") draw_text(gen, validation ? task.text->val : task.text->train, out.length, batch, out.x, out.y);
+  else if (task.name == "previous") previous(gen, task, out);
   else if (task.name == "reverse" || task.name == "sort") separated(gen, task, out);
   else if (task.name == "induction") induction(gen, task, out);
   else detail::fail("task.name: unknown task ", task.name);

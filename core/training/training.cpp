@@ -39,7 +39,7 @@ training_run::training_run(const training_spec& spec) : spec_(spec), gen_(spec.s
   // the validation set: its own seed, and the training stream left as it was
   const generator saved = gen_;
   gen_.manual_seed(spec.eval_seed);
-  validation_ = draw_task(gen_, spec.task, spec.eval_batch);
+  validation_ = draw_task(gen_, spec.task, spec.eval_batch, true);
   gen_ = saved;
 }
 
@@ -93,6 +93,7 @@ evaluation training_run::evaluate() const {
   e.loss = value.loss;
   e.accuracy = value.counted ? static_cast<double>(value.correct) / static_cast<double>(value.counted) : 0.0;
   probe_of(pass, model_, e);
+  if (spec_.sample) e.sample = spec_.task.text->decode(sample_ids(weights_, model_, *spec_.sample));
   return e;
 }
 

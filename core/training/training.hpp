@@ -6,11 +6,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "random/generator.hpp"
 #include "training/adamw.hpp"
 #include "training/model.hpp"
+#include "training/samples.hpp"
 #include "training/tasks.hpp"
 
 namespace attention {
@@ -23,6 +26,7 @@ struct training_spec {
   adamw_settings optimizer;
   std::size_t eval_every = 25, eval_batch = 512;
   std::uint64_t eval_seed = 10000;
+  std::optional<sample_spec> sample;  // text task only: generated text at each evaluation
 };
 
 struct evaluation {
@@ -31,6 +35,7 @@ struct evaluation {
   double accuracy = 0;
   tensor attention;                       // (layers, heads, T, T) on the probe
   std::vector<std::int64_t> predictions;  // (T) on the probe
+  std::optional<std::string> sample;      // the text generated after the prompt, when the file asks
 };
 
 class training_run {

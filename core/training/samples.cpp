@@ -1,0 +1,37 @@
+#include "training/samples.hpp"
+
+#include "random/generator.hpp"
+#include "random/sampling.hpp"
+#include "tensor/softmax.hpp"
+
+namespace attention {
+
+std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& spec, const sample_spec& sample) {
+  generator gen(sample.seed);  // the saved-and-restored global generator of torch_train.py: a fresh one here
+  std::vector<std::int64_t> ids = sample.prompt;
+  const auto temperature = static_cast<float>(sample.temperature);
+  const std::size_t V = spec.vocab;
+  std::vector<float> logits(V);
+  for (std::size_t n = 0; n < sample.length; ++n) {
+    const std::size_t start = ids.size() > spec.length ? ids.size() - spec.length : 0;
+    const std::vector<std::int64_t> window(ids.begin() + static_cast<std::ptrdiff_t>(start), ids.end());
+    const forward_pass pass = forward(w, spec, window, 1);
+    const float* last = pass.logits.data() + (window.size() - 1) * V;  // (1, T, V): the last position
+    for (std::size_t c = 0; c < V; ++c) logits[c] = last[c] / temperature;
+    const std::vector<float> p = softmax(logits);
+    const float u = rand(gen, {1})(0);
+    std::int64_t next = static_cast<std::int64_t>(V) - 1;
+    double sum = 0;  // PyTorch's CPU cumsum accumulates float32 in double
+    for (std::size_t c = 0; c < V; ++c) {
+      sum += p[c];
+      if (static_cast<float>(sum) > u) {
+        next = static_cast<std::int64_t>(c);
+        break;
+      }
+    }
+    ids.push_back(next);
+  }
+  return {ids.begin() + static_cast<std::ptrdiff_t>(sample.prompt.size()), ids.end()};
+}
+
+}  // namespace attention

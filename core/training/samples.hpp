@@ -1,0 +1,28 @@
+// Samples of gpt-v1.md: at each evaluation the model continues a prompt,
+// character by character, drawing from its own generator (the training
+// stream is left alone), so learners watch noise turn into words.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "training/model.hpp"
+
+namespace attention {
+
+struct sample_spec {
+  std::size_t length = 200;          // characters to generate
+  double temperature = 1.0;          // applied to the logits as float32
+  std::uint64_t seed = 42;           // torch.manual_seed before the first draw
+  std::vector<std::int64_t> prompt;  // ids; the corpus's first character when not given
+};
+
+// The ids generated after the prompt: logits of the last ≤ T ids, divided by
+// the temperature, softmax, u = torch.rand(1), and the first index whose
+// cumulative probability (summed in double, each partial sum rounded to
+// float32, as PyTorch's CPU cumsum) exceeds u, or V − 1 if none does.
+std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& spec, const sample_spec& sample);
+
+}  // namespace attention

@@ -1,0 +1,47 @@
+// The text task's corpus: UTF-8 as Python decodes it, the sorted vocabulary,
+// the splits, and Karpathy's get_batch drawing torch_train.py's windows.
+#include <catch2/catch.hpp>
+
+#include "errors/check.hpp"
+#include "support.hpp"
+#include "training/text.hpp"
+
+using namespace attention;
+using nlohmann::json;
+
+TEST_CASE("UTF-8 becomes code points; what Python refuses is refused with its byte", "[text]") {
+  CHECK(code_points("a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\r\n", "t") ==
+        std::vector<char32_t>{U'a', U'é', U'€', U'😀', U'\r', U'\n'});
+  CHECK(code_points("", "t").empty());
+  CHECK_THROWS_WITH(code_points("ab\xff", "task.corpus: x.txt"), "task.corpus: x.txt: not valid UTF-8 (byte 2)");
+  CHECK_THROWS_WITH(code_points("\xc0\xaf", "t"), "t: not valid UTF-8 (byte 0)");          // overlong '/'
+  CHECK_THROWS_WITH(code_points("a\xed\xa0\x80", "t"), "t: not valid UTF-8 (byte 1)");     // a surrogate
+  CHECK_THROWS_WITH(code_points("\xf4\x90\x80\x80", "t"), "t: not valid UTF-8 (byte 0)");  // past U+10FFFF
+  CHECK_THROWS_WITH(code_points("a\xe2\x82", "t"), "t: not valid UTF-8 (byte 1)");         // cut short
+  for (char32_t c : {U'a', U'é', U'€', U'😀'}) CHECK(code_points(utf8_of(c), "t") == std::vector<char32_t>{c});
+}
+
+TEST_CASE("the vocabulary is the sorted set of characters; the split is int(split · n)", "[text]") {
+  const text_corpus c = make_corpus(code_points("hello, world", "t"), 0.9);
+  CHECK(c.chars == std::vector<char32_t>{U' ', U',', U'd', U'e', U'h', U'l', U'o', U'r', U'w'});
+  CHECK(c.train.size() == 10);  // int(0.9 · 12) = 10
+  CHECK(c.val.size() == 2);
+  CHECK(c.first == c.id_of(U'h'));
+  CHECK(c.id_of(U'z') == -1);
+  CHECK(c.decode(c.train) == "hello, wor");
+}
+
+TEST_CASE("the ladder's corpus: 81 characters, and the probe torch_train.py drew", "[text]") {
+  const training_file f = test_support::training_preset("text-one-head");
+  const json golden = test_support::read_json(test_support::tests_dir() + "/golden-training/text-one-head.trace.json");
+  const text_corpus& c = *f.spec.task.text;
+  CHECK(c.vocab() == golden.at("vocab").get<std::size_t>());
+  for (std::size_t i = 0; i < c.vocab(); ++i) CHECK(utf8_of(c.chars[i]) == golden.at("vocab_chars").at(i).get<std::string>());
+  // the validation set: eval.batch windows of val after manual_seed(eval.seed); its first is the probe
+  generator gen(f.spec.eval_seed);
+  std::vector<std::int64_t> x(256 * 32), y(256 * 32);
+  draw_text(gen, c.val, 32, 256, x, y);
+  CHECK(std::vector<std::int64_t>(x.begin(), x.begin() + 32) == golden.at("probe").at("tokens").get<std::vector<std::int64_t>>());
+  CHECK(std::vector<std::int64_t>(y.begin(), y.begin() + 32) == golden.at("probe").at("targets").get<std::vector<std::int64_t>>());
+  for (std::size_t t = 0; t + 1 < 32; ++t) CHECK(y[t] == x[t + 1]);  // every position is a target
+}
