@@ -61,6 +61,52 @@ inline attention::training_file training_preset(const std::string& id) {
                                    [folder](const std::string& name) { return read_text(folder + name); });
 }
 
+// Each parameter of a model beside its entry in a trace's "weights" (or the
+// gradients in that layout): f(tensor, entry, name). Returns how many.
+template <typename F>
+std::size_t for_each_weight(const attention::model_weights& got, const nlohmann::json& want, F&& f) {
+  std::size_t count = 0;
+  const auto one = [&](const attention::tensor2& t, const nlohmann::json& entry, const std::string& name) {
+    f(t, entry, name);
+    ++count;
+  };
+  const auto linear = [&](const nlohmann::json& parent, const char* name, const attention::tensor2& w,
+                          const attention::tensor2& bias, const std::string& where) {
+    one(w, parent.at(name), where + name);
+    if (bias.size() != 0) one(bias, parent.at(std::string(name) + "_bias"), where + name + "_bias");
+  };
+  const auto norm = [&](const nlohmann::json& parent, const char* name, const attention::layer_norm_weights& ln,
+                        const std::string& where) {
+    if (ln.weight.size() == 0) return;
+    one(ln.weight, parent.at(name).at("weight"), where + name + ".weight");
+    one(ln.bias, parent.at(name).at("bias"), where + name + ".bias");
+  };
+  one(got.tok, want.at("tok"), "tok");
+  one(got.pos, want.at("pos"), "pos");
+  for (std::size_t l = 0; l < got.layers.size(); ++l) {
+    const attention::model_layer& layer = got.layers[l];
+    const nlohmann::json& w = want.at("layers").at(l);
+    const std::string where = "layers[" + std::to_string(l) + "].";
+    for (std::size_t h = 0; h < layer.heads.size(); ++h) {
+      const nlohmann::json& head = w.at("heads").at(h);
+      const std::string at = where + "heads[" + std::to_string(h) + "].";
+      linear(head, "query", layer.heads[h].query, layer.heads[h].query_bias, at);
+      linear(head, "key", layer.heads[h].key, attention::tensor2(), at);
+      linear(head, "value", layer.heads[h].value, layer.heads[h].value_bias, at);
+    }
+    linear(w, "proj", layer.proj, layer.proj_bias, where);
+    if (layer.fc.size() != 0) {
+      linear(w, "fc", layer.fc, layer.fc_bias, where);
+      linear(w, "fc2", layer.fc2, layer.fc2_bias, where);
+    }
+    norm(w, "ln1", layer.ln1, where);
+    norm(w, "ln2", layer.ln2, where);
+  }
+  norm(want, "ln_f", got.ln_f, "");
+  linear(want, "unembed", got.unembed, got.unembed_bias, "");
+  return count;
+}
+
 // Under ASan and UBSan, long trainings run a prefix of their golden trace.
 #ifdef ATTENTION_SANITIZED
 inline constexpr bool sanitized = true;

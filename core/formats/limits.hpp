@@ -47,8 +47,8 @@ inline constexpr std::size_t sample_length = 4096;      // characters a sample g
 
 // What the sizes imply (core/training_cost.hpp): a file of a few hundred
 // bytes must not ask for an hour of work or gigabytes of trace.
-inline constexpr std::uint64_t step_multiply_adds = 1u << 27;   // forward and backward of one step: 134,217,728
-inline constexpr std::uint64_t eval_multiply_adds = 1u << 30;   // one evaluation's forward: 1,073,741,824
+inline constexpr std::uint64_t step_multiply_adds = 1u << 29;   // forward and backward of one step: 536,870,912 (text-gpt's is 343,080,960)
+inline constexpr std::uint64_t eval_multiply_adds = std::uint64_t{1} << 32;  // one evaluation's forward: 4,294,967,296
 inline constexpr std::uint64_t eval_numbers = 1u << 27;         // floats it keeps: 134,217,728 (512 MB)
 inline constexpr std::uint64_t kept_attention = 1u << 24;       // attention numbers of every evaluation: 16,777,216 (64 MB)
 inline constexpr std::uint64_t total_multiply_adds = std::uint64_t{1} << 39;  // the whole run: 549,755,813,888

@@ -21,12 +21,17 @@ training_cost cost_of(const training_spec& s) {
   const u64 T = task_length(s.task), V = task_vocab(s.task), d = s.embed, L = s.layers, H = s.heads;
   // one sequence forward: per position, each layer's q, k, v and proj (4·d·d),
   // q @ kᵀ and weights @ v (2·T·d), and the unembedding (d·V)
-  const u64 per_sequence = times(T, plus(times(L, plus(times(4, times(d, d)), times(2, times(T, d)))), times(d, V)));
+  // and the MLP's two Linears (2·m·d·d)
+  const u64 per_layer = plus(plus(times(4, times(d, d)), times(2, times(T, d))), times(2, times(s.mlp, times(d, d))));
+  const u64 per_sequence = times(T, plus(times(L, per_layer), times(d, V)));
   // what forward keeps of one sequence: per layer the input, q, k, v, out and
-  // concat (6·T·d) and each head's weights (H·T·T); then the last stream and
-  // the logits, T·(d + V)
-  const u64 kept_per_sequence =
-      plus(times(L, plus(times(6, times(T, d)), times(H, times(T, T)))), times(T, plus(d, V)));
+  // concat (6·T·d), ln1 (T·d), the stream into the MLP, ln2 and fc before and
+  // after its activation (T·d, T·d, 2·T·m·d), each head's weights (H·T·T);
+  // then the last stream, ln_f and the logits, T·(d + d + V)
+  const u64 norm = s.norm ? 1 : 0, mlp = s.mlp ? 1 : 0;
+  const u64 streams = plus(6 + norm, times(mlp, 1 + norm));
+  const u64 per_layer_kept = plus(plus(times(streams, times(T, d)), times(H, times(T, T))), times(2, times(T, times(s.mlp, d))));
+  const u64 kept_per_sequence = plus(times(L, per_layer_kept), times(T, plus(times(1 + norm, d), V)));
   training_cost c;
   c.step_multiply_adds = times(times(3, s.batch), per_sequence);  // backward is about two forwards
   c.eval_multiply_adds = times(s.eval_batch, per_sequence);

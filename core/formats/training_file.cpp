@@ -88,6 +88,32 @@ task_spec parse_task(const json& task, const corpus_reader& read) {
   return t;
 }
 
+// gpt-v1.md's model options, each optional: mlp, norm, bias, activation.
+void read_gpt_options(const json& model, training_spec& s) {
+  if (model.contains("mlp")) {
+    const json& mlp = model.at("mlp");
+    ATTENTION_CHECK(mlp.is_number_integer() && mlp.get<std::int64_t>() >= 0 && mlp.get<std::int64_t>() <= 8,
+                    "model.mlp: expected an integer from 0 to 8, got ", shown(mlp));
+    s.mlp = mlp.get<std::size_t>();
+  }
+  for (const char* key : {"norm", "bias"})
+    if (model.contains(key)) {
+      const json& flag = model.at(key);
+      ATTENTION_CHECK(flag.is_boolean(), "model.", key, ": expected true or false, got ", shown(flag));
+      (std::string(key) == "norm" ? s.norm : s.bias) = flag.get<bool>();
+    }
+  if (model.contains("activation")) {
+    const std::string name = string_field(model, "activation", "model");
+    bool known = false;
+    for (activation_kind kind : {activation_kind::relu, activation_kind::gelu, activation_kind::gelu_tanh})
+      if (name == activation_name(kind)) {
+        s.activation = kind;
+        known = true;
+      }
+    ATTENTION_CHECK(known, "model.activation: unknown activation ", quote(name), "; expected relu, gelu or gelu_tanh");
+  }
+}
+
 }  // namespace
 
 bool looks_like_training(std::string_view json_text) {
@@ -127,7 +153,7 @@ training_file parse_training(std::string_view json_text, const corpus_reader& re
     ATTENTION_CHECK(root.contains("model"), "model: required");
     const json& model = root.at("model");
     ATTENTION_CHECK(model.is_object(), "model: expected an object");
-    only_fields(model, "model", {"embed", "heads", "layers"}, "training");
+    only_fields(model, "model", {"embed", "heads", "layers", "mlp", "norm", "bias", "activation"}, "training");
     s.embed = size_field(model, "embed", "model", bound::embed);
     s.heads = size_field(model, "heads", "model", bound::heads, 1);
     // 0 layers: the lecture's bigram with positions, logits = unembed(tok[x] + pos)
@@ -137,6 +163,7 @@ training_file parse_training(std::string_view json_text, const corpus_reader& re
                       "model.layers: expected an integer from 0 to ", bound::layers, ", got ", shown(layers));
       s.layers = layers.get<std::uint64_t>() == 0 ? 0 : size_at_most(layers, "model.layers", bound::layers);
     }
+    read_gpt_options(model, s);
     ATTENTION_CHECK(s.embed % s.heads == 0, "model.embed: ", s.embed, " is not a multiple of model.heads (", s.heads, ")");
 
     ATTENTION_CHECK(root.contains("train"), "train: required");

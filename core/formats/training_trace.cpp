@@ -19,6 +19,24 @@ void write_ints(std::ostream& out, const std::int64_t* data, std::size_t n) {
 
 void write_weight(std::ostream& out, const tensor2& t) { write_tensor_json(out, {t.shape(0), t.shape(1)}, t.data()); }
 
+// A Linear's entries: "name": W, then "name_bias": b (shape [n]) when it has one.
+void write_linear(std::ostream& out, const char* name, const tensor2& w, const tensor2& bias) {
+  out << '"' << name << "\":";
+  write_weight(out, w);
+  if (bias.size() == 0) return;
+  out << ",\"" << name << "_bias\":";
+  write_tensor_json(out, {bias.size()}, bias.data());
+}
+
+// A LayerNorm: {"weight": [d], "bias": [d]}.
+void write_norm(std::ostream& out, const char* name, const layer_norm_weights& ln) {
+  out << '"' << name << "\":{\"weight\":";
+  write_tensor_json(out, {ln.weight.size()}, ln.weight.data());
+  out << ",\"bias\":";
+  write_tensor_json(out, {ln.bias.size()}, ln.bias.data());
+  out << '}';
+}
+
 }  // namespace
 
 void write_evaluation(std::ostream& out, const evaluation& e) {
@@ -60,7 +78,9 @@ std::string head_scenario_json(const training_file& file, const training_run& ru
   ATTENTION_CHECK(layer < m.layers, "layer: ", layer, " is beyond the model's ", m.layers, " layers");
   ATTENTION_CHECK(head < m.heads, "head: ", head, " is beyond the layer's ", m.heads, " heads");
   const forward_pass pass = run.forward_one(tokens);
-  const tensor3& x = pass.layers[layer].input;  // (1, T, d)
+  // not yet: scenario biases are gpt-v1.md section 3
+  ATTENTION_CHECK(!m.bias, "head: this model's heads have biases, which scenarios cannot hold yet");
+  const tensor3& x = pass.layers[layer].attended();  // (1, T, d): with LayerNorm, ln1's output
   const model_head& w = run.weights().layers[layer].heads[head];
   const std::size_t T = pass.length, d = m.embed, hs = m.head_size();
   std::ostringstream out;
@@ -112,23 +132,41 @@ void write_training_trace(std::ostream& out, const training_file& file, const tr
   write_weight(out, w.pos);
   out << ",\"layers\":[";
   for (std::size_t l = 0; l < w.layers.size(); ++l) {
+    const model_layer& layer = w.layers[l];
     out << (l ? "," : "") << "{\"heads\":[";
-    for (std::size_t h = 0; h < w.layers[l].heads.size(); ++h) {
-      const model_head& head = w.layers[l].heads[h];
-      out << (h ? "," : "") << "{\"query\":";
-      write_weight(out, head.query);
-      out << ",\"key\":";
-      write_weight(out, head.key);
-      out << ",\"value\":";
-      write_weight(out, head.value);
+    for (std::size_t h = 0; h < layer.heads.size(); ++h) {
+      const model_head& head = layer.heads[h];
+      out << (h ? "," : "") << '{';
+      write_linear(out, "query", head.query, head.query_bias);
+      out << ',';
+      write_linear(out, "key", head.key, tensor2());
+      out << ',';
+      write_linear(out, "value", head.value, head.value_bias);
       out << '}';
     }
-    out << "],\"proj\":";
-    write_weight(out, w.layers[l].proj);
+    out << "],";
+    write_linear(out, "proj", layer.proj, layer.proj_bias);
+    if (m.mlp) {
+      out << ',';
+      write_linear(out, "fc", layer.fc, layer.fc_bias);
+      out << ',';
+      write_linear(out, "fc2", layer.fc2, layer.fc2_bias);
+    }
+    if (m.norm) {
+      out << ',';
+      write_norm(out, "ln1", layer.ln1);
+      out << ',';
+      write_norm(out, "ln2", layer.ln2);
+    }
     out << '}';
   }
-  out << "],\"unembed\":";
-  write_weight(out, w.unembed);
+  out << ']';
+  if (m.norm) {
+    out << ',';
+    write_norm(out, "ln_f", w.ln_f);
+  }
+  out << ',';
+  write_linear(out, "unembed", w.unembed, w.unembed_bias);
   out << '}';
   if (const auto& text = file.spec.task.text) {
     out << ",\"vocab_chars\":[";

@@ -144,6 +144,14 @@ tensor2 linear(generator& gen, std::size_t in, std::size_t out) {
   return transposed;
 }
 
+tensor2 linear_bias(generator& gen, std::size_t in, std::size_t out) {
+  // uniform_(bias, -bound, bound) with bound = 1/sqrt(fan_in), in Python's double
+  const double bound = 1.0 / std::sqrt(static_cast<double>(in));
+  tensor2 bias({std::size_t{1}, out});
+  fill_uniform(gen, bias.data(), out, static_cast<float>(-bound), static_cast<float>(bound));
+  return bias;
+}
+
 tensor2 embedding(generator& gen, std::size_t num, std::size_t dim,
                   const std::vector<std::int64_t>& ids) {
   std::vector<float> table(num * dim);  // (num, dim), drawn whole as PyTorch does

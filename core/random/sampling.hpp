@@ -33,6 +33,9 @@ std::vector<std::int64_t> randperm(generator& gen, std::size_t n);
 // the (out, in) weight, returned transposed as (in, out) so that x @ W works.
 tensor2 linear(generator& gen, std::size_t in, std::size_t out);
 
+// nn.Linear(in, out)'s bias, drawn right after its weight: (1, out).
+tensor2 linear_bias(generator& gen, std::size_t in, std::size_t out);
+
 // nn.Embedding(num, dim)(ids): normal_ over the whole (num, dim) table, then
 // the rows `ids`, as (len(ids), dim).
 tensor2 embedding(generator& gen, std::size_t num, std::size_t dim,

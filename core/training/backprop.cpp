@@ -66,6 +66,62 @@ tensor3 logits_gradient(const tensor3& logits, const std::vector<std::int64_t>& 
   return g;
 }
 
+// Σ over rows of g: a bias's gradient, (1, n); empty when there is no bias.
+tensor2 row_sum(const tensor3& g, const tensor2& bias) {
+  if (bias.size() == 0) return tensor2();
+  const std::size_t n = g.shape(2), rows = rows_of(g);
+  tensor2 out = xt::zeros<float>({std::size_t{1}, n});
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < n; ++c) out.data()[c] += g.data()[r * n + c];
+  return out;
+}
+
+// One head backwards from d out, (B, T, hs): its weights' gradients into gh,
+// and what flows back into what it read, added to d_read (B, T, d).
+void head_backward(const head_pass& hp, const model_head& hw, const tensor3& read, const tensor3& d_out, float scale,
+                   model_head& gh, tensor3& d_read) {
+  const std::size_t B = d_out.shape(0), T = d_out.shape(1), hs = d_out.shape(2);
+  // out = weights @ v: d weights = d_out @ vᵀ, d v = weightsᵀ @ d_out
+  tensor3 d_weights = xt::zeros<float>({B, T, T});
+  tensor3 d_v = xt::zeros<float>({B, T, hs});
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t i = 0; i < T; ++i)
+      for (std::size_t j = 0; j <= i; ++j) {
+        float sum = 0;
+        for (std::size_t c = 0; c < hs; ++c) sum += d_out(b, i, c) * hp.v(b, j, c);
+        d_weights(b, i, j) = sum;
+        const float wij = hp.weights(b, i, j);
+        for (std::size_t c = 0; c < hs; ++c) d_v(b, j, c) += wij * d_out(b, i, c);
+      }
+  // softmax: d s_ij = w_ij (d w_ij − Σ_k w_ik d w_ik); masked cells get none.
+  // Then s = (q kᵀ) · scale: d(q kᵀ) = d s · scale.
+  tensor3 d_qk = xt::zeros<float>({B, T, T});
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t i = 0; i < T; ++i) {
+      float dot = 0;
+      for (std::size_t j = 0; j <= i; ++j) dot += hp.weights(b, i, j) * d_weights(b, i, j);
+      for (std::size_t j = 0; j <= i; ++j) d_qk(b, i, j) = hp.weights(b, i, j) * (d_weights(b, i, j) - dot) * scale;
+    }
+  // q kᵀ: d q = d(q kᵀ) @ k, d k = d(q kᵀ)ᵀ @ q
+  tensor3 d_q = xt::zeros<float>({B, T, hs});
+  tensor3 d_k = xt::zeros<float>({B, T, hs});
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t i = 0; i < T; ++i)
+      for (std::size_t j = 0; j <= i; ++j) {
+        const float s = d_qk(b, i, j);
+        for (std::size_t c = 0; c < hs; ++c) {
+          d_q(b, i, c) += s * hp.k(b, j, c);
+          d_k(b, j, c) += s * hp.q(b, i, c);
+        }
+      }
+  gh.query = outer_sum(read, d_q);
+  gh.key = outer_sum(read, d_k);
+  gh.value = outer_sum(read, d_v);
+  gh.query_bias = row_sum(d_q, hw.query_bias);
+  gh.value_bias = row_sum(d_v, hw.value_bias);
+  d_read += back_through(d_q, hw.query) + back_through(d_k, hw.key) + back_through(d_v, hw.value);
+}
+
 }  // namespace
 
 model_weights gradients(const model_weights& w, const model_spec& spec, const forward_pass& pass,
@@ -74,8 +130,10 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
   const auto scale = static_cast<float>(std::pow(static_cast<double>(hs), -0.5));
   model_weights g;
   const tensor3 d_logits = logits_gradient(pass.logits, targets);  // (B, T, V)
-  g.unembed = outer_sum(pass.last, d_logits);
+  g.unembed = outer_sum(pass.unembedded(), d_logits);
+  g.unembed_bias = row_sum(d_logits, w.unembed_bias);
   tensor3 dh = back_through(d_logits, w.unembed);  // (B, T, d)
+  if (spec.norm) dh = layer_norm_backward(dh, pass.last, pass.ln_f, w.ln_f, g.ln_f);
   g.layers.resize(w.layers.size());
 
   for (std::size_t l = w.layers.size(); l-- > 0;) {
@@ -83,56 +141,34 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
     const layer_pass& lp = pass.layers[l];
     model_layer& gl = g.layers[l];
     gl.heads.resize(layer.heads.size());
-    // h_out = h_in + concat @ proj
+    if (spec.norm && !spec.mlp)  // ln2 without an MLP: no gradient (and AdamW leaves it alone)
+      gl.ln2 = {xt::zeros<float>({std::size_t{1}, d}), xt::zeros<float>({std::size_t{1}, d})};
+    if (spec.mlp) {
+      // h_out = middle + fc2(act(fc(ln2(middle) or middle)))
+      const tensor3& read = spec.norm ? lp.ln2.out : lp.middle;
+      gl.fc2 = outer_sum(lp.active, dh);
+      gl.fc2_bias = row_sum(dh, layer.fc2_bias);
+      const tensor3 d_hidden = activation_backward(back_through(dh, layer.fc2), lp.hidden, spec.activation);
+      gl.fc = outer_sum(read, d_hidden);
+      gl.fc_bias = row_sum(d_hidden, layer.fc_bias);
+      tensor3 d_read = back_through(d_hidden, layer.fc);
+      if (spec.norm) d_read = layer_norm_backward(d_read, lp.middle, lp.ln2, layer.ln2, gl.ln2);
+      dh += d_read;  // the residual passes the gradient through unchanged
+    }
+    // middle = input + concat @ proj (+ b)
     gl.proj = outer_sum(lp.concat, dh);
+    gl.proj_bias = row_sum(dh, layer.proj_bias);
     const tensor3 d_concat = back_through(dh, layer.proj);  // (B, T, d)
-    tensor3 d_input = dh;  // the residual passes the gradient through unchanged
+    const tensor3& read = lp.attended();
+    tensor3 d_read = xt::zeros<float>({B, T, d});
     for (std::size_t k = 0; k < layer.heads.size(); ++k) {
-      const head_pass& hp = lp.heads[k];
       tensor3 d_out({B, T, hs});
       for (std::size_t r = 0; r < B * T; ++r)
         for (std::size_t c = 0; c < hs; ++c) d_out.data()[r * hs + c] = d_concat.data()[r * d + k * hs + c];
-      // out = weights @ v: d weights = d_out @ vᵀ, d v = weightsᵀ @ d_out
-      tensor3 d_weights = xt::zeros<float>({B, T, T});
-      tensor3 d_v = xt::zeros<float>({B, T, hs});
-      for (std::size_t b = 0; b < B; ++b)
-        for (std::size_t i = 0; i < T; ++i)
-          for (std::size_t j = 0; j <= i; ++j) {
-            float sum = 0;
-            for (std::size_t c = 0; c < hs; ++c) sum += d_out(b, i, c) * hp.v(b, j, c);
-            d_weights(b, i, j) = sum;
-            const float wij = hp.weights(b, i, j);
-            for (std::size_t c = 0; c < hs; ++c) d_v(b, j, c) += wij * d_out(b, i, c);
-          }
-      // softmax: d s_ij = w_ij (d w_ij − Σ_k w_ik d w_ik); masked cells get none.
-      // Then s = (q kᵀ) · scale: d(q kᵀ) = d s · scale.
-      tensor3 d_qk = xt::zeros<float>({B, T, T});
-      for (std::size_t b = 0; b < B; ++b)
-        for (std::size_t i = 0; i < T; ++i) {
-          float dot = 0;
-          for (std::size_t j = 0; j <= i; ++j) dot += hp.weights(b, i, j) * d_weights(b, i, j);
-          for (std::size_t j = 0; j <= i; ++j) d_qk(b, i, j) = hp.weights(b, i, j) * (d_weights(b, i, j) - dot) * scale;
-        }
-      // q kᵀ: d q = d(q kᵀ) @ k, d k = d(q kᵀ)ᵀ @ q
-      tensor3 d_q = xt::zeros<float>({B, T, hs});
-      tensor3 d_k = xt::zeros<float>({B, T, hs});
-      for (std::size_t b = 0; b < B; ++b)
-        for (std::size_t i = 0; i < T; ++i)
-          for (std::size_t j = 0; j <= i; ++j) {
-            const float s = d_qk(b, i, j);
-            for (std::size_t c = 0; c < hs; ++c) {
-              d_q(b, i, c) += s * hp.k(b, j, c);
-              d_k(b, j, c) += s * hp.q(b, i, c);
-            }
-          }
-      model_head& gh = gl.heads[k];
-      const model_head& hw = layer.heads[k];
-      gh.query = outer_sum(lp.input, d_q);
-      gh.key = outer_sum(lp.input, d_k);
-      gh.value = outer_sum(lp.input, d_v);
-      d_input += back_through(d_q, hw.query) + back_through(d_k, hw.key) + back_through(d_v, hw.value);
+      head_backward(lp.heads[k], layer.heads[k], read, d_out, scale, gl.heads[k], d_read);
     }
-    dh = std::move(d_input);
+    if (spec.norm) d_read = layer_norm_backward(d_read, lp.input, lp.ln1, layer.ln1, gl.ln1);
+    dh += d_read;
   }
   // h0 = tok[x] + pos[t]
   g.tok = xt::zeros<float>(w.tok.shape());

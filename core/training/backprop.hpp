@@ -1,8 +1,8 @@
 // The gradient of the mean cross-entropy with respect to every weight, by
-// hand, backwards through what forward() kept: the unembedding, each layer's
-// projection and residual, each head's weighted sum, causal softmax, scaled
-// scores and projections, and the embedding gather. What loss.backward()
-// leaves in each parameter's .grad.
+// hand, backwards through what forward() kept: the unembedding and ln_f, each
+// layer's MLP, ln2, projection and residual, each head's weighted sum, causal
+// softmax, scaled scores and projections, ln1, and the embedding gather. What
+// loss.backward() leaves in each parameter's .grad (zeros where it leaves none).
 #pragma once
 
 #include <cstdint>

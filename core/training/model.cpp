@@ -1,6 +1,7 @@
 #include "training/model.hpp"
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 
 #include "random/sampling.hpp"
@@ -11,11 +12,17 @@ namespace attention {
 
 std::vector<tensor2*> model_weights::all() {
   std::vector<tensor2*> list{&tok, &pos};
+  // only the tensors the model has: a bias or a LayerNorm may be absent (empty)
+  const auto add = [&list](std::initializer_list<tensor2*> tensors) {
+    for (tensor2* t : tensors)
+      if (t->size() != 0) list.push_back(t);
+  };
   for (model_layer& layer : layers) {
-    for (model_head& head : layer.heads) list.insert(list.end(), {&head.key, &head.query, &head.value});
-    list.push_back(&layer.proj);
+    for (model_head& head : layer.heads) add({&head.key, &head.query, &head.query_bias, &head.value, &head.value_bias});
+    add({&layer.proj, &layer.proj_bias, &layer.fc, &layer.fc_bias, &layer.fc2, &layer.fc2_bias, &layer.ln1.weight,
+         &layer.ln1.bias, &layer.ln2.weight, &layer.ln2.bias});
   }
-  list.push_back(&unembed);
+  add({&ln_f.weight, &ln_f.bias, &unembed, &unembed_bias});
   return list;
 }
 
@@ -36,7 +43,12 @@ tensor2 normal_table(generator& gen, std::size_t rows, std::size_t cols) {
 }  // namespace
 
 model_weights init_weights(generator& gen, const model_spec& spec) {
-  const std::size_t d = spec.embed, hs = spec.head_size();
+  const std::size_t d = spec.embed, hs = spec.head_size(), hidden = spec.mlp * d;
+  // nn.Linear: its weight, then its bias when the model has biases
+  const auto linear_of = [&](std::size_t in, std::size_t out, tensor2& weight, tensor2* bias) {
+    weight = linear(gen, in, out);
+    if (bias != nullptr && spec.bias) *bias = linear_bias(gen, in, out);
+  };
   model_weights w;
   w.tok = normal_table(gen, spec.vocab, d);
   w.pos = normal_table(gen, spec.length, d);
@@ -44,17 +56,40 @@ model_weights init_weights(generator& gen, const model_spec& spec) {
     model_layer layer;
     for (std::size_t h = 0; h < spec.heads; ++h) {
       model_head head;
-      head.key = linear(gen, d, hs);  // key, query, value: Head.__init__'s order
-      head.query = linear(gen, d, hs);
-      head.value = linear(gen, d, hs);
+      linear_of(d, hs, head.key, nullptr);  // key, query, value: Head.__init__'s order; no key bias
+      linear_of(d, hs, head.query, &head.query_bias);
+      linear_of(d, hs, head.value, &head.value_bias);
       layer.heads.push_back(std::move(head));
     }
-    layer.proj = linear(gen, d, d);
+    linear_of(d, d, layer.proj, &layer.proj_bias);
+    if (spec.mlp) {
+      linear_of(d, hidden, layer.fc, &layer.fc_bias);
+      linear_of(hidden, d, layer.fc2, &layer.fc2_bias);
+    }
+    if (spec.norm) {
+      layer.ln1 = layer_norm_init(d);
+      layer.ln2 = layer_norm_init(d);
+    }
     w.layers.push_back(std::move(layer));
   }
-  w.unembed = linear(gen, d, spec.vocab);
+  if (spec.norm) w.ln_f = layer_norm_init(d);
+  linear_of(d, spec.vocab, w.unembed, &w.unembed_bias);
   return w;
 }
+
+namespace {
+
+// x @ W (+ b): a Linear, its bias added after the product
+tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias) {
+  tensor3 out = project(x, w);
+  if (bias.size() == 0) return out;
+  const std::size_t n = out.shape(2), rows = out.size() / n;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < n; ++c) out.data()[r * n + c] += bias.data()[c];
+  return out;
+}
+
+}  // namespace
 
 forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
                      std::size_t batch) {
@@ -76,13 +111,16 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
   for (const model_layer& layer : w.layers) {
     layer_pass lp;
     lp.input = h;
+    lp.normed = spec.norm;
+    if (spec.norm) lp.ln1 = layer_norm(h, layer.ln1);
+    const tensor3& a = lp.attended();
     lp.concat = tensor3({B, T, d});
     for (std::size_t k = 0; k < layer.heads.size(); ++k) {
       const model_head& hw = layer.heads[k];
       head_pass hp;
-      hp.k = project(h, hw.key);
-      hp.q = project(h, hw.query);
-      hp.v = project(h, hw.value);
+      hp.k = project(a, hw.key);
+      hp.q = linear_of(a, hw.query, hw.query_bias);
+      hp.v = linear_of(a, hw.value, hw.value_bias);
       tensor3 scores = scores_of(hp.q, hp.k);  // (B, T, T)
       for (std::size_t b = 0; b < B; ++b)
         for (std::size_t i = 0; i < T; ++i)
@@ -94,12 +132,20 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
           for (std::size_t c = 0; c < hs; ++c) lp.concat(b, t, k * hs + c) = hp.out(b, t, c);
       lp.heads.push_back(std::move(hp));
     }
-    const tensor3 projected = project(lp.concat, layer.proj);
-    h = lp.input + projected;  // the residual stream
+    h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias);  // the residual stream
+    if (spec.mlp) {
+      lp.middle = h;
+      if (spec.norm) lp.ln2 = layer_norm(h, layer.ln2);
+      lp.hidden = linear_of(spec.norm ? lp.ln2.out : lp.middle, layer.fc, layer.fc_bias);
+      lp.active = activate(lp.hidden, spec.activation);
+      h = lp.middle + linear_of(lp.active, layer.fc2, layer.fc2_bias);
+    }
     pass.layers.push_back(std::move(lp));
   }
   pass.last = h;
-  pass.logits = project(h, w.unembed);
+  pass.normed = spec.norm;
+  if (spec.norm) pass.ln_f = layer_norm(h, w.ln_f);
+  pass.logits = linear_of(pass.unembedded(), w.unembed, w.unembed_bias);
   return pass;
 }
 

@@ -1,9 +1,10 @@
-// The attention-only transformer of training-v1.md: token and position
-// embeddings, layers of causal self-attention heads with an output
-// projection on a residual stream, an unembedding; no biases, no LayerNorm,
-// no MLP. Its weights are drawn in the spec's order from the PyTorch-exact
-// generator, so they start where torch_train.py's do. forward() keeps every
-// intermediate that backprop.cpp needs and the page shows.
+// The model of training-v1.md grown by gpt-v1.md's options: token and
+// position embeddings, blocks of causal self-attention heads with an output
+// projection on a residual stream, optionally pre-LayerNorm (ln1, ln2, ln_f),
+// an MLP and biases, then an unembedding. With the options off it is v1's
+// attention-only transformer. Its weights are drawn in the spec's order from
+// the PyTorch-exact generator, so they start where torch_train.py's do.
+// forward() keeps every intermediate that backprop.cpp needs and the page shows.
 #pragma once
 
 #include <cstddef>
@@ -12,37 +13,51 @@
 
 #include "random/generator.hpp"
 #include "tensor/tensor.hpp"
+#include "training/activation.hpp"
+#include "training/layer_norm.hpp"
 
 namespace attention {
 
 struct model_spec {
   std::size_t vocab = 0, length = 0;   // V, T
-  std::size_t embed = 0, heads = 1, layers = 1;  // d, heads per layer, layers
+  std::size_t embed = 0, heads = 1, layers = 1;  // d, heads per layer, layers (0: a bigram with positions)
+  std::size_t mlp = 0;                 // the MLP's hidden width is mlp · d; 0: no MLP
+  bool norm = false;                   // pre-LayerNorm blocks and a final ln_f
+  bool bias = false;                   // every Linear has a bias but the heads' key
+  activation_kind activation = activation_kind::relu;
   std::size_t head_size() const { return embed / heads; }
 };
 
+// A bias is (1, n), so that the optimizer sees every parameter as a matrix;
+// empty (0, 0) when the model has none.
 struct model_head {
-  tensor2 query, key, value;  // (d, hs) each, as [in, out]
+  tensor2 query, key, value;        // (d, hs) each, as [in, out]
+  tensor2 query_bias, value_bias;   // (1, hs): a key bias would shift whole rows of scores, which softmax ignores
 };
 
 struct model_layer {
   std::vector<model_head> heads;
-  tensor2 proj;  // (d, d)
+  tensor2 proj, proj_bias;          // (d, d), (1, d)
+  tensor2 fc, fc_bias;              // (d, m·d), (1, m·d) when mlp
+  tensor2 fc2, fc2_bias;            // (m·d, d), (1, d) when mlp
+  layer_norm_weights ln1, ln2;      // when norm
 };
 
 struct model_weights {
   tensor2 tok;  // (V, d)
   tensor2 pos;  // (T, d)
   std::vector<model_layer> layers;
-  tensor2 unembed;  // (d, V)
+  layer_norm_weights ln_f;      // when norm
+  tensor2 unembed, unembed_bias;  // (d, V), (1, V)
 
   // Every tensor in PyTorch's model.parameters() order, for the optimizer.
   std::vector<tensor2*> all();
   std::vector<const tensor2*> all() const;
 };
 
-// nn.Embedding, nn.Embedding, then per layer per head key, query, value
-// (nn.Linear, bias=False), then proj, then unembed.
+// nn.Embedding, nn.Embedding, then per layer per head key, query, value,
+// then proj, fc, fc2 (each nn.Linear its weight, then its bias), then the
+// unembedding; LayerNorms draw nothing.
 model_weights init_weights(generator& gen, const model_spec& spec);
 
 // What one head computed for a batch.
@@ -54,8 +69,18 @@ struct head_pass {
 
 struct layer_pass {
   tensor3 input;  // (B, T, d): the residual stream into this layer
+  norm_pass ln1;  // when norm: ln1(input), what the heads read
   std::vector<head_pass> heads;
   tensor3 concat;  // (B, T, d): the heads' outs side by side
+  tensor3 middle;  // (B, T, d): the stream after attention, into the MLP
+  norm_pass ln2;   // when norm and mlp: ln2(middle)
+  tensor3 hidden;  // (B, T, m·d): fc's output, before the activation
+  tensor3 active;  // (B, T, m·d): after it
+
+  bool normed = false;  // the model has LayerNorms
+
+  // What the heads read: ln1's output, or the stream itself.
+  const tensor3& attended() const { return normed ? ln1.out : input; }
 };
 
 struct forward_pass {
@@ -63,7 +88,13 @@ struct forward_pass {
   std::vector<std::int64_t> tokens;  // (B, T)
   std::vector<layer_pass> layers;
   tensor3 last;    // (B, T, d): the residual stream after the last layer
+  norm_pass ln_f;  // when norm: ln_f(last), what the unembedding reads
   tensor3 logits;  // (B, T, V)
+
+  bool normed = false;
+
+  // What the unembedding reads: ln_f's output, or the stream itself.
+  const tensor3& unembedded() const { return normed ? ln_f.out : last; }
 };
 
 // tokens: (B, T) ids below V, T no longer than the model's length.

@@ -1,5 +1,6 @@
 #include "training/training.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -33,8 +34,17 @@ bool all_finite(const std::vector<const tensor2*>& tensors) {
 
 }  // namespace
 
+model_spec training_run::model_of(const training_spec& spec) {
+  model_spec m{task_vocab(spec.task), task_length(spec.task), spec.embed, spec.heads, spec.layers};
+  m.mlp = spec.mlp;
+  m.norm = spec.norm;
+  m.bias = spec.bias;
+  m.activation = spec.activation;
+  return m;
+}
+
 training_run::training_run(const training_spec& spec) : spec_(spec), gen_(spec.seed) {
-  model_ = {task_vocab(spec.task), task_length(spec.task), spec.embed, spec.heads, spec.layers};
+  model_ = model_of(spec);
   weights_ = init_weights(gen_, model_);
   // the validation set: its own seed, and the training stream left as it was
   const generator saved = gen_;
@@ -55,7 +65,17 @@ float training_run::step() {
   const float loss = cross_entropy(pass.logits, batch.y).loss;
   if (!std::isfinite(loss)) diverged(n, std::string("the loss is ") + (std::isnan(loss) ? "nan" : "inf"), spec_.optimizer);
   const model_weights grads = gradients(weights_, model_, pass, batch.y);
-  adamw_step(spec_.optimizer, adam_, weights_.all(), grads.all());
+  // PyTorch's AdamW skips a parameter with no gradient: ln2 when there is no MLP
+  std::vector<tensor2*> params = weights_.all();
+  std::vector<const tensor2*> given = grads.all();
+  if (model_.norm && !model_.mlp)
+    for (const model_layer& layer : weights_.layers)
+      for (const tensor2* skipped : {&layer.ln2.weight, &layer.ln2.bias}) {
+        const auto at = std::find(params.begin(), params.end(), skipped) - params.begin();
+        params.erase(params.begin() + at);
+        given.erase(given.begin() + at);
+      }
+  adamw_step(spec_.optimizer, adam_, params, given);
   // checked after every update, so the step named is the one that broke them
   if (!all_finite(static_cast<const model_weights&>(weights_).all()))
     diverged(n, "a weight is no longer finite", spec_.optimizer);

@@ -22,6 +22,9 @@ struct training_spec {
   std::uint64_t seed = 0;
   task_spec task;
   std::size_t embed = 0, heads = 1, layers = 1;
+  std::size_t mlp = 0;  // gpt-v1.md's options: all off is training-v1.md's model
+  bool norm = false, bias = false;
+  activation_kind activation = activation_kind::relu;
   std::size_t steps = 0, batch = 32;
   adamw_settings optimizer;
   std::size_t eval_every = 25, eval_batch = 512;
@@ -43,6 +46,9 @@ class training_run {
   // Builds the model from seed, then draws the validation set off the
   // training stream (saved and restored around it), as torch_train.py does.
   explicit training_run(const training_spec& spec);
+
+  // The model a training file describes.
+  static model_spec model_of(const training_spec& spec);
 
   float step();  // one optimizer step; the batch's loss before the update
   evaluation evaluate() const;

@@ -65,7 +65,7 @@ TEST_CASE("each bound refuses naming the field to change", "[training-cost]") {
   // the files: a few hundred bytes asking for gigabytes or an hour
   training_spec s = previous_spec(64, 128, 8, 4);
   s.eval_batch = 2048;
-  CHECK_THROWS_WITH(check_cost(s), Catch::StartsWith("eval.batch: one evaluation of 2048 sequences would take 44023414784 multiply-adds, beyond the limit of 1073741824"));
+  CHECK_THROWS_WITH(check_cost(s), Catch::StartsWith("eval.batch: one evaluation of 2048 sequences would take 44023414784 multiply-adds, beyond the limit of 4294967296"));
   // many small heads over long sequences: cheap to compute, heavy to keep
   training_spec narrow = previous_spec(64, 8, 8, 4);
   narrow.eval_batch = 2048;
@@ -76,7 +76,7 @@ TEST_CASE("each bound refuses naming the field to change", "[training-cost]") {
   s.eval_every = 1;
   CHECK_THROWS_WITH(check_cost(s), Catch::StartsWith("eval.every: 1 keeps 100001 evaluations of 131072 attention numbers each (13107331072), beyond the limit of 16777216"));
   s.eval_every = 100000;
-  s.batch = 2;  // one step at 96% of the per-step limit
+  s.batch = 2;  // one step at a quarter of the per-step limit
   CHECK(cost_of(s).step_multiply_adds <= bound::step_multiply_adds);
   CHECK_THROWS_WITH(check_cost(s), Catch::StartsWith("train.steps: 100000 steps and their evaluations would take"));
   s.steps = 4000;  // about 4,000 such steps fit

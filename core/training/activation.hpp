@@ -1,0 +1,22 @@
+// The MLP's activations of gpt-v1.md, as PyTorch's CPU kernels compute them
+// in float32: ReLU (the lecture's), GELU exact (erf) and GELU's tanh
+// approximation (GPT-2's), with their derivatives for the backward pass.
+#pragma once
+
+#include <string>
+
+#include "tensor/tensor.hpp"
+
+namespace attention {
+
+enum class activation_kind { relu, gelu, gelu_tanh };
+
+// "relu", "gelu", "gelu_tanh", as training files name them.
+const char* activation_name(activation_kind kind);
+
+tensor3 activate(const tensor3& x, activation_kind kind);
+
+// d x from d y, given the activation's input x.
+tensor3 activation_backward(const tensor3& d_y, const tensor3& x, activation_kind kind);
+
+}  // namespace attention
