@@ -7,8 +7,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { loadEngine } from '../web/engine.js';
-import { pictureSVG } from '../web/export.js';
+import { loadEngine } from '../web/engine/engine.js';
+import { pictureSVG } from '../web/export/picture.js';
 import { escapeXml, numbersFit } from '../web/views/format.js';
 import { graphModel, defaults as graphDefaults } from '../web/views/graph.js';
 import { layoutFor } from '../web/views/graph-layout.js';

@@ -5,19 +5,19 @@
 //     <img src="assets/attention-playground/figures/bank-raw.svg" alt="…">  (shown until ready)
 //   </attention-playground>
 //
-// Attributes: see element-settings.js (and the README's table); each one
+// Attributes: see element/settings.js (and the README's table); each one
 // changes the view live, and a bad one is one line inside the element and an
 // error event. Methods play() and pause(); property step; events ready,
 // stepchange and error; data-state="loading|ready|error" on the element. Its
 // files are found beside this script (import.meta.url), and every element
 // on a page shares one WebAssembly module.
-import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes } from './engine.js';
+import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes } from './engine/engine.js';
 import { lessons } from './lessons/index.js';
-import { drive, Player } from './player.js';
-import { attributeNames, playgroundHash, readSettings } from './element-settings.js';
-import { presetScenario, sameOriginText, trainingText } from './presets.js';
-import { defaultState, quoteText, steps } from './state.js';
-import { scenarioFromSentence, withOverrides } from './sentence.js';
+import { drive, Player } from './state/player.js';
+import { attributeNames, playgroundHash, readSettings } from './element/settings.js';
+import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
+import { defaultState, quoteText, steps } from './state/state.js';
+import { scenarioFromSentence, withOverrides } from './state/sentence.js';
 import { LinkedViews } from './views/linked.js';
 
 const stepLabels = { x: 'x', qkv: 'q, k, v', scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights', out: 'out' };
@@ -26,7 +26,7 @@ const stepLabels = { x: 'x', qkv: 'q, k, v', scores: 'scores', scaled: 'scaled',
 // Shadow DOM would break a strict style-src 'self').
 let sheets = null;
 function loadSheets() {
-  sheets ??= Promise.all(['views.css', 'element.css'].map(async (name) => {
+  sheets ??= Promise.all(['views/views.css', 'element/element.css'].map(async (name) => {
     const response = await fetch(new URL(name, import.meta.url));
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(await response.text());

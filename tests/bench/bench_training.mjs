@@ -31,7 +31,7 @@ log('training: wasm in Chromium …');
 const page = await openPage(browser, `${site.url}#train=previous-token`);
 await page.waitForFunction(() => document.querySelector('.training')?.dataset.state === 'ready', null, { timeout: 30000 });
 const wasm = await page.evaluate(async (texts) => {
-  const { loadEngine, trainerUrl } = await import('./engine.js');
+  const { loadEngine, trainerUrl } = await import('./engine/engine.js');
   const engine = await loadEngine({ moduleUrl: trainerUrl });
   return texts.map(([id, text]) => {
     const run = engine.training(text);

@@ -1,7 +1,7 @@
 // Runs in Chromium: the wasm core through engine.js against the plain-JS
 // baseline, same sizes, same inputs, results checked equal. window.bench(sizes)
 // returns the measurements.
-import { loadEngine } from './assets/attention-playground/engine.js';
+import { loadEngine } from './assets/attention-playground/engine/engine.js';
 import { attentionJS } from './baseline.js';
 import { scenarioText } from './scenario.js';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { openPage, ready, shot, useBrowser } from './browser.mjs';
 
 const env = useBrowser();
-const stepMs = 1600;  // web/player.js defaults.stepMs
+const stepMs = 1600;  // web/state/player.js defaults.stepMs
 
 async function clocked(hash, options = {}) {
   const page = await openPage(env.browser, null, options);

@@ -63,7 +63,7 @@ async function settle(page) {
 // The page's own lists: its enums (state.js), the presets and the lessons' titles.
 async function pageLists(page) {
   return page.evaluate(async () => {
-    const { steps, lessonIds, props } = await import('./state.js');
+    const { steps, lessonIds, props } = await import('./state/state.js');
     const presets = await (await fetch('scenarios/index.json')).json();
     const lessonTitles = Object.fromEntries([...document.querySelectorAll('#lessons-nav a')]
       .filter((a) => a.getAttribute('href').startsWith('#lesson=')).map((a) => [a.getAttribute('href').slice(8), a.textContent]));

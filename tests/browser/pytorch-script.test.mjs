@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 
-import { pytorchSnippet, pyString } from '../../web/pytorch.js';
-import { scenarioFromSentence } from '../../web/sentence.js';
-import { defaultState } from '../../web/state.js';
+import { pytorchSnippet, pyString } from '../../web/export/pytorch.js';
+import { scenarioFromSentence } from '../../web/state/sentence.js';
+import { defaultState } from '../../web/state/state.js';
 
 const hostile = [
   'a\ropen("/tmp/pwned", "w").write("x")\r#',

@@ -1,12 +1,12 @@
-// The element's attributes (web/element-settings.js): every one checked like
+// The element's attributes (web/element/settings.js): every one checked like
 // the URL state with one line naming it, and the round trips between a
 // figure and the full page, "Open in the playground" and "Embed this view".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 
-import { attributeNames, attributes, attributesOfState, embedSnippets, playgroundHash, readSettings } from '../../web/element-settings.js';
-import { defaultState, parseHash, trainingIds } from '../../web/state.js';
+import { attributeNames, attributes, attributesOfState, embedSnippets, playgroundHash, readSettings } from '../../web/element/settings.js';
+import { defaultState, parseHash, trainingIds } from '../../web/state/state.js';
 
 const settingsOf = (given) => readSettings((name) => (Object.hasOwn(given, name) ? given[name] : null));
 const refused = (given) => {

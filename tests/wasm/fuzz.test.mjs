@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, dirname } from 'node:path';
 
-import { loadEngine, ScenarioError } from '../../web/engine.js';
+import { loadEngine, ScenarioError } from '../../web/engine/engine.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const wasmDir = process.env.ATTENTION_WASM_DIR ?? join(root, 'build', 'wasm');

@@ -1,7 +1,7 @@
 // "Embed this view": the page's current state as the two snippets an author
 // pastes into a documentation page, the <attention-playground> tag and the
 // iframe, each ready to copy, and what a figure cannot carry.
-import { attributesOfState, embedSnippets } from './element-settings.js';
+import { attributesOfState, embedSnippets } from '../element/settings.js';
 
 function block(parent, id, label, text) {
   const wrap = document.createElement('div');

@@ -1,18 +1,18 @@
 // Wiring only: URL state <-> controls, the engine, the player and the views.
-import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, tooLarge } from './engine.js';
+import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, tooLarge } from '../engine/engine.js';
 import { notebookName, stepText } from './notebooks.js';
-import { editedScenario, hasEdits, withEdit } from './edits.js';
+import { editedScenario, hasEdits, withEdit } from '../state/edits.js';
 import { showEmbedCode } from './embed-view.js';
-import { download, pictureSVG, picturePNG } from './export.js';
-import { drive, Player } from './player.js';
-import { presetIndex, presetScenario, trainingText } from './presets.js';
-import { pytorchSnippet } from './pytorch.js';
-import { scenarioFromSentence, withOverrides } from './sentence.js';
-import { defaultSentence, defaultState, linkNotice, parseHash, quoteText, sliderPosition, steps, temperatureAt, toHash } from './state.js';
-import { HeadsStrip } from './views/heads.js';
-import { LinkedViews } from './views/linked.js';
-import { MaskEditor } from './views/mask-editor.js';
-import { lessons } from './lessons/index.js';
+import { download, pictureSVG, picturePNG } from '../export/picture.js';
+import { drive, Player } from '../state/player.js';
+import { presetIndex, presetScenario, trainingText } from '../engine/presets.js';
+import { pytorchSnippet } from '../export/pytorch.js';
+import { scenarioFromSentence, withOverrides } from '../state/sentence.js';
+import { defaultSentence, defaultState, linkNotice, parseHash, quoteText, sliderPosition, steps, temperatureAt, toHash } from '../state/state.js';
+import { HeadsStrip } from '../views/heads.js';
+import { LinkedViews } from '../views/linked.js';
+import { MaskEditor } from '../views/mask-editor.js';
+import { lessons } from '../lessons/index.js';
 
 const $ = (id) => document.getElementById(id);
 const app = $('app');
@@ -314,7 +314,7 @@ async function renderTraining() {
   if (training?.preset === state.train) return;
   disposeTraining();
   // the training view's modules load when it opens: a first visit skips them
-  const { TrainingView } = await import('./training/view.js');
+  const { TrainingView } = await import('../training/view.js');
   if (!state.train || training) return;  // the learner moved on, or another render got here first
   const body = $('lesson-body');
   body.textContent = '';

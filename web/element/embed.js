@@ -1,14 +1,14 @@
 // embed.html#scenario=bank-raw&view=graph&step=weights: one view, no page
-// chrome. The hash's keys are the element's attributes (element-settings.js), and the page tells its
+// chrome. The hash's keys are the element's attributes (settings.js), and the page tells its
 // parent how tall it is, so the host can size the frame:
 //   window.addEventListener('message', (e) => {
 //     if (e.data?.type === 'attention-playground:height') frame.height = e.data.height;
 //   });
 // Anyone can craft this page's hash: it takes the main page's hash limit, and
 // reports what it refused in the main page's notice above the view.
-import './attention-playground.js';
-import { attributeNames as attributes } from './element-settings.js';
-import { hashLengthProblem, linkNotice, quoteText } from './state.js';
+import '../attention-playground.js';
+import { attributeNames as attributes } from './settings.js';
+import { hashLengthProblem, linkNotice, quoteText } from '../state/state.js';
 
 const element = document.createElement('attention-playground');
 const notice = document.getElementById('notice');

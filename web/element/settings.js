@@ -3,8 +3,8 @@
 // the full page: the page's link for a figure's settings ("Open in the
 // playground") and a figure's attributes for the page's state ("Embed this
 // view"). No DOM here: the element, the page and Node tests share it.
-import { escapeXml } from './views/format.js';
-import { lessonIds, maskToText, props, quoteText, readSetting, steps, toHash, trainingIds, defaultState, defaultSentence } from './state.js';
+import { escapeXml } from '../views/format.js';
+import { lessonIds, maskToText, props, quoteText, readSetting, steps, toHash, trainingIds, defaultState, defaultSentence } from '../state/state.js';
 
 const views = ['matrices', 'graph', 'both', ...lessonIds, 'train'];
 export const speeds = ['10', '25', '50', '100', '0'];

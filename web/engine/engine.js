@@ -4,12 +4,12 @@
 // thrown Errors carrying the core's words.
 
 const defaults = {
-  moduleUrl: new URL('./wasm/attention-core.js', import.meta.url),
+  moduleUrl: new URL('../wasm/attention-core.js', import.meta.url),
 };
 
 // The trainer's module (training.hpp and its glue), which only the training
 // view's worker loads: loadEngine({ moduleUrl: trainerUrl }).
-export const trainerUrl = new URL('./wasm/attention-train.js', import.meta.url);
+export const trainerUrl = new URL('../wasm/attention-train.js', import.meta.url);
 
 const shared = new Map();  // one module per URL per page, however many views use it
 

@@ -2,7 +2,7 @@
 // papers' order. A previous-token head (Elhage et al. 2021), an induction
 // head forming at a phase change in two layers (Olsson et al. 2022), and the
 // same task failing with one layer. The training view does the work.
-import { trainingText } from '../presets.js';
+import { trainingText } from '../engine/presets.js';
 import { choice, element, prose } from './common.js';
 
 const stages = {

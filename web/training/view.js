@@ -3,7 +3,7 @@
 // posts: the loss and accuracy curves, every head's attention on the probe
 // sequence, the selected head's communication graph, the probe's predictions
 // against its targets, and a timeline to scrub back through the evaluations.
-import { trainingIds } from '../state.js';
+import { trainingIds } from '../state/state.js';
 import { Graph } from '../views/graph.js';
 import { Heatmap } from '../views/heatmap.js';
 import { Curves } from './curves.js';

@@ -2,7 +2,7 @@
 // while this worker steps the core. It paces itself (steps per second, or as
 // fast as it goes), evaluates on the spec's schedule, and posts the losses and
 // evaluations; the page only draws what arrives.
-import { loadEngine, ScenarioError, trainerUrl } from '../engine.js';
+import { loadEngine, ScenarioError, trainerUrl } from '../engine/engine.js';
 
 let engine = null;
 let run = null;

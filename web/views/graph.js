@@ -214,7 +214,7 @@ export class Graph {
     const L = (this.L = this.layout());
     const key = this.describe();
     if (this.key.textContent !== key) this.key.textContent = key;
-    const ratio = this.exportRatio ?? (window.devicePixelRatio || 1);  // exportRatio: see export.js snapshot()
+    const ratio = this.exportRatio ?? (window.devicePixelRatio || 1);  // exportRatio: see export/picture.js snapshot()
     resize(this.canvas, L.width, L.height, ratio);
     const g = this.canvas.getContext('2d');
     g.setTransform(ratio, 0, 0, ratio, 0, 0);

@@ -187,7 +187,7 @@ export class Heatmap {
     // measuring every label costs more than a frame's drawing: once per draw()
     const layout = (this.layout ??= this.measure());
     const { rows, cols, cell, left, top, width, height, rotate } = layout;
-    const ratio = this.exportRatio ?? (window.devicePixelRatio || 1);  // exportRatio: see export.js snapshot()
+    const ratio = this.exportRatio ?? (window.devicePixelRatio || 1);  // exportRatio: see export/picture.js snapshot()
     resize(this.canvas, width, height, ratio);
     const g = this.canvas.getContext('2d');
     g.setTransform(ratio, 0, 0, ratio, 0, 0);

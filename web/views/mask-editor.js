@@ -2,7 +2,7 @@
 // the page recomputes at once. A row with nothing allowed is the core's error
 // to report, and the editor keeps what the learner clicked.
 
-import { maskLimit } from '../state.js';
+import { maskLimit } from '../state/state.js';
 
 export class MaskEditor {
   constructor(parent, { onChange }) {

@@ -1,6 +1,6 @@
 // One clock for every view of a step: how far its animation has got, in
 // rows and cells, so the matrices, their highlights and the graph move
-// together. progress runs 0 … 1 through a step (player.js).
+// together. progress runs 0 … 1 through a step (state/player.js).
 
 // Rows of a matrix revealed row by row (q, k, v, masked, out).
 export function rowsShown(progress, rows) {
