@@ -9,6 +9,7 @@
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
 #include "formats/limits.hpp"
+#include "formats/model_file.hpp"
 #include "formats/scenario_file.hpp"
 #include "formats/trace_json.hpp"
 #include "formats/training_file.hpp"
@@ -19,7 +20,9 @@ namespace {
 
 constexpr const char* usage =
     "usage: attention-cli trace SCENARIO.json    write the trace (JSON) to standard output\n"
-    "       attention-cli train TRAINING.json    train, and write the training trace (JSON) to standard output\n"
+    "       attention-cli train TRAINING.json [--model OUT.safetensors]\n"
+    "                                            train, and write the training trace (JSON) to standard output;\n"
+    "                                            --model also writes the trained model (nanoGPT's names)\n"
     "       attention-cli validate FILE.json     check a scenario or a training file; '-' reads standard input\n";
 
 // Stops reading early past the scenario limit: the parser would refuse the
@@ -85,7 +88,9 @@ const char* mask_name(const mask_spec& mask) {
 }  // namespace
 
 int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
-  if (argc != 3) {
+  // train takes --model OUT after its file; nothing else takes options
+  const bool model_out = argc == 5 && std::string(argv[1]) == "train" && std::string(argv[3]) == "--model";
+  if (argc != 3 && !model_out) {
     err << usage;
     return 64;
   }
@@ -105,9 +110,20 @@ int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& o
             << ", steps=" << s.steps << ")\n";
         return written(out, err);
       }
+      // the model's file is opened before minutes of training, so a bad path costs none
+      std::ofstream model;
+      if (model_out) {
+        model.open(argv[4], std::ios::binary);
+        ATTENTION_CHECK(model.is_open(), quote(argv[4]), ": cannot open for writing");
+      }
       training_run run(file.spec);
       const training_result result = train_all(run, file.spec);
       write_training_trace(out, file, run, result);
+      if (model_out) {
+        write_model_file(model, file, run);
+        model.close();
+        ATTENTION_CHECK(!model.fail(), quote(argv[4]), ": cannot write (disk full?); the model is incomplete");
+      }
       return written(out, err);
     }
     const scenario s = parse_scenario(text);

@@ -67,6 +67,18 @@ TEST_CASE("usage errors exit 64 with the usage text", "[cli]") {
   const result r = cli({"explain", "x.json"});
   CHECK(r.code == 64);
   CHECK_THAT(r.err, Catch::Contains("unknown command \"explain\""));
+  // only train takes --model, and only after its file
+  CHECK(cli({"validate", "x.json", "--model", "m.safetensors"}).code == 64);
+  CHECK(cli({"train", "x.json", "--modle", "m.safetensors"}).code == 64);
+  CHECK(cli({"train", "x.json", "--model"}).code == 64);
+}
+
+TEST_CASE("train --model: a path that cannot be written fails before any training", "[cli]") {
+  const std::string file = test_support::tests_dir() + "/golden-training/previous-token.json";
+  const result r = cli({"train", file.c_str(), "--model", "/nonexistent-folder/model.safetensors"});
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());  // no trace: the training never started
+  CHECK(r.err == "\"/nonexistent-folder/model.safetensors\": cannot open for writing\n");
 }
 
 namespace {
