@@ -1,0 +1,115 @@
+// The playground's controls, the player's keys and the window's events,
+// each turned into a change of state (router.js) or a move of the player.
+import { defaultSentence, steps, temperatureAt } from '../state/state.js';
+import { showEmbedCode } from './embed-view.js';
+import { openFile } from './file.js';
+import { $, fail } from './page.js';
+import { exporters, player, reducedMotion, trace, views } from './playground.js';
+import { applyHash, state, update } from './router.js';
+
+function debounce(f, ms) {
+  let timer;
+  return (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => f(...args), ms);
+  };
+}
+
+export function bindControls() {
+  $('mode-preset').addEventListener('change', () => update({ sentence: null, file: null, mask: null, scale: null, temperature: null }));
+  $('mode-sentence').addEventListener('change', () => update({ sentence: defaultSentence, file: null, mask: null, scale: null, temperature: null }));
+  $('open-file').addEventListener('change', (e) => openFile(e.target.files[0]).catch(fail));
+  // .then(run): a synchronous throw in an exporter reaches fail() too
+  for (const [id, run] of Object.entries(exporters)) $(id).addEventListener('click', () => Promise.resolve().then(run).catch(fail));
+  $('clear-edits').addEventListener('click', () => update({ edits: null }));
+  $('embed-view').addEventListener('click', () => {
+    const box = $('embed-code');
+    box.hidden = !box.hidden;
+    $('embed-view').setAttribute('aria-expanded', String(!box.hidden));
+    if (!box.hidden) showEmbedCode(box, state);
+  });
+  $('preset').addEventListener('change', (e) => update({ preset: e.target.value, file: null }));
+  const typed = debounce(() => {
+    const sentence = $('sentence').value;
+    if (sentence.trim()) update({ sentence }, { history: 'replace' });
+  }, 150);
+  $('sentence').addEventListener('input', typed);
+  $('sentence').addEventListener('change', () => $('sentence').value.trim() && update({ sentence: $('sentence').value }));
+  $('sentence-form').addEventListener('submit', (e) => e.preventDefault());
+
+  for (const name of ['seed', 'embed', 'head_size', 'value_size', 'heads']) {
+    $(name).addEventListener('input', () => {
+      const input = $(name);
+      const value = Number(input.value);
+      const ok = input.value !== '' && Number.isInteger(value) && value >= Number(input.min) && value <= Number(input.max);
+      input.setAttribute('aria-invalid', ok ? 'false' : 'true');
+      // a red outline alone says nothing: the field says what it takes
+      const message = $(`${name}-error`);
+      message.textContent = ok ? '' : `a whole number from ${input.min} to ${input.max}`;
+      message.hidden = ok;
+      if (ok) update({ [name]: value }, { history: 'replace' });
+    });
+  }
+  for (const kind of ['causal', 'none', 'custom']) {
+    $(`mask-${kind}`).addEventListener('change', () => {
+      if (kind !== 'custom') update({ mask: kind });
+      else if (trace) {
+        const { shape: [rows, cols], data } = trace.keep;
+        update({ mask: Array.from({ length: rows }, (_, i) => Array.from(data.subarray(i * cols, (i + 1) * cols))) });
+      }
+    });
+  }
+  $('scale').addEventListener('change', (e) => update({ scale: e.target.checked }));
+  $('temperature').addEventListener('input', (e) => update({ temperature: temperatureAt(Number(e.target.value)) }, { history: 'replace' }));
+  $('batch').addEventListener('change', (e) => update({ batch: Number(e.target.value) }));
+  $('head').addEventListener('change', (e) => update({ head: Number(e.target.value) }));
+
+  $('first').addEventListener('click', () => player.go(0, { animate: false }));
+  $('back').addEventListener('click', () => player.back());
+  $('play').addEventListener('click', () => player.toggle());
+  $('forward').addEventListener('click', () => player.forward());
+  $('last').addEventListener('click', () => player.go(steps.length - 1, { animate: false }));
+  $('speed').addEventListener('change', (e) => { player.speed = Number(e.target.value); });
+  for (const button of document.querySelectorAll('.step-button')) {
+    button.addEventListener('click', () => player.go(steps.indexOf(button.dataset.step)));
+  }
+
+  document.addEventListener('keydown', (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || !playerOwnsKey(e)) return;
+    const actions = {
+      ' ': () => player.toggle(),
+      k: () => player.toggle(),
+      ArrowRight: () => player.forward(),
+      l: () => player.forward(),
+      ArrowLeft: () => player.back(),
+      j: () => player.back(),
+      Home: () => player.go(0, { animate: false }),
+      End: () => player.go(steps.length - 1, { animate: false }),
+    };
+    const action = actions[e.key];
+    if (action) {
+      e.preventDefault();
+      action();
+    }
+  });
+  window.addEventListener('popstate', applyHash);
+  window.addEventListener('hashchange', applyHash);
+  window.addEventListener('resize', debounce(() => views.redraw(), 100));
+  reducedMotion.addEventListener('change', (e) => { player.reducedMotion = e.matches; });
+}
+
+// The player's keys (Space, arrows, Home, End, j/k/l) are the player's only
+// when the player or a matrix has focus, or when nothing does and the page
+// has nothing to scroll; never in a lesson, never in a form field, and never
+// Space on a button (it presses the button). On a matrix the arrows move
+// between its cells, so only j/k/l and Space reach the player there.
+function playerOwnsKey(e) {
+  if (state.lesson) return false;
+  const target = e.target instanceof Element ? e.target : document.body;
+  if (target.closest('input, select, textarea, [contenteditable=""], [contenteditable="true"]')) return false;
+  if (e.key === ' ' && target.closest('button, a, summary')) return false;
+  if (target.closest('canvas, .heatmap')) return ['j', 'k', 'l', ' '].includes(e.key);
+  if (target.closest('.player')) return true;
+  const nothingFocused = target === document.body || target === document.documentElement;
+  return nothingFocused && document.documentElement.scrollHeight <= window.innerHeight + 1;
+}

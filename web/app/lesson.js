@@ -1,0 +1,54 @@
+// A lesson's view (lessons/): its title, and its body drawn by the lesson
+// with the engine, the presets and the page's state.
+import { ScenarioError } from '../engine/engine.js';
+import { presetScenario } from '../engine/presets.js';
+import { lessons } from '../lessons/index.js';
+import { withOverrides } from '../state/sentence.js';
+import { openScenarioText } from './file.js';
+import { $, app, engine, showError } from './page.js';
+import { state, update } from './router.js';
+
+let disposeLesson = () => {};
+
+// Renders can overlap (a lesson awaits the core's numbers): each draws into
+// its own container, and one that a newer render has overtaken removes its
+// container and disposes its trace instead of drawing a second lesson.
+let lessonRenders = 0;
+
+export async function renderLesson() {
+  const generation = ++lessonRenders;
+  const lesson = lessons.find((l) => l.id === state.lesson);
+  disposeLesson();
+  disposeLesson = () => {};
+  app.dataset.view = 'lesson';
+  $('lesson').hidden = false;
+  $('lesson-title').textContent = lesson.title;
+  const body = $('lesson-body');
+  body.textContent = '';
+  body.dataset.lesson = lesson.id;
+  const container = document.createElement('div');
+  container.className = 'lesson-content';
+  body.append(container);
+  try {
+    const dispose = (await lesson.render(container, { engine, presetScenario, withOverrides, state, update,
+      openScenario: (text) => openScenarioText(text, { step: 'weights' }) })) ?? (() => {});
+    if (generation !== lessonRenders) {
+      dispose();
+      container.remove();
+      return;
+    }
+    disposeLesson = dispose;
+    $('status').hidden = true;
+    app.dataset.state = 'ready';
+  } catch (error) {
+    if (generation !== lessonRenders) return;
+    if (!(error instanceof ScenarioError)) throw error;
+    showError(error.message);
+    app.dataset.state = 'error';
+  }
+}
+
+export function disposeLessonView() {
+  disposeLesson();
+  disposeLesson = () => {};
+}

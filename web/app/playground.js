@@ -1,0 +1,288 @@
+// The playground view: the scenario the state asks for, computed by the
+// engine, and drawn: the inputs, the tokens, the step's text, the matrices
+// and graph with every head, the player; an edit in place, and the exports.
+import { ScenarioError } from '../engine/engine.js';
+import { presetIndex, presetScenario } from '../engine/presets.js';
+import { download, pictureSVG, picturePNG } from '../export/picture.js';
+import { pytorchSnippet } from '../export/pytorch.js';
+import { editedScenario, hasEdits, withEdit } from '../state/edits.js';
+import { drive, Player } from '../state/player.js';
+import { scenarioFromSentence, withOverrides } from '../state/sentence.js';
+import { linkNotice, sliderPosition, steps } from '../state/state.js';
+import { HeadsStrip } from '../views/heads.js';
+import { LinkedViews } from '../views/linked.js';
+import { MaskEditor } from '../views/mask-editor.js';
+import { fileVersion, openedFile } from './file.js';
+import { notebookName, stepText } from './notebooks.js';
+import { $, app, engine, showError, showNotice } from './page.js';
+import { linkProblems, setLinkProblems, setState, state, update, writeHash } from './router.js';
+
+export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+
+export let trace = null;
+let computedKey = '';
+let baseline = null;  // the trace before the learner's last edit
+let lastEdit = null;  // {key, name, index}: that edit, while its trace is shown
+let presets = [];
+
+export const player = new Player(steps.length, { reducedMotion: reducedMotion.matches, onChange: onPlayer });
+const headsStrip = new HeadsStrip($('all-heads'), { onHead: (head) => update({ head }) });
+export const views = new LinkedViews({ matrices: $('matrices'), graph: $('graph'), detail: $('detail'), onEdit,
+  onGraphLayout: (graph) => update({ graph }) });
+const maskEditor = new MaskEditor($('mask-editor'), { onChange: (mask) => update({ mask }) });
+
+// ---- computing --------------------------------------------------------------
+
+async function scenarioFor(s) {
+  const input = s.file ? openedFile() : s.sentence !== null ? scenarioFromSentence(s) : await presetScenario(s.preset);
+  const base = withOverrides(input, s);
+  if (!hasEdits(s.edits)) return base;
+  const drawn = engine.run(base);  // the core draws every tensor once; the edits go on top
+  try {
+    return editedScenario(base, drawn, s.edits);
+  } finally {
+    drawn.dispose();
+  }
+}
+
+let scenario = null;  // what the current trace was computed from, for export
+
+function scenarioKey(s) {
+  const { preset, sentence, seed, embed, head_size, value_size, heads, mask, scale, temperature, edits, file } = s;
+  const input = file ? ['file', fileVersion] : sentence !== null ? [sentence, seed, embed, head_size, value_size, heads] : [preset];
+  return JSON.stringify([...input, mask, scale, temperature, edits]);
+}
+
+async function compute() {
+  const key = scenarioKey(state);
+  if (key === computedKey && trace) return true;
+  try {
+    const next_scenario = await scenarioFor(state);
+    if (key !== scenarioKey(state)) return false;  // a newer change is on its way
+    const next = engine.run(next_scenario);
+    scenario = next_scenario;
+    // an edit keeps the trace before it, so the page can show what it changed
+    baseline?.dispose();
+    baseline = null;
+    if (lastEdit && lastEdit.key === key) baseline = trace;
+    else {
+      trace?.dispose();
+      lastEdit = null;
+    }
+    trace = next;
+    computedKey = key;
+    $('status').hidden = true;
+    return true;
+  } catch (error) {
+    if (!(error instanceof ScenarioError || error instanceof RangeError)) throw error;
+    if (error instanceof RangeError && error.message.startsWith('edits:') && hasEdits(state.edits)) {
+      // edits that do not fit this input (from a link, say): drop them, keep the view
+      setLinkProblems([...linkProblems, `${error.message}; the edits were dropped`]);
+      setState({ ...state, edits: null });
+      writeHash('replace');
+      return compute();
+    }
+    computedKey = '';
+    showError(error.message);
+    app.dataset.state = 'error';
+    return false;
+  }
+}
+
+// ---- rendering --------------------------------------------------------------
+
+function renderInputs() {
+  const sentenceMode = state.sentence !== null && !state.file;
+  $('mode-preset').checked = !sentenceMode && !state.file;
+  $('mode-sentence').checked = sentenceMode;
+  $('mode-file').checked = !!state.file;
+  $('mode-file').disabled = !state.file;
+  $('clear-edits').hidden = !hasEdits(state.edits);
+  $('preset-field').hidden = sentenceMode || !!state.file;
+  $('sentence-form').hidden = !sentenceMode;
+  $('preset').value = state.preset;
+  if (document.activeElement !== $('sentence')) $('sentence').value = state.sentence ?? '';
+  for (const name of ['seed', 'embed', 'head_size', 'value_size', 'heads']) {
+    if (document.activeElement !== $(name)) $(name).value = state[name];
+  }
+  const summary = trace?.summary;
+  const maskKind = Array.isArray(state.mask) ? 'custom' : state.mask ?? summary?.mask ?? 'causal';
+  for (const kind of ['causal', 'none', 'custom']) $(`mask-${kind}`).checked = kind === maskKind;
+  $('scale').checked = state.scale ?? summary?.scale ?? true;
+  const temperature = state.temperature ?? summary?.temperature ?? 1;
+  $('temperature').value = sliderPosition(temperature);
+  $('temperature-value').textContent = temperature.toFixed(2);
+}
+
+function renderScenario() {
+  const s = trace.summary;
+  $('title').textContent = s.title || s.id;
+  $('provenance').textContent = state.file
+    ? `Opened from a scenario file${s.source ? ` (notebook “${notebookName(s.source)}”)` : ''}.`
+    : state.sentence !== null
+    ? `Built like the sentence notebook (“${notebookName(s.source)}”): Embedding(50,000, ${state.embed}) and torch.rand weights, seed ${state.seed}.`
+    : `From the notebook “${notebookName(s.source)}”.`;
+  $('shape-facts').textContent =
+    `B = ${s.batch}, T = ${s.query_length}${s.cross ? `, context T = ${s.context_length} (cross-attention)` : ''}, ${s.heads.length} head${s.heads.length > 1 ? 's' : ''}, mask ${s.mask}${s.scale && s.heads.some((h) => h.steps.q) ? ', scaled' : ''}`;
+
+  // a scenario without tokens labels rows by position: say so once, not "0 0 1 1"
+  const unnamed = s.tokens.every((list) => list.every((t, i) => t === String(i)));
+  fillSelect($('batch'), s.batch, (b) => (unnamed ? `${b}` : `${b}: ${s.tokens[b].slice(0, 6).join(' ')}${s.tokens[b].length > 6 ? ' …' : ''}`));
+  fillSelect($('head'), s.heads.length, (h) => `head ${h}`);
+  $('batch').value = state.batch;
+  $('head').value = state.head;
+
+  const list = $('tokens');
+  list.textContent = '';
+  $('tokens-none').hidden = !unnamed;
+  if (unnamed) $('tokens-none').textContent = `This scenario names no tokens: its ${s.query_length} rows are positions 0 to ${s.query_length - 1} of ${s.x === 'x' ? 'x' : `x (${s.x})`}.`;
+  if (!unnamed) s.tokens[state.batch].forEach((token, i) => {
+    const li = document.createElement('li');
+    const index = document.createElement('span');
+    index.className = 'token-index';
+    index.textContent = String(i);
+    const text = document.createElement('span');
+    text.className = 'token-text';
+    text.textContent = token;  // text, never HTML
+    li.append(index, text);
+    list.append(li);
+  });
+
+  if (Array.isArray(state.mask)) maskEditor.show(state.mask, s.tokens[state.batch], s.context_tokens[state.batch]);
+  else maskEditor.hide();
+}
+
+function fillSelect(select, count, label) {
+  if (select.options.length === count && select.dataset.trace === String(trace.id)) return;
+  select.textContent = '';
+  for (let i = 0; i < count; i++) select.add(new Option(label(i), String(i)));
+  select.dataset.trace = String(trace.id);
+}
+
+// What the step lines say about this scenario: its sizes, self or cross, and
+// how it made x (randn, an embedding of a sentence, the notebook's numbers).
+function stepFacts(s) {
+  const head = s.heads[state.head] ?? s.heads[0];
+  const x = s.tensors.find((t) => t.name === s.x);
+  return {
+    cross: s.cross,
+    batch: s.batch,
+    Tq: s.query_length,
+    Tkv: s.context_length,
+    headSize: head.steps.q ? head.steps.q[1] : null,
+    x: { entry: scenario?.tensors?.find((t) => t.name === s.x), shape: x?.shape ?? [] },
+  };
+}
+
+function renderStep() {
+  const step = steps[player.index];
+  const text = stepText[step];
+  const facts = trace && stepFacts(trace.summary);
+  const said = (line) => (typeof line === 'function' ? (facts ? line(facts) : '') : line);
+  $('step-title').textContent = text.title;
+  $('step-text').textContent = text.text;
+  $('formula').textContent = said(text.formula);
+  $('pytorch-line').textContent = said(text.pytorch);
+  for (const button of document.querySelectorAll('.step-button')) {
+    const current = button.dataset.step === step;
+    button.classList.toggle('current', current);
+    if (current) button.setAttribute('aria-current', 'step');
+    else button.removeAttribute('aria-current');
+  }
+  $('play').textContent = player.playing ? 'Pause' : 'Play';
+  $('play').setAttribute('aria-pressed', player.playing ? 'true' : 'false');
+  $('back').disabled = player.index === 0;
+  $('forward').disabled = player.index === steps.length - 1;
+  const edit = lastEdit && baseline ? { baseline, name: lastEdit.name, index: lastEdit.index } : null;
+  if (trace) views.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress, edit });
+  if (trace) headsStrip.show(trace, { head: state.head, batch: state.batch, step });
+  // after show: a new layout redraws the graph's last trace, which compute() may just have disposed
+  views.graph.setLayout(state.graph);
+}
+
+// The playground for the state: its scenario computed when it changed, then every panel.
+export async function renderPlayground() {
+  app.dataset.view = 'playground';
+  $('lesson').hidden = true;
+  renderInputs();
+  if (!(await compute())) {
+    renderInputs();
+    if (Array.isArray(state.mask) && trace) maskEditor.show(state.mask, trace.summary.tokens[0], trace.summary.context_tokens[0]);
+    return;
+  }
+  const problems = [...linkProblems];
+  if (state.batch >= trace.summary.batch) {
+    problems.push(`batch ${state.batch} is beyond this scenario's ${trace.summary.batch}; showing 0`);
+    state.batch = 0;
+  }
+  if (state.head >= trace.summary.heads.length) {
+    problems.push(`head ${state.head} is beyond this scenario's ${trace.summary.heads.length}; showing 0`);
+    state.head = 0;
+  }
+  showNotice(linkNotice(problems));
+  views.clear();  // before the panels: a matrix that keeps focus shows its cell again
+  player.go(steps.indexOf(state.step), { animate: false });
+  renderInputs();
+  renderScenario();
+  renderStep();
+  app.dataset.state = 'ready';
+}
+
+// Another batch, head, step or graph layout of the same trace.
+export function rerender() {
+  if (trace) {
+    renderScenario();
+    renderStep();
+  }
+}
+
+function onPlayer({ stepChanged }) {
+  if (stepChanged) {
+    state.step = steps[player.index];
+    writeHash(player.playing ? 'replace' : 'push');
+  }
+  if (trace && app.dataset.state !== 'loading') renderStep();
+  if (player.playing || player.progress < 1) drive(player);
+}
+
+function onEdit(name, index, value) {
+  const edits = withEdit(state.edits, name, index, value);
+  lastEdit = { key: scenarioKey({ ...state, edits }), name, index };
+  update({ edits });
+}
+
+// ---- export -----------------------------------------------------------------
+
+function exportName(extension) {
+  return `${trace.summary.id}${hasEdits(state.edits) ? '-edited' : ''}.${extension}`;
+}
+
+export const exporters = {
+  'export-png': async () => {
+    const s = trace.summary;
+    const figures = [...views.heatmaps().map((h) => ({ view: h, caption: `${h.label} (${h.matrix.shape.join(' × ')})`, legend: h.legendText() })),
+      { view: views.graph, caption: s.cross ? 'Communication graph: context → queries' : 'Communication graph', legend: 'an edge j → i for each position i may attend to, as thick as weights[i, j]' }];
+    const subtitle = `step ${state.step} · head ${state.head} of ${s.heads.length} · batch element ${state.batch} of ${s.batch} · Attention Playground`;
+    download(exportName('png'), await picturePNG({ title: `${s.title || s.id}${hasEdits(state.edits) ? ' (edited)' : ''}`, subtitle, figures }));
+  },
+  'export-svg': () => download(exportName('svg'), pictureSVG([...views.heatmaps().map((h) => h.toSVG()), views.graph.toSVGPart()]), 'image/svg+xml'),
+  'export-scenario': () => download(exportName('json'), JSON.stringify(scenario, null, 2) + '\n', 'application/json'),
+  'export-trace': () => download(exportName('trace.json'), trace.json(), 'application/json'),
+  'export-pytorch': () => download(exportName('py'), pytorchSnippet(scenario), 'text/x-python'),
+};
+
+export async function loadPresets() {
+  presets = await presetIndex();
+  const select = $('preset');
+  const groups = new Map();
+  for (const preset of presets) {
+    const name = notebookName(preset.source);
+    if (!groups.has(name)) {
+      const group = document.createElement('optgroup');
+      group.label = name;
+      groups.set(name, group);
+      select.append(group);
+    }
+    groups.get(name).append(new Option(preset.title, preset.id));
+  }
+}

@@ -1,0 +1,112 @@
+// Routing between the page's views (the playground, a lesson, the training
+// view): the one state, the URL hash turned into it and back, and which
+// view draws it. The views register here (main.js registers them), so the
+// router never imports one; a view changes the state through update().
+import { lessons } from '../lessons/index.js';
+import { defaultState, linkNotice, parseHash, toHash } from '../state/state.js';
+import { showEmbedCode } from './embed-view.js';
+import { $, fail, showNotice } from './page.js';
+
+export let state = defaultState();
+export let linkProblems = [];  // what the URL got wrong, until the learner changes something
+
+// For a view that corrects the state in place: the playground drops edits
+// that do not fit its input, and says so.
+export function setState(next) {
+  state = next;
+}
+
+export function setLinkProblems(problems) {
+  linkProblems = problems;
+}
+
+// playground: {render, rerender}; lesson and train: {render, dispose}.
+// rerender: the same trace drawn again for another batch, head, step or layout.
+const routes = {};
+
+export function route(name, view) {
+  routes[name] = view;
+}
+
+let lastPlaygroundHash = '#';
+
+function renderNav() {
+  const nav = $('lessons-nav');
+  if (!nav.childElementCount) {
+    const link = (href, text) => {
+      const a = document.createElement('a');
+      a.href = href;
+      a.textContent = text;
+      nav.append(a);
+    };
+    link('#', 'Playground');
+    for (const lesson of lessons) link(`#lesson=${lesson.id}`, lesson.title);
+    link('#train=induction', 'Watch attention learn');
+  }
+  // back to the playground as the learner left it (sentence, settings), not to the default
+  if (!state.lesson && !state.train) lastPlaygroundHash = window.location.hash || '#';
+  nav.querySelector('a').setAttribute('href', lastPlaygroundHash);
+  const current = state.train ? '#train=induction' : state.lesson ? `#lesson=${state.lesson}` : lastPlaygroundHash;
+  for (const a of nav.querySelectorAll('a')) {
+    if (a.getAttribute('href') === current) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
+function refresh() {
+  return render().catch(fail);
+}
+
+async function render() {
+  renderNav();
+  showNotice(linkNotice(linkProblems));
+  if (state.train) {
+    routes.lesson.dispose();
+    await routes.train.render();
+    return;
+  }
+  routes.train.dispose();
+  if (state.lesson) {
+    await routes.lesson.render();
+    return;
+  }
+  routes.lesson.dispose();
+  await routes.playground.render();
+}
+
+export function writeHash(mode) {
+  const hash = toHash(state);
+  if (hash === window.location.hash || (hash === '#' && !window.location.hash)) return;
+  if (mode === 'push') history.pushState(null, '', hash);
+  else history.replaceState(null, '', hash);
+  appliedHash = window.location.hash;
+  if (!$('embed-code').hidden) showEmbedCode($('embed-code'), state);
+}
+
+export function update(patch, { history: mode = 'push' } = {}) {
+  linkProblems = [];
+  // edits belong to the tensors of one input: a new input starts clean
+  const inputKeys = ['preset', 'sentence', 'file', 'seed', 'embed', 'head_size', 'value_size', 'heads'];
+  if (inputKeys.some((k) => k in patch) && !('edits' in patch)) patch = { ...patch, edits: null };
+  const affectsScenario = Object.keys(patch).some((k) => !['batch', 'head', 'step', 'graph'].includes(k));
+  state = { ...state, ...patch };
+  if (affectsScenario && !('mask' in patch) && ('preset' in patch || 'sentence' in patch)) {
+    // a new input starts from its own mask, scale and temperature
+    if ('preset' in patch || state.sentence === null) Object.assign(state, { mask: null, scale: null, temperature: null });
+  }
+  writeHash(mode);
+  if (affectsScenario) refresh();
+  else routes.playground.rerender();
+}
+
+// One navigation can fire both popstate and hashchange: apply each hash once.
+let appliedHash = null;
+
+export function applyHash() {
+  if (window.location.hash === appliedHash) return;
+  appliedHash = window.location.hash;
+  const { state: parsed, problems } = parseHash(window.location.hash);
+  linkProblems = problems;
+  state = parsed;
+  refresh();
+}

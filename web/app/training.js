@@ -1,0 +1,43 @@
+// The training view (training/view.js) in the page: loaded when it first
+// opens, kept while its preset stays.
+import { trainingText } from '../engine/presets.js';
+import { openScenarioText } from './file.js';
+import { $, app } from './page.js';
+import { state, update } from './router.js';
+
+// The training view keeps its worker while the preset stays: a render for
+// any other reason must not restart a training.
+let training = null;
+
+export function disposeTraining() {
+  training?.view.dispose();
+  training = null;
+}
+
+export async function renderTraining() {
+  app.dataset.view = 'train';
+  $('lesson').hidden = false;
+  $('lesson-title').textContent = 'Watch attention learn';
+  if (training?.preset === state.train) return;
+  disposeTraining();
+  // the training view's modules load when it opens: a first visit skips them
+  const { TrainingView } = await import('../training/view.js');
+  if (!state.train || training) return;  // the learner moved on, or another render got here first
+  const body = $('lesson-body');
+  body.textContent = '';
+  body.dataset.lesson = 'train';
+  const container = document.createElement('div');
+  container.className = 'lesson-content';
+  body.append(container);
+  training = {
+    preset: state.train,
+    view: new TrainingView(container, {
+      preset: state.train,
+      loadPreset: trainingText,
+      onPreset: (id) => update({ train: id }),
+      openScenario: (text) => openScenarioText(text, { step: 'weights' }),
+    }),
+  };
+  $('status').hidden = true;
+  app.dataset.state = 'ready';
+}
