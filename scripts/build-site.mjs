@@ -1,8 +1,9 @@
-// Assembles the static site: web/ as it is, the wasm build under wasm/, and
+// Assembles the static site: web/ as it is but for its folders' READMEs (for
+// the project's readers, not the site's), the wasm build under wasm/, and
 // scenarios/index.json listing the presets (a static server cannot list a
 // folder). usage: node scripts/build-site.mjs WASM_BUILD_DIR SITE_DIR
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 const [wasmDir, siteDir] = process.argv.slice(2);
 if (!wasmDir || !siteDir) {
@@ -12,7 +13,7 @@ if (!wasmDir || !siteDir) {
 const webDir = new URL('../web/', import.meta.url).pathname;
 
 rmSync(siteDir, { recursive: true, force: true });
-cpSync(webDir, siteDir, { recursive: true });
+cpSync(webDir, siteDir, { recursive: true, filter: (path) => basename(path) !== 'README.md' });
 mkdirSync(join(siteDir, 'wasm'), { recursive: true });
 for (const file of ['attention-core.js', 'attention-core.wasm', 'attention-train.js', 'attention-train.wasm']) cpSync(join(wasmDir, file), join(siteDir, 'wasm', file));
 
