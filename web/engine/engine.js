@@ -7,19 +7,19 @@ const defaults = {
   moduleUrl: new URL('../wasm/attention-core.js', import.meta.url),
 };
 
-// The trainer's module (training.hpp and its glue), which only the training
+// The trainer's module (core/training/training.hpp and its glue), which only the training
 // view's worker loads: loadEngine({ moduleUrl: trainerUrl }).
 export const trainerUrl = new URL('../wasm/attention-train.js', import.meta.url);
 
 const shared = new Map();  // one module per URL per page, however many views use it
 
-// core/limits.hpp's scenario_bytes, and the core's words for going past it:
+// core/formats/limits.hpp's scenario_bytes, and the core's words for going past it:
 // what refuses a file or a download before it is read says the same.
 export const scenarioBytes = 16 * 1024 * 1024;
 export function tooLarge(bytes) {
   return new ScenarioError(`scenario: ${bytes} bytes exceed the limit of ${scenarioBytes}`);
 }
-// core/limits.hpp's training::file_bytes: a training file's URL is refused by
+// core/formats/limits.hpp's training::file_bytes: a training file's URL is refused by
 // its Content-Length before the body is read; the core says the rest.
 export const trainingBytes = 64 * 1024;
 
@@ -88,14 +88,14 @@ class Engine {
   }
 
   // A training run of a training file (JSON text or object): see
-  // core/training.hpp. Throws ScenarioError with the core's message.
+  // core/training/training.hpp. Throws ScenarioError with the core's message.
   training(file) {
     const text = typeof file === 'string' ? file : JSON.stringify(file);
     if (typeof text !== 'string') throw new ScenarioError('training: expected JSON text or an object');
     return new TrainingRun(loaded(new this.module.Training(), text));  // the core refuses a file over 64 KiB
   }
 
-  // Lessons: JSON from the core (core/lessons.hpp), errors thrown.
+  // Lessons: JSON from the core (core/lessons/lessons.hpp), errors thrown.
   averagingLesson({ seed = 42, B = 4, T = 8, C = 2 } = {}) {
     return call(() => this.module.averagingLesson(seed, B, T, C));
   }
@@ -197,7 +197,7 @@ export class Trace {
     return { shape: [rows, cols], data: whole.data.subarray(start, start + rows * cols) };
   }
 
-  // How one cell was computed, from the core: see core/explain.hpp.
+  // How one cell was computed, from the core: see core/attention/explain.hpp.
   explain(head, step, batch, row, column) {
     return call(() => this.session.explain(head, step, batch, row, column));
   }
@@ -215,7 +215,7 @@ export class Trace {
   }
 
   // Runs this layer on the tokens in another order (no mask), with or
-  // without positional encodings: see core/space.hpp.
+  // without positional encodings: see core/lessons/space.hpp.
   spaceLesson(permutation, positions) {
     return call(() => this.session.spaceLesson(permutation, positions));
   }

@@ -1,5 +1,5 @@
 // The hover/focus details: how the picked cell was computed, in numbers the
-// core supplied (see core/explain.hpp). Built with textContent only.
+// core supplied (see core/attention/explain.hpp). Built with textContent only.
 import { formatNumber } from './heatmap.js';
 
 const maxTerms = 12;
