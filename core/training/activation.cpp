@@ -10,10 +10,25 @@ constexpr float gelu_beta = 0.39894228040143267794f;          // M_2_SQRTPI · M
 constexpr float tanh_beta = 0.79788456080286535588f;          // M_SQRT2 · M_2_SQRTPI · 0.5 = √(2/π)
 constexpr float kappa = 0.044715f;
 
+// erf as PyTorch's AVX2 kernels compute it for GELU (Vectorized<float>::erf,
+// Abramowitz and Stegun 7.1.26, |error| < 1.5e-7) with its fused
+// multiply-adds written out: the same bits natively and in wasm, where the
+// libms' erff differ (glibc, musl), and closer to PyTorch than either.
+float erf_like_pytorch(float x) {
+  const float a = std::fabs(x);
+  const float t = 1.0f / std::fma(0.3275911f, a, 1.0f);
+  float r = std::fma(1.061405429f, t, -1.453152027f);
+  r = std::fma(r, t, 1.421413741f);
+  r = std::fma(r, t, -0.284496736f);
+  r = std::fma(r, t, 0.254829592f);
+  const float e = -std::exp(-(x * x));
+  return std::copysign(std::fma(e * t, r, 1.0f), x);
+}
+
 float forward_one(float x, activation_kind kind) {
   switch (kind) {
     case activation_kind::relu: return x > 0.0f ? x : 0.0f;
-    case activation_kind::gelu: return x * 0.5f * (1.0f + std::erf(x * sqrt1_2));
+    case activation_kind::gelu: return x * 0.5f * (1.0f + erf_like_pytorch(x * sqrt1_2));
     case activation_kind::gelu_tanh: {
       const float inner = tanh_beta * (x + kappa * x * x * x);
       return 0.5f * x * (1.0f + std::tanh(inner));
@@ -26,7 +41,7 @@ float derivative(float x, activation_kind kind) {
   switch (kind) {
     case activation_kind::relu: return x > 0.0f ? 1.0f : 0.0f;
     case activation_kind::gelu: {
-      const float cdf = 0.5f * (1.0f + std::erf(x * sqrt1_2));
+      const float cdf = 0.5f * (1.0f + erf_like_pytorch(x * sqrt1_2));
       const float pdf = gelu_beta * std::exp(-0.5f * x * x);
       return cdf + x * pdf;
     }
