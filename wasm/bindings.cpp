@@ -1,6 +1,6 @@
 // Embind glue only: a Session holds one scenario and its trace; matrices cross
 // to JS as one Float32Array copy each. Errors come back as values (the core's
-// message) and web/engine.js throws them as JS Errors.
+// message) and web/engine/engine.js throws them as JS Errors.
 #include <malloc.h>
 
 #include <emscripten/bind.h>

@@ -1,6 +1,6 @@
 // Embind glue of the trainer's module (attention-train.wasm), which only the
 // training view's worker loads: a Training holds one training run; answers
-// and errors come back as JSON text (web/engine.js, TrainingRun).
+// and errors come back as JSON text (web/engine/engine.js, TrainingRun).
 #include <emscripten/bind.h>
 
 #include <malloc.h>
