@@ -99,25 +99,47 @@ struct refusing_buffer : std::streambuf {
 };
 }  // namespace
 
-TEST_CASE("every hostile file gets a trace or one clean line naming its place", "[cli]") {
+namespace {
+
+// Every file of a folder of hostile inputs through each command: exit 0 with
+// nothing on stderr, or exit 2 with nothing on stdout and one clean line.
+// Returns the exits 0 by file name, and how many files there were.
+std::pair<std::vector<std::string>, std::size_t> run_hostile(const std::string& folder,
+                                                             std::initializer_list<const char*> commands) {
   namespace fs = std::filesystem;
+  std::vector<std::string> succeeded;
   std::size_t files = 0;
-  for (const auto& entry : fs::directory_iterator(test_support::tests_dir() + "/fuzz/regressions")) {
+  for (const auto& entry : fs::directory_iterator(test_support::tests_dir() + folder)) {
     const std::string path = entry.path().string();
     INFO(path);
-    for (const char* command : {"trace", "validate"}) {
+    for (const char* command : commands) {
       const result r = cli({command, path.c_str()});
       REQUIRE((r.code == 0 || r.code == 2));
       if (r.code == 2) {
         CHECK(r.out.empty());
         CHECK(one_clean_line(r.err));
+        if (entry.path().filename() == "diverges.json") CHECK(r.err.rfind("training diverged at step ", 0) == 0);
       } else {
         CHECK(r.err.empty());
+        succeeded.push_back(std::string(command) + " " + entry.path().filename().string());
       }
     }
     ++files;
   }
-  CHECK(files >= 20);
+  return {succeeded, files};
+}
+
+}  // namespace
+
+TEST_CASE("every hostile file gets a trace or one clean line naming its place", "[cli]") {
+  CHECK(run_hostile("/fuzz/regressions", {"trace", "validate"}).second >= 20);
+}
+
+TEST_CASE("every hostile training file is refused with one clean line by train and by validate", "[cli]") {
+  const auto [succeeded, files] = run_hostile("/fuzz/training/regressions", {"train", "validate"});
+  // a diverging file is valid: only training finds out (it names the step)
+  CHECK(succeeded == std::vector<std::string>{"validate diverges.json"});
+  CHECK(files >= 10);
 }
 
 TEST_CASE("hostile input: the messages, quoted and placed", "[cli]") {
