@@ -43,9 +43,17 @@ class training {
   }
 
  public:
-  std::string load(const std::string& text) {
+  // `corpora`: a JSON object of corpus files by name ({"literature.txt": "…"}),
+  // what a text task's task.corpus names; the page fetched them beside its presets.
+  std::string load(const std::string& text, const std::string& corpora) {
     return error_of([&] {
-      file_ = attention::parse_training(text);
+      const nlohmann::json files = nlohmann::json::parse(corpora, nullptr, false);
+      ATTENTION_CHECK(files.is_object(), "training: the corpora are not a JSON object");
+      file_ = attention::parse_training(text, [&files](const std::string& name) -> std::string {
+        ATTENTION_CHECK(files.contains(name) && files.at(name).is_string(), "task.corpus: ",
+                        attention::quote(name), " is not one of this page's corpora");
+        return files.at(name).get<std::string>();
+      });
       run_.emplace(file_->spec);
       snapshots_.clear();
     });
@@ -59,13 +67,21 @@ class training {
       const attention::task_batch& v = run_->validation();
       std::size_t parameters = 0;
       for (const attention::tensor2* t : run_->weights().all()) parameters += t->size();
-      return nlohmann::json{{"id", file_->id}, {"title", file_->title}, {"task", s.task.name},
-                            {"vocab", run_->model().vocab}, {"length", run_->model().length},
-                            {"embed", s.embed}, {"heads", s.heads}, {"layers", s.layers}, {"steps", s.steps},
-                            {"every", s.eval_every}, {"parameters", parameters},
-                            {"probe", {{"tokens", std::vector<std::int64_t>(v.x.begin(), v.x.begin() + v.length)},
-                                       {"targets", std::vector<std::int64_t>(v.y.begin(), v.y.begin() + v.length)}}}}
-          .dump();
+      nlohmann::json info{{"id", file_->id}, {"title", file_->title}, {"task", s.task.name},
+                          {"vocab", run_->model().vocab}, {"length", run_->model().length},
+                          {"embed", s.embed}, {"heads", s.heads}, {"layers", s.layers}, {"steps", s.steps},
+                          {"every", s.eval_every}, {"parameters", parameters},
+                          {"mlp", s.mlp}, {"norm", s.norm}, {"bias", s.bias},
+                          {"activation", attention::activation_name(s.activation)}, {"samples", s.sample.has_value()},
+                          {"probe", {{"tokens", std::vector<std::int64_t>(v.x.begin(), v.x.begin() + v.length)},
+                                     {"targets", std::vector<std::int64_t>(v.y.begin(), v.y.begin() + v.length)}}}};
+      // a text task's tokens are characters: the page labels them
+      if (s.task.text) {
+        std::vector<std::string> chars;
+        for (char32_t c : s.task.text->chars) chars.push_back(attention::utf8_of(c));
+        info["vocab_chars"] = chars;
+      }
+      return info.dump();
     });
   }
 

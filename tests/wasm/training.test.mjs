@@ -179,3 +179,17 @@ test('the ladder trains in wasm as natively, bit for bit, and as PyTorch within 
     assert.equal(JSON.stringify(got), JSON.stringify(JSON.parse(native)), `${id}: bit for bit`);
   }
 });
+
+test('a text preset names its corpus; the page gives the corpora, and a missing one is the core\'s line', () => {
+  const corpus = readFileSync(join(root, 'tests', 'golden-training', 'literature.txt'), 'utf8');
+  const file = golden('text-gpt.json');
+  const run = engine.training(file, { 'literature.txt': corpus });
+  assert.equal(run.info.vocab_chars.length, 81);
+  assert.deepEqual([run.info.mlp, run.info.norm, run.info.bias, run.info.activation, run.info.samples], [4, true, true, 'gelu', true]);
+  const first = run.evaluate();
+  assert.equal(first.sample, JSON.parse(golden('text-gpt.trace.json')).evals[0].sample);  // step 0's sample: PyTorch's
+  run.dispose();
+  assert.throws(() => engine.training(file), { name: 'ScenarioError', message: 'task.corpus: "literature.txt" is not one of this page\'s corpora' });
+  assert.throws(() => engine.training(file, { 'literature.txt': 'abc' }),
+    { name: 'ScenarioError', message: /^task\.length: 32 is not shorter than each split of the corpus/ });
+});

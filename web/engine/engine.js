@@ -88,11 +88,13 @@ class Engine {
   }
 
   // A training run of a training file (JSON text or object): see
-  // core/training/training.hpp. Throws ScenarioError with the core's message.
-  training(file) {
+  // core/training/training.hpp. `corpora` holds the corpus files a text task
+  // may name ({"literature.txt": text}). Throws ScenarioError with the core's message.
+  training(file, corpora = {}) {
     const text = typeof file === 'string' ? file : JSON.stringify(file);
     if (typeof text !== 'string') throw new ScenarioError('training: expected JSON text or an object');
-    return new TrainingRun(loaded(new this.module.Training(), text));  // the core refuses a file over 64 KiB
+    // the core refuses a file over 64 KiB
+    return new TrainingRun(loaded(new this.module.Training(), text, JSON.stringify(corpora)));
   }
 
   // Lessons: JSON from the core (core/lessons/lessons.hpp), errors thrown.
@@ -111,12 +113,12 @@ class Engine {
 }
 
 
-// A fresh Session or Training with `text` loaded; else deleted, and the
-// core's message thrown as a ScenarioError.
-function loaded(instance, text) {
+// A fresh Session or Training with `text` loaded (a Training also takes its
+// corpora); else deleted, and the core's message thrown as a ScenarioError.
+function loaded(instance, ...text) {
   let message;
   try {
-    message = instance.load(text);
+    message = instance.load(...text);
   } catch (error) {
     message = internal(error);
   }
