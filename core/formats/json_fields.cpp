@@ -15,10 +15,14 @@ using json = nlohmann::json;
 
 // "tensors[0].std: what", or `tensors[0]: what "odd key"` when the key is
 // not a plain name (a newline, an escape sequence, a megabyte).
-std::string field_problem(const std::string& place, const std::string& key, const char* root, const char* what) {
+bool plain_name(const std::string& key) {
   bool plain = !key.empty() && key.size() <= 40 && (std::isalpha(static_cast<unsigned char>(key[0])) || key[0] == '_');
   for (char c : key) plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-  if (plain) return at(place, key) + ": " + what;
+  return plain;
+}
+
+std::string field_problem(const std::string& place, const std::string& key, const char* root, const char* what) {
+  if (plain_name(key)) return at(place, key) + ": " + what;
   return (place.empty() ? std::string(root) : place) + ": " + what + " " + quote(key);
 }
 

@@ -20,6 +20,10 @@ std::string at(const std::string& parent, std::size_t index);
 // written, lists and objects by kind (they may be megabytes long).
 std::string shown(const nlohmann::json& value);
 
+// Whether a key can stand in a place as it is: [A-Za-z_][A-Za-z0-9_]*, at
+// most 40 characters. Any other key is quoted where it is shown.
+bool plain_name(const std::string& key);
+
 // "tensors[0].std: what", or `place: what "odd key"` when the key is not a
 // plain name; `root` names the document's top level.
 std::string field_problem(const std::string& place, const std::string& key, const char* root, const char* what);

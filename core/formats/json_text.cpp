@@ -50,7 +50,8 @@ class json_place {
     std::string place;
     for (std::size_t i = 0; i + 1 < frames_.size(); ++i) {
       const frame& f = frames_[i];
-      place = f.array ? at(place, f.count - 1) : at(place, f.key);
+      // a key of control characters or megabytes is quoted, never echoed raw
+      place = f.array ? at(place, f.count - 1) : at(place, plain_name(f.key) ? f.key : quote(f.key));
     }
     return place;
   }

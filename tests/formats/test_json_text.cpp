@@ -61,6 +61,10 @@ TEST_CASE("a key twice in one object is refused, naming it: the last one no long
   CHECK(message_of(R"({"t": [{"n": 1}, {"m": {"x": 1, "x": 1}}]})") == "t[1].m.x: duplicate key; each key may appear once");
   // a key that is not a plain name is quoted, never echoed raw
   CHECK(message_of("{\"a\\u001b[2J\": 1, \"a\\u001b[2J\": 2}") == "scenario: duplicate key \"a\\u001B[2J\"; each key may appear once");
+  // every key along the place is made safe too (the fuzzer's find: DEL characters in a parent key)
+  const std::string parent = message_of("{\"mo\u007fd\": {\"eval\": 1, \"eval\": 2}}");
+  CHECK(parent == "\"mo\\u007Fd\".eval: duplicate key; each key may appear once");
+  CHECK(parent.find('\x7f') == std::string::npos);
   // the same key in two objects, or a key equal to a value, is fine
   CHECK(message_of(R"({"a": {"b": 1}, "c": {"b": "a"}})") == "(accepted)");
   CHECK(message_of(R"([{"a": 1}, {"a": 2}])") == "(accepted)");
