@@ -1,11 +1,14 @@
 #include "cli/cli.hpp"
 
 #include <fstream>
+#include <optional>
 #include <iterator>
 #include <sstream>
 #include <string>
 
 #include "attention/run.hpp"
+#include "cli/arguments.hpp"
+#include "cli/model_commands.hpp"
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
 #include "formats/limits.hpp"
@@ -23,7 +26,12 @@ constexpr const char* usage =
     "       attention-cli train TRAINING.json [--model OUT.safetensors]\n"
     "                                            train, and write the training trace (JSON) to standard output;\n"
     "                                            --model also writes the trained model (nanoGPT's names)\n"
-    "       attention-cli validate FILE.json     check a scenario or a training file; '-' reads standard input\n";
+    "       attention-cli model MODEL.safetensors (--tokens 3,1,4 | --text \"To be\") [--config config.json]\n"
+    "                                            write the model trace (JSON) to standard output\n"
+    "       attention-cli head MODEL.safetensors (--tokens … | --text …) --layer L --head H [--config config.json]\n"
+    "                                            write head H of layer L on the tokens as a scenario\n"
+    "       attention-cli validate FILE [--config config.json]\n"
+    "                                            check a scenario, a training or a model file; '-' reads standard input\n";
 
 // Stops reading early past the scenario limit: the parser would refuse the
 // text anyway. Up to there it reads all, so a training file's message gives
@@ -85,22 +93,45 @@ const char* mask_name(const mask_spec& mask) {
   return "custom";
 }
 
+// The first bytes of a file or of standard input: enough to tell a model
+// file from JSON. What standard input gave is kept in `first`.
+std::string first_bytes(const std::string& path, std::istream& in) {
+  char buffer[8];
+  if (path == "-") {
+    in.read(buffer, sizeof buffer);
+    return std::string(buffer, static_cast<std::size_t>(in.gcount()));
+  }
+  std::ifstream file(path, std::ios::binary);
+  ATTENTION_CHECK(file.is_open(), quote(path), ": cannot open");
+  file.read(buffer, sizeof buffer);
+  return std::string(buffer, static_cast<std::size_t>(file.gcount()));
+}
+
 }  // namespace
 
 int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
-  // train takes --model OUT after its file; nothing else takes options
-  const bool model_out = argc == 5 && std::string(argv[1]) == "train" && std::string(argv[3]) == "--model";
-  if (argc != 3 && !model_out) {
+  std::string problem;
+  const std::optional<arguments> parsed = parse_arguments(argc, argv, problem);
+  if (!parsed) {
+    if (!problem.empty()) err << "attention-cli: " << problem << "\n";
     err << usage;
     return 64;
   }
-  const std::string command = argv[1], path = argv[2];
-  if (command != "trace" && command != "validate" && command != "train") {
-    err << "attention-cli: unknown command " << quote(command) << "\n" << usage;
-    return 64;
-  }
+  const arguments& a = *parsed;
+  const std::string& command = a.command;
+  const std::string& path = a.path;
+  const std::string* model_path = a.option("--model");
   try {
-    const std::string text = read_input(path, in, command == "train");
+    std::string first;  // what standard input gave before the kind of file was known
+    if (command == "model" || command == "head" || command == "validate") {
+      first = command == "validate" ? first_bytes(path, in) : "";
+      if (command != "validate" || looks_like_model(path, first)) {
+        run_model_command(a, first, in, out);
+        return written(out, err);
+      }
+      ATTENTION_CHECK(a.option("--config") == nullptr, "--config: only a model file takes one");
+    }
+    const std::string text = (path == "-" ? first : "") + read_input(path, in, command == "train");
     if (command == "train" || (command == "validate" && looks_like_training(text))) {
       const training_file file = parse_training(text, corpora_beside(path));
       if (command == "validate") {
@@ -112,17 +143,17 @@ int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& o
       }
       // the model's file is opened before minutes of training, so a bad path costs none
       std::ofstream model;
-      if (model_out) {
-        model.open(argv[4], std::ios::binary);
-        ATTENTION_CHECK(model.is_open(), quote(argv[4]), ": cannot open for writing");
+      if (model_path) {
+        model.open(*model_path, std::ios::binary);
+        ATTENTION_CHECK(model.is_open(), quote(*model_path), ": cannot open for writing");
       }
       training_run run(file.spec);
       const training_result result = train_all(run, file.spec);
       write_training_trace(out, file, run, result);
-      if (model_out) {
+      if (model_path) {
         write_model_file(model, file, run);
         model.close();
-        ATTENTION_CHECK(!model.fail(), quote(argv[4]), ": cannot write (disk full?); the model is incomplete");
+        ATTENTION_CHECK(!model.fail(), quote(*model_path), ": cannot write (disk full?); the model is incomplete");
       }
       return written(out, err);
     }

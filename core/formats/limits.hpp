@@ -54,3 +54,24 @@ inline constexpr std::uint64_t kept_attention = 1u << 24;       // attention num
 inline constexpr std::uint64_t total_multiply_adds = std::uint64_t{1} << 39;  // the whole run: 549,755,813,888
 
 }  // namespace attention::limits::training
+
+// Size limits of a model file (gpt-v1.md section 2), checked on its header
+// before any weight is allocated. A browser tab's WebAssembly has 4 GiB of
+// memory (wasm32): the weights as float32 (2 GiB at most) and one forward
+// must fit it. GPT-2 small (124M parameters, 498 MB) fits with room to spare.
+namespace attention::limits::models {
+
+inline constexpr std::uint64_t header_bytes = 8u << 20;     // the JSON header: 8 MiB (GPT-2's is 15 KB)
+inline constexpr std::size_t header_depth = 16;              // its nesting (a header is 3 levels deep)
+inline constexpr std::size_t tensors = 4096;                 // entries of the header (GPT-2 XL has 580)
+inline constexpr std::size_t rank = 8;                       // dimensions of one tensor
+inline constexpr std::size_t vocab = 1u << 18;               // V: 262,144
+inline constexpr std::size_t embed = 8192;                   // d
+inline constexpr std::size_t layers = 256;
+inline constexpr std::size_t length = 8192;                  // Tmax, the rows of wpe
+inline constexpr std::uint64_t parameters = 1u << 29;        // 536,870,912 numbers: 2 GiB as float32
+inline constexpr std::uint64_t request_attention = 1u << 28; // layers · heads · T² of one sequence: 1 GiB of weights
+inline constexpr std::size_t generated = 4096;               // tokens one generation adds
+inline constexpr std::uint64_t standard_input = std::uint64_t{1} << 31;  // a model file read from standard input: 2 GiB
+
+}  // namespace attention::limits::models

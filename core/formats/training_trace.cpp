@@ -6,6 +6,7 @@
 
 #include "errors/check.hpp"
 #include "formats/float_text.hpp"
+#include "formats/head_scenario.hpp"
 #include "formats/trace_json.hpp"
 
 namespace attention {
@@ -59,58 +60,28 @@ training_result train_all(training_run& run, const training_spec& spec) {
   return result;
 }
 
-namespace {
-
-void write_rows(std::ostream& out, const float* data, std::size_t rows, std::size_t cols) {
-  out << '[';
-  for (std::size_t r = 0; r < rows; ++r) {
-    if (r) out << ',';
-    write_floats_json(out, data + r * cols, cols);
-  }
-  out << ']';
-}
-
-}  // namespace
-
 std::string head_scenario_json(const training_file& file, const training_run& run,
                                const std::vector<std::int64_t>& tokens, std::size_t layer, std::size_t head) {
   const model_spec& m = run.model();
   ATTENTION_CHECK(layer < m.layers, "layer: ", layer, " is beyond the model's ", m.layers, " layers");
   ATTENTION_CHECK(head < m.heads, "head: ", head, " is beyond the layer's ", m.heads, " heads");
   const forward_pass pass = run.forward_one(tokens);
-  const tensor3& x = pass.layers[layer].attended();  // (1, T, d): with LayerNorm, ln1's output
-  const model_head& w = run.weights().layers[layer].heads[head];
-  const std::size_t T = pass.length, d = m.embed, hs = m.head_size();
-  std::ostringstream out;
-  out << "{\"version\":1,\"id\":\"" << file.id << "-l" << layer << "h" << head << "\",\"title\":\"" << file.id
-      << ": layer " << layer << ", head " << head << " after " << run.steps_done() << " steps\",\"tokens\":[";
+  head_scenario_parts parts;
+  parts.id = file.id + "-l" + std::to_string(layer) + "h" + std::to_string(head);
+  parts.title = file.id + ": layer " + std::to_string(layer) + ", head " + std::to_string(head) + " after " +
+                std::to_string(run.steps_done()) + " steps";
   const auto& text = file.spec.task.text;
-  for (std::size_t t = 0; t < T; ++t) {
+  for (std::size_t t = 0; t < pass.length; ++t) {
     // a text task's tokens are its characters; a separated task's last id is "sep"
     const auto id = static_cast<std::size_t>(tokens[t]);
-    const std::string label = text ? utf8_of(text->chars[id])
-                              : id == m.vocab - 1 && m.vocab > file.spec.task.tokens ? "sep" : std::to_string(id);
-    out << (t ? "," : "") << nlohmann::json(label).dump();
+    parts.labels.push_back(text ? utf8_of(text->chars[id])
+                           : id == m.vocab - 1 && m.vocab > file.spec.task.tokens ? "sep" : std::to_string(id));
   }
-  out << "],\"tensors\":[{\"name\":\"x\",\"values\":";
-  write_rows(out, x.data(), T, d);
-  out << "},{\"name\":\"W_query\",\"values\":";
-  write_rows(out, w.query.data(), d, hs);
-  out << "},{\"name\":\"W_key\",\"values\":";
-  write_rows(out, w.key.data(), d, hs);
-  out << "},{\"name\":\"W_value\",\"values\":";
-  write_rows(out, w.value.data(), d, hs);
-  // the query's and the value's biases (gpt-v1.md section 3); the model has no key bias
-  if (m.bias) {
-    out << "},{\"name\":\"b_query\",\"values\":";
-    write_floats_json(out, w.query_bias.data(), hs);
-    out << "},{\"name\":\"b_value\",\"values\":";
-    write_floats_json(out, w.value_bias.data(), hs);
-  }
-  out << "}],\"attention\":{\"x\":\"x\",\"heads\":[{\"query\":\"W_query\",\"key\":\"W_key\",\"value\":\"W_value\""
-      << (m.bias ? ",\"query_bias\":\"b_query\",\"value_bias\":\"b_value\"" : "")
-      << "}],\"mask\":\"causal\",\"scale\":true}}";
-  return out.str();
+  parts.x = pass.layers[layer].attended().data();  // (1, T, d): with LayerNorm, ln1's output
+  parts.length = pass.length;
+  parts.embed = m.embed;
+  parts.head = &run.weights().layers[layer].heads[head];  // its query's and value's biases; no key bias
+  return head_scenario_text(parts);
 }
 
 void write_training_trace(std::ostream& out, const training_file& file, const training_run& run,

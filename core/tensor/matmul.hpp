@@ -9,6 +9,10 @@ namespace attention {
 // x @ W: (B, T, C) @ (C, d) -> (B, T, d)
 tensor3 project(const tensor3& x, const tensor2& w);
 
+// x @ Wᵀ: (B, T, C) @ (d, C)ᵀ -> (B, T, d), W stored [out, in] as nn.Linear
+// and a model file's tied wte keep it: read in place, never copied whole.
+tensor3 project_transposed(const tensor3& x, const tensor2& w);
+
 // q @ kᵀ: (B, Tq, d) @ (B, Tkv, d)ᵀ -> (B, Tq, Tkv)
 tensor3 scores_of(const tensor3& q, const tensor3& k);
 

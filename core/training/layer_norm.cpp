@@ -19,7 +19,7 @@ norm_pass layer_norm(const tensor3& x, const layer_norm_weights& w) {
   p.mean.resize(rows);
   p.rstd.resize(rows);
   const float* g = w.weight.data();
-  const float* b = w.bias.data();
+  const float* b = w.bias.size() != 0 ? w.bias.data() : nullptr;  // nanoGPT's bias=False: a weight only
   for (std::size_t r = 0; r < rows; ++r) {
     const float* xr = x.data() + r * d;
     // the moments in double, rounded once: PyTorch's Welford in float32 differs by an ulp at most
@@ -33,7 +33,10 @@ norm_pass layer_norm(const tensor3& x, const layer_norm_weights& w) {
     const float rstd = 1.0f / std::sqrt(variance + eps);
     const float shift = -rstd * m;
     float* out = p.out.data() + r * d;
-    for (std::size_t c = 0; c < d; ++c) out[c] = (xr[c] * rstd + shift) * g[c] + b[c];
+    if (b != nullptr)
+      for (std::size_t c = 0; c < d; ++c) out[c] = (xr[c] * rstd + shift) * g[c] + b[c];
+    else
+      for (std::size_t c = 0; c < d; ++c) out[c] = (xr[c] * rstd + shift) * g[c];
     p.mean[r] = m;
     p.rstd[r] = rstd;
   }

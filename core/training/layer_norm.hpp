@@ -11,6 +11,7 @@ namespace attention {
 
 struct layer_norm_weights {
   tensor2 weight, bias;  // (1, d): ones and zeros at first; empty when the model has no LayerNorm
+                        // (a model file's bias may be absent alone: nanoGPT's bias=False)
 };
 
 layer_norm_weights layer_norm_init(std::size_t d);

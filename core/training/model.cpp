@@ -18,11 +18,12 @@ std::vector<tensor2*> model_weights::all() {
       if (t->size() != 0) list.push_back(t);
   };
   for (model_layer& layer : layers) {
-    for (model_head& head : layer.heads) add({&head.key, &head.query, &head.query_bias, &head.value, &head.value_bias});
+    for (model_head& head : layer.heads)
+      add({&head.key, &head.key_bias, &head.query, &head.query_bias, &head.value, &head.value_bias});
     add({&layer.proj, &layer.proj_bias, &layer.fc, &layer.fc_bias, &layer.fc2, &layer.fc2_bias, &layer.ln1.weight,
          &layer.ln1.bias, &layer.ln2.weight, &layer.ln2.bias});
   }
-  add({&ln_f.weight, &ln_f.bias, &unembed, &unembed_bias});
+  add({&ln_f.weight, &ln_f.bias, &unembed, &unembed_bias, &lm_head});
   return list;
 }
 
@@ -79,9 +80,8 @@ model_weights init_weights(generator& gen, const model_spec& spec) {
 
 namespace {
 
-// x @ W (+ b): a Linear, its bias added after the product
-tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias) {
-  tensor3 out = project(x, w);
+// out + b on every row: a Linear's bias, added after its product
+tensor3 biased(tensor3 out, const tensor2& bias) {
   if (bias.size() == 0) return out;
   const std::size_t n = out.shape(2), rows = out.size() / n;
   for (std::size_t r = 0; r < rows; ++r)
@@ -89,10 +89,44 @@ tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias) {
   return out;
 }
 
+// x @ W (+ b): a Linear
+tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias) { return biased(project(x, w), bias); }
+
+// The logits: training's unembed (d, V) as [in, out], or a model file's rows
+// (V, d) read transposed: its lm_head, or tok itself when tied.
+tensor3 unembedding(const tensor3& x, const model_weights& w) {
+  if (w.tied) return biased(project_transposed(x, w.tok), w.unembed_bias);
+  if (w.lm_head.size() != 0) return biased(project_transposed(x, w.lm_head), w.unembed_bias);
+  return linear_of(x, w.unembed, w.unembed_bias);
+}
+
+// The last position of each sequence: (B, T, d) -> (B, 1, d)
+tensor3 last_positions(const tensor3& x) {
+  const std::size_t B = x.shape(0), T = x.shape(1), d = x.shape(2);
+  tensor3 last({B, 1, d});
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t c = 0; c < d; ++c) last(b, 0, c) = x(b, T - 1, c);
+  return last;
+}
+
+// Drops what the options do not keep of a finished layer.
+void drop_unkept(layer_pass& lp, kept keep) {
+  if (keep == kept::everything) return;
+  for (head_pass& hp : lp.heads) {
+    hp.q = hp.k = hp.v = hp.out = tensor3();
+    if (keep == kept::logits) hp.weights = tensor3();
+  }
+  lp.concat = lp.middle = lp.hidden = lp.active = tensor3();
+  lp.ln2 = norm_pass();
+  // what the heads read stays for a model trace (a head's scenario starts from it)
+  if (keep == kept::logits || lp.normed) lp.input = tensor3();
+  if (keep == kept::logits) lp.ln1 = norm_pass();
+}
+
 }  // namespace
 
 forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
-                     std::size_t batch) {
+                     std::size_t batch, const forward_options& options) {
   const std::size_t B = batch, T = tokens.size() / batch, d = spec.embed, hs = spec.head_size();
   forward_pass pass;
   pass.batch = B;
@@ -118,7 +152,7 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
     for (std::size_t k = 0; k < layer.heads.size(); ++k) {
       const model_head& hw = layer.heads[k];
       head_pass hp;
-      hp.k = project(a, hw.key);
+      hp.k = linear_of(a, hw.key, hw.key_bias);
       hp.q = linear_of(a, hw.query, hw.query_bias);
       hp.v = linear_of(a, hw.value, hw.value_bias);
       tensor3 scores = scores_of(hp.q, hp.k);  // (B, T, T)
@@ -133,19 +167,24 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
       lp.heads.push_back(std::move(hp));
     }
     h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias);  // the residual stream
-    if (spec.mlp) {
+    if (layer.fc.size() != 0) {  // the MLP
       lp.middle = h;
       if (spec.norm) lp.ln2 = layer_norm(h, layer.ln2);
       lp.hidden = linear_of(spec.norm ? lp.ln2.out : lp.middle, layer.fc, layer.fc_bias);
       lp.active = activate(lp.hidden, spec.activation);
       h = lp.middle + linear_of(lp.active, layer.fc2, layer.fc2_bias);
     }
+    drop_unkept(lp, options.keep);
     pass.layers.push_back(std::move(lp));
   }
   pass.last = h;
   pass.normed = spec.norm;
   if (spec.norm) pass.ln_f = layer_norm(h, w.ln_f);
-  pass.logits = linear_of(pass.unembedded(), w.unembed, w.unembed_bias);
+  pass.logits = unembedding(options.last_logits_only ? last_positions(pass.unembedded()) : pass.unembedded(), w);
+  if (options.keep != kept::everything) {
+    pass.last = tensor3();
+    pass.ln_f = norm_pass();
+  }
   return pass;
 }
 

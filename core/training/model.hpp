@@ -33,6 +33,7 @@ struct model_spec {
 struct model_head {
   tensor2 query, key, value;        // (d, hs) each, as [in, out]
   tensor2 query_bias, value_bias;   // (1, hs): a key bias would shift whole rows of scores, which softmax ignores
+  tensor2 key_bias;                 // (1, hs): never trained, but a model file's c_attn.bias holds one (models/)
 };
 
 struct model_layer {
@@ -49,6 +50,11 @@ struct model_weights {
   std::vector<model_layer> layers;
   layer_norm_weights ln_f;      // when norm
   tensor2 unembed, unembed_bias;  // (d, V), (1, V)
+  // A model file's unembedding, as files store it (models/): lm_head (V, d),
+  // [out, in], read as x @ lm_headᵀ; or tied, x @ tokᵀ, with no copy of tok
+  // (GPT-2's is 154 MB). Then `unembed` is empty.
+  tensor2 lm_head;
+  bool tied = false;
 
   // Every tensor in PyTorch's model.parameters() order, for the optimizer.
   std::vector<tensor2*> all();
@@ -97,9 +103,20 @@ struct forward_pass {
   const tensor3& unembedded() const { return normed ? ln_f.out : last; }
 };
 
+// What forward() keeps. Training's backward pass needs every intermediate; a
+// model trace only each head's weights and what the heads read; a sample only
+// the logits. Dropping the rest as each layer ends keeps GPT-2 small on 1,024
+// tokens at 0.6 GB of attention instead of 1.2 GB of intermediates.
+enum class kept { everything, attention, logits };
+
+struct forward_options {
+  kept keep = kept::everything;
+  bool last_logits_only = false;  // logits of the last position only, (B, 1, V): what sampling reads
+};
+
 // tokens: (B, T) ids below V, T no longer than the model's length.
 forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
-                     std::size_t batch);
+                     std::size_t batch, const forward_options& options = {});
 
 struct loss_value {
   float loss = 0;          // mean cross-entropy over targets ≠ -100

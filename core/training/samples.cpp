@@ -15,8 +15,10 @@ std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& s
   for (std::size_t n = 0; n < sample.length; ++n) {
     const std::size_t start = ids.size() > spec.length ? ids.size() - spec.length : 0;
     const std::vector<std::int64_t> window(ids.begin() + static_cast<std::ptrdiff_t>(start), ids.end());
-    const forward_pass pass = forward(w, spec, window, 1);
-    const float* last = pass.logits.data() + (window.size() - 1) * V;  // (1, T, V): the last position
+    // only the last position's logits, and nothing of the layers kept: the
+    // same numbers, without GPT-2's 50,257-wide unembedding at every position
+    const forward_pass pass = forward(w, spec, window, 1, {kept::logits, true});
+    const float* last = pass.logits.data();  // (1, 1, V)
     for (std::size_t c = 0; c < V; ++c) logits[c] = last[c] / temperature;
     const std::vector<float> p = softmax(logits);
     const float u = rand(gen, {1})(0);

@@ -59,3 +59,20 @@ TEST_CASE("weighted_sum mixes rows of v by the weights", "[matmul]") {
   CHECK(out(0, 1, 0) == 4.0f);
   CHECK(out(0, 1, 1) == 6.0f);
 }
+
+TEST_CASE("project_transposed is x @ Wᵀ, bit for bit project's on W transposed, at every width", "[matmul]") {
+  // widths around the 64-column panel, and 1
+  for (std::size_t d : {1u, 3u, 63u, 64u, 65u, 130u}) {
+    INFO("d = " << d);
+    const tensor3 x = numbered(2, 3, 5);
+    tensor2 w({d, 5});  // [out, in]
+    float v = 0.25f;
+    for (float& e : w) e = (v += 0.375f) * (static_cast<int>(v) % 2 == 0 ? -1.0f : 1.0f);
+    tensor2 w_t({5, d});
+    for (std::size_t o = 0; o < d; ++o)
+      for (std::size_t i = 0; i < 5; ++i) w_t(i, o) = w(o, i);
+    const tensor3 got = project_transposed(x, w), want = project(x, w_t);
+    REQUIRE(got.shape() == want.shape());
+    for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(got.data()[i] == want.data()[i]);
+  }
+}

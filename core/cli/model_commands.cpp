@@ -1,0 +1,101 @@
+#include "cli/model_commands.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "errors/check.hpp"
+#include "errors/quote.hpp"
+#include "formats/limits.hpp"
+#include "models/hf_config.hpp"
+#include "models/model_stream.hpp"
+#include "models/model_trace.hpp"
+#include "models/vocabulary.hpp"
+
+namespace attention {
+namespace {
+
+// Standard input is read whole (its size is not known before), up to a limit;
+// a file streams in chunks from its known size.
+gpt_model open_model(const std::string& path, std::string_view first, std::istream& in,
+                     const model_overrides& overrides) {
+  if (path == "-") {
+    std::string bytes(first);
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+      bytes.append(buffer, static_cast<std::size_t>(in.gcount()));
+      ATTENTION_CHECK(bytes.size() <= limits::models::standard_input, "standard input: more than ",
+                      limits::models::standard_input, " bytes; the limit of a model file read from standard input");
+    }
+    ATTENTION_CHECK(!in.bad(), "standard input: cannot read");
+    std::istringstream whole(bytes);
+    return read_model(whole, bytes.size(), overrides);
+  }
+  return read_model_file(path, overrides);
+}
+
+model_overrides overrides_of(const arguments& a) {
+  const std::string* path = a.option("--config");
+  if (path == nullptr) return {};
+  std::ifstream file(*path, std::ios::binary);
+  ATTENTION_CHECK(file.is_open(), quote(*path), ": cannot open");
+  std::string text;
+  char buffer[1 << 16];
+  while (file.read(buffer, sizeof buffer) || file.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(file.gcount()));
+    ATTENTION_CHECK(text.size() <= (1u << 20), "config: more than 1048576 bytes");  // GPT-2's is 665
+  }
+  return read_hf_config(text);
+}
+
+// --tokens 3,1,4: integers as written; one beyond int64 is named as written.
+std::vector<std::int64_t> tokens_of(const std::string& text) {
+  std::vector<std::int64_t> ids;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const bool minus = !item.empty() && item[0] == '-';
+    bool digits = item.size() > (minus ? 1u : 0u);
+    for (std::size_t i = minus ? 1 : 0; i < item.size(); ++i) digits = digits && item[i] >= '0' && item[i] <= '9';
+    ATTENTION_CHECK(digits, "--tokens: ", quote(text), " is not a comma-separated list of integers");
+    ATTENTION_CHECK(item.size() <= 18, "--tokens[", ids.size(), "]: ", quote(item), " is outside the vocabulary");
+    ids.push_back(std::stoll(item));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return ids;
+}
+
+}  // namespace
+
+bool looks_like_model(const std::string& path, std::string_view first) {
+  const std::string suffix = ".safetensors";
+  if (path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) return true;
+  return first.substr(0, 8).find('\0') != std::string_view::npos;
+}
+
+void run_model_command(const arguments& a, std::string_view first, std::istream& in, std::ostream& out) {
+  const model_overrides overrides = overrides_of(a);
+  const gpt_model model = open_model(a.path, first, in, overrides);
+  const std::string name = model_name(a.path == "-" ? "model" : a.path);
+  if (a.command == "validate") {
+    out << model_summary(model.config, name) << "\n";
+    return;
+  }
+  const std::string* text = a.option("--text");
+  const std::vector<std::int64_t> tokens =
+      text ? encode_text(model.config, *text, "--text") : tokens_of(*a.option("--tokens"));
+  check_tokens(model.config, tokens, text ? "--text" : "--tokens");
+  if (a.command == "model") {
+    write_model_trace(out, model, run_model(model, tokens));
+    return;
+  }
+  // head: the layer and the head are checked before the forward
+  const std::size_t layer = *index_option(*a.option("--layer")), head = *index_option(*a.option("--head"));
+  ATTENTION_CHECK(layer < model.config.layers, "--layer: ", layer, " is outside [0, ", model.config.layers, ")");
+  ATTENTION_CHECK(head < model.config.heads, "--head: ", head, " is outside [0, ", model.config.heads, ")");
+  out << model_head_scenario(model, run_model(model, tokens), layer, head, name) << "\n";
+}
+
+}  // namespace attention

@@ -1,0 +1,47 @@
+#include "models/model_run.hpp"
+
+#include <algorithm>
+
+#include "errors/check.hpp"
+#include "formats/limits.hpp"
+#include "tensor/tensor.hpp"
+
+namespace attention {
+
+void check_tokens(const model_config& c, const std::vector<std::int64_t>& tokens, const std::string& place) {
+  ATTENTION_CHECK(!tokens.empty(), place, ": empty");
+  ATTENTION_CHECK(tokens.size() <= c.length, place, ": ", tokens.size(), " tokens, the model's wpe.weight holds ",
+                  c.length, " positions");
+  for (std::size_t i = 0; i < tokens.size(); ++i)
+    ATTENTION_CHECK(tokens[i] >= 0 && static_cast<std::uint64_t>(tokens[i]) < c.vocab, place, "[", i, "]: ", tokens[i],
+                    " is outside [0, ", c.vocab, ")");
+  const std::uint64_t T = tokens.size();
+  const std::uint64_t attention = saturating_times(saturating_times(c.layers, c.heads), T * T);
+  ATTENTION_CHECK(attention <= limits::models::request_attention, place, ": ", T, " tokens ask for ", attention,
+                  " attention weights (layers · heads · T²), beyond the limit of ", limits::models::request_attention);
+}
+
+model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k) {
+  check_tokens(model.config, tokens, "tokens");
+  model_run run;
+  run.tokens = tokens;
+  run.pass = forward(model.weights, model.spec, tokens, 1, {kept::attention, false});
+  const std::size_t T = tokens.size(), V = model.config.vocab;
+  const float* logits = run.pass.logits.data();  // (1, T, V)
+  run.top_k = std::min(top_k, V);
+  run.top.reserve(T * run.top_k);
+  for (std::size_t t = 0; t < T; ++t) {
+    const std::vector<token_probability> top = top_probabilities(logits + t * V, V, run.top_k);
+    run.top.insert(run.top.end(), top.begin(), top.end());
+  }
+  run.last_logits.assign(logits + (T - 1) * V, logits + T * V);
+  if (T >= 2) {  // position t predicts token t + 1; the last predicts nothing
+    std::vector<std::int64_t> targets(tokens.begin() + 1, tokens.end());
+    targets.push_back(-100);
+    run.loss = cross_entropy(run.pass.logits, targets).loss;
+  }
+  run.pass.logits = tensor3();  // (T, V): 26 MB for GPT-2 on 128 tokens, kept only as the guesses above
+  return run;
+}
+
+}  // namespace attention

@@ -1,0 +1,41 @@
+// A loaded GPT on one token sequence: the one forward() of the training
+// room, keeping each head's attention and what each layer's heads read, and
+// the next-token guesses after every position (the page shows them on hover),
+// the last position's logits and the loss (gpt-v1.md's model trace).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/gpt_model.hpp"
+#include "tensor/top.hpp"
+
+namespace attention {
+
+struct model_run {
+  std::vector<std::int64_t> tokens;    // (T)
+  forward_pass pass;                   // kept::attention: each head's weights (1, T, T); each layer's attended input
+  std::vector<float> last_logits;      // (V): after the last token
+  std::size_t top_k = 0;
+  std::vector<token_probability> top;  // (T, top_k): the most probable next tokens after each position
+  std::optional<float> loss;           // mean next-token cross-entropy over positions 0 … T−2, when T ≥ 2
+
+  std::size_t length() const { return tokens.size(); }
+  // head h of layer l: (T, T), row i the weights of position i
+  const float* attention(std::size_t layer, std::size_t head) const {
+    return pass.layers[layer].heads[head].weights.data();
+  }
+};
+
+// Token ids for the model: 1 to Tmax of them, each in [0, V), and the
+// attention they ask for within limits::models::request_attention. `place`
+// names them in messages (--tokens, tokens).
+void check_tokens(const model_config& config, const std::vector<std::int64_t>& tokens, const std::string& place);
+
+// Runs the model on checked tokens; top_k ≤ V guesses kept per position.
+model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k = 10);
+
+}  // namespace attention

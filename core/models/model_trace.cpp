@@ -1,0 +1,101 @@
+#include "models/model_trace.hpp"
+
+#include <cctype>
+
+#include "errors/check.hpp"
+#include "formats/float_text.hpp"
+#include "formats/head_scenario.hpp"
+#include "formats/trace_json.hpp"
+
+namespace attention {
+
+nlohmann::ordered_json model_config_json(const model_config& c) {
+  nlohmann::ordered_json config;
+  config["vocab"] = c.vocab;
+  config["length"] = c.length;
+  config["embed"] = c.embed;
+  config["heads"] = c.heads;
+  config["layers"] = c.layers;
+  // a whole multiple as an integer (4), else the ratio (torch_model.py's mlp // d or mlp / d)
+  if (c.mlp_width % c.embed == 0) config["mlp"] = c.mlp_width / c.embed;
+  else config["mlp"] = static_cast<double>(c.mlp_width) / static_cast<double>(c.embed);
+  config["activation"] = activation_name(c.activation);
+  config["bias"] = c.bias;
+  config["parameters"] = c.parameters;
+  return config;
+}
+
+void write_model_trace(std::ostream& out, const gpt_model& model, const model_run& run) {
+  const model_config& c = model.config;
+  const std::size_t T = run.length();
+  out << "{\"version\":1,\"config\":" << model_config_json(c).dump() << ",\"tokens\":[";
+  for (std::size_t t = 0; t < T; ++t) out << (t ? "," : "") << run.tokens[t];
+  // [layers, heads, T, T], written head by head from the forward's own tensors
+  out << "],\"attention\":{\"shape\":[" << c.layers << ',' << c.heads << ',' << T << ',' << T << "],\"data\":[";
+  bool first = true;
+  for (std::size_t l = 0; l < c.layers; ++l)
+    for (std::size_t h = 0; h < c.heads; ++h) {
+      const float* w = run.attention(l, h);
+      for (std::size_t i = 0; i < T * T; ++i) {
+        out << (first ? "" : ",") << float_text(w[i]);
+        first = false;
+      }
+    }
+  out << "]},\"last\":{\"logits\":";
+  write_tensor_json(out, {c.vocab}, run.last_logits.data());
+  out << ",\"top\":[";
+  // the last position's ten most probable next tokens
+  const std::size_t k = std::min<std::size_t>(10, run.top_k);
+  for (std::size_t n = 0; n < k; ++n) {
+    const token_probability& p = run.top[(T - 1) * run.top_k + n];
+    out << (n ? "," : "") << '[' << p.id << ',' << float_text(p.probability) << ']';
+  }
+  out << "]}";
+  if (run.loss) out << ",\"loss\":" << float_text(*run.loss);
+  out << "}\n";
+}
+
+std::string model_head_scenario(const gpt_model& model, const model_run& run, std::size_t layer, std::size_t head,
+                                const std::string& name, std::vector<std::string> labels) {
+  const model_config& c = model.config;
+  ATTENTION_CHECK(layer < c.layers, "--layer: ", layer, " is outside [0, ", c.layers, ")");
+  ATTENTION_CHECK(head < c.heads, "--head: ", head, " is outside [0, ", c.heads, ")");
+  const std::size_t T = run.length();
+  ATTENTION_CHECK(labels.empty() || labels.size() == T, "labels: ", labels.size(), " for ", T, " tokens");
+  if (labels.empty() && c.tokenizer == tokenizer_kind::characters)
+    for (std::int64_t id : run.tokens) labels.push_back(c.vocabulary[static_cast<std::size_t>(id)]);
+  head_scenario_parts parts;
+  parts.id = name + "-layer-" + std::to_string(layer) + "-head-" + std::to_string(head);
+  parts.title = "Layer " + std::to_string(layer) + ", head " + std::to_string(head) + " of " + name;
+  parts.labels = std::move(labels);
+  parts.x = run.pass.layers[layer].attended().data();  // ln_1 of the residual stream, (1, T, d)
+  parts.length = T;
+  parts.embed = c.embed;
+  parts.head = &model.weights.layers[layer].heads[head];
+  return head_scenario_text(parts);
+}
+
+std::string model_name(const std::string& path) {
+  std::string stem = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  if (stem.find('.') != std::string::npos) stem = stem.substr(0, stem.rfind('.'));
+  std::string name;
+  for (char ch : stem) {
+    const char lower = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const bool kept = (lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9') || lower == '-';
+    if (kept) name += lower;
+    else if (name.empty() || name.back() != '-') name += '-';
+  }
+  while (!name.empty() && name.front() == '-') name.erase(0, 1);
+  while (!name.empty() && name.back() == '-') name.pop_back();
+  if (name.size() > 64) name.resize(64);
+  return name.empty() ? "model" : name;
+}
+
+std::string model_summary(const model_config& c, const std::string& name) {
+  return "valid: " + name + " (layout=" + (c.conv1d ? "hf" : "nanogpt") + ", V=" + std::to_string(c.vocab) +
+         ", T=" + std::to_string(c.length) + ", embed=" + std::to_string(c.embed) + ", heads=" +
+         std::to_string(c.heads) + ", layers=" + std::to_string(c.layers) + ", mlp=" + model_config_json(c)["mlp"].dump() +
+         ", parameters=" + std::to_string(c.parameters) + ", tokenizer=" + tokenizer_name(c.tokenizer) + ")";
+}
+
+}  // namespace attention

@@ -1,0 +1,36 @@
+// What a model file's GPT computes, as gpt-v1.md section 2 writes it: the
+// model trace (config, tokens, every head's attention, the last position's
+// logits and top ten, the loss), one head as a scenario, and the summary
+// line `validate` prints.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/model_run.hpp"
+
+namespace attention {
+
+// "config": vocab, length, embed, heads, layers, mlp (the width over d),
+// activation, bias, parameters, in the spec's order.
+nlohmann::ordered_json model_config_json(const model_config& config);
+
+void write_model_trace(std::ostream& out, const gpt_model& model, const model_run& run);
+
+// Head `head` of layer `layer` on the run's tokens as scenario text: id
+// "<name>-layer-<l>-head-<h>", the tokens labelled by `labels` (a character
+// model's own when none are given), biases where c_attn has them.
+std::string model_head_scenario(const gpt_model& model, const model_run& run, std::size_t layer, std::size_t head,
+                                const std::string& name, std::vector<std::string> labels = {});
+
+// A file name as a scenario's id: its stem, lower case, runs of anything but
+// [a-z0-9-] as one '-' ("GPT2 Small.safetensors" → "gpt2-small"), or "model".
+std::string model_name(const std::string& path);
+
+// validate's line: "valid: NAME (layout=…, V=…, T=…, embed=…, heads=…, layers=…, mlp=…, parameters=…, tokenizer=…)".
+std::string model_summary(const model_config& config, const std::string& name);
+
+}  // namespace attention
