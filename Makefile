@@ -17,12 +17,15 @@ NATIVE_PACKAGES := cmake make g++ xtensor-dev nlohmann-json3-dev catch2
 # libFuzzer and clang's sanitizer runtimes
 FUZZ_PACKAGES := cmake make clang libclang-rt-14-dev xtensor-dev nlohmann-json3-dev
 WASM_PACKAGES := cmake make emscripten xtensor-dev nlohmann-json3-dev
+# python3-torch runs the nanoGPT export script's test (make test-scripts) and
+# the bench's PyTorch timings
+SCRIPT_PACKAGES := python3-torch
 # python3-torch runs the exported PyTorch script in a browser test; mkdocs and
 # python3-sphinx build the example documentation sites.
 BROWSER_PACKAGES := chromium fonts-dejavu-core python3-torch mkdocs python3-sphinx
 
-.PHONY: all native wasm site dist serve test test-native test-sanitize test-fuzz test-wasm test-browser \
-        fuzz fuzz-build bench clean deps-native deps-fuzz deps-wasm deps-node deps-browser
+.PHONY: all native wasm site dist serve test test-native test-sanitize test-fuzz test-wasm test-scripts test-browser \
+        fuzz fuzz-build bench clean deps-native deps-fuzz deps-wasm deps-node deps-browser deps-scripts
 
 all: native site
 
@@ -41,6 +44,9 @@ deps-node:
 
 deps-browser:
 	@scripts/ensure-packages $(BROWSER_PACKAGES)
+
+deps-scripts:
+	@scripts/ensure-packages $(SCRIPT_PACKAGES)
 
 native: deps-native
 	@cmake -S . -B $(NATIVE) -DCMAKE_BUILD_TYPE=Release > /dev/null
@@ -69,7 +75,7 @@ node_modules/.package-lock.json: package.json package-lock.json | deps-node
 	npm ci --no-audit --no-fund
 
 # Every test; the first failing group stops the target with its exit code.
-test: test-native test-sanitize test-fuzz test-wasm test-browser
+test: test-native test-sanitize test-fuzz test-wasm test-scripts test-browser
 
 test-native: native
 	ctest --test-dir $(NATIVE) --output-on-failure -j $(JOBS)
@@ -83,10 +89,11 @@ test-sanitize: deps-native
 
 fuzz-build: deps-fuzz
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Release -DATTENTION_FUZZ=ON > /dev/null
-	@cmake --build $(FUZZ) -j $(JOBS) --target fuzz_scenario fuzz_training
+	@cmake --build $(FUZZ) -j $(JOBS) --target fuzz_scenario fuzz_training fuzz_model
 
-# libFuzzer for FUZZ_SECONDS over each of the CLI's two inputs: scenarios
-# (trace) and training files (train, validate). Each fails on a crash, a
+# libFuzzer for FUZZ_SECONDS over each of the CLI's three inputs: scenarios
+# (trace), training files (train, validate) and model files (model, head,
+# validate). Each fails on a crash, a
 # leak, a sanitizer report, a broken contract, one input over
 # FUZZ_INPUT_SECONDS or over 1 GB. Each target runs only inputs whose work is
 # small (tests/fuzz/README.md), so a slow valid input is never a finding.
@@ -97,13 +104,19 @@ FUZZ_INPUT_SECONDS ?= 10
 fuzz: fuzz-build
 	@tests/fuzz/run $(FUZZ) scenario $(FUZZ_SECONDS) $(FUZZ_INPUT_SECONDS) tests/fuzz/scenario.dict tests/fuzz/corpus tests/fuzz/regressions
 	@tests/fuzz/run $(FUZZ) training $(FUZZ_SECONDS) $(FUZZ_INPUT_SECONDS) tests/fuzz/training.dict tests/fuzz/training/corpus tests/fuzz/training/regressions
+	@tests/fuzz/run $(FUZZ) model $(FUZZ_SECONDS) $(FUZZ_INPUT_SECONDS) tests/fuzz/model.dict tests/fuzz/model/corpus tests/fuzz/model/regressions
 
-# 30 s a target: a minute in all
+# 30 s a target: a minute and a half in all
 test-fuzz:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 
 test-wasm: wasm deps-node
 	node --test tests/wasm/ tests/tools/
+
+# The scripts users run (scripts/export-nanogpt.py), on files the test makes
+# with PyTorch, checked through the native CLI.
+test-scripts: native deps-scripts
+	/usr/bin/python3 tests/scripts/test_export_nanogpt.py $(NATIVE)/attention-cli
 
 test-browser: site deps-browser node_modules/.package-lock.json
 	node --test --test-concurrency=1 tests/browser/

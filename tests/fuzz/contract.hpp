@@ -7,6 +7,8 @@
 #include <sstream>
 #include <streambuf>
 #include <string>
+#include <vector>
+#include <initializer_list>
 
 #include "cli/cli.hpp"
 
@@ -34,17 +36,23 @@ inline bool one_printable_line(const std::string& text) {
   return true;
 }
 
-// `attention-cli COMMAND -` on the input, trapping when the contract breaks.
-inline void run_cli_checked(const char* command, const std::string& input) {
+// attention-cli with these arguments on the input, trapping when the contract breaks;
+// the exit code.
+inline int run_cli_checked(std::initializer_list<const char*> arguments, const std::string& input) {
   std::istringstream in(input);
   counting_buffer written;
   std::ostream out(&written);
   std::ostringstream err;
-  const char* args[] = {"attention-cli", command, "-"};
-  const int code = attention::run_cli(3, args, in, out, err);
+  std::vector<const char*> args{"attention-cli"};
+  args.insert(args.end(), arguments.begin(), arguments.end());
+  const int code = attention::run_cli(static_cast<int>(args.size()), args.data(), in, out, err);
   if (code == 0 && !(err.str().empty() && written.count > 0)) __builtin_trap();
   if (code == 2 && !(written.count == 0 && one_printable_line(err.str()))) __builtin_trap();
   if (code != 0 && code != 2) __builtin_trap();
+  return code;
 }
+
+// `attention-cli COMMAND -` on the input.
+inline void run_cli_checked(const char* command, const std::string& input) { run_cli_checked({command, "-"}, input); }
 
 }  // namespace fuzz

@@ -1,0 +1,133 @@
+// attention-cli model, head and validate on model files: the trace, the
+// scenario, the line, and every hostile file of tests/fuzz/model/regressions
+// refused with its own line (tests/fuzz/model/hostile.json) by each command.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/cli.hpp"
+#include "cli/model_commands.hpp"
+#include "support.hpp"
+
+using namespace attention;
+using nlohmann::json;
+
+namespace {
+struct result {
+  int code;
+  std::string out, err;
+};
+result cli(std::vector<std::string> words, const std::string& input = "") {
+  std::vector<const char*> args{"attention-cli"};
+  for (const std::string& w : words) args.push_back(w.c_str());
+  std::istringstream in(input);
+  std::ostringstream out, err;
+  const int code = run_cli(static_cast<int>(args.size()), args.data(), in, out, err);
+  return {code, out.str(), err.str()};
+}
+std::string model(const std::string& name) { return test_support::tests_dir() + "/models/" + name + ".safetensors"; }
+}  // namespace
+
+TEST_CASE("model writes the model trace; head a scenario; validate one line", "[model-commands]") {
+  const result trace = cli({"model", model("text-gpt"), "--text", "To be, or not to be"});
+  REQUIRE(trace.code == 0);
+  CHECK(trace.err.empty());
+  const json t = json::parse(trace.out);
+  const json want = test_support::read_json(test_support::tests_dir() + "/golden-models/text-gpt.trace.json");
+  CHECK(t.at("tokens") == want.at("tokens"));
+  CHECK(t.at("config") == want.at("config"));
+  const result ids = cli({"model", model("hf-f32"), "--tokens", "5,1,3,26,8,25,15,24,7,2,21,26"});
+  REQUIRE(ids.code == 0);
+  CHECK(json::parse(ids.out).at("attention").at("shape") == json({2, 3, 12, 12}));
+  const result head = cli({"head", model("nano-tied-bias"), "--tokens", "13,27,12", "--layer", "1", "--head", "3"});
+  REQUIRE(head.code == 0);
+  CHECK(json::parse(head.out).at("id") == "nano-tied-bias-layer-1-head-3");
+  const result valid = cli({"validate", model("nano-f16-nobias")});
+  CHECK(valid.code == 0);
+  CHECK(valid.out ==
+        "valid: nano-f16-nobias (layout=nanogpt, V=17, T=12, embed=16, heads=2, layers=2, mlp=4, parameters=7040, "
+        "tokenizer=ids)\n");
+}
+
+TEST_CASE("standard input holds a model too, told from JSON by its first bytes", "[model-commands]") {
+  const std::string bytes = test_support::read_text(model("nano-f16-nobias"));
+  const result v = cli({"validate", "-"}, bytes);
+  CHECK(v.code == 0);
+  CHECK(v.out.rfind("valid: model (layout=nanogpt", 0) == 0);
+  const result m = cli({"model", "-", "--tokens", "1,2"}, bytes);
+  CHECK(m.code == 0);
+  CHECK(looks_like_model("-", bytes.substr(0, 8)));
+  CHECK_FALSE(looks_like_model("-", "{\"versi"));
+  CHECK(looks_like_model("x.safetensors", "{}"));
+}
+
+TEST_CASE("bad requests on good models: one line naming the argument, exit 2", "[model-commands]") {
+  const auto err = [](std::vector<std::string> words) {
+    const result r = cli(std::move(words));
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    return r.err;
+  };
+  CHECK(err({"model", model("hf-f32"), "--tokens", "1,x"}) == "--tokens: \"1,x\" is not a comma-separated list of integers\n");
+  CHECK(err({"model", model("hf-f32"), "--tokens", "1,,2"}) == "--tokens: \"1,,2\" is not a comma-separated list of integers\n");
+  CHECK(err({"model", model("hf-f32"), "--tokens", "1,31"}) == "--tokens[1]: 31 is outside [0, 31)\n");
+  CHECK(err({"model", model("hf-f32"), "--tokens", "99999999999999999999"}) ==
+        "--tokens[0]: \"99999999999999999999\" is outside the vocabulary\n");
+  CHECK(err({"model", model("hf-f32"), "--text", "hi"}) == "--text: the model has no character vocabulary (give token ids)\n");
+  CHECK(err({"model", model("text-gpt"), "--text", "To bé"}) == "--text: character \"é\" at position 4 is not in the vocabulary\n");
+  CHECK(err({"model", model("text-gpt"), "--text", std::string(33, 'a')}) ==
+        "--text: 33 tokens, the model's wpe.weight holds 32 positions\n");
+  CHECK(err({"head", model("hf-f32"), "--tokens", "1", "--layer", "2", "--head", "0"}) == "--layer: 2 is outside [0, 2)\n");
+  CHECK(err({"head", model("hf-f32"), "--tokens", "1", "--layer", "0", "--head", "3"}) == "--head: 3 is outside [0, 3)\n");
+  CHECK(err({"model", "/nonexistent.safetensors", "--tokens", "1"}) == "\"/nonexistent.safetensors\": cannot open\n");
+  CHECK(err({"validate", test_support::tests_dir() + "/golden-models/hf-f32.trace.json", "--config", "c.json"}) ==
+        "--config: only a model file takes one\n");
+}
+
+TEST_CASE("--config: a Hugging Face config.json beside the file", "[model-commands]") {
+  namespace fs = std::filesystem;
+  const std::string path = (fs::temp_directory_path() / "attention-cli-config.json").string();
+  const auto config = [&](const std::string& text) {
+    std::ofstream(path) << text;
+    return cli({"validate", model("hf-f32"), "--config", path});
+  };
+  // hf-f32 says n_head 3 in its metadata; config.json may say otherwise
+  CHECK(config(R"({"model_type": "gpt2", "n_head": 6, "n_embd": 24, "layer_norm_epsilon": 1e-5})").out ==
+        "valid: hf-f32 (layout=hf, V=31, T=24, embed=24, heads=6, layers=2, mlp=4, parameters=16560, tokenizer=ids)\n");
+  CHECK(config(R"({"n_head": 5})").err == "config.n_head: 5 does not divide embed 24\n");
+  CHECK(config(R"({"n_embd": 768})").err == "config.n_embd: 768, but the file's embedding (wte.weight's columns) is 24\n");
+  CHECK(config(R"({"activation_function": "gelu_new", "model_type": "gpt_neox"})").err ==
+        "config.model_type: \"gpt_neox\" is not \"gpt2\"; only GPT-2's architecture is read (no rotary positions, "
+        "RMSNorm or grouped queries)\n");
+  fs::remove(path);
+  CHECK(cli({"validate", model("hf-f32"), "--config", path}).err == "\"" + path + "\": cannot open\n");
+}
+
+TEST_CASE("every hostile model file is refused with its own line by each command", "[model-commands]") {
+  namespace fs = std::filesystem;
+  const std::string folder = test_support::tests_dir() + "/fuzz/model/";
+  const json expected = test_support::read_json(folder + "hostile.json");
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(folder + "regressions")) {
+    const std::string name = entry.path().filename().string(), path = entry.path().string();
+    INFO(name);
+    REQUIRE(expected.contains(name));
+    const std::string line = expected.at(name).get<std::string>() + "\n";
+    for (std::vector<std::string> words : std::vector<std::vector<std::string>>{
+             {"validate", path}, {"model", path, "--tokens", "0"}, {"head", path, "--tokens", "0", "--layer", "0", "--head", "0"}}) {
+      const result r = cli(words);
+      CHECK(r.code == 2);
+      CHECK(r.out.empty());
+      CHECK(r.err == line);
+    }
+    // and from standard input, where the bytes are read whole first (and an
+    // empty input is no model: a scenario's empty text is refused instead)
+    const std::string bytes = test_support::read_text(path);
+    if (looks_like_model("-", bytes.substr(0, 8))) CHECK(cli({"validate", "-"}, bytes).err == line);
+    ++files;
+  }
+  CHECK(files == expected.size());
+  CHECK(files >= 40);
+}

@@ -1,0 +1,276 @@
+// Embind glue of the model module (attention-model.wasm), which only the
+// Model view loads: a Model holds one model file's GPT, opened from its
+// header, fed its data in chunks (any size, in file order) through one
+// staging buffer, then run on token sequences. Answers are JSON text or
+// typed-array copies; every error is the core's one line.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <malloc.h>
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "errors.hpp"
+#include "errors/check.hpp"
+#include "models/generate.hpp"
+#include "models/hf_config.hpp"
+#include "models/model_loader.hpp"
+#include "models/model_trace.hpp"
+#include "models/vocabulary.hpp"
+
+namespace {
+
+using emscripten::val;
+using glue::error_of;
+using glue::json_or_error;
+
+constexpr const char* out_of_memory = "out of memory: the model is too large for this browser tab";
+
+val float32_copy(const float* data, std::size_t n) {
+  return val::global("Float32Array").new_(emscripten::typed_memory_view(n, data));
+}
+
+val int32_copy(const std::int32_t* data, std::size_t n) {
+  return val::global("Int32Array").new_(emscripten::typed_memory_view(n, data));
+}
+
+// A byte count from JS: a whole number of bytes below 2⁵³.
+std::uint64_t bytes_of(double n, const char* what) {
+  ATTENTION_CHECK(n >= 0 && n <= 9007199254740992.0 && std::floor(n) == n, what, ": ", n, " is not a size in bytes");
+  return static_cast<std::uint64_t>(n);
+}
+
+class model {
+ public:
+  // The staging buffer, n bytes: JS copies the next bytes of the file into
+  // this view at once (growing memory would detach it), then calls
+  // headerLength, open or feed.
+  val buffer(unsigned n) {
+    staging_.resize(n);
+    return val(emscripten::typed_memory_view(staging_.size(), staging_.data()));
+  }
+
+  // {"length": N} from the file's first 8 bytes in the buffer, or {"error"}.
+  std::string header_length(double file_size) {
+    return json_or_error([&] {
+      const std::uint64_t n = attention::safetensors_header_length(staging_.data(), staging_.size(),
+                                                                    bytes_of(file_size, "file"));
+      return nlohmann::json{{"length", n}}.dump();
+    }, out_of_memory);
+  }
+
+  // The N header bytes in the buffer, checked as a GPT; the weights
+  // allocated. `config` is a Hugging Face config.json's text, or "".
+  // {"config": …, "tokenizer", "vocabulary", "layout", "tied", "dataBytes",
+  // "weightBytes"} or {"error"}; after an error nothing is held.
+  std::string open(double file_size, const std::string& config) {
+    close();
+    return json_or_error([&] {
+      const attention::model_overrides overrides = config.empty() ? attention::model_overrides{}
+                                                                  : attention::read_hf_config(config);
+      const std::string header(staging_.begin(), staging_.end());
+      release_staging();
+      attention::model_plan plan =
+          attention::plan_model(attention::read_safetensors_header(header, bytes_of(file_size, "file")), overrides);
+      nlohmann::json info = describe(plan.config);
+      info["dataBytes"] = plan.data_bytes;
+      info["weightBytes"] = plan.config.parameters * 4;
+      loader_.emplace(std::move(plan));
+      return info.dump();
+    }, out_of_memory);
+  }
+
+  // The next n bytes of the data, from the buffer. {"received", "total",
+  // "done"} or {"error"}; when done the model is ready; after an error the
+  // load is dropped (open again).
+  std::string feed(unsigned n) {
+    std::string answer = json_or_error([&] {
+      ATTENTION_CHECK(loader_.has_value(), "model: no file is being opened");
+      ATTENTION_CHECK(n <= staging_.size(), "model: ", n, " bytes fed from a buffer of ", staging_.size());
+      loader_->feed(staging_.data(), n);
+      const bool done = loader_->complete();
+      nlohmann::json progress{{"received", loader_->received()}, {"total", loader_->expected()}, {"done", done}};
+      if (done) {
+        model_ = loader_->finish();
+        loader_.reset();
+        release_staging();
+      }
+      return progress.dump();
+    }, out_of_memory);
+    if (answer.rfind("{\"error\"", 0) == 0) close();
+    return answer;
+  }
+
+  // Frees the model, a load under way, the last run and the buffer.
+  void close() {
+    loader_.reset();
+    model_.reset();
+    run_.reset();
+    top_ids_ = {};
+    top_probabilities_ = {};
+    release_staging();
+  }
+
+  bool ready() const { return model_.has_value(); }
+
+  std::string config() const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
+      return describe(model_->config).dump();
+    });
+  }
+
+  // Runs the model on a JSON list of token ids, keeping top_k guesses after
+  // every position. {"length", "topK", "loss"} (loss null when T < 2) or
+  // {"error"}; the arrays come from attention(), topIds() and the like.
+  std::string run(const std::string& tokens, unsigned top_k) {
+    return json_or_error([&] {
+      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
+      ATTENTION_CHECK(top_k >= 1 && top_k <= 100, "topK: ", top_k, " is outside [1, 100]");
+      const std::vector<std::int64_t> ids = ids_of(tokens);
+      run_.reset();  // the last run's memory first: a long sequence's attention is large
+      run_ = attention::run_model(*model_, ids, top_k);
+      top_ids_.resize(run_->top.size());
+      top_probabilities_.resize(run_->top.size());
+      for (std::size_t i = 0; i < run_->top.size(); ++i) {
+        top_ids_[i] = static_cast<std::int32_t>(run_->top[i].id);
+        top_probabilities_[i] = run_->top[i].probability;
+      }
+      nlohmann::json answer{{"length", ids.size()}, {"topK", run_->top_k}, {"loss", nullptr}};
+      if (run_->loss) answer["loss"] = *run_->loss;
+      return answer.dump();
+    }, out_of_memory);
+  }
+
+  // Head h of layer l of the last run: (T, T), row i the weights of position i.
+  val attention(unsigned layer, unsigned head) const {
+    if (!run_ || layer >= model_->config.layers || head >= model_->config.heads) return float32_copy(nullptr, 0);
+    return float32_copy(run_->attention(layer, head), run_->length() * run_->length());
+  }
+  // (T, topK) each: the most probable next tokens after each position
+  val top_ids() const { return int32_copy(top_ids_.data(), top_ids_.size()); }
+  val top_probabilities() const { return float32_copy(top_probabilities_.data(), top_probabilities_.size()); }
+  val last_logits() const { return run_ ? float32_copy(run_->last_logits.data(), run_->last_logits.size()) : float32_copy(nullptr, 0); }
+
+  // The last run as the model trace (gpt-v1.md), as the CLI writes it.
+  std::string trace_json() const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(run_.has_value(), "model: nothing run");
+      std::ostringstream out;
+      attention::write_model_trace(out, *model_, *run_);
+      return out.str();
+    });
+  }
+
+  // Head `head` of layer `layer` of the last run as scenario text; `labels`
+  // a JSON list of one label per token (GPT-2's decoded pieces), or "".
+  std::string head_scenario(unsigned layer, unsigned head, const std::string& name, const std::string& labels) const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(run_.has_value(), "model: nothing run");
+      std::vector<std::string> list;
+      if (!labels.empty()) {
+        const nlohmann::json parsed = nlohmann::json::parse(labels, nullptr, false);
+        ATTENTION_CHECK(parsed.is_array(), "labels: expected a list of strings");
+        for (const nlohmann::json& label : parsed) {
+          ATTENTION_CHECK(label.is_string(), "labels: expected a list of strings");
+          list.push_back(label.get<std::string>());
+        }
+      }
+      return attention::model_head_scenario(*model_, *run_, layer, head, attention::model_name(name), list);
+    });
+  }
+
+  // A character model's ids of text (JSON list), or {"error"}.
+  std::string encode(const std::string& text) const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
+      return nlohmann::json(attention::encode_text(model_->config, text, "text")).dump();
+    });
+  }
+
+  // The text of a JSON list of ids, as a JSON string, or {"error"}.
+  std::string decode(const std::string& ids) const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
+      return nlohmann::json(attention::decode_ids(model_->config, ids_of(ids))).dump();
+    });
+  }
+
+  // `count` new ids after the JSON list `tokens` (a JSON list), or {"error"}.
+  std::string generate(const std::string& tokens, unsigned count, double temperature, double seed) const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
+      return nlohmann::json(attention::generate_tokens(*model_, ids_of(tokens), count, temperature,
+                                                       bytes_of(seed, "seed")))
+          .dump();
+    }, out_of_memory);
+  }
+
+ private:
+  static nlohmann::json describe(const attention::model_config& c) {
+    return {{"config", attention::model_config_json(c)},
+            {"tokenizer", attention::tokenizer_name(c.tokenizer)},
+            {"vocabulary", c.vocabulary},
+            {"layout", c.conv1d ? "hf" : "nanogpt"},
+            {"tied", c.tied},
+            {"norm", c.norm}};
+  }
+
+  // Ids from JSON, compared in 64 bits: one beyond int64 is named, never wrapped.
+  std::vector<std::int64_t> ids_of(const std::string& text) const {
+    const nlohmann::json list = nlohmann::json::parse(text, nullptr, false);
+    ATTENTION_CHECK(list.is_array(), "tokens: expected a list of token ids");
+    std::vector<std::int64_t> ids;
+    for (std::size_t t = 0; t < list.size(); ++t) {
+      const nlohmann::json& id = list[t];
+      ATTENTION_CHECK(id.is_number_integer(), "tokens[", t, "]: expected an integer token id");
+      ATTENTION_CHECK(!id.is_number_unsigned() || id.get<std::uint64_t>() <= INT64_MAX, "tokens[", t, "]: ",
+                      id.get<std::uint64_t>(), " is outside [0, ", model_->config.vocab, ")");
+      ids.push_back(id.get<std::int64_t>());
+    }
+    return ids;
+  }
+
+  void release_staging() { std::vector<unsigned char>().swap(staging_); }
+
+  std::vector<unsigned char> staging_;
+  std::optional<attention::model_loader> loader_;
+  std::optional<attention::gpt_model> model_;
+  std::optional<attention::model_run> run_;
+  std::vector<std::int32_t> top_ids_;
+  std::vector<float> top_probabilities_;
+};
+
+std::size_t heap_in_use() { return mallinfo().uordblks; }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_models) {
+  emscripten::class_<model>("Model")
+      .constructor<>()
+      .function("buffer", &model::buffer)
+      .function("headerLength", &model::header_length)
+      .function("open", &model::open)
+      .function("feed", &model::feed)
+      .function("close", &model::close)
+      .function("ready", &model::ready)
+      .function("config", &model::config)
+      .function("run", &model::run)
+      .function("attention", &model::attention)
+      .function("topIds", &model::top_ids)
+      .function("topProbabilities", &model::top_probabilities)
+      .function("lastLogits", &model::last_logits)
+      .function("traceJson", &model::trace_json)
+      .function("headScenario", &model::head_scenario)
+      .function("encode", &model::encode)
+      .function("decode", &model::decode)
+      .function("generate", &model::generate);
+  emscripten::function("heapInUse", &heap_in_use);
+}

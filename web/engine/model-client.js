@@ -1,0 +1,59 @@
+// The page's side of the Model view's worker (model-worker.js): each method
+// posts one request and resolves with its answer, or rejects with a
+// ModelError carrying the core's line. The page only draws what comes back.
+import { ModelError } from './model.js';
+
+export { ModelError };
+
+export class ModelWorker {
+  constructor() {
+    this.worker = new Worker(new URL('./model-worker.js', import.meta.url), { type: 'module' });
+    this.waiting = new Map();
+    this.next = 0;
+    this.worker.addEventListener('message', ({ data }) => {
+      const request = this.waiting.get(data.id);
+      if (!request) return;
+      if (data.progress) return request.onProgress?.(data.progress);
+      this.waiting.delete(data.id);
+      if ('error' in data) request.reject(new ModelError(data.error));
+      else request.resolve(data.result);
+    });
+    this.worker.addEventListener('error', (event) => {
+      for (const request of this.waiting.values()) request.reject(new ModelError(`internal error in the model worker: ${event.message}`));
+      this.waiting.clear();
+    });
+  }
+
+  request(message, onProgress) {
+    const id = ++this.next;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject, onProgress });
+      this.worker.postMessage({ ...message, id });
+    });
+  }
+
+  // source: a File or Blob (File.slice() streams it in the worker), or a URL
+  // of the page's own origin. Resolves with the model's info
+  // ({config, tokenizer, vocabulary, layout, tied, norm, dataBytes, weightBytes}).
+  open(source, { config = '', name = source?.name ?? 'model', onProgress } = {}) {
+    return this.request({ type: 'open', source, config, name }, onProgress);
+  }
+
+  // See LoadedModel.run in model.js: attention [L, H, T, T], the guesses after every position, last, loss.
+  run(tokens, { topK = 10 } = {}) { return this.request({ type: 'run', tokens, topK }); }
+  traceJson() { return this.request({ type: 'trace' }); }
+  headScenario(layer, head, { labels } = {}) { return this.request({ type: 'head', layer, head, labels }); }
+  encode(text) { return this.request({ type: 'encode', text }); }
+  decode(ids) { return this.request({ type: 'decode', ids }); }
+  generate(tokens, count, { temperature = 1, seed = 42 } = {}) {
+    return this.request({ type: 'generate', tokens, count, temperature, seed });
+  }
+  memory() { return this.request({ type: 'memory' }); }
+  close() { return this.request({ type: 'close' }); }
+
+  terminate() {
+    this.worker.terminate();
+    for (const request of this.waiting.values()) request.reject(new ModelError('model: the worker was stopped'));
+    this.waiting.clear();
+  }
+}

@@ -1,0 +1,65 @@
+// The Model view's worker: it holds one model file's GPT in the models' wasm
+// module, off the page's thread, so that opening 500 MB and a forward of
+// GPT-2 small never freeze the page. Requests come as {id, type, …} and each
+// gets one answer {id, result} or {id, error} (the core's line); opening
+// also posts {id, progress: {received, total}}. model-client.js is its
+// other side.
+import { loadModelEngine, ModelError, openModel } from './model.js';
+
+let engine = null;
+let model = null;
+
+// What each request does; its result is posted back (typed arrays transferred).
+const requests = {
+  async open({ source, config, name }) {
+    engine ??= await loadModelEngine();
+    model?.dispose();
+    model = null;
+    const file = typeof source === 'string' ? await fetch(source) : source;
+    if (typeof source === 'string' && !file.ok) throw new ModelError(`model: ${file.status} ${file.statusText} for the model's URL`);
+    model = await openModel(file, { engine, config, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
+    return model.info;
+  },
+  run: ({ tokens, topK }) => loaded().run(tokens, { topK }),
+  trace: () => loaded().traceJson(),
+  head: ({ layer, head, labels }) => loaded().headScenario(layer, head, { labels }),
+  encode: ({ text }) => loaded().encode(text),
+  decode: ({ ids }) => loaded().decode(ids),
+  generate: ({ tokens, count, temperature, seed }) => loaded().generate(tokens, count, { temperature, seed }),
+  close() {
+    model?.dispose();
+    model = null;
+    return null;
+  },
+  // the wasm memory's size: what the tab holds for the model (the bench reads it)
+  memory: () => ({ bytes: engine?.module.HEAP8?.buffer.byteLength ?? 0, heapInUse: engine?.heapInUse() ?? 0 }),
+};
+
+function loaded() {
+  if (!model) throw new ModelError('model: no model is open');
+  return model;
+}
+
+let current = 0;
+let queue = Promise.resolve();
+
+// One request at a time, in order: a run never overlaps an open.
+self.addEventListener('message', ({ data }) => {
+  queue = queue.then(async () => {
+    current = data.id;
+    try {
+      const handle = requests[data.type];
+      if (!handle) throw new ModelError(`model worker: unknown request ${JSON.stringify(String(data.type))}`);
+      const result = await handle(data);
+      self.postMessage({ id: data.id, result }, transferables(result));
+    } catch (error) {
+      const message = error instanceof ModelError ? error.message : `internal error in the model worker: ${error?.message ?? error}`;
+      self.postMessage({ id: data.id, error: message });
+    }
+  });
+});
+
+function transferables(result) {
+  if (!result || typeof result !== 'object' || !result.attention) return [];
+  return [result.attention.data.buffer, result.top.ids.buffer, result.top.probabilities.buffer, result.last.logits.buffer];
+}

@@ -1,0 +1,183 @@
+// A GPT from a model file (gpt-v1.md section 2) in the models' wasm module,
+// which only the Model view loads. openModel() streams a File, a Blob or a
+// fetch Response into the core chunk by chunk (the core checks the header
+// before it allocates anything; the file is never held whole, in JS or in
+// wasm), and the LoadedModel it gives runs token sequences and hands out the
+// model trace's parts as typed arrays. Meant for a Worker (model-worker.js);
+// it also runs in Node for the tests. Errors are the core's one line, thrown
+// as ModelError.
+import { loadEngine } from './engine.js';
+
+export const modelUrl = new URL('../wasm/attention-model.js', import.meta.url);
+
+const defaults = {
+  chunkBytes: 8 << 20,  // File.slice() and the staging buffer: 8 MB at a time
+  topK: 10,
+};
+
+export class ModelError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
+
+// The models' module, shared per page or worker (engine.js's loadEngine).
+export async function loadModelEngine(options = {}) {
+  return loadEngine({ moduleUrl: modelUrl, ...options });
+}
+
+// Opens `source` (a Blob or File, or a fetch Response with a Content-Length)
+// as a model. options: engine (loadModelEngine()'s), config (a Hugging Face
+// config.json's text: n_head, activation_function, layer_norm_epsilon), name
+// (the file's name, for a head's scenario id), onProgress({received, total}),
+// signal (an AbortSignal), chunkBytes. Throws ModelError with the core's line.
+export async function openModel(source, options = {}) {
+  const settings = { ...defaults, ...options };
+  const engine = settings.engine ?? await loadModelEngine();
+  const reader = byteReader(source);
+  const model = new engine.module.Model();
+  try {
+    put(model, await reader.read(8));
+    const { length } = answer(model.headerLength(reader.size));
+    put(model, await reader.read(length));
+    const info = answer(model.open(reader.size, settings.config ?? ''));
+    let progress = { received: 0, total: info.dataBytes, done: info.dataBytes === 0 };
+    while (!progress.done) {
+      if (settings.signal?.aborted) throw new ModelError('model: opening was cancelled');
+      const chunk = await reader.read(Math.min(settings.chunkBytes, progress.total - progress.received));
+      if (chunk.length === 0) throw new ModelError(`model: the file ended after ${progress.received} of its ${progress.total} bytes of data`);
+      put(model, chunk);
+      progress = answer(model.feed(chunk.length));
+      settings.onProgress?.({ received: progress.received, total: progress.total });
+    }
+    if (info.dataBytes === 0) answer(model.feed(0));
+    return new LoadedModel(model, info, settings.name ?? 'model', engine);
+  } catch (error) {
+    model.delete();
+    throw error instanceof ModelError ? error : new ModelError(`internal error in the model module: ${error?.message ?? error}`);
+  } finally {
+    reader.cancel?.();
+  }
+}
+
+// A model in wasm memory. Call dispose() when done.
+export class LoadedModel {
+  constructor(model, info, name, engine) {
+    this.model = model;
+    this.info = info;  // {config, tokenizer, vocabulary, layout, tied, norm, dataBytes, weightBytes}
+    this.name = name;
+    this.engine = engine;
+  }
+
+  get config() { return this.info.config; }
+  get parameters() { return this.info.config.parameters; }
+  get tokenizer() { return this.info.tokenizer; }  // 'characters', 'gpt2' or 'ids'
+
+  // The model on token ids: {tokens, attention: {shape: [L, H, T, T], data},
+  // top: {k, ids, probabilities} ((T, k) each: the k most probable next tokens
+  // after every position), last: {logits, top: [[id, p] × 10]}, loss (null
+  // when T < 2)}. topK ≥ 10 guesses are kept per position.
+  run(tokens, { topK = defaults.topK } = {}) {
+    const k = Math.max(10, topK);
+    const summary = answer(this.model.run(JSON.stringify(tokens), k));
+    const { layers, heads } = this.config;
+    const T = summary.length;
+    const attention = new Float32Array(layers * heads * T * T);
+    for (let l = 0; l < layers; l++)
+      for (let h = 0; h < heads; h++) attention.set(this.model.attention(l, h), (l * heads + h) * T * T);
+    const ids = this.model.topIds();
+    const probabilities = this.model.topProbabilities();
+    const last = [];
+    for (let n = 0; n < 10 && n < summary.topK; n++) last.push([ids[(T - 1) * summary.topK + n], probabilities[(T - 1) * summary.topK + n]]);
+    return {
+      tokens: [...tokens],
+      attention: { shape: [layers, heads, T, T], data: attention },
+      top: { k: summary.topK, ids, probabilities },
+      last: { logits: this.model.lastLogits(), top: last },
+      loss: summary.loss,
+    };
+  }
+
+  // The last run as the CLI's model trace (JSON text).
+  traceJson() {
+    const text = this.model.traceJson();
+    if (text.startsWith('{"error"')) throw new ModelError(JSON.parse(text).error);
+    return text;
+  }
+
+  // Head `head` of layer `layer` of the last run as a scenario (an object the
+  // playground opens); labels: one string per token (GPT-2's decoded pieces).
+  headScenario(layer, head, { labels } = {}) {
+    return answer(this.model.headScenario(layer, head, this.name, labels ? JSON.stringify(labels) : ''));
+  }
+
+  // A character model's ids of text, and back.
+  encode(text) { return answer(this.model.encode(text)); }
+  decode(ids) { return answer(this.model.decode(JSON.stringify(ids))); }
+
+  // `count` new ids after `tokens`: the spec's sampling, temperature dividing
+  // the logits, the core's generator seeded with `seed`.
+  generate(tokens, count, { temperature = 1, seed = 42 } = {}) {
+    return answer(this.model.generate(JSON.stringify(tokens), count, temperature, seed));
+  }
+
+  dispose() {
+    if (this.model) this.model.delete();
+    this.model = null;
+  }
+}
+
+// Copies bytes into the module's staging buffer: the view is taken after the
+// buffer's allocation and used at once (growing memory would detach it).
+function put(model, bytes) {
+  model.buffer(bytes.length).set(bytes);
+}
+
+function answer(text) {
+  const result = JSON.parse(text);
+  if (result !== null && typeof result === 'object' && !Array.isArray(result) && 'error' in result) throw new ModelError(result.error);
+  return result;
+}
+
+// read(n): the next n bytes (fewer only at the end) of a Blob or a Response's body.
+function byteReader(source) {
+  if (typeof Blob !== 'undefined' && source instanceof Blob) {
+    let at = 0;
+    return {
+      size: source.size,
+      async read(n) {
+        const bytes = new Uint8Array(await source.slice(at, at + n).arrayBuffer());
+        at += bytes.length;
+        return bytes;
+      },
+    };
+  }
+  if (source && typeof source.body?.getReader === 'function') {
+    const size = Number(source.headers?.get('content-length'));
+    if (!Number.isSafeInteger(size) || size < 0) throw new ModelError("model: the server did not say the file's size (Content-Length)");
+    const stream = source.body.getReader();
+    let pending = new Uint8Array(0);
+    return {
+      size,
+      async read(n) {
+        const out = new Uint8Array(n);
+        let filled = 0;
+        while (filled < n) {
+          if (pending.length === 0) {
+            const { done, value } = await stream.read();
+            if (done) break;
+            pending = value;
+          }
+          const take = Math.min(n - filled, pending.length);
+          out.set(pending.subarray(0, take), filled);
+          pending = pending.subarray(take);
+          filled += take;
+        }
+        return out.subarray(0, filled);
+      },
+      cancel() { stream.cancel().catch(() => {}); },
+    };
+  }
+  throw new ModelError('model: expected a File, a Blob or a fetch Response');
+}
