@@ -126,6 +126,7 @@ test-browser: site deps-browser node_modules/.package-lock.json
 bench: native site deps-browser node_modules/.package-lock.json
 	node tests/bench/bench.mjs $(NATIVE)/attention-bench
 	node tests/bench/bench_training.mjs $(NATIVE)/attention-bench
+	node tests/bench/bench_models.mjs $(NATIVE)/attention-model-bench
 
 clean:
 	rm -rf $(BUILD)

@@ -15,7 +15,7 @@ const webDir = new URL('../web/', import.meta.url).pathname;
 rmSync(siteDir, { recursive: true, force: true });
 cpSync(webDir, siteDir, { recursive: true, filter: (path) => basename(path) !== 'README.md' });
 mkdirSync(join(siteDir, 'wasm'), { recursive: true });
-for (const file of ['attention-core.js', 'attention-core.wasm', 'attention-train.js', 'attention-train.wasm']) cpSync(join(wasmDir, file), join(siteDir, 'wasm', file));
+for (const file of ['attention-core.js', 'attention-core.wasm', 'attention-train.js', 'attention-train.wasm', 'attention-model.js', 'attention-model.wasm']) cpSync(join(wasmDir, file), join(siteDir, 'wasm', file));
 
 const presets = readdirSync(join(webDir, 'scenarios'))
   .filter((f) => f.endsWith('.json') && f !== 'index.json').sort()

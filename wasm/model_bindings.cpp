@@ -71,7 +71,7 @@ class model {
   // {"config": …, "tokenizer", "vocabulary", "layout", "tied", "dataBytes",
   // "weightBytes"} or {"error"}; after an error nothing is held.
   std::string open(double file_size, const std::string& config) {
-    close();
+    drop();  // the buffer holds the header
     return json_or_error([&] {
       const attention::model_overrides overrides = config.empty() ? attention::model_overrides{}
                                                                   : attention::read_hf_config(config);
@@ -110,11 +110,7 @@ class model {
 
   // Frees the model, a load under way, the last run and the buffer.
   void close() {
-    loader_.reset();
-    model_.reset();
-    run_.reset();
-    top_ids_ = {};
-    top_probabilities_ = {};
+    drop();
     release_staging();
   }
 
@@ -239,6 +235,15 @@ class model {
   }
 
   void release_staging() { std::vector<unsigned char>().swap(staging_); }
+
+  // The model, a load under way and the last run.
+  void drop() {
+    loader_.reset();
+    model_.reset();
+    run_.reset();
+    std::vector<std::int32_t>().swap(top_ids_);
+    std::vector<float>().swap(top_probabilities_);
+  }
 
   std::vector<unsigned char> staging_;
   std::optional<attention::model_loader> loader_;

@@ -44,4 +44,25 @@ printf '%s' '{"version": 1e999}' | "$cli" validate - >"$tmp/out" 2>"$tmp/err"
 expect "1e999 exits 2" "$?" 2
 expect "1e999 is one line" "$(cat "$tmp/err")" 'scenario: not valid JSON at line 1, column 13: the number "1e999" is too large for a double'
 
+# Model files (gpt-v1.md section 2): the model trace, a head, validate, and a hostile file.
+models="$root/tests/models"
+"$cli" model "$models/text-gpt.safetensors" --text "To be" >"$tmp/out" 2>"$tmp/err"
+expect "model exits 0" "$?" 0
+expect "model writes nothing on stderr" "$(wc -c <"$tmp/err")" 0
+expect "model writes the model trace" "$(head -c 40 "$tmp/out")" '{"version":1,"config":{"vocab":81,"lengt'
+"$cli" head "$models/hf-f32.safetensors" --tokens 5,1,3 --layer 1 --head 2 >"$tmp/head.json" 2>"$tmp/err"
+expect "head exits 0" "$?" 0
+"$cli" trace "$tmp/head.json" >"$tmp/out" 2>"$tmp/err"
+expect "the head's scenario traces" "$?" 0
+"$cli" validate - <"$models/nano-f16-nobias.safetensors" >"$tmp/out" 2>"$tmp/err"
+expect "validate reads a model from stdin" "$(cat "$tmp/out")" 'valid: model (layout=nanogpt, V=17, T=12, embed=16, heads=2, layers=2, mlp=4, parameters=7040, tokenizer=ids)'
+"$cli" model "$root/tests/fuzz/model/regressions/nan-weight.safetensors" --tokens 0 >"$tmp/out" 2>"$tmp/err"
+expect "a NaN weight exits 2" "$?" 2
+expect "a NaN weight writes nothing on stdout" "$(wc -c <"$tmp/out")" 0
+expect "a NaN weight is named" "$(cat "$tmp/err")" 'transformer.h.0.attn.c_attn.weight: holds a NaN or an infinity (element [2, 3])'
+"$cli" model "$models/hf-f32.safetensors" >"$tmp/out" 2>"$tmp/err"
+expect "model without tokens exits 64" "$?" 64
+"$cli" model "$models/hf-f32.safetensors" --tokens 1 >/dev/full 2>"$tmp/err"
+expect "a model trace on a full disk exits 74" "$?" 74
+
 [ "$failures" -eq 0 ]

@@ -86,7 +86,7 @@ TEST_CASE("bad requests on good models: one line naming the argument, exit 2", "
         "--config: only a model file takes one\n");
 }
 
-TEST_CASE("--config: a Hugging Face config.json beside the file", "[model-commands]") {
+TEST_CASE("a Hugging Face config.json beside the file, given by --config", "[model-commands]") {
   namespace fs = std::filesystem;
   const std::string path = (fs::temp_directory_path() / "attention-cli-config.json").string();
   const auto config = [&](const std::string& text) {

@@ -6,7 +6,7 @@
 
 using namespace attention;
 
-TEST_CASE("--text becomes the golden trace's tokens, and back", "[vocabulary]") {
+TEST_CASE("a text becomes the golden trace's tokens, and back", "[vocabulary]") {
   const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
   const std::vector<std::int64_t> ids = encode_text(model.config, "To be, or not to be", "--text");
   CHECK(ids == model_support::golden_tokens("text-gpt"));

@@ -154,8 +154,9 @@ function byteReader(source) {
     };
   }
   if (source && typeof source.body?.getReader === 'function') {
-    const size = Number(source.headers?.get('content-length'));
-    if (!Number.isSafeInteger(size) || size < 0) throw new ModelError("model: the server did not say the file's size (Content-Length)");
+    const length = source.headers?.get('content-length') ?? '';
+    const size = /^\d+$/.test(length) ? Number(length) : NaN;
+    if (!Number.isSafeInteger(size)) throw new ModelError("model: the server did not say the file's size (Content-Length)");
     const stream = source.body.getReader();
     let pending = new Uint8Array(0);
     return {

@@ -1,0 +1,141 @@
+// `make bench`, the GPT forward (issue 20's Speed and memory): a GPT-2-small-
+// shaped model (12 layers, d 768, 12 heads, V 50257, tied; random weights
+// written here by torch_model.py random, never committed) on 128 tokens,
+// natively, in wasm in Chromium (the file opened in a Worker through
+// web/engine/model.js, as the Model view opens it) and in PyTorch one
+// thread, each in GFLOP/s against the measured single-core peak; the file's
+// load time in the page and the peak wasm memory against the file's size;
+// what a keystroke costs the page with the shipped model. Writes
+// tests/bench/model-results.json and the README's table between its markers.
+//   node tests/bench/bench_models.mjs [NATIVE_MODEL_BENCH]
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { hostSite, launch, openPage, root, serve } from '../browser/browser.mjs';
+
+const nativeBench = process.argv[2] ?? join(root, 'build', 'native', 'attention-model-bench');
+const benchDir = join(root, 'build', 'bench');
+const file = join(benchDir, 'gpt2-small.safetensors');
+const T = 128;
+const runs = 5;
+const log = (...a) => console.error(...a);
+mkdirSync(benchDir, { recursive: true });
+
+// 0. the model file and the peak's wasm, made here
+if (!existsSync(file)) {
+  log('writing a GPT-2-small-shaped model with torch_model.py random …');
+  execFileSync('/usr/bin/python3', [join(root, 'tests', 'bench', 'torch_model.py'), 'random', file, '--layout', 'hf',
+    '--vocab', '50257', '--length', '1024', '--embed', '768', '--heads', '12', '--layers', '12', '--tied'], { stdio: 'inherit' });
+}
+const fileBytes = statSync(file).size;
+const peakWasm = join(benchDir, 'peak.wasm');
+execFileSync('emcc', [join(root, 'tests', 'bench', 'peak.cpp'), '-O3', '-msimd128', '-ffp-contract=off', '--no-entry',
+  '-sSTANDALONE_WASM', '-o', peakWasm], { env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } });
+
+// 1. native
+log('native forward …');
+const native = JSON.parse(execFileSync(nativeBench, [file, String(T), String(runs)], { encoding: 'utf8' }));
+
+// 2. PyTorch, one thread
+log('PyTorch one thread …');
+const torch = JSON.parse(execFileSync('/usr/bin/python3', [join(root, 'tests', 'bench', 'bench_torch_model.py'), file, String(T), String(runs)], { encoding: 'utf8' }));
+
+// 3. Chromium: the wasm peak, the file through the Worker, keystrokes with the shipped model
+log('wasm in Chromium …');
+const host = hostSite({});
+for (const f of ['model.html', 'model-page.js', 'model-bench-worker.js']) cpSync(join(root, 'tests', 'bench', f), join(host, f));
+cpSync(peakWasm, join(host, 'peak.wasm'));
+cpSync(join(root, 'tests', 'models', 'text-gpt.safetensors'), join(host, 'text-gpt.safetensors'));
+const server = await serve({ root: host });
+const browser = await launch();
+const page = await openPage(browser, `${server.url}model.html`);
+await page.waitForFunction(() => typeof window.benchModel === 'function');
+const wasmPeak = await page.evaluate(async () => {
+  const { instance } = await WebAssembly.instantiate(await (await fetch('peak.wasm')).arrayBuffer(), {});
+  let best = 0;
+  for (let r = 0; r < 5; r++) {
+    const n = 20000000;
+    const start = performance.now();
+    instance.exports.peak(n);
+    best = Math.max(best, (96 * n) / ((performance.now() - start) * 1e6));
+  }
+  return best;
+});
+await page.setInputFiles('#file', file);
+const wasm = await page.evaluate((options) => window.benchModel(options), { T, runs });
+const typed = 'To be, or not to be, that is the question';
+const keystrokes = await page.evaluate((options) => window.keystrokes(options), {
+  url: 'text-gpt.safetensors', texts: Array.from({ length: 60 }, (_, i) => typed.slice(0, 1 + (i % 31))),
+});
+await page.context().close();
+await browser.close();
+server.server.close();
+
+// ---- putting it together ------------------------------------------------------
+const median = (values) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const percentile = (values, p) => {
+  const s = [...values].sort((a, b) => a - b);
+  const i = p * (s.length - 1);
+  const lo = Math.floor(i);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
+};
+const flop = 2 * native.multiply_adds;
+const gflops = (ms) => flop / (ms * 1e6);
+const rows = {
+  native: { ms: median(native.forward_ms), run_ms: median(native.run_ms), peak: native.peak_gflops },
+  wasm: { ms: median(wasm.run_ms), peak: wasmPeak },
+  torch: { ms: median(torch.forward_ms), peak: native.peak_gflops },
+};
+for (const r of Object.values(rows)) {
+  r.gflops = gflops(r.ms);
+  r.of_peak = r.gflops / r.peak;
+}
+const memoryRatio = wasm.memory_peak_bytes / fileBytes;
+const keystroke = { page_p95_ms: percentile(keystrokes.page, 0.95), round_trip_median_ms: median(keystrokes.roundTrip), round_trip_p95_ms: percentile(keystrokes.roundTrip, 0.95) };
+const budgets = [
+  { budget: 'forward in wasm ≥ 50% of the wasm SIMD peak', value: `${(100 * rows.wasm.of_peak).toFixed(0)}%`, met: rows.wasm.of_peak >= 0.5 },
+  { budget: 'forward natively at least as fast as PyTorch one thread', value: `${(rows.torch.ms / rows.native.ms).toFixed(2)}× PyTorch's speed`, met: rows.native.ms <= rows.torch.ms },
+  { budget: 'load in the page under 3 s', value: `${(wasm.load_ms / 1000).toFixed(2)} s`, met: wasm.load_ms < 3000 },
+  { budget: 'peak wasm memory ≤ 1.3 × the file', value: `${memoryRatio.toFixed(2)} ×`, met: memoryRatio <= 1.3 },
+  { budget: "a keystroke's page work p95 ≤ 16.7 ms (text-gpt, receiving the run)", value: `${keystroke.page_p95_ms.toFixed(2)} ms`, met: keystroke.page_p95_ms <= 16.7 },
+];
+const machine = `${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores; Chromium ${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium /, '').split(' ')[0]}`;
+const results = {
+  date: new Date().toISOString(), machine, tokens: T, file_bytes: fileBytes, parameters: native.parameters,
+  multiply_adds: native.multiply_adds, native, wasm: { ...wasm, peak_gflops: wasmPeak }, torch, rows, keystrokes: keystroke, budgets,
+};
+writeFileSync(join(root, 'tests', 'bench', 'model-results.json'), JSON.stringify(results, null, 2) + '\n');
+
+const f = (n, d = 1) => n.toFixed(d);
+const mb = (n) => `${(n / 1e6).toFixed(0)} MB`;
+const table = [
+  `Measured ${results.date.slice(0, 10)} on ${machine}; \`make bench\`. A GPT-2-small-shaped model (12 layers, d 768, 12 heads, V 50257, tied; ${(native.parameters / 1e6).toFixed(1)}M parameters, ${mb(fileBytes)} as F32), written by \`torch_model.py random\`, on ${T} tokens: ${f(flop / 1e9, 1)} GFLOP a forward (median of ${runs} runs; peaks: a 128-bit multiply-and-add loop on one core).`,
+  '',
+  '| forward on 128 tokens | ms | GFLOP/s | single-core peak GFLOP/s | of the peak |',
+  '| --- | --- | --- | --- | --- |',
+  `| native (the core, SSE2 build) | ${f(rows.native.ms, 0)} | ${f(rows.native.gflops, 2)} | ${f(rows.native.peak, 1)} | ${f(100 * rows.native.of_peak, 0)}% |`,
+  `| wasm in Chromium (run(): the forward and the guesses after every position) | ${f(rows.wasm.ms, 0)} | ${f(rows.wasm.gflops, 2)} | ${f(rows.wasm.peak, 1)} (SIMD128) | ${f(100 * rows.wasm.of_peak, 0)}% |`,
+  `| PyTorch ${torch.torch}, one thread | ${f(rows.torch.ms, 0)} | ${f(rows.torch.gflops, 2)} | ${f(rows.torch.peak, 1)} (its AVX2 kernels have a higher one) | ${f(100 * rows.torch.of_peak, 0)}% |`,
+  '',
+  `Opening the file in the page (a File read by \`File.slice()\` in 8 MB chunks in a Worker, each checked, widened and moved into place): ${f(wasm.load_ms / 1000, 2)} s, where merely first touching as many fresh bytes as the weights takes ${f(wasm.touch_ms / 1000, 2)} s in the same worker (this VM's page faults; natively ${f(native.touch_ms / 1000, 2)} s, and the native load ${f(native.load_ms / 1000, 2)} s). Wasm memory: ${mb(wasm.memory_after_load_bytes)} after the load, ${mb(wasm.memory_peak_bytes)} at its peak after ${runs + 1} forwards, ${f(memoryRatio, 2)} × the ${mb(fileBytes)} file; natively the peak RSS is ${mb(native.peak_rss_bytes)}. A keystroke with text-gpt (up to 31 characters): the worker's run comes back in ${f(keystroke.round_trip_median_ms, 2)} ms (p95 ${f(keystroke.round_trip_p95_ms, 2)} ms); the page's share of it, receiving the arrays, p95 ${f(keystroke.page_p95_ms, 2)} ms (drawing is the Model view's).`,
+  '',
+  '| budget | measured | met |',
+  '| --- | --- | --- |',
+  ...budgets.map((b) => `| ${b.budget} | ${b.value} | ${b.met ? 'yes' : '**no**'} |`),
+];
+const readmePath = join(root, 'README.md');
+const readme = readFileSync(readmePath, 'utf8');
+const start = '<!-- bench-models:start -->';
+const end = '<!-- bench-models:end -->';
+if (readme.includes(start) && readme.includes(end)) {
+  writeFileSync(readmePath, readme.slice(0, readme.indexOf(start) + start.length) + '\n' + table.join('\n') + '\n' + readme.slice(readme.indexOf(end)));
+}
+console.log(table.join('\n'));
+if (!budgets.every((b) => b.met)) {
+  console.error('bench: a models budget is missed (see the table)');
+  process.exitCode = 1;
+}
