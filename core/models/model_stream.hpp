@@ -1,6 +1,6 @@
 // A model file read from a stream of known size (the command line, the
 // tests, the fuzzer): the header first, checked, then the data in 1 MiB
-// chunks through model_loader, as the page feeds it from File.slice().
+// chunks through model_loader, as the page feeds it from a File in a worker.
 #pragma once
 
 #include <cstdint>

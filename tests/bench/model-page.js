@@ -1,5 +1,5 @@
 // Runs in Chromium: the file chosen in #file (a File: Chromium reads it from
-// disk as File.slice() asks) opened in a Worker through web/engine/model.js,
+// disk as File.stream() reads it) opened in a Worker through web/engine/model.js,
 // as the Model view opens one; window.benchModel({T, runs}) returns the load
 // time, the forward times and the wasm memory. window.keystrokes(…) times
 // what a keystroke costs the page with a small model: the worker's run

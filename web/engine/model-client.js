@@ -32,11 +32,15 @@ export class ModelWorker {
     });
   }
 
-  // source: a File or Blob (File.slice() streams it in the worker), or a URL
+  // source: a File or Blob (it streams from disk in the worker), or a URL
   // of the page's own origin. Resolves with the model's info
   // ({config, tokenizer, vocabulary, layout, tied, norm, dataBytes, weightBytes}).
-  open(source, { config = '', name = source?.name ?? 'model', onProgress } = {}) {
-    return this.request({ type: 'open', source, config, name }, onProgress);
+  open(source, { config = '', name, onProgress } = {}) {
+    // a URL is the page's: resolved here, not against the worker's own URL
+    const url = typeof source === 'string' ? new URL(source, globalThis.location?.href) : null;
+    const file = url ? url.href : source;
+    name ??= url ? decodeURIComponent(url.pathname.split('/').pop()) : source?.name ?? 'model';
+    return this.request({ type: 'open', source: file, config, name }, onProgress);
   }
 
   // See LoadedModel.run in model.js: attention [L, H, T, T], the guesses after every position, last, loss.

@@ -59,7 +59,9 @@ self.addEventListener('message', ({ data }) => {
   });
 });
 
+// A run's typed arrays move to the page rather than being copied (a head's
+// scenario also has an "attention", of another kind).
 function transferables(result) {
-  if (!result || typeof result !== 'object' || !result.attention) return [];
+  if (!(result?.attention?.data instanceof Float32Array)) return [];
   return [result.attention.data.buffer, result.top.ids.buffer, result.top.probabilities.buffer, result.last.logits.buffer];
 }

@@ -11,7 +11,8 @@ import { loadEngine } from './engine.js';
 export const modelUrl = new URL('../wasm/attention-model.js', import.meta.url);
 
 const defaults = {
-  chunkBytes: 8 << 20,  // File.slice() and the staging buffer: 8 MB at a time
+  readBytes: 32 << 20,  // 32 MB read ahead while the core takes the last read
+  chunkBytes: 8 << 20,  // the wasm staging buffer: 8 MB fed at a time (its size adds to the tab's peak)
   topK: 10,
 };
 
@@ -31,32 +32,48 @@ export async function loadModelEngine(options = {}) {
 // as a model. options: engine (loadModelEngine()'s), config (a Hugging Face
 // config.json's text: n_head, activation_function, layer_norm_epsilon), name
 // (the file's name, for a head's scenario id), onProgress({received, total}),
-// signal (an AbortSignal), chunkBytes. Throws ModelError with the core's line.
+// signal (an AbortSignal), readBytes, chunkBytes. Throws ModelError with the
+// core's line.
 export async function openModel(source, options = {}) {
   const settings = { ...defaults, ...options };
   const engine = settings.engine ?? await loadModelEngine();
   const reader = byteReader(source);
   const model = new engine.module.Model();
+  let next = null;  // a read under way
   try {
     put(model, await reader.read(8));
     const { length } = answer(model.headerLength(reader.size));
     put(model, await reader.read(length));
     const info = answer(model.open(reader.size, settings.config ?? ''));
-    let progress = { received: 0, total: info.dataBytes, done: info.dataBytes === 0 };
-    while (!progress.done) {
+    const total = info.dataBytes;
+    const readBytes = Math.max(settings.readBytes, settings.chunkBytes);
+    let asked = 0;
+    const ask = () => {
+      const n = Math.min(readBytes, total - asked);
+      asked += n;
+      return n > 0 ? reader.read(n) : null;
+    };
+    next = ask();
+    let received = 0;
+    while (received < total) {
+      const chunk = await next;
       if (settings.signal?.aborted) throw new ModelError('model: opening was cancelled');
-      const chunk = await reader.read(Math.min(settings.chunkBytes, progress.total - progress.received));
-      if (chunk.length === 0) throw new ModelError(`model: the file ended after ${progress.received} of its ${progress.total} bytes of data`);
-      put(model, chunk);
-      progress = answer(model.feed(chunk.length));
-      settings.onProgress?.({ received: progress.received, total: progress.total });
+      if (chunk.length === 0) throw new ModelError(`model: the file ended after ${received} of its ${total} bytes of data`);
+      next = ask();  // the next read runs in the browser while the core takes this one
+      for (let at = 0; at < chunk.length; at += settings.chunkBytes) {
+        const piece = chunk.subarray(at, at + settings.chunkBytes);
+        put(model, piece);
+        received = answer(model.feed(piece.length)).received;
+      }
+      settings.onProgress?.({ received, total });
     }
-    if (info.dataBytes === 0) answer(model.feed(0));
+    if (total === 0) answer(model.feed(0));
     return new LoadedModel(model, info, settings.name ?? 'model', engine);
   } catch (error) {
     model.delete();
     throw error instanceof ModelError ? error : new ModelError(`internal error in the model module: ${error?.message ?? error}`);
   } finally {
+    next?.catch(() => {});  // a read left under way by an error: nobody waits for it
     reader.cancel?.();
   }
 }
@@ -142,40 +159,45 @@ function answer(text) {
 
 // read(n): the next n bytes (fewer only at the end) of a Blob or a Response's body.
 function byteReader(source) {
+  // A File streams from disk as the browser reads ahead (faster in Chromium
+  // than File.slice() reads of any size); a Response as it arrives.
+  let size;
+  let body;
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
-    let at = 0;
-    return {
-      size: source.size,
-      async read(n) {
-        const bytes = new Uint8Array(await source.slice(at, at + n).arrayBuffer());
-        at += bytes.length;
-        return bytes;
-      },
-    };
-  }
-  if (source && typeof source.body?.getReader === 'function') {
+    size = source.size;
+    body = source.stream();
+  } else if (source && typeof source.body?.getReader === 'function') {
     const length = source.headers?.get('content-length') ?? '';
-    const size = /^\d+$/.test(length) ? Number(length) : NaN;
+    size = /^\d+$/.test(length) ? Number(length) : NaN;
     if (!Number.isSafeInteger(size)) throw new ModelError("model: the server did not say the file's size (Content-Length)");
-    const stream = source.body.getReader();
+    body = source.body;
+  }
+  if (body) {
+    const stream = body.getReader();
     let pending = new Uint8Array(0);
+    let queue = Promise.resolve();
+    const readNow = async (n) => {
+      const out = new Uint8Array(n);
+      let filled = 0;
+      while (filled < n) {
+        if (pending.length === 0) {
+          const { done, value } = await stream.read();
+          if (done) break;
+          pending = value;
+        }
+        const take = Math.min(n - filled, pending.length);
+        out.set(pending.subarray(0, take), filled);
+        pending = pending.subarray(take);
+        filled += take;
+      }
+      return out.subarray(0, filled);
+    };
     return {
       size,
-      async read(n) {
-        const out = new Uint8Array(n);
-        let filled = 0;
-        while (filled < n) {
-          if (pending.length === 0) {
-            const { done, value } = await stream.read();
-            if (done) break;
-            pending = value;
-          }
-          const take = Math.min(n - filled, pending.length);
-          out.set(pending.subarray(0, take), filled);
-          pending = pending.subarray(take);
-          filled += take;
-        }
-        return out.subarray(0, filled);
+      read(n) {  // one after the other: a stream has one place
+        const result = queue.then(() => readNow(n));
+        queue = result.catch(() => {});
+        return result;
       },
       cancel() { stream.cancel().catch(() => {}); },
     };
