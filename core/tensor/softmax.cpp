@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "errors/check.hpp"
+#include "tensor/vector_math.hpp"
 
 namespace attention {
 namespace {
@@ -19,12 +20,11 @@ void softmax_row(const float* in, float* out, std::size_t n) {
   // NaN never wins a compare: without this, a row of NaN would read as fully masked
   ATTENTION_CHECK(finite, "softmax: a score is not finite (inf or nan): the numbers overflow float32");
   ATTENTION_CHECK(row_max != minus_inf, "softmax: a row allows no position (every entry is -inf)");
+  // max subtracted only for stability; a masked entry becomes exactly 0 (e^-inf)
+  for (std::size_t j = 0; j < n; ++j) out[j] = in[j] - row_max;
+  exp_each(out, out, n);
   float sum = 0.0f;
-  for (std::size_t j = 0; j < n; ++j) {
-    // a masked entry is exactly 0 (exp(-inf)); no need to call exp for it
-    out[j] = in[j] == -std::numeric_limits<float>::infinity() ? 0.0f : std::exp(in[j] - row_max);  // max subtracted only for stability
-    sum += out[j];
-  }
+  for (std::size_t j = 0; j < n; ++j) sum += out[j];
   const float inverse = 1.0f / sum;  // sum >= 1: the max entry contributes exp(0)
   for (std::size_t j = 0; j < n; ++j) out[j] *= inverse;
 }

@@ -7,6 +7,7 @@
 #include "random/sampling.hpp"
 #include "tensor/matmul.hpp"
 #include "tensor/softmax.hpp"
+#include "tensor/vector_math.hpp"
 
 namespace attention {
 
@@ -79,14 +80,51 @@ model_weights init_weights(generator& gen, const model_spec& spec) {
 
 namespace {
 
-// x @ W (+ b): a Linear, its bias added after the product
-tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias) {
-  tensor3 out = project(x, w);
-  if (bias.size() == 0) return out;
+// (+ b): a Linear's bias, added after the product
+void add_bias(tensor3& out, const tensor2& bias) {
+  if (bias.size() == 0) return;
   const std::size_t n = out.shape(2), rows = out.size() / n;
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = 0; c < n; ++c) out.data()[r * n + c] += bias.data()[c];
+}
+
+// x @ W (+ b): a Linear, its bias added after the product
+tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias) {
+  tensor3 out = project(x, w);
+  add_bias(out, bias);
   return out;
+}
+
+// Every head's k, q and v of a layer as one product, (B, T, d) @ (d, 3·d):
+// each output is still its own sum over d, so the bits are those of the
+// heads' own products, and one wide product keeps the vectors full where a
+// head's 16 columns would not.
+void project_heads(const tensor3& a, const model_layer& layer, std::vector<head_pass>& heads) {
+  if (layer.heads.empty()) return;
+  const std::size_t B = a.shape(0), T = a.shape(1), d = a.shape(2), H = layer.heads.size(),
+                    hs = layer.heads[0].key.shape(1), width = 3 * H * hs;
+  tensor2 w({d, width});  // (d, 3·H·hs): per head its key, query, value
+  for (std::size_t h = 0; h < H; ++h) {
+    const tensor2* parts[3] = {&layer.heads[h].key, &layer.heads[h].query, &layer.heads[h].value};
+    for (std::size_t part = 0; part < 3; ++part)
+      for (std::size_t i = 0; i < d; ++i)
+        for (std::size_t c = 0; c < hs; ++c) w(i, (3 * h + part) * hs + c) = (*parts[part])(i, c);
+  }
+  const tensor3 kqv = project(a, w);  // (B, T, 3·H·hs)
+  heads.resize(H);
+  for (std::size_t h = 0; h < H; ++h) {
+    head_pass& hp = heads[h];
+    for (tensor3* t : {&hp.k, &hp.q, &hp.v}) *t = tensor3({B, T, hs});
+    for (std::size_t r = 0; r < B * T; ++r)
+      for (std::size_t c = 0; c < hs; ++c) {
+        const float* row = kqv.data() + r * width + 3 * h * hs;
+        hp.k.data()[r * hs + c] = row[c];
+        hp.q.data()[r * hs + c] = row[hs + c];
+        hp.v.data()[r * hs + c] = row[2 * hs + c];
+      }
+    add_bias(hp.q, layer.heads[h].query_bias);
+    add_bias(hp.v, layer.heads[h].value_bias);
+  }
 }
 
 }  // namespace
@@ -115,22 +153,20 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
     if (spec.norm) lp.ln1 = layer_norm(h, layer.ln1);
     const tensor3& a = lp.attended();
     lp.concat = tensor3({B, T, d});
+    project_heads(a, layer, lp.heads);
     for (std::size_t k = 0; k < layer.heads.size(); ++k) {
-      const model_head& hw = layer.heads[k];
-      head_pass hp;
-      hp.k = project(a, hw.key);
-      hp.q = linear_of(a, hw.query, hw.query_bias);
-      hp.v = linear_of(a, hw.value, hw.value_bias);
+      head_pass& hp = lp.heads[k];
       tensor3 scores = scores_of(hp.q, hp.k);  // (B, T, T)
-      for (std::size_t b = 0; b < B; ++b)
-        for (std::size_t i = 0; i < T; ++i)
-          for (std::size_t j = 0; j < T; ++j) scores(b, i, j) = j <= i ? scores(b, i, j) * scale : minus_inf;
+      for (std::size_t row = 0; row < B * T; ++row) {
+        float* s = scores.data() + row * T;
+        const std::size_t i = row % T;
+        for (std::size_t j = 0; j <= i; ++j) s[j] *= scale;
+        for (std::size_t j = i + 1; j < T; ++j) s[j] = minus_inf;
+      }
       hp.weights = softmax(scores);
       hp.out = weighted_sum(hp.weights, hp.v);
-      for (std::size_t b = 0; b < B; ++b)
-        for (std::size_t t = 0; t < T; ++t)
-          for (std::size_t c = 0; c < hs; ++c) lp.concat(b, t, k * hs + c) = hp.out(b, t, c);
-      lp.heads.push_back(std::move(hp));
+      for (std::size_t r = 0; r < B * T; ++r)
+        for (std::size_t c = 0; c < hs; ++c) lp.concat.data()[r * d + k * hs + c] = hp.out.data()[r * hs + c];
     }
     h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias);  // the residual stream
     if (spec.mlp) {
@@ -154,6 +190,7 @@ loss_value cross_entropy(const tensor3& logits, const std::vector<std::int64_t>&
   const float* data = logits.data();
   double total = 0;
   loss_value result;
+  std::vector<float> shifted(V);  // (V,): one row's e^(x − max)
   for (std::size_t r = 0; r < rows; ++r) {
     const std::int64_t target = targets[r];
     if (target < 0) continue;
@@ -165,8 +202,10 @@ loss_value cross_entropy(const tensor3& logits, const std::vector<std::int64_t>&
         max = row[c];
         best = c;
       }
+    for (std::size_t c = 0; c < V; ++c) shifted[c] = row[c] - max;
+    exp_each(shifted.data(), shifted.data(), V);
     float sum = 0;
-    for (std::size_t c = 0; c < V; ++c) sum += std::exp(row[c] - max);
+    for (std::size_t c = 0; c < V; ++c) sum += shifted[c];
     // log_softmax: x - max - log(Σ exp(x - max))
     const float log_p = row[target] - max - std::log(sum);
     total += -static_cast<double>(log_p);
