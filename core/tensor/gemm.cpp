@@ -59,13 +59,29 @@ ATTENTION_INLINE a_panel pack_a(const matrix_ref& a, std::size_t i0, std::size_t
   return {out, 1, MR};
 }
 
-// inner [p0, p0 + kc) × columns [j0, j0 + nc) of b, as panels of NR columns.
+// How the kernel reads a KC×NR panel of b: row p at at + p·step.
+struct b_panel {
+  const float* at;
+  std::size_t step;
+};
+
+// inner [p0, p0 + kc) × columns [j0, j0 + nc) of b, as panels of NR columns:
+// where they lie when b's rows are contiguous and b is small enough to
+// stay in cache (the training's weights and the heads' products: packing
+// would cost as much as the product), else packed into `out` (zeros past
+// the last column).
 template <int NR>
 ATTENTION_INLINE void pack_b(const matrix_ref& b, std::size_t p0, std::size_t kc, std::size_t j0, std::size_t nc,
-                             float* out) {
+                             float* out, b_panel* panels) {
+  const bool small = b.col_stride == 1 && b.rows * b.row_stride <= (std::size_t{64} << 10);
   for (std::size_t jr = 0; jr < nc; jr += NR, out += NR * kc) {
     const std::size_t cols = smaller<std::size_t>(NR, nc - jr);
     const float* from = b.data + p0 * b.row_stride + (j0 + jr) * b.col_stride;
+    if (small && cols == NR) {
+      panels[jr / NR] = {from, b.row_stride};
+      continue;
+    }
+    panels[jr / NR] = {out, NR};
     if (b.col_stride == 1 && cols == NR) {  // rows of b contiguous: copy runs of NR
       for (std::size_t p = 0; p < kc; ++p) {
         const float* row = from + p * b.row_stride;
@@ -96,17 +112,17 @@ ATTENTION_INLINE void pack_b(const matrix_ref& b, std::size_t p0, std::size_t kc
 // in registers, each lane one output, each step a multiply then an add.
 // first: the sums start at +0, as the plain loop's do; else from c.
 template <int W, int MR, int NV>
-ATTENTION_INLINE void micro_kernel(std::size_t kc, const a_panel& a, const float* bp, float* c, std::size_t ldc,
+ATTENTION_INLINE void micro_kernel(std::size_t kc, const a_panel& a, const b_panel& b_at, float* c, std::size_t ldc,
                                    bool first) {
-  constexpr int NR = W * NV;
   vec<W> sum[MR][NV];
 #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r)
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) sum[r][v] = first ? vec<W>{} : load<W>(c + r * ldc + v * W);
   const float* ap = a.at;
-  const std::size_t row = a.row, step = a.step;
-  for (std::size_t p = 0; p < kc; ++p, ap += step, bp += NR) {
+  const float* bp = b_at.at;
+  const std::size_t row = a.row, step = a.step, b_step = b_at.step;
+  for (std::size_t p = 0; p < kc; ++p, ap += step, bp += b_step) {
     vec<W> b[NV];
 #pragma GCC unroll 4
     for (int v = 0; v < NV; ++v) b[v] = load<W>(bp + v * W);
@@ -142,7 +158,8 @@ ATTENTION_INLINE void gemm_blocked(const matrix_ref& a, const matrix_ref& b, flo
     for (std::size_t pc = 0; pc < k; pc += KC) {
       const std::size_t kc = smaller(KC, k - pc);
       const bool first = pc == 0;
-      pack_b<NR>(b, pc, kc, jc, nc, b_pack);
+      b_panel b_panels[NC / NR + 1];
+      pack_b<NR>(b, pc, kc, jc, nc, b_pack, b_panels);
       for (std::size_t ic = 0; ic < m; ic += MC) {
         const std::size_t mc = smaller(MC, m - ic);
         // the MC rows' panels: where they lie, or packed
@@ -155,7 +172,7 @@ ATTENTION_INLINE void gemm_blocked(const matrix_ref& a, const matrix_ref& b, flo
             panels[ir / MR] = pack_a<MR>(a, i, rows, pc, kc, a_pack + ir * kc);
         }
         for (std::size_t jr = 0; jr < nc; jr += NR) {
-          const float* bp = b_pack + (jr / NR) * NR * kc;
+          const b_panel& bp = b_panels[jr / NR];
           const std::size_t cols = smaller(NR, nc - jr);
           for (std::size_t ir = 0; ir < mc; ir += MR) {
             const std::size_t rows = smaller<std::size_t>(MR, mc - ir);
@@ -177,11 +194,15 @@ ATTENTION_INLINE void gemm_blocked(const matrix_ref& a, const matrix_ref& b, flo
   }
 }
 
-// The register blocking of each width: 16 sums of AVX-512's 32 registers,
-// 12 of AVX2's 16, 8 of SSE's and SIMD128's 16 (V8 keeps one for itself).
+// The register blocking of each width: 16 sums of AVX-512's 32 registers
+// (8 when c is one vector wide), 12 of AVX2's 16, 8 of SSE's and SIMD128's
+// 16 (V8 keeps one for itself).
 template <int W>
 ATTENTION_INLINE void gemm_kernel(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc) {
-  if constexpr (W == 16) gemm_blocked<16, 8, 2>(a, b, c, ldc);
+  if constexpr (W == 16) {
+    if (b.cols <= 16) return gemm_blocked<16, 8, 1>(a, b, c, ldc);  // a head's 16 columns: one vector wide
+    gemm_blocked<16, 8, 2>(a, b, c, ldc);
+  }
   else if constexpr (W == 8) gemm_blocked<8, 6, 2>(a, b, c, ldc);
   else gemm_blocked<4, 4, 2>(a, b, c, ldc);
 }

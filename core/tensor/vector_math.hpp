@@ -9,6 +9,10 @@
 
 #include "tensor/simd.hpp"
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
 namespace attention {
 
 template <int W>
@@ -33,6 +37,24 @@ using vec_double = typename simd_double<W>::type;  // W doubles
 template <int W>
 using vec_bits = typename simd_double<W>::bits;    // W 64-bit unsigned integers
 
+#if defined(__wasm_simd128__)
+// SIMD128 holds two doubles. LLVM 14 converts a vector of four floats to
+// doubles, and back, one lane at a time; two halves of two doubles each
+// become f64x2.promote_low_f32x4 and f32x4.demote_f64x2_zero instead.
+typedef double double2 __attribute__((vector_size(16)));
+typedef std::uint64_t bits2 __attribute__((vector_size(16)));
+ATTENTION_INLINE double2 low_half(const vec<4>& x) {
+  return (double2)wasm_f64x2_promote_low_f32x4((v128_t)x);
+}
+ATTENTION_INLINE double2 high_half(const vec<4>& x) {
+  return (double2)wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle((v128_t)x, (v128_t)x, 2, 3, 2, 3));
+}
+ATTENTION_INLINE vec<4> floats_of_halves(const double2& low, const double2& high) {
+  return (vec<4>)wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero((v128_t)low),
+                                    wasm_f32x4_demote_f64x2_zero((v128_t)high), 0, 1, 4, 5);
+}
+#endif
+
 namespace exp_data {
 // expf of ARM's optimized-routines (MIT), as musl and glibc ship it: x·N/ln 2
 // = k + r, e^x = 2^(k/N)·2^(r/N), 2^(k/N) from a table of N = 32 doubles
@@ -54,66 +76,143 @@ constexpr float overflow = 0x1.62e42ep6f;    // above: +inf
 constexpr float underflow = -0x1.9fe368p6f;  // below: 0
 }  // namespace exp_data
 
+// tab[i] of each lane: one lane at a time, or (permute: eight lanes in an
+// AVX-512 function, compiled by GCC) two two-table permutes and a blend.
+template <typename U, bool permute>
+ATTENTION_INLINE U table_lookup(const U& i) {
+  using namespace exp_data;
+#if defined(__GNUC__) && !defined(__clang__) && ATTENTION_X86
+  if constexpr (permute && sizeof(U) == 64) {
+    const U t0 = {tab[0], tab[1], tab[2], tab[3], tab[4], tab[5], tab[6], tab[7]};
+    const U t1 = {tab[8], tab[9], tab[10], tab[11], tab[12], tab[13], tab[14], tab[15]};
+    const U t2 = {tab[16], tab[17], tab[18], tab[19], tab[20], tab[21], tab[22], tab[23]};
+    const U t3 = {tab[24], tab[25], tab[26], tab[27], tab[28], tab[29], tab[30], tab[31]};
+    const U low = __builtin_shuffle(t0, t1, i & 15), high = __builtin_shuffle(t2, t3, i & 15);
+    return (U)((i & 16) != 0 ? high : low);
+  }
+#endif
+  U t;
+#pragma GCC unroll 16
+  for (int l = 0; l < static_cast<int>(sizeof(U) / 8); ++l) t[l] = tab[i[l]];
+  return t;
+}
+
+// musl's expf after its special cases, in double on a vector D of doubles
+// (U: the same width of 64-bit unsigned integers).
+template <typename D, typename U, bool permute = false>
+ATTENTION_INLINE D exp_in_double(const D& xd) {
+  using namespace exp_data;
+  const D z = inv_ln2_n * xd;
+  D kd = z + shift;  // round z to an integer in the low bits, ties to even
+  const U ki = (U)kd;  // a vector cast keeps the bits
+  kd = kd - shift;
+  const D r = z - kd;
+  U t = table_lookup<U, permute>(ki & 31);
+  t = t + (ki << 47);
+  const D s = (D)t;
+  const D cubic = c0 * r + c1;
+  const D r2 = r * r;
+  D y = c2 * r + 1.0;
+  y = cubic * r2 + y;
+  return y * s;
+}
+
 // e^x of each lane: musl's expf, with no fused step (wasm has none), so the
 // same bits natively and in wasm. (glibc's FMA build contracts one step of
 // it and differs from musl at two floats of [-88, 88], ±1 ulp.)
 template <int W>
 ATTENTION_INLINE vec<W> exp_lanes(const vec<W>& x) {
-  using namespace exp_data;
-  const vec_double<W> xd = __builtin_convertvector(x, vec_double<W>);
-  const vec_double<W> z = inv_ln2_n * xd;
-  vec_double<W> kd = z + shift;  // round z to an integer in the low bits, ties to even
-  const vec_bits<W> ki = (vec_bits<W>)kd;  // a vector cast keeps the bits
-  kd = kd - shift;
-  const vec_double<W> r = z - kd;
-  vec_bits<W> t;
-#pragma GCC unroll 16
-  for (int l = 0; l < W; ++l) t[l] = tab[ki[l] & 31];
-  t = t + (ki << 47);
-  const vec_double<W> s = (vec_double<W>)t;
-  const vec_double<W> cubic = c0 * r + c1;
-  const vec_double<W> r2 = r * r;
-  vec_double<W> y = c2 * r + 1.0;
-  y = cubic * r2 + y;
-  y = y * s;
-  vec<W> e = __builtin_convertvector(y, vec<W>);
+  vec<W> e;
+#if defined(__wasm_simd128__)
+  if constexpr (W == 4)
+    e = floats_of_halves(exp_in_double<double2, bits2>(low_half(x)), exp_in_double<double2, bits2>(high_half(x)));
+  else
+#elif defined(__GNUC__) && !defined(__clang__) && ATTENTION_X86
+  if constexpr (W == 16) {  // two halves of eight doubles, one AVX-512 register each
+    typedef float float8 __attribute__((vector_size(32)));
+    typedef double double8 __attribute__((vector_size(64)));
+    typedef std::uint64_t bits8 __attribute__((vector_size(64)));
+    const float8 low = __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7);
+    const float8 high = __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
+    const float8 e_low = __builtin_convertvector(
+        (exp_in_double<double8, bits8, true>(__builtin_convertvector(low, double8))), float8);
+    const float8 e_high = __builtin_convertvector(
+        (exp_in_double<double8, bits8, true>(__builtin_convertvector(high, double8))), float8);
+    e = __builtin_shufflevector(e_low, e_high, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  } else
+#endif
+    e = __builtin_convertvector(
+        (exp_in_double<vec_double<W>, vec_bits<W>>(__builtin_convertvector(x, vec_double<W>))), vec<W>);
   // musl's special cases: NaN stays NaN (x + x), -inf and underflow give 0, overflow +inf
-  e = x > overflow ? vec<W>{} + __builtin_inff() : e;
-  e = x < underflow ? vec<W>{} : e;
+  e = x > exp_data::overflow ? vec<W>{} + __builtin_inff() : e;
+  e = x < exp_data::underflow ? vec<W>{} : e;
   e = x != x ? x + x : e;
   return e;
 }
 
-// fma(a, b, c) of each lane, rounded once, with no FMA instruction (wasm
-// has none, and musl's fmaf is a call per lane): a·b is exact in double and
-// a·b + c rounds once to double; rounding that to float is the single
-// rounding unless the double sits exactly halfway between two floats. Those
-// rare lanes (and float underflow) are redone rounding to odd, which makes
-// the second rounding exact.
+// Whether any lane of a mask is set.
+template <int W>
+ATTENTION_INLINE bool any_lane(const vec_bits<W>& mask) {
+  std::uint64_t any = 0;
+#pragma GCC unroll 16
+  for (int l = 0; l < W; ++l) any |= mask[l];
+  return any != 0;
+}
+
+// fma(a, b, c) of each lane rounded through double, with no FMA instruction
+// (wasm has none, and musl's fmaf is a call per lane): a·b is exact in
+// double and a·b + c rounds once to double; rounding that to float is the
+// single rounding unless the double sits exactly halfway between two floats
+// or down where floats lose bits. Such lanes are marked in `doubtful`, to be
+// redone exactly (fma_by_double); a chain of steps checks once at its end.
+template <typename D, typename U>
+ATTENTION_INLINE D sum_marking_doubt(const D& a, const D& b, const D& c, U& doubtful) {
+  const D sum = a * b + c;
+  const U bits = (U)sum;
+  doubtful |= (U)((bits & 0x1fffffff) == 0x10000000);
+  doubtful |= (U)((D)(bits & 0x7fffffffffffffff) < 0x1p-125);  // |sum|; doubles compared: wasm has no unsigned i64x2 compare
+  return sum;
+}
+template <int W>
+ATTENTION_INLINE vec<W> fma_rounded_twice(const vec<W>& a, const vec<W>& b, const vec<W>& c, vec_bits<W>& doubtful) {
+#if defined(__wasm_simd128__)
+  if constexpr (W == 4) {
+    bits2 doubt{};
+    const double2 low = sum_marking_doubt<double2, bits2>(low_half(a), low_half(b), low_half(c), doubt);
+    const double2 high = sum_marking_doubt<double2, bits2>(high_half(a), high_half(b), high_half(c), doubt);
+    doubtful[0] |= doubt[0] | doubt[1];  // only whether any lane is doubtful counts
+    return floats_of_halves(low, high);
+  }
+#endif
+  return __builtin_convertvector(
+      (sum_marking_doubt<vec_double<W>, vec_bits<W>>(__builtin_convertvector(a, vec_double<W>),
+                                                     __builtin_convertvector(b, vec_double<W>),
+                                                     __builtin_convertvector(c, vec_double<W>), doubtful)),
+      vec<W>);
+}
+
+// fma(a, b, c) of each lane, rounded once, with no FMA instruction: the
+// doubtful lanes of fma_rounded_twice are redone rounding to odd, which
+// makes the second rounding exact.
 template <int W>
 ATTENTION_INLINE vec<W> fma_by_double(const vec<W>& a, const vec<W>& b, const vec<W>& c) {
+  vec_bits<W> doubtful{};
+  const vec<W> quick = fma_rounded_twice<W>(a, b, c, doubtful);
+  if (!any_lane<W>(doubtful)) return quick;
   const vec_double<W> ab = __builtin_convertvector(a, vec_double<W>) * __builtin_convertvector(b, vec_double<W>);
   const vec_double<W> cd = __builtin_convertvector(c, vec_double<W>);
-  vec_double<W> sum = ab + cd;
+  const vec_double<W> sum = ab + cd;
+  // the exact error of the sum (Knuth's two-sum) says which neighbour of
+  // the sum the exact value lies toward; an even sum moves there (an
+  // infinite sum has a NaN error, and stays)
+  const vec_double<W> back = sum - ab;
+  const vec_double<W> error = (ab - (sum - back)) + (cd - back);
   const vec_bits<W> bits = (vec_bits<W>)sum;
-  const auto tie = (bits & 0x1fffffff) == 0x10000000;
-  const auto tiny = (bits & 0x7ff0000000000000) < (std::uint64_t{1023 - 125} << 52);
-  const auto redo = tie | tiny;
-  bool any = false;
+  vec_bits<W> odd = bits;
 #pragma GCC unroll 16
-  for (int l = 0; l < W; ++l) any = any || redo[l] != 0;
-  if (any) {
-    // the exact error of the sum (Knuth's two-sum) says which neighbour of
-    // the sum the exact value lies toward; an even sum moves there
-    const vec_double<W> back = sum - ab;
-    const vec_double<W> error = (ab - (sum - back)) + (cd - back);
-    vec_bits<W> odd = bits;
-#pragma GCC unroll 16
-    for (int l = 0; l < W; ++l)
-      if (redo[l] && error[l] != 0 && (bits[l] & 1) == 0) odd[l] = (error[l] > 0) == (sum[l] > 0) ? odd[l] + 1 : odd[l] - 1;
-    sum = (vec_double<W>)odd;
-  }
-  return __builtin_convertvector(sum, vec<W>);
+  for (int l = 0; l < W; ++l)
+    if (error[l] != 0 && error[l] == error[l] && (bits[l] & 1) == 0) odd[l] = (error[l] > 0) == (sum[l] > 0) ? odd[l] + 1 : odd[l] - 1;
+  return __builtin_convertvector((vec_double<W>)odd, vec<W>);
 }
 
 // fma(a, b, c) of each lane, rounded once: one vector FMA in the AVX2 and

@@ -7,6 +7,7 @@
 #include "random/sampling.hpp"
 #include "tensor/matmul.hpp"
 #include "tensor/softmax.hpp"
+#include "tensor/sums.hpp"
 #include "tensor/vector_math.hpp"
 
 namespace attention {
@@ -173,7 +174,7 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
       lp.middle = h;
       if (spec.norm) lp.ln2 = layer_norm(h, layer.ln2);
       lp.hidden = linear_of(spec.norm ? lp.ln2.out : lp.middle, layer.fc, layer.fc_bias);
-      lp.active = activate(lp.hidden, spec.activation);
+      lp.active = activate(lp.hidden, spec.activation, &lp.kept);
       h = lp.middle + linear_of(lp.active, layer.fc2, layer.fc2_bias);
     }
     pass.layers.push_back(std::move(lp));
@@ -188,29 +189,32 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
 loss_value cross_entropy(const tensor3& logits, const std::vector<std::int64_t>& targets) {
   const std::size_t rows = logits.shape(0) * logits.shape(1), V = logits.shape(2);
   const float* data = logits.data();
-  double total = 0;
-  loss_value result;
-  std::vector<float> shifted(V);  // (V,): one row's e^(x − max)
+  // each row's max (and its first index), then every row's e^(x − max) at once
+  std::vector<float> maxima(rows), e(rows * V), sums(rows);  // (rows,), (rows, V), (rows,)
+  std::vector<std::size_t> best(rows);
   for (std::size_t r = 0; r < rows; ++r) {
-    const std::int64_t target = targets[r];
-    if (target < 0) continue;
     const float* row = data + r * V;
     float max = row[0];
-    std::size_t best = 0;
     for (std::size_t c = 1; c < V; ++c)
       if (row[c] > max) {
         max = row[c];
-        best = c;
+        best[r] = c;
       }
-    for (std::size_t c = 0; c < V; ++c) shifted[c] = row[c] - max;
-    exp_each(shifted.data(), shifted.data(), V);
-    float sum = 0;
-    for (std::size_t c = 0; c < V; ++c) sum += shifted[c];
+    maxima[r] = max;
+    for (std::size_t c = 0; c < V; ++c) e[r * V + c] = row[c] - max;
+  }
+  exp_each(e.data(), e.data(), e.size());
+  sum_each_row(e.data(), rows, V, sums.data());
+  double total = 0;
+  loss_value result;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::int64_t target = targets[r];
+    if (target < 0) continue;
     // log_softmax: x - max - log(Σ exp(x - max))
-    const float log_p = row[target] - max - std::log(sum);
+    const float log_p = data[r * V + static_cast<std::size_t>(target)] - maxima[r] - std::log(sums[r]);
     total += -static_cast<double>(log_p);
     result.counted += 1;
-    if (best == static_cast<std::size_t>(target)) result.correct += 1;
+    if (best[r] == static_cast<std::size_t>(target)) result.correct += 1;
   }
   result.loss = result.counted ? static_cast<float>(total / static_cast<double>(result.counted)) : 0.0f;
   return result;
