@@ -15,6 +15,7 @@
 #include "attention/run.hpp"
 #include "formats/scenario_file.hpp"
 #include "formats/training_file.hpp"
+#include "tensor/simd.hpp"
 
 namespace test_support {
 
@@ -29,6 +30,20 @@ inline std::string read_text(const std::string& path) {
 inline nlohmann::json read_json(const std::string& path) { return nlohmann::json::parse(read_text(path)); }
 
 inline std::string tests_dir() { return ATTENTION_TESTS_DIR; }
+
+// Runs f(lanes) with the kernels at each vector width this machine has (4
+// everywhere; 8 and 16 with AVX2 and AVX-512), then back at the widest.
+template <typename F>
+void at_every_width(const F& f) {
+  const int widest = attention::simd_lanes();
+  for (int lanes : {4, 8, 16}) {
+    if (!attention::simd_runs(lanes)) continue;
+    attention::use_simd_lanes(lanes);
+    INFO("vectors of " << lanes << " floats");
+    f(lanes);
+  }
+  attention::use_simd_lanes(widest);
+}
 inline std::string presets_dir() { return ATTENTION_PRESETS_DIR; }
 
 // The spec's tolerance against PyTorch: 2e-5 + 1e-4·|expected|.

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "errors/check.hpp"
+#include "tensor/vector_math.hpp"
 
 namespace attention {
 namespace {
@@ -95,7 +96,7 @@ cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t hea
     for (std::size_t k = 0; k < n; ++k) {
       const float m = h.masked(batch, row, k);
       e.masked_row.push_back(m);
-      e.exps.push_back(std::exp(m - e.row_max));
+      e.exps.push_back(exp_one(m - e.row_max));  // the exp softmax uses
       e.exp_sum += e.exps.back();
     }
   } else if (step == "out") {

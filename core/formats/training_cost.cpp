@@ -26,11 +26,13 @@ training_cost cost_of(const training_spec& s) {
   const u64 per_sequence = times(T, plus(times(L, per_layer), times(d, V)));
   // what forward keeps of one sequence: per layer the input, q, k, v, out and
   // concat (6·T·d), ln1 (T·d), the stream into the MLP, ln2 and fc before and
-  // after its activation (T·d, T·d, 2·T·m·d), each head's weights (H·T·T);
+  // after its activation (T·d, T·d, 2·T·m·d) and for GELU 1 + erf of fc's
+  // output, which the backward reuses (T·m·d), each head's weights (H·T·T);
   // then the last stream, ln_f and the logits, T·(d + d + V)
-  const u64 norm = s.norm ? 1 : 0, mlp = s.mlp ? 1 : 0;
+  const u64 norm = s.norm ? 1 : 0, mlp = s.mlp ? 1 : 0, gelu = s.activation == activation_kind::gelu ? 1 : 0;
   const u64 streams = plus(6 + norm, times(mlp, 1 + norm));
-  const u64 per_layer_kept = plus(plus(times(streams, times(T, d)), times(H, times(T, T))), times(2, times(T, times(s.mlp, d))));
+  const u64 per_layer_kept =
+      plus(plus(times(streams, times(T, d)), times(H, times(T, T))), times(2 + gelu, times(T, times(s.mlp, d))));
   const u64 kept_per_sequence = plus(times(L, per_layer_kept), times(T, plus(times(1 + norm, d), V)));
   training_cost c;
   c.step_multiply_adds = times(times(3, s.batch), per_sequence);  // backward is about two forwards

@@ -1,5 +1,6 @@
-// The three products attention needs, batched over the leading axis. Float32
-// with the inner loop over contiguous memory, so the compiler vectorizes it.
+// The three products attention needs, batched over the leading axis, and a
+// plain one: each a gemm() (gemm.hpp), so each sum is in order over the
+// inner index, PyTorch's float32 `@` bit for bit.
 #pragma once
 
 #include "tensor/tensor.hpp"

@@ -4,11 +4,15 @@
 #include <limits>
 
 #include "errors/check.hpp"
+#include "tensor/sums.hpp"
+#include "tensor/vector_math.hpp"
 
 namespace attention {
 namespace {
 
-void softmax_row(const float* in, float* out, std::size_t n) {
+// One row's max, with the checks; out = in − max (max subtracted only for
+// stability; a masked entry stays −inf, and exp makes it exactly 0).
+void shift_row(const float* in, float* out, std::size_t n) {
   constexpr float minus_inf = -std::numeric_limits<float>::infinity();
   float row_max = minus_inf;
   bool finite = true;  // -inf (masked) aside
@@ -19,14 +23,19 @@ void softmax_row(const float* in, float* out, std::size_t n) {
   // NaN never wins a compare: without this, a row of NaN would read as fully masked
   ATTENTION_CHECK(finite, "softmax: a score is not finite (inf or nan): the numbers overflow float32");
   ATTENTION_CHECK(row_max != minus_inf, "softmax: a row allows no position (every entry is -inf)");
-  float sum = 0.0f;
-  for (std::size_t j = 0; j < n; ++j) {
-    // a masked entry is exactly 0 (exp(-inf)); no need to call exp for it
-    out[j] = in[j] == -std::numeric_limits<float>::infinity() ? 0.0f : std::exp(in[j] - row_max);  // max subtracted only for stability
-    sum += out[j];
+  for (std::size_t j = 0; j < n; ++j) out[j] = in[j] - row_max;
+}
+
+// rows of n: each row's e^(x − max) divided by its sum, in place.
+void softmax_rows(const float* in, float* out, std::size_t rows, std::size_t n) {
+  for (std::size_t r = 0; r < rows; ++r) shift_row(in + r * n, out + r * n, n);
+  exp_each(out, out, rows * n);  // every row at once
+  std::vector<float> sums(rows);
+  sum_each_row(out, rows, n, sums.data());
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float inverse = 1.0f / sums[r];  // sum >= 1: the max entry contributes exp(0)
+    for (std::size_t j = 0; j < n; ++j) out[r * n + j] *= inverse;
   }
-  const float inverse = 1.0f / sum;  // sum >= 1: the max entry contributes exp(0)
-  for (std::size_t j = 0; j < n; ++j) out[j] *= inverse;
 }
 
 }  // namespace
@@ -34,15 +43,14 @@ void softmax_row(const float* in, float* out, std::size_t n) {
 tensor3 softmax(const tensor3& masked) {
   tensor3 weights(masked.shape());
   const std::size_t n = masked.shape(2);
-  const std::size_t rows = masked.size() / n;
-  for (std::size_t r = 0; r < rows; ++r) softmax_row(masked.data() + r * n, weights.data() + r * n, n);
+  if (n != 0) softmax_rows(masked.data(), weights.data(), masked.size() / n, n);
   return weights;
 }
 
 std::vector<float> softmax(const std::vector<float>& values) {
   ATTENTION_CHECK(!values.empty(), "softmax: expected at least one value");
   std::vector<float> out(values.size());
-  softmax_row(values.data(), out.data(), values.size());
+  softmax_rows(values.data(), out.data(), 1, values.size());
   return out;
 }
 

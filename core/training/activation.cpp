@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "tensor/simd.hpp"
+#include "tensor/vector_math.hpp"
+
 namespace attention {
 namespace {
 
@@ -11,24 +14,112 @@ constexpr float tanh_beta = 0.79788456080286535588f;          // M_SQRT2 · M_2_
 constexpr float kappa = 0.044715f;
 
 // erf as PyTorch's AVX2 kernels compute it for GELU (Vectorized<float>::erf,
-// Abramowitz and Stegun 7.1.26, |error| < 1.5e-7) with its fused
-// multiply-adds written out: the same bits natively and in wasm, where the
-// libms' erff differ (glibc, musl), and closer to PyTorch than either.
-float erf_like_pytorch(float x) {
-  const float a = std::fabs(x);
-  const float t = 1.0f / std::fma(0.3275911f, a, 1.0f);
-  float r = std::fma(1.061405429f, t, -1.453152027f);
-  r = std::fma(r, t, 1.421413741f);
-  r = std::fma(r, t, -0.284496736f);
-  r = std::fma(r, t, 0.254829592f);
-  const float e = -std::exp(-(x * x));
-  return std::copysign(std::fma(e * t, r, 1.0f), x);
+// Abramowitz and Stegun 7.1.26, |error| < 1.5e-7), with its fused
+// multiply-adds exact (fma_lanes) and the core's own exp (exp_lanes): the
+// same bits natively and in wasm, where the libms' erff differ (glibc,
+// musl), and closer to PyTorch than either. W lanes at a time.
+template <int W, typename Fma>
+ATTENTION_INLINE vec<W> erf_with(const vec<W>& x, const Fma& fma) {
+  const vec_int<W> sign = bits_of<W>(x) & static_cast<int>(0x80000000u);
+  const vec<W> a = floats_of<W>(bits_of<W>(x) & 0x7fffffff);
+  const vec<W> one = splat<W>(1.0f);
+  const vec<W> t = one / fma(splat<W>(0.3275911f), a, one);
+  vec<W> r = fma(splat<W>(1.061405429f), t, splat<W>(-1.453152027f));
+  r = fma(r, t, splat<W>(1.421413741f));
+  r = fma(r, t, splat<W>(-0.284496736f));
+  r = fma(r, t, splat<W>(0.254829592f));
+  const vec<W> e = -exp_lanes<W>(-(x * x));
+  const vec<W> y = fma(e * t, r, one);
+  return floats_of<W>((bits_of<W>(y) & 0x7fffffff) | sign);  // copysign(y, x)
 }
 
+// The erf's fused steps: exact, or (wasm) rounded through double with the
+// lanes where that may differ marked.
+template <int W>
+struct exact_fma {
+  ATTENTION_INLINE vec<W> operator()(const vec<W>& a, const vec<W>& b, const vec<W>& c) const {
+    return fma_lanes<W>(a, b, c);
+  }
+};
+template <int W>
+struct fma_marking_doubt {
+  vec_bits<W>& doubtful;
+  ATTENTION_INLINE vec<W> operator()(const vec<W>& a, const vec<W>& b, const vec<W>& c) const {
+    return fma_rounded_twice<W>(a, b, c, doubtful);
+  }
+};
+
+template <int W>
+ATTENTION_INLINE vec<W> erf_lanes(const vec<W>& x) {
+#if !ATTENTION_X86
+  // wasm: the six steps rounded through double, checked once; a vector with
+  // a doubtful lane (rare) is computed again with exact steps
+  vec_bits<W> doubtful{};
+  const vec<W> quick = erf_with<W>(x, fma_marking_doubt<W>{doubtful});
+  if (!any_lane<W>(doubtful)) return quick;
+#endif
+  return erf_with<W>(x, exact_fma<W>{});
+}
+
+// out[i] = F::of(a[i], b[i], c[i]) W floats at a time; the last few
+// through zero-padded vectors.
+template <int W, typename F>
+ATTENTION_INLINE void each_vector(std::size_t n, const float* a, const float* b, const float* c, float* out) {
+  std::size_t i = 0;
+  for (; i + W <= n; i += W) store<W>(out + i, F::template of<W>(load<W>(a + i), load<W>(b + i), load<W>(c + i)));
+  if (i == n) return;
+  float rest[4][W] = {};
+  for (std::size_t k = i; k < n; ++k) {
+    rest[0][k - i] = a[k];
+    rest[1][k - i] = b[k];
+    rest[2][k - i] = c[k];
+  }
+  store<W>(rest[3], F::template of<W>(load<W>(rest[0]), load<W>(rest[1]), load<W>(rest[2])));
+  for (std::size_t k = i; k < n; ++k) out[k] = rest[3][k - i];
+}
+
+// GELU is x·½(1 + erf(x/√2)); its derivative times d y is
+// d y·(½(1 + erf(x/√2)) + x·e^(−x²/2)/√(2π)). The forward keeps
+// u = 1 + erf(x/√2), the costly part, for the backward.
+struct erf_plus_one_of {
+  template <int W>
+  static ATTENTION_INLINE vec<W> of(const vec<W>& x, const vec<W>&, const vec<W>&) {
+    return 1.0f + erf_lanes<W>(x * sqrt1_2);
+  }
+};
+struct gelu_of {  // from x and u
+  template <int W>
+  static ATTENTION_INLINE vec<W> of(const vec<W>& x, const vec<W>& u, const vec<W>&) {
+    return x * 0.5f * u;
+  }
+};
+struct gelu_backward_of {  // from d y, x and u
+  template <int W>
+  static ATTENTION_INLINE vec<W> of(const vec<W>& d_y, const vec<W>& x, const vec<W>& u) {
+    const vec<W> cdf = 0.5f * u;
+    const vec<W> pdf = gelu_beta * exp_lanes<W>(-0.5f * x * x);
+    return d_y * (cdf + x * pdf);
+  }
+};
+template <int W>
+ATTENTION_INLINE void gelu_kernel(const float* x, float* y, float* u, std::size_t n) {
+  each_vector<W, erf_plus_one_of>(n, x, x, x, u);
+  each_vector<W, gelu_of>(n, x, u, u, y);
+}
+template <int W>
+ATTENTION_INLINE void gelu_backward_kernel(const float* d_y, const float* x, const float* u, float* d_x, std::size_t n) {
+  each_vector<W, gelu_backward_of>(n, d_y, x, u, d_x);
+}
+ATTENTION_SIMD_DISPATCH(gelu_lanes, gelu_kernel, (const float* x, float* y, float* u, std::size_t n), (x, y, u, n))
+ATTENTION_SIMD_DISPATCH(gelu_backward_lanes, gelu_backward_kernel,
+                        (const float* d_y, const float* x, const float* u, float* d_x, std::size_t n),
+                        (d_y, x, u, d_x, n))
+
+// ReLU and tanh-GELU one float at a time (GELU runs on vectors, above)
 float forward_one(float x, activation_kind kind) {
   switch (kind) {
     case activation_kind::relu: return x > 0.0f ? x : 0.0f;
-    case activation_kind::gelu: return x * 0.5f * (1.0f + erf_like_pytorch(x * sqrt1_2));
+    case activation_kind::gelu: break;
     case activation_kind::gelu_tanh: {
       const float inner = tanh_beta * (x + kappa * x * x * x);
       return 0.5f * x * (1.0f + std::tanh(inner));
@@ -40,11 +131,7 @@ float forward_one(float x, activation_kind kind) {
 float derivative(float x, activation_kind kind) {
   switch (kind) {
     case activation_kind::relu: return x > 0.0f ? 1.0f : 0.0f;
-    case activation_kind::gelu: {
-      const float cdf = 0.5f * (1.0f + erf_like_pytorch(x * sqrt1_2));
-      const float pdf = gelu_beta * std::exp(-0.5f * x * x);
-      return cdf + x * pdf;
-    }
+    case activation_kind::gelu: break;
     case activation_kind::gelu_tanh: {
       const float x_sq = x * x;
       const float inner = tanh_beta * (x + kappa * x_sq * x);
@@ -68,14 +155,32 @@ const char* activation_name(activation_kind kind) {
   return "relu";
 }
 
-tensor3 activate(const tensor3& x, activation_kind kind) {
+tensor3 activate(const tensor3& x, activation_kind kind, tensor3* kept) {
   tensor3 y(x.shape());
+  if (kind == activation_kind::gelu) {
+    tensor3 u(x.shape());
+    gelu_lanes(x.data(), y.data(), u.data(), x.size());
+    if (kept != nullptr) *kept = std::move(u);
+    return y;
+  }
+  if (kept != nullptr) *kept = tensor3();
   for (std::size_t i = 0; i < x.size(); ++i) y.data()[i] = forward_one(x.data()[i], kind);
   return y;
 }
 
-tensor3 activation_backward(const tensor3& d_y, const tensor3& x, activation_kind kind) {
+tensor3 activation_backward(const tensor3& d_y, const tensor3& x, activation_kind kind, const tensor3* kept) {
   tensor3 dx(x.shape());
+  if (kind == activation_kind::gelu) {
+    tensor3 computed;
+    if (kept == nullptr || kept->size() != x.size()) {  // not kept: computed again
+      computed = tensor3(x.shape());
+      tensor3 unused(x.shape());
+      gelu_lanes(x.data(), unused.data(), computed.data(), x.size());
+      kept = &computed;
+    }
+    gelu_backward_lanes(d_y.data(), x.data(), kept->data(), dx.data(), x.size());
+    return dx;
+  }
   for (std::size_t i = 0; i < x.size(); ++i) dx.data()[i] = d_y.data()[i] * derivative(x.data()[i], kind);
   return dx;
 }

@@ -2,42 +2,31 @@
 
 #include <cmath>
 
+#include "tensor/gemm.hpp"
+#include "tensor/sums.hpp"
+#include "tensor/vector_math.hpp"
+
 namespace attention {
 namespace {
 
 // a (n, k) viewed from a tensor3 (B, T, k) as n = B·T rows.
 std::size_t rows_of(const tensor3& a) { return a.shape(0) * a.shape(1); }
 
-// Σ over rows of aᵀ b: (B, T, m)ᵀ (B, T, n) -> (m, n), the gradient of a weight.
+// Σ over rows of aᵀ b: (B, T, m)ᵀ (B, T, n) -> (m, n), the gradient of a
+// weight; each entry summed in order over the rows, as dW = dYᵀX is.
 tensor2 outer_sum(const tensor3& a, const tensor3& b) {
   const std::size_t n = rows_of(a), m = a.shape(2), p = b.shape(2);
-  tensor2 out = xt::zeros<float>({m, p});
-  for (std::size_t r = 0; r < n; ++r) {
-    const float* ar = a.data() + r * m;
-    const float* br = b.data() + r * p;
-    for (std::size_t i = 0; i < m; ++i) {
-      const float x = ar[i];
-      float* o = out.data() + i * p;
-      for (std::size_t j = 0; j < p; ++j) o[j] += x * br[j];
-    }
-  }
+  tensor2 out({m, p});
+  gemm(row_major(a.data(), n, m).t(), row_major(b.data(), n, p), out.data(), p);
   return out;
 }
 
-// g @ Wᵀ: (B, T, n) @ (m, n)ᵀ -> (B, T, m), the gradient flowing back through x @ W.
+// g @ Wᵀ: (B, T, n) @ (m, n)ᵀ -> (B, T, m), the gradient flowing back through
+// x @ W; each entry summed in order over n. Wᵀ is read where W lies.
 tensor3 back_through(const tensor3& g, const tensor2& w) {
   const std::size_t B = g.shape(0), T = g.shape(1), n = g.shape(2), m = w.shape(0);
-  tensor3 out = xt::zeros<float>({B, T, m});
-  for (std::size_t r = 0; r < B * T; ++r) {
-    const float* gr = g.data() + r * n;
-    float* o = out.data() + r * m;
-    for (std::size_t i = 0; i < m; ++i) {
-      const float* wr = w.data() + i * n;
-      float sum = 0;
-      for (std::size_t j = 0; j < n; ++j) sum += gr[j] * wr[j];
-      o[i] = sum;
-    }
-  }
+  tensor3 out({B, T, m});
+  gemm(row_major(g.data(), B * T, n), row_major(w.data(), m, n).t(), out.data(), m);
   return out;
 }
 
@@ -49,19 +38,28 @@ tensor3 logits_gradient(const tensor3& logits, const std::vector<std::int64_t>& 
   tensor3 g = xt::zeros<float>(logits.shape());
   if (count == 0) return g;
   const float share = 1.0f / static_cast<float>(count);
+  // every row's e^(x − max) at once, their sums, then exp(log_softmax) at once
+  std::vector<float> maxima(rows), e(rows * V), sums(rows);  // (rows,), (rows, V), (rows,)
   for (std::size_t r = 0; r < rows; ++r) {
-    if (targets[r] < 0) continue;
     const float* row = logits.data() + r * V;
     float max = row[0];
     for (std::size_t c = 1; c < V; ++c) max = std::max(max, row[c]);
-    float sum = 0;
-    for (std::size_t c = 0; c < V; ++c) sum += std::exp(row[c] - max);
-    const float log_sum = std::log(sum);
+    maxima[r] = max;
+    for (std::size_t c = 0; c < V; ++c) e[r * V + c] = row[c] - max;
+  }
+  exp_each(e.data(), e.data(), e.size());
+  sum_each_row(e.data(), rows, V, sums.data());
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* row = logits.data() + r * V;
+    const float log_sum = std::log(sums[r]);
+    for (std::size_t c = 0; c < V; ++c) e[r * V + c] = row[c] - maxima[r] - log_sum;
+  }
+  exp_each(e.data(), e.data(), e.size());  // exp(log_softmax), as its backward uses
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (targets[r] < 0) continue;
     float* out = g.data() + r * V;
-    for (std::size_t c = 0; c < V; ++c) {
-      const float p = std::exp(row[c] - max - log_sum);  // exp(log_softmax), as its backward uses
-      out[c] = (p - (static_cast<std::int64_t>(c) == targets[r] ? 1.0f : 0.0f)) * share;
-    }
+    for (std::size_t c = 0; c < V; ++c)
+      out[c] = (e[r * V + c] - (static_cast<std::int64_t>(c) == targets[r] ? 1.0f : 0.0f)) * share;
   }
   return g;
 }
@@ -69,57 +67,72 @@ tensor3 logits_gradient(const tensor3& logits, const std::vector<std::int64_t>& 
 // Σ over rows of g: a bias's gradient, (1, n); empty when there is no bias.
 tensor2 row_sum(const tensor3& g, const tensor2& bias) {
   if (bias.size() == 0) return tensor2();
-  const std::size_t n = g.shape(2), rows = rows_of(g);
-  tensor2 out = xt::zeros<float>({std::size_t{1}, n});
-  for (std::size_t r = 0; r < rows; ++r)
-    for (std::size_t c = 0; c < n; ++c) out.data()[c] += g.data()[r * n + c];
+  tensor2 out({std::size_t{1}, g.shape(2)});
+  sum_each_column(row_major(g.data(), rows_of(g), g.shape(2)), out.data());
   return out;
 }
 
-// One head backwards from d out, (B, T, hs): its weights' gradients into gh,
-// and what flows back into what it read, added to d_read (B, T, d).
-void head_backward(const head_pass& hp, const model_head& hw, const tensor3& read, const tensor3& d_out, float scale,
-                   model_head& gh, tensor3& d_read) {
-  const std::size_t B = d_out.shape(0), T = d_out.shape(1), hs = d_out.shape(2);
+// What every head of a layer uses in turn, allocated once per layer.
+struct head_scratch {
+  tensor3 d_weights, d_qk;  // (B, T, T)
+  tensor3 through_q, through_k, through_v;  // (B, T, d)
+};
+
+// One head backwards from its columns of d concat (B, T, d): d k, d q, d v
+// into its three column blocks of d_kqv (B, T, 3·H·hs), whose product with
+// what the heads read is every head's weight gradients at once; its biases'
+// gradients into gh; what flows back into what it read added to d_read.
+void head_backward(const head_pass& hp, const model_head& hw, std::size_t h, const tensor3& d_concat, float scale,
+                   model_head& gh, tensor3& d_kqv, tensor3& d_read, head_scratch& scratch) {
+  const std::size_t B = d_concat.shape(0), T = d_concat.shape(1), d = d_concat.shape(2), hs = hp.q.shape(2),
+                    width = d_kqv.shape(2);
+  // Per sequence, each product a gemm whose sums run in the loops' order. A
+  // masked weight (j > i) is exactly 0, so its terms add zeros that change
+  // no bit; d_weights' masked cells are computed and never read.
+  const auto seq = [T](const tensor3& t, std::size_t b, std::size_t cols) {
+    return row_major(t.data() + b * T * cols, T, cols);
+  };
+  const auto d_out = [&](std::size_t b) { return row_major(d_concat.data() + b * T * d + h * hs, T, hs, d); };
+  // d_kqv's block `part` (0 k, 1 q, 2 v) of this head, for sequence b
+  const auto block = [&](std::size_t part, std::size_t b) { return d_kqv.data() + b * T * width + (3 * h + part) * hs; };
   // out = weights @ v: d weights = d_out @ vᵀ, d v = weightsᵀ @ d_out
-  tensor3 d_weights = xt::zeros<float>({B, T, T});
-  tensor3 d_v = xt::zeros<float>({B, T, hs});
-  for (std::size_t b = 0; b < B; ++b)
-    for (std::size_t i = 0; i < T; ++i)
-      for (std::size_t j = 0; j <= i; ++j) {
-        float sum = 0;
-        for (std::size_t c = 0; c < hs; ++c) sum += d_out(b, i, c) * hp.v(b, j, c);
-        d_weights(b, i, j) = sum;
-        const float wij = hp.weights(b, i, j);
-        for (std::size_t c = 0; c < hs; ++c) d_v(b, j, c) += wij * d_out(b, i, c);
-      }
-  // softmax: d s_ij = w_ij (d w_ij − Σ_k w_ik d w_ik); masked cells get none.
-  // Then s = (q kᵀ) · scale: d(q kᵀ) = d s · scale.
-  tensor3 d_qk = xt::zeros<float>({B, T, T});
-  for (std::size_t b = 0; b < B; ++b)
-    for (std::size_t i = 0; i < T; ++i) {
-      float dot = 0;
-      for (std::size_t j = 0; j <= i; ++j) dot += hp.weights(b, i, j) * d_weights(b, i, j);
-      for (std::size_t j = 0; j <= i; ++j) d_qk(b, i, j) = hp.weights(b, i, j) * (d_weights(b, i, j) - dot) * scale;
-    }
+  float* d_weights = scratch.d_weights.data();
+  for (std::size_t b = 0; b < B; ++b) {
+    gemm(d_out(b), seq(hp.v, b, hs).t(), d_weights + b * T * T, T);
+    gemm(seq(hp.weights, b, T).t(), d_out(b), block(2, b), width);
+  }
+  // softmax: d s_ij = w_ij (d w_ij − Σ_k w_ik d w_ik); masked cells get none
+  // (d_qk's stay 0). Then s = (q kᵀ) · scale: d(q kᵀ) = d s · scale.
+  float* d_qk = scratch.d_qk.data();
+  for (std::size_t row = 0; row < B * T; ++row) {
+    const std::size_t i = row % T;
+    const float* w = hp.weights.data() + row * T;
+    const float* dw = d_weights + row * T;
+    float dot = 0;
+    for (std::size_t j = 0; j <= i; ++j) dot += w[j] * dw[j];
+    for (std::size_t j = 0; j <= i; ++j) d_qk[row * T + j] = w[j] * (dw[j] - dot) * scale;
+  }
   // q kᵀ: d q = d(q kᵀ) @ k, d k = d(q kᵀ)ᵀ @ q
-  tensor3 d_q = xt::zeros<float>({B, T, hs});
-  tensor3 d_k = xt::zeros<float>({B, T, hs});
-  for (std::size_t b = 0; b < B; ++b)
-    for (std::size_t i = 0; i < T; ++i)
-      for (std::size_t j = 0; j <= i; ++j) {
-        const float s = d_qk(b, i, j);
-        for (std::size_t c = 0; c < hs; ++c) {
-          d_q(b, i, c) += s * hp.k(b, j, c);
-          d_k(b, j, c) += s * hp.q(b, i, c);
-        }
-      }
-  gh.query = outer_sum(read, d_q);
-  gh.key = outer_sum(read, d_k);
-  gh.value = outer_sum(read, d_v);
-  gh.query_bias = row_sum(d_q, hw.query_bias);
-  gh.value_bias = row_sum(d_v, hw.value_bias);
-  d_read += back_through(d_q, hw.query) + back_through(d_k, hw.key) + back_through(d_v, hw.value);
+  for (std::size_t b = 0; b < B; ++b) {
+    gemm(seq(scratch.d_qk, b, T), seq(hp.k, b, hs), block(1, b), width);
+    gemm(seq(scratch.d_qk, b, T).t(), seq(hp.q, b, hs), block(0, b), width);
+  }
+  const auto all_rows = [&](std::size_t part) { return row_major(block(part, 0), B * T, hs, width); };
+  if (hw.query_bias.size() != 0) {
+    gh.query_bias = tensor2({std::size_t{1}, hs});
+    sum_each_column(all_rows(1), gh.query_bias.data());
+  }
+  if (hw.value_bias.size() != 0) {
+    gh.value_bias = tensor2({std::size_t{1}, hs});
+    sum_each_column(all_rows(2), gh.value_bias.data());
+  }
+  // back through x @ Wq, x @ Wk, x @ Wv: d_read += (d q Wqᵀ + d k Wkᵀ) + d v Wvᵀ
+  float* through[3] = {scratch.through_k.data(), scratch.through_q.data(), scratch.through_v.data()};
+  const tensor2* weights[3] = {&hw.key, &hw.query, &hw.value};
+  for (std::size_t part = 0; part < 3; ++part)
+    gemm(all_rows(part), row_major(weights[part]->data(), d, hs).t(), through[part], d);
+  float* out = d_read.data();
+  for (std::size_t i = 0; i < d_read.size(); ++i) out[i] += (through[1][i] + through[0][i]) + through[2][i];
 }
 
 }  // namespace
@@ -148,7 +161,7 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
       const tensor3& read = spec.norm ? lp.ln2.out : lp.middle;
       gl.fc2 = outer_sum(lp.active, dh);
       gl.fc2_bias = row_sum(dh, layer.fc2_bias);
-      const tensor3 d_hidden = activation_backward(back_through(dh, layer.fc2), lp.hidden, spec.activation);
+      const tensor3 d_hidden = activation_backward(back_through(dh, layer.fc2), lp.hidden, spec.activation, &lp.gelu_erf);
       gl.fc = outer_sum(read, d_hidden);
       gl.fc_bias = row_sum(d_hidden, layer.fc_bias);
       tensor3 d_read = back_through(d_hidden, layer.fc);
@@ -161,11 +174,24 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
     const tensor3 d_concat = back_through(dh, layer.proj);  // (B, T, d)
     const tensor3& read = lp.attended();
     tensor3 d_read = xt::zeros<float>({B, T, d});
-    for (std::size_t k = 0; k < layer.heads.size(); ++k) {
-      tensor3 d_out({B, T, hs});
-      for (std::size_t r = 0; r < B * T; ++r)
-        for (std::size_t c = 0; c < hs; ++c) d_out.data()[r * hs + c] = d_concat.data()[r * d + k * hs + c];
-      head_backward(lp.heads[k], layer.heads[k], read, d_out, scale, gl.heads[k], d_read);
+    const std::size_t H = layer.heads.size();
+    tensor3 d_kqv({B, T, 3 * H * hs});
+    head_scratch scratch{tensor3({B, T, T}), xt::zeros<float>({B, T, T}), tensor3({B, T, d}), tensor3({B, T, d}),
+                         tensor3({B, T, d})};
+    for (std::size_t k = 0; k < H; ++k)
+      head_backward(lp.heads[k], layer.heads[k], k, d_concat, scale, gl.heads[k], d_kqv, d_read, scratch);
+    // every head's key, query and value gradient: one product, each entry its own sum over the rows
+    const tensor2 d_w = outer_sum(read, d_kqv);  // (d, 3·H·hs)
+    for (std::size_t k = 0; k < H; ++k) {
+      model_head& gh = gl.heads[k];
+      for (tensor2* t : {&gh.key, &gh.query, &gh.value}) *t = tensor2({d, hs});
+      for (std::size_t i = 0; i < d; ++i)
+        for (std::size_t c = 0; c < hs; ++c) {
+          const float* row = d_w.data() + i * 3 * H * hs + 3 * k * hs;
+          gh.key(i, c) = row[c];
+          gh.query(i, c) = row[hs + c];
+          gh.value(i, c) = row[2 * hs + c];
+        }
     }
     if (spec.norm) d_read = layer_norm_backward(d_read, lp.input, lp.ln1, layer.ln1, gl.ln1);
     dh += d_read;

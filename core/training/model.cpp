@@ -7,6 +7,8 @@
 #include "random/sampling.hpp"
 #include "tensor/matmul.hpp"
 #include "tensor/softmax.hpp"
+#include "tensor/sums.hpp"
+#include "tensor/vector_math.hpp"
 
 namespace attention {
 
@@ -80,23 +82,30 @@ model_weights init_weights(generator& gen, const model_spec& spec) {
 
 namespace {
 
-// out + b on every row: a Linear's bias, added after its product
-tensor3 biased(tensor3 out, const tensor2& bias) {
-  if (bias.size() == 0) return out;
+// (+ b): a Linear's bias, added after the product
+void add_bias(tensor3& out, const tensor2& bias) {
+  if (bias.size() == 0) return;
   const std::size_t n = out.shape(2), rows = out.size() / n;
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = 0; c < n; ++c) out.data()[r * n + c] += bias.data()[c];
-  return out;
 }
 
-// x @ W (+ b): a Linear
-tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias) { return biased(project(x, w), bias); }
+// x @ W (+ b): a Linear, its bias added after the product
+tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias) {
+  tensor3 out = project(x, w);
+  add_bias(out, bias);
+  return out;
+}
 
 // The logits: training's unembed (d, V) as [in, out], or a model file's rows
 // (V, d) read transposed: its lm_head, or tok itself when tied.
 tensor3 unembedding(const tensor3& x, const model_weights& w) {
-  if (w.tied) return biased(project_transposed(x, w.tok), w.unembed_bias);
-  if (w.lm_head.size() != 0) return biased(project_transposed(x, w.lm_head), w.unembed_bias);
+  const tensor2& rows = w.tied ? w.tok : w.lm_head;
+  if (w.tied || w.lm_head.size() != 0) {
+    tensor3 out = project_transposed(x, rows);
+    add_bias(out, w.unembed_bias);
+    return out;
+  }
   return linear_of(x, w.unembed, w.unembed_bias);
 }
 
@@ -116,11 +125,44 @@ void drop_unkept(layer_pass& lp, kept keep) {
     hp.q = hp.k = hp.v = hp.out = tensor3();
     if (keep == kept::logits) hp.weights = tensor3();
   }
-  lp.concat = lp.middle = lp.hidden = lp.active = tensor3();
+  lp.concat = lp.middle = lp.hidden = lp.active = lp.gelu_erf = tensor3();
   lp.ln2 = norm_pass();
   // what the heads read stays for a model trace (a head's scenario starts from it)
   if (keep == kept::logits || lp.normed) lp.input = tensor3();
   if (keep == kept::logits) lp.ln1 = norm_pass();
+}
+
+// Every head's k, q and v of a layer as one product, (B, T, d) @ (d, 3·d):
+// each output is still its own sum over d, so the bits are those of the
+// heads' own products, and one wide product keeps the vectors full where a
+// head's 16 columns would not.
+void project_heads(const tensor3& a, const model_layer& layer, std::vector<head_pass>& heads) {
+  if (layer.heads.empty()) return;
+  const std::size_t B = a.shape(0), T = a.shape(1), d = a.shape(2), H = layer.heads.size(),
+                    hs = layer.heads[0].key.shape(1), width = 3 * H * hs;
+  tensor2 w({d, width});  // (d, 3·H·hs): per head its key, query, value
+  for (std::size_t h = 0; h < H; ++h) {
+    const tensor2* parts[3] = {&layer.heads[h].key, &layer.heads[h].query, &layer.heads[h].value};
+    for (std::size_t part = 0; part < 3; ++part)
+      for (std::size_t i = 0; i < d; ++i)
+        for (std::size_t c = 0; c < hs; ++c) w(i, (3 * h + part) * hs + c) = (*parts[part])(i, c);
+  }
+  const tensor3 kqv = project(a, w);  // (B, T, 3·H·hs)
+  heads.resize(H);
+  for (std::size_t h = 0; h < H; ++h) {
+    head_pass& hp = heads[h];
+    for (tensor3* t : {&hp.k, &hp.q, &hp.v}) *t = tensor3({B, T, hs});
+    for (std::size_t r = 0; r < B * T; ++r)
+      for (std::size_t c = 0; c < hs; ++c) {
+        const float* row = kqv.data() + r * width + 3 * h * hs;
+        hp.k.data()[r * hs + c] = row[c];
+        hp.q.data()[r * hs + c] = row[hs + c];
+        hp.v.data()[r * hs + c] = row[2 * hs + c];
+      }
+    add_bias(hp.k, layer.heads[h].key_bias);  // a model file's c_attn has one; training's heads none
+    add_bias(hp.q, layer.heads[h].query_bias);
+    add_bias(hp.v, layer.heads[h].value_bias);
+  }
 }
 
 }  // namespace
@@ -149,29 +191,27 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
     if (spec.norm) lp.ln1 = layer_norm(h, layer.ln1);
     const tensor3& a = lp.attended();
     lp.concat = tensor3({B, T, d});
+    project_heads(a, layer, lp.heads);
     for (std::size_t k = 0; k < layer.heads.size(); ++k) {
-      const model_head& hw = layer.heads[k];
-      head_pass hp;
-      hp.k = linear_of(a, hw.key, hw.key_bias);
-      hp.q = linear_of(a, hw.query, hw.query_bias);
-      hp.v = linear_of(a, hw.value, hw.value_bias);
+      head_pass& hp = lp.heads[k];
       tensor3 scores = scores_of(hp.q, hp.k);  // (B, T, T)
-      for (std::size_t b = 0; b < B; ++b)
-        for (std::size_t i = 0; i < T; ++i)
-          for (std::size_t j = 0; j < T; ++j) scores(b, i, j) = j <= i ? scores(b, i, j) * scale : minus_inf;
+      for (std::size_t row = 0; row < B * T; ++row) {
+        float* s = scores.data() + row * T;
+        const std::size_t i = row % T;
+        for (std::size_t j = 0; j <= i; ++j) s[j] *= scale;
+        for (std::size_t j = i + 1; j < T; ++j) s[j] = minus_inf;
+      }
       hp.weights = softmax(scores);
       hp.out = weighted_sum(hp.weights, hp.v);
-      for (std::size_t b = 0; b < B; ++b)
-        for (std::size_t t = 0; t < T; ++t)
-          for (std::size_t c = 0; c < hs; ++c) lp.concat(b, t, k * hs + c) = hp.out(b, t, c);
-      lp.heads.push_back(std::move(hp));
+      for (std::size_t r = 0; r < B * T; ++r)
+        for (std::size_t c = 0; c < hs; ++c) lp.concat.data()[r * d + k * hs + c] = hp.out.data()[r * hs + c];
     }
     h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias);  // the residual stream
     if (layer.fc.size() != 0) {  // the MLP
       lp.middle = h;
       if (spec.norm) lp.ln2 = layer_norm(h, layer.ln2);
       lp.hidden = linear_of(spec.norm ? lp.ln2.out : lp.middle, layer.fc, layer.fc_bias);
-      lp.active = activate(lp.hidden, spec.activation);
+      lp.active = activate(lp.hidden, spec.activation, &lp.gelu_erf);
       h = lp.middle + linear_of(lp.active, layer.fc2, layer.fc2_bias);
     }
     drop_unkept(lp, options.keep);
@@ -191,26 +231,32 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
 loss_value cross_entropy(const tensor3& logits, const std::vector<std::int64_t>& targets) {
   const std::size_t rows = logits.shape(0) * logits.shape(1), V = logits.shape(2);
   const float* data = logits.data();
+  // each row's max (and its first index), then every row's e^(x − max) at once
+  std::vector<float> maxima(rows), e(rows * V), sums(rows);  // (rows,), (rows, V), (rows,)
+  std::vector<std::size_t> best(rows);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* row = data + r * V;
+    float max = row[0];
+    for (std::size_t c = 1; c < V; ++c)
+      if (row[c] > max) {
+        max = row[c];
+        best[r] = c;
+      }
+    maxima[r] = max;
+    for (std::size_t c = 0; c < V; ++c) e[r * V + c] = row[c] - max;
+  }
+  exp_each(e.data(), e.data(), e.size());
+  sum_each_row(e.data(), rows, V, sums.data());
   double total = 0;
   loss_value result;
   for (std::size_t r = 0; r < rows; ++r) {
     const std::int64_t target = targets[r];
     if (target < 0) continue;
-    const float* row = data + r * V;
-    float max = row[0];
-    std::size_t best = 0;
-    for (std::size_t c = 1; c < V; ++c)
-      if (row[c] > max) {
-        max = row[c];
-        best = c;
-      }
-    float sum = 0;
-    for (std::size_t c = 0; c < V; ++c) sum += std::exp(row[c] - max);
     // log_softmax: x - max - log(Σ exp(x - max))
-    const float log_p = row[target] - max - std::log(sum);
+    const float log_p = data[r * V + static_cast<std::size_t>(target)] - maxima[r] - std::log(sums[r]);
     total += -static_cast<double>(log_p);
     result.counted += 1;
-    if (best == static_cast<std::size_t>(target)) result.correct += 1;
+    if (best[r] == static_cast<std::size_t>(target)) result.correct += 1;
   }
   result.loss = result.counted ? static_cast<float>(total / static_cast<double>(result.counted)) : 0.0f;
   return result;

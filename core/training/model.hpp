@@ -82,6 +82,7 @@ struct layer_pass {
   norm_pass ln2;   // when norm and mlp: ln2(middle)
   tensor3 hidden;  // (B, T, m·d): fc's output, before the activation
   tensor3 active;  // (B, T, m·d): after it
+  tensor3 gelu_erf;  // (B, T, m·d) for GELU: what activate() kept for the backward (1 + erf(hidden/√2))
 
   bool normed = false;  // the model has LayerNorms
 

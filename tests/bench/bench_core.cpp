@@ -12,6 +12,7 @@
 #include "formats/scenario_file.hpp"
 #include "formats/training_file.hpp"
 #include "scenario_text.hpp"
+#include "tensor/allocation.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -56,6 +57,7 @@ int training(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
+  attention::keep_freed_memory();
   if (argc > 1 && std::strcmp(argv[1], "--training") == 0) return training(argc, argv);
   const bool json = argc > 1 && std::strcmp(argv[1], "--json") == 0;
   std::vector<size> sizes;
