@@ -46,6 +46,17 @@ void write_evaluation(std::ostream& out, const evaluation& e) {
   out << ",\"predictions\":";
   write_ints(out, e.predictions.data(), e.predictions.size());
   if (e.sample) out << ",\"sample\":" << nlohmann::json(*e.sample).dump();
+  // asked for by the page only, so the CLI's trace is training-v1.md's
+  if (!e.top.empty()) {
+    out << ",\"top\":[";
+    for (std::size_t t = 0; t < e.top.size(); ++t) {
+      out << (t ? ",[" : "[");
+      for (std::size_t k = 0; k < e.top[t].size(); ++k)
+        out << (k ? ",[" : "[") << e.top[t][k].id << ',' << float_text(e.top[t][k].probability) << ']';
+      out << ']';
+    }
+    out << ']';
+  }
   out << '}';
 }
 

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "random/generator.hpp"
+#include "tensor/top.hpp"
 #include "training/adamw.hpp"
 #include "training/model.hpp"
 #include "training/samples.hpp"
@@ -39,6 +41,9 @@ struct evaluation {
   tensor attention;                       // (layers, heads, T, T) on the probe
   std::vector<std::int64_t> predictions;  // (T) on the probe
   std::optional<std::string> sample;      // the text generated after the prompt, when the file asks
+  // (T, k) on the probe, when asked for: each position's k most probable next
+  // tokens with softmax's probabilities (the page's guesses under the probe)
+  std::vector<std::vector<token_probability>> top;
 };
 
 class training_run {
@@ -51,11 +56,16 @@ class training_run {
   static model_spec model_of(const training_spec& spec);
 
   float step();  // one optimizer step; the batch's loss before the update
-  evaluation evaluate() const;
+  // top: how many most probable next tokens to keep per probe position (0: none, as the trace)
+  evaluation evaluate(std::size_t top = 0) const;
 
   // The model on one sequence of the learner's (ids below V, at most T of
-  // them): every head's attention and the predictions; no loss.
-  evaluation attend(const std::vector<std::int64_t>& tokens) const;
+  // them): every head's attention, the predictions and the top guesses; no loss.
+  evaluation attend(const std::vector<std::int64_t>& tokens, std::size_t top = 0) const;
+
+  // A text task's characters as the learner typed them (UTF-8): their ids,
+  // 1 to T of them, each in the vocabulary; else one line naming "text".
+  std::vector<std::int64_t> encode(std::string_view utf8) const;
 
   // forward() on one sequence, for a head's scenario (training_trace.hpp).
   forward_pass forward_one(const std::vector<std::int64_t>& tokens) const;
