@@ -2,20 +2,23 @@
 // step (thin), the validation loss and accuracy at each evaluation (dots and
 // lines), on one canvas: loss on the left axis, accuracy 0 … 1 on the right,
 // steps along the bottom. A marker shows the evaluation the timeline is on.
+// A text task's curves are its losses alone: what a language model is judged by.
 export class Curves {
   constructor(parent) {
     this.figure = document.createElement('figure');
     this.figure.className = 'curves';
-    const caption = document.createElement('figcaption');
-    caption.textContent = 'Loss (blue, left) and validation accuracy (green, right) by step';
+    this.caption = document.createElement('figcaption');
     this.canvas = document.createElement('canvas');
     this.canvas.setAttribute('role', 'img');
-    this.figure.append(caption, this.canvas);
+    this.figure.append(this.caption, this.canvas);
     parent.append(this.figure);
   }
 
-  // losses: per step; evals: [{step, loss, accuracy}]; steps: the run's length; marked: a step or null
-  draw({ losses, evals, steps, marked = null }) {
+  // losses: per step; evals: [{step, loss, accuracy}]; steps: the run's length;
+  // marked: a step or null; accuracy: whether to draw it (not for a text task)
+  draw({ losses, evals, steps, marked = null, accuracy = true }) {
+    this.caption.textContent = accuracy ? 'Loss (blue, left) and validation accuracy (green, right) by step'
+      : 'Loss by step: training (thin, every step) and validation (thick, at each evaluation)';
     const width = Math.max(240, Math.min(720, this.figure.parentElement?.clientWidth || 480));
     const height = 200;
     const ratio = window.devicePixelRatio || 1;
@@ -46,8 +49,10 @@ export class Curves {
     g.fillText(top_loss.toFixed(1), left - 4, top);
     g.fillText('0', left - 4, height - bottom);
     g.textAlign = 'left';
-    g.fillText('100%', width - right + 4, top);
-    g.fillText('0%', width - right + 4, height - bottom);
+    if (accuracy) {
+      g.fillText('100%', width - right + 4, top);
+      g.fillText('0%', width - right + 4, height - bottom);
+    }
     g.textAlign = 'center';
     g.textBaseline = 'top';
     g.fillText('0', left, height - bottom + 6);
@@ -70,7 +75,8 @@ export class Curves {
       g.stroke();
     };
     line(blue, (e) => yLoss(e.loss));
-    line('#2f9e44', (e) => yAcc(e.accuracy));
+    if (!accuracy) evals.forEach((e) => g.fillRect(x(e.step) - 2, yLoss(e.loss) - 2, 4, 4));  // each evaluation a dot
+    if (accuracy) line('#2f9e44', (e) => yAcc(e.accuracy));
     if (marked !== null) {
       g.strokeStyle = '#d9480f';
       g.lineWidth = 1.5;
@@ -81,7 +87,7 @@ export class Curves {
     }
     const last = evals.at(-1);
     this.canvas.setAttribute('aria-label', last
-      ? `Training curves: after ${last.step} of ${steps} steps, validation loss ${last.loss.toFixed(3)}, accuracy ${(last.accuracy * 100).toFixed(1)}%`
+      ? `Training curves: after ${last.step} of ${steps} steps, validation loss ${last.loss.toFixed(3)}${accuracy ? `, accuracy ${(last.accuracy * 100).toFixed(1)}%` : ''}`
       : 'Training curves: not started');
   }
 }

@@ -10,6 +10,7 @@
 import { resize } from './heatmap.js';
 import { columnsPerRow, layoutFor, layoutNames } from './graph-layout.js';
 import { eachEdge } from './graph-edges.js';
+import { tokenText } from './format.js';
 import { graphSVG } from './graph-svg.js';
 import * as paint from './graph-paint.js';
 
@@ -56,7 +57,7 @@ export function graphModel(trace, { head, step, progress = 1, batch = 0 }, first
     tkv: s.context_length,
     pools: Array.from({ length: pools }, (_, k) => {
       const b = first + k;
-      return { batch: b, tokens: s.tokens[b], context: s.context_tokens[b],
+      return { batch: b, tokens: s.tokens[b].map(tokenText), context: s.context_tokens[b].map(tokenText),
         weights: trace.step(head, 'weights', b).data, out: trace.step(head, 'out', b) };
     }),
     keep: trace.keep.data,
