@@ -198,3 +198,33 @@ test('a text-gpt head opens in the playground: characters as tokens, its biases,
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('the lesson "Finishing the lecture": five rungs on one chart, what each adds and buys, their samples; any rung trains live', async () => {
+  const page = await openPage(env.browser, `${env.url}#lesson=lecture`);
+  await page.waitForSelector('.lecture-rung', { timeout: 20000 });
+  assert.equal(await page.textContent('#lesson-title'), 'Finishing the lecture');
+  assert.equal(await page.$$eval('.lecture-chart .series polyline', (l) => l.length), 5);
+  const cards = await page.$$eval('.lecture-rung', (c) => c.map((x) => ({ id: x.dataset.rung, text: x.textContent, step: x.dataset.step })));
+  assert.deepEqual(cards.map((c) => c.id), ladder.rungs.map((r) => r.id));
+  const words = ['bigram', 'Communication', 'Multiple channels', 'Computation per token', 'Depth made trainable'];
+  ladder.rungs.forEach((rung, k) => {
+    const card = cards[k];
+    assert.match(card.text, new RegExp(words[k]));
+    assert.ok(card.text.includes(`validation loss ${rung.evals.at(-1).loss.toFixed(3)}`), `${rung.id}: its final validation loss`);
+    assert.ok(card.text.includes(`${rung.parameters.toLocaleString('en')} weights`));
+    if (k) assert.ok(card.text.includes(`${(ladder.rungs[k - 1].evals.at(-1).loss - rung.evals.at(-1).loss).toFixed(3)} lower than the rung before`), `${rung.id}: what it buys`);
+    assert.equal(card.step, String(rung.steps));
+  });
+  assert.equal(await page.textContent('.lecture-rung[data-rung="text-gpt"] pre'), ladder.rungs[4].evals.at(-1).sample);
+  // stepping back through the GPT's evaluations: step 0's sample is PyTorch's own
+  await page.$eval('.lecture-rung[data-rung="text-gpt"] input[type="range"]', (input) => { input.value = '0'; input.dispatchEvent(new Event('input', { bubbles: true })); });
+  assert.equal(await page.textContent('.lecture-rung[data-rung="text-gpt"] pre'), goldenTrace('text-gpt').evals[0].sample);
+  assert.equal(await page.getAttribute('.lecture-rung[data-rung="text-gpt"]', 'data-step'), '0');
+  await shot(page, 'lesson-lecture');
+  await page.click('button[data-train="text-mlp"]');
+  await page.waitForFunction(() => document.querySelector('.training')?.dataset.state === 'ready', null, { timeout: 30000 });
+  assert.match(page.url(), /#train=text-mlp$/);
+  assert.equal(await page.$eval('#train-preset', (s) => s.value), 'text-mlp');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -57,9 +57,9 @@ export function barChart(parent, { title, bars, width = 300, height = 150, color
 // series: [{label, className, dash, points: [[x, y], …]}] on linear axes
 // from 0 (x) and around the values (y); each line named at its end, so the
 // lines read without their colours too. Colours come from the stylesheet.
-export function stepChart(parent, { title, series, xLabel, yLabel, width = 640, height = 300 }) {
+export function stepChart(parent, { title, series, xLabel, yLabel, width = 720, height = 320 }) {
   const svg = node(parent, 'svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': title, class: 'chart' });
-  const m = { left: 46, right: 150, top: 14, bottom: 40 };
+  const m = { left: 46, right: 140, top: 14, bottom: 40 };
   const xs = series.flatMap((s) => s.points.map((p) => p[0]));
   const ys = series.flatMap((s) => s.points.map((p) => p[1]));
   const x1 = Math.max(...xs);

@@ -13,26 +13,31 @@ import { element, prose } from './common.js';
 const rungs = {
   'text-bigram': {
     name: 'A bigram',
+    short: 'bigram',
     adds: 'The starting point: each character looks up a guess for the next one from itself (and its position), and no character talks to another.',
     dash: '2 4',
   },
   'text-one-head': {
     name: 'One head of self-attention',
+    short: 'one head',
     adds: 'Communication. “Self-attention is a communication mechanism”: each character sends a query, the characters before it answer with keys, and it gathers their values, weighted by how well they match.',
     dash: '8 4',
   },
   'text-four-heads': {
     name: 'Four heads',
+    short: 'four heads',
     adds: 'Multiple channels. Four smaller heads run side by side, “multiple independent channels of communication”, each free to look for something else; their outputs are concatenated.',
     dash: '12 3 3 3',
   },
   'text-mlp': {
     name: 'Four heads and an MLP',
+    short: '+ MLP',
     adds: 'Computation per token. The characters had looked at each other but had no time “to think on what they found”: a feed-forward layer now works on each position by itself, after the communication.',
     dash: '',
   },
   'text-gpt': {
     name: 'A GPT',
+    short: 'GPT',
     adds: 'Depth made trainable. Two blocks, each communication then computation; residual connections (the gradient’s “superhighway”) and LayerNorm are what let a deeper network optimize at all, with biases and GELU as in GPT-2.',
     dash: '',
   },
@@ -93,13 +98,17 @@ export default {
     const chart = element(root, 'figure', { className: 'lesson-figure lecture-chart' });
     element(chart, 'figcaption', { text: 'Validation loss at each evaluation, every 100 steps (lower is better)' });
     stepChart(chart, {
+      width: Math.max(320, Math.min(720, chart.clientWidth || 720)),  // its own size: text stays legible on a phone
       title: `Validation loss by step: ${data.rungs.map((r) => `${rungs[r.id].name} ${format(r.evals.at(-1).loss)}`).join(', ')}`,
       xLabel: 'step', yLabel: 'validation loss',
-      series: data.rungs.map((r, k) => ({ label: `${k + 1}. ${rungs[r.id].name}`, className: `rung-${k}`, dash: rungs[r.id].dash,
+      series: data.rungs.map((r, k) => ({ label: `${k + 1}. ${rungs[r.id].short} ${format(r.evals.at(-1).loss)}`, className: `rung-${k}`, dash: rungs[r.id].dash,
         points: r.evals.map((e) => [e.step, e.loss]) })),
     });
     const last = data.rungs.at(-1);
-    prose(root, `From the bigram’s ${format(data.rungs[0].evals.at(-1).loss)} to the GPT’s ${format(last.evals.at(-1).loss)}: each idea buys some of the distance, and the samples below go from noise to words. The GPT stops at ${last.steps.toLocaleString('en')} steps (the others run 1,500), where its run still agrees with PyTorch’s character for character.`);
+    const first = data.rungs[0];
+    const gap = (r) => r.evals.at(-1).loss - r.train_loss;
+    prose(root, `From the bigram’s ${format(first.evals.at(-1).loss)} to the GPT’s ${format(last.evals.at(-1).loss)}: each idea buys some of the distance, and the samples below go from noise to words. The GPT stops at ${last.steps.toLocaleString('en')} steps (the others run 1,500), where its run still agrees with PyTorch’s character for character.`);
+    prose(root, `Each card also gives the training loss (the mean over the last 100 steps). The gap between the two grows with the model, from ${format(gap(first))} for the bigram to ${format(gap(last))} for the GPT: 48,228 characters are little text, and a larger model starts to learn them by heart rather than learn to write. The lecture adds dropout against it, and trains on a text twenty times longer.`);
     const cards = element(root, 'div', { className: 'lecture-rungs' });
     data.rungs.forEach((rung, k) => card(cards, rung, k, data.rungs[k - 1] ?? null, train));
   },

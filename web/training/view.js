@@ -318,7 +318,7 @@ export class TrainingView {
     const shown = this.own ? this.own.eval : this.at === null ? now : this.evals[index];
     const { dataset } = this.root;
     dataset.step = String(this.text ? this.step : now.step);  // a toy's: the evaluation shown, as a diverged run left it
-    dataset.accuracy = String(now.accuracy ?? last.accuracy);
+    dataset.accuracy = String(this.text ? last.accuracy : now.accuracy);  // a text task's live view has none
     dataset.losses = String(this.losses.length);
     dataset.evaluations = String(this.received);
     // a diverged run keeps its line while the learner scrubs what it kept
