@@ -228,3 +228,32 @@ test('the lesson "Finishing the lecture": five rungs on one chart, what each add
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+// Pictures to look at (tests/screenshots/), each without a sideways page
+// scroll: the text training view and the lesson at a desktop, a phone and in
+// dark mode, and the learner's text refused under its field.
+for (const look of [
+  { name: '1280', viewport: { width: 1280, height: 720 } },
+  { name: '390', viewport: { width: 390, height: 844 } },
+  { name: 'dark-1280', viewport: { width: 1280, height: 720 }, colorScheme: 'dark' },
+]) {
+  test(`the text training view and the lecture lesson at ${look.name}`, async () => {
+    const page = await trainingPage('#train=text-four-heads', { viewport: look.viewport, colorScheme: look.colorScheme ?? 'light' });
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
+    await shot(page, `training-text-${look.name}`);
+    await page.click('.training-settings summary');
+    await page.selectOption('#train-corpus', 'paste');
+    await page.fill('#train-text', 'Too short to learn from.');
+    await page.click('#train-custom');
+    await page.waitForFunction(() => !document.querySelector('#train-corpus-error').hidden);
+    await page.$eval('#train-corpus-error', (e) => e.scrollIntoView({ block: 'center' }));
+    await page.screenshot({ path: join(root, 'tests', 'screenshots', `training-text-refused-${look.name}.png`) });
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
+    await page.goto(`${env.url}#lesson=lecture`);
+    await page.waitForSelector('.lecture-rung', { timeout: 20000 });
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
+    await shot(page, `lesson-lecture-${look.name}`);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+}

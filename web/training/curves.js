@@ -17,8 +17,9 @@ export class Curves {
   // losses: per step; evals: [{step, loss, accuracy}]; steps: the run's length;
   // marked: a step or null; accuracy: whether to draw it (not for a text task)
   draw({ losses, evals, steps, marked = null, accuracy = true }) {
-    this.caption.textContent = accuracy ? 'Loss (blue, left) and validation accuracy (green, right) by step'
+    const caption = accuracy ? 'Loss (blue, left) and validation accuracy (green, right) by step'
       : 'Loss by step: training (thin, every step) and validation (thick, at each evaluation)';
+    if (this.caption.textContent !== caption) this.caption.textContent = caption;
     const width = Math.max(240, Math.min(720, this.figure.parentElement?.clientWidth || 480));
     const height = 200;
     const ratio = window.devicePixelRatio || 1;
@@ -86,8 +87,9 @@ export class Curves {
       g.stroke();
     }
     const last = evals.at(-1);
-    this.canvas.setAttribute('aria-label', last
+    const label = last
       ? `Training curves: after ${last.step} of ${steps} steps, validation loss ${last.loss.toFixed(3)}${accuracy ? `, accuracy ${(last.accuracy * 100).toFixed(1)}%` : ''}`
-      : 'Training curves: not started');
+      : 'Training curves: not started';
+    if (this.canvas.getAttribute('aria-label') !== label) this.canvas.setAttribute('aria-label', label);
   }
 }

@@ -11,16 +11,14 @@ function element(parent, tag, props = {}) {
   return e;
 }
 
-// One head's weights on a sequence, shaped as a trace for the Graph view.
-function headTrace(id, labels, attention, layer, head, heads) {
-  const T = labels.length;
-  const start = ((layer * heads + head) * T) * T;
+// One head's weights (T × T) on a sequence, shaped as a trace for the Graph view.
+function headTrace(id, labels, weights, T) {
   const keep = new Uint8Array(T * T).map((_, n) => (n % T <= Math.floor(n / T) ? 1 : 0));
   return {
     id,
     summary: { batch: 1, query_length: T, context_length: T, cross: false, tokens: [labels], context_tokens: [labels] },
     keep: { shape: [T, T], data: keep },
-    step: (_, name) => (name === 'weights' ? { shape: [T, T], data: attention.data.slice(start, start + T * T) } : null),
+    step: (_, name) => (name === 'weights' ? { shape: [T, T], data: weights } : null),
   };
 }
 
@@ -59,9 +57,12 @@ export class TrainingHeads {
   reset({ layers, heads }, characters) {
     Object.assign(this, { layers, heads, characters });
     this.views = null;
+    this.graphKey = null;
   }
 
-  // shown: an evaluation ({attention: {data}}); labels: the sequence's; selected: {layer, head}
+  // shown: an evaluation ({attention: {data}}); labels: the sequence's;
+  // selected: {layer, head}. The same sequence and selection only repaint
+  // (a training model's frames must stay light); anything else rebuilds.
   draw(shown, labels, selected) {
     const { layers, heads } = this;
     const T = labels.length;
@@ -69,27 +70,36 @@ export class TrainingHeads {
     this.none.hidden = layers > 0;
     this.graphBox.hidden = !layers;
     if (!layers) return;
-    const { columns, maxCell, labelled } = this.characters ? fitHeads(this.grid.clientWidth || 600, heads, T) : { columns: heads, maxCell: 18, labelled: true };
-    if (!this.views) {
+    const weightsOf = (k) => ({ shape: [T, T], data: shown.attention.data.slice(k * T * T, (k + 1) * T * T) });
+    const sequence = labels.join('\u0000');
+    if (!this.views || this.sequence !== sequence) {
+      this.sequence = sequence;
+      // a text task's characters: as many heads a row as fit (fitHeads)
+      this.fit = this.characters ? fitHeads(this.grid.clientWidth || 600, heads, T) : { columns: heads, maxCell: 18, labelled: true };
       this.grid.textContent = '';
+      this.grid.style.setProperty('--columns', String(this.fit.columns));
       this.views = [];
       for (let l = 0; l < layers; l++)
         for (let h = 0; h < heads; h++) {
           const view = new Heatmap(this.grid, { name: 'attention', hook: `attention-l${l}h${h}`, label: `layer ${l}, head ${h}`, scale: 'sequential' });
           view.figure.classList.add('training-head');
           view.figure.addEventListener('click', () => this.onSelect({ layer: l, head: h }));
+          view.draw(weightsOf(this.views.length), this.fit.labelled ? { rowLabels: labels, colLabels: labels, maxCell: this.fit.maxCell } : { maxCell: this.fit.maxCell });
           this.views.push(view);
         }
-    }
-    this.grid.style.setProperty('--columns', String(columns));
-    this.views.forEach((view, k) => {
-      const data = shown.attention.data.slice(k * T * T, (k + 1) * T * T);
-      view.draw({ shape: [T, T], data }, labelled ? { rowLabels: labels, colLabels: labels, maxCell } : { maxCell });
-      view.figure.classList.toggle('selected', k === selected.layer * heads + selected.head);
-    });
+      this.graphKey = null;
+    } else this.views.forEach((view, k) => view.update(weightsOf(k)));
+    this.views.forEach((view, k) => view.figure.classList.toggle('selected', k === selected.layer * heads + selected.head));
     const { layer, head } = selected;
+    const key = `${layer}.${head}`;
+    const weights = weightsOf(layer * heads + head).data;
+    if (this.graphKey === key) {
+      this.graph.reweigh(0, weights);
+      return;
+    }
+    this.graphKey = key;
     this.graphTitle.textContent = `Layer ${layer}, head ${head}: who listens to whom`;
     this.open.textContent = `Open layer ${layer}, head ${head} in the playground`;
-    this.graph.show(headTrace(`train-${++this.drawn}`, labels, shown.attention, layer, head, heads), { head: 0, step: 'weights', progress: 1, batch: 0 });
+    this.graph.show(headTrace(`train-${++this.drawn}`, labels, weights, T), { head: 0, step: 'weights', progress: 1, batch: 0 });
   }
 }

@@ -16,13 +16,16 @@ export class Sample {
     parent.append(this.box);
   }
 
-  // evaluation: {step, sample}; latest: whether it is the run's latest one
-  show(evaluation, { latest = false, live = null } = {}) {
-    this.box.hidden = typeof evaluation?.sample !== 'string';
-    if (this.box.hidden) return;
-    const later = live !== null && live > evaluation.step ? ` (the model is at step ${live}; it writes again at the next evaluation)` : '';
-    this.heading.textContent = `What the model writes at step ${evaluation.step}${latest ? later : ''}`;
-    this.text.textContent = printedText(evaluation.sample);
-    this.box.dataset.step = String(evaluation.step);
+  // evaluation: {step, sample}
+  show(evaluation) {
+    const none = typeof evaluation?.sample !== 'string';
+    if (this.box.hidden !== none) this.box.hidden = none;
+    if (none) return;
+    const heading = `What the model writes at step ${evaluation.step}`;
+    // written only when it changes: a training model's frames must not dirty the layout
+    if (this.heading.textContent !== heading) this.heading.textContent = heading;
+    if (this.shown !== evaluation) this.text.textContent = printedText(evaluation.sample);
+    this.shown = evaluation;
+    if (this.box.dataset.step !== String(evaluation.step)) this.box.dataset.step = String(evaluation.step);
   }
 }

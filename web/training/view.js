@@ -28,6 +28,11 @@ export const presetNames = {
   'text-mlp': '4. four heads and an MLP', 'text-gpt': '5. a GPT: blocks, LayerNorm, residuals',
 };
 
+// Text written only when it changes: a frame that changes nothing dirties no layout.
+const setText = (node, text) => {
+  if (node.textContent !== text) node.textContent = text;
+};
+
 const element = (parent, tag, props = {}) => {
   const e = document.createElement(tag);
   Object.assign(e, props);
@@ -316,6 +321,8 @@ export class TrainingView {
     const last = this.evals[latest];
     const now = this.live ?? last;  // the model as it stands
     const shown = this.own ? this.own.eval : this.at === null ? now : this.evals[index];
+    // the curves first: they read the layout, which every write after them would make stale
+    this.curves.draw({ losses: this.losses, evals: this.evals, steps: this.info.steps, marked: this.at === null ? null : this.evals[index].step, accuracy: !this.text });
     const { dataset } = this.root;
     dataset.step = String(this.text ? this.step : now.step);  // a toy's: the evaluation shown, as a diverged run left it
     dataset.accuracy = String(this.text ? last.accuracy : now.accuracy);  // a text task's live view has none
@@ -323,15 +330,14 @@ export class TrainingView {
     dataset.evaluations = String(this.received);
     // a diverged run keeps its line while the learner scrubs what it kept
     if (dataset.state !== 'error') {
-      this.status.textContent = this.text
+      setText(this.status, this.text
         ? `Step ${this.step} of ${this.info.steps} · validation loss ${last.loss.toFixed(3)} at step ${last.step}`
-        : `Step ${now.step} of ${this.info.steps} · validation loss ${now.loss.toFixed(3)} · accuracy ${(now.accuracy * 100).toFixed(1)}%`;
+        : `Step ${now.step} of ${this.info.steps} · validation loss ${now.loss.toFixed(3)} · accuracy ${(now.accuracy * 100).toFixed(1)}%`);
     }
     this.timeline.max = String(latest);
     if (this.at === null) this.timeline.value = String(latest);
-    this.timelineText.textContent = this.own ? ` your ${this.text ? 'text' : 'sequence'}, latest weights` : ` step ${this.at === null ? now.step : shown.step}${this.at === null ? ' (latest)' : ''}`;
-    this.curves.draw({ losses: this.losses, evals: this.evals, steps: this.info.steps, marked: this.at === null ? null : this.evals[index].step, accuracy: !this.text });
-    this.sample.show(this.at === null ? last : this.evals[index], { latest: this.at === null, live: this.step });
+    setText(this.timelineText, this.own ? ` your ${this.text ? 'text' : 'sequence'}, latest weights` : ` step ${this.at === null ? now.step : shown.step}${this.at === null ? ' (latest)' : ''}`);
+    this.sample.show(this.at === null ? last : this.evals[index]);
     const key = [shown, this.selected.layer, this.selected.head];
     if (this.drawnKey && key.every((k, i) => k === this.drawnKey[i])) return;
     this.drawnKey = key;

@@ -130,6 +130,14 @@ export class Graph {
     if (this.shown) this.show(...this.shown);
   }
 
+  // New weights for pool `pool` of the graph shown (a model that trains):
+  // its edges painted again on the layout it has.
+  reweigh(pool, weights) {
+    if (!this.model?.pools[pool]) return;
+    this.model.pools[pool].weights = weights;
+    this.render();
+  }
+
   // trace, {head, step, progress, batch}: builds the model, then draws it.
   show(trace, view) {
     this.shown = [trace, view];
