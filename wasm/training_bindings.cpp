@@ -101,23 +101,24 @@ class training {
     });
   }
 
-  // top: the most probable next tokens to keep per probe position (0: none)
-  std::string evaluate(unsigned top) const {
+  // top: the most probable next tokens to keep per probe position (0: none);
+  // scores: the heads' previous-token and induction scores, with their cells
+  std::string evaluate(unsigned top, bool scores) const {
     return json_or_error([&] {
       ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
       std::ostringstream out;
-      attention::write_evaluation(out, run_->evaluate(top));
+      attention::write_evaluation(out, run_->evaluate({top, scores}));
       return out.str();
     });
   }
 
   // The model on the learner's sequence (a JSON list of ids): attention,
   // predictions and the top guesses; no loss, no sample.
-  std::string attend(const std::string& tokens, unsigned top) const {
+  std::string attend(const std::string& tokens, unsigned top, bool scores) const {
     return json_or_error([&] {
       ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
       std::ostringstream out;
-      attention::write_evaluation(out, run_->attend(ids_of(tokens), top));
+      attention::write_evaluation(out, run_->attend(ids_of(tokens), {top, scores}));
       return out.str();
     });
   }

@@ -57,6 +57,25 @@ void write_evaluation(std::ostream& out, const evaluation& e) {
     }
     out << ']';
   }
+  if (e.patterns) {
+    const auto cells = [&out](const cell_list& list) {
+      out << '[';
+      for (std::size_t k = 0; k < list.size(); ++k) out << (k ? ",[" : "[") << list[k].first << ',' << list[k].second << ']';
+      out << ']';
+    };
+    out << ",\"patterns\":{\"previous\":";
+    cells(e.patterns->previous);
+    out << ",\"induction\":";
+    cells(e.patterns->induction);
+    out << "},\"scores\":[";
+    for (std::size_t k = 0; k < e.scores.size(); ++k) {
+      out << (k ? "," : "") << "{\"previous\":" << float_text(static_cast<float>(e.scores[k].previous)) << ",\"induction\":";
+      if (e.scores[k].induction) out << float_text(static_cast<float>(*e.scores[k].induction));
+      else out << "null";
+      out << '}';
+    }
+    out << ']';
+  }
   out << '}';
 }
 

@@ -74,7 +74,7 @@ TEST_CASE("an evaluation as JSON: its step, loss, accuracy, attention and predic
   CHECK_FALSE(j.contains("top"));  // the trace's evaluations, as training-v1.md writes them
 
   // asked for, each position's guesses: [id, probability], most probable first
-  const evaluation guessed = run.evaluate(3);
+  const evaluation guessed = run.evaluate({3, false});
   std::ostringstream again;
   write_evaluation(again, guessed);
   const json top = json::parse(again.str()).at("top");
@@ -86,4 +86,17 @@ TEST_CASE("an evaluation as JSON: its step, loss, accuracy, attention and predic
       CHECK(top[t][k][1].get<float>() == guessed.top[t][k].probability);  // float32 text that reads back exactly
     }
   }
+
+  // asked for, the probe's pattern cells and each head's scores on them
+  const evaluation scored = run.evaluate({0, true});
+  std::ostringstream third;
+  write_evaluation(third, scored);
+  const json with = json::parse(third.str());
+  CHECK_FALSE(with.contains("top"));
+  REQUIRE(with.at("patterns").at("previous").size() == 15);
+  CHECK(with.at("patterns").at("previous")[0] == json({1, 0}));
+  REQUIRE(with.at("scores").size() == 1);
+  CHECK(with.at("scores")[0].at("previous").get<float>() == static_cast<float>(scored.scores[0].previous));
+  // the probe of previous-token: a random sequence, so whether a token repeats is the probe's
+  CHECK(with.at("scores")[0].at("induction").is_null() == !scored.scores[0].induction.has_value());
 }

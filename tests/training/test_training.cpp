@@ -144,7 +144,7 @@ TEST_CASE("under the probe, each position's most probable next characters with s
   for (int k = 0; k < 30; ++k) run.step();
   const evaluation plain = run.evaluate();
   CHECK(plain.top.empty());  // not asked for: the trace's evaluation
-  const evaluation e = run.evaluate(5);
+  const evaluation e = run.evaluate({5, false});
   const std::size_t T = run.model().length, V = run.model().vocab;
   CHECK(e.loss == plain.loss);
   CHECK(e.sample == plain.sample);
@@ -174,10 +174,10 @@ TEST_CASE("under the probe, each position's most probable next characters with s
   }
   // the learner's own text: the same guesses for the same characters
   const std::vector<std::int64_t> some(probe.x.begin(), probe.x.begin() + 7);
-  const evaluation mine = run.attend(some, 5);
+  const evaluation mine = run.attend(some, {5, false});
   REQUIRE(mine.top.size() == 7);
   for (std::size_t t = 0; t < 7; ++t) CHECK(mine.top[t][0].id == mine.predictions[t]);
-  CHECK(run.attend(some, 500).top[0].size() == V);  // at most the whole vocabulary
+  CHECK(run.attend(some, {500, false}).top[0].size() == V);  // at most the whole vocabulary
 }
 
 TEST_CASE("the learner's own text: its characters' ids, 1 to T of them, each in the vocabulary", "[training]") {

@@ -99,7 +99,7 @@ test('the file\'s own numbers in wasm\'s messages, never a 32-bit clamp; ids com
   for (const id of [4294967299, 9007199254740992, -1, V])
     assert.throws(() => run.attend([id]), { name: 'ScenarioError', message: `tokens[0]: ${id} is not a token of this task (0 to ${V - 1})` });
   // past int64 (the raw binding: JSON.stringify cannot write it), as written, not wrapped negative
-  assert.equal(JSON.parse(run.run.attend('[1, 18446744073709551615]', 0)).error,
+  assert.equal(JSON.parse(run.run.attend('[1, 18446744073709551615]', 0, false)).error,
     `tokens[1]: 18446744073709551615 is not a token of this task (0 to ${V - 1})`);
   assert.equal(run.attend([1, 2]).predictions.length, 2);
   run.dispose();

@@ -262,16 +262,19 @@ export class TrainingRun {
   }
 
   // {step, loss, accuracy, attention: {shape, data}, predictions, sample?,
-  // top?}: with top = k, each probe position's k most probable next tokens,
-  // [[id, probability], …], most probable first (core/tensor/top.hpp).
-  evaluate({ top = 0 } = {}) {
-    return call(() => this.run.evaluate(top));
+  // top?, patterns?, scores?}: with top = k, each probe position's k most
+  // probable next tokens, [[id, probability], …], most probable first
+  // (core/tensor/top.hpp); with scores, the probe's previous-token and
+  // induction cells ({previous: [[i, j], …], induction}) and each head's
+  // score on them ([{previous, induction}], core/training/head_scores.hpp).
+  evaluate({ top = 0, scores = false } = {}) {
+    return call(() => this.run.evaluate(top, scores));
   }
 
   // The model on the learner's own sequence (token ids): attention,
-  // predictions and, with top = k, the top guesses; no loss, no sample.
-  attend(tokens, { top = 0 } = {}) {
-    return call(() => this.run.attend(JSON.stringify(tokens), top));
+  // predictions and what evaluate() adds when asked; no loss, no sample.
+  attend(tokens, { top = 0, scores = false } = {}) {
+    return call(() => this.run.attend(JSON.stringify(tokens), top, scores));
   }
 
   // A text task's characters (a string) as token ids; throws ScenarioError

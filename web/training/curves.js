@@ -3,8 +3,10 @@
 // lines), on one canvas: loss on the left axis, accuracy 0 … 1 on the right,
 // steps along the bottom. A marker shows the evaluation the timeline is on.
 // A text task's curves are its losses alone: what a language model is judged by.
+// A click on the chart picks the evaluation nearest to that step.
 export class Curves {
-  constructor(parent) {
+  // onPick(step): the learner clicked the chart at this step
+  constructor(parent, { onPick = () => {} } = {}) {
     this.figure = document.createElement('figure');
     this.figure.className = 'curves';
     this.caption = document.createElement('figcaption');
@@ -12,6 +14,12 @@ export class Curves {
     this.canvas.setAttribute('role', 'img');
     this.figure.append(this.caption, this.canvas);
     parent.append(this.figure);
+    this.canvas.addEventListener('click', (event) => {
+      if (!this.geometry) return;
+      const { left, plot, steps } = this.geometry;
+      const x = event.clientX - this.canvas.getBoundingClientRect().left;
+      onPick(Math.round(Math.max(0, Math.min(1, (x - left) / plot)) * steps));
+    });
   }
 
   // losses: per step; evals: [{step, loss, accuracy}]; steps: the run's length;
@@ -35,6 +43,8 @@ export class Curves {
     const style = getComputedStyle(this.canvas);
     const ink = style.color || '#222';
     const left = 40, right = 40, top = 10, bottom = 26;
+    this.width = width;  // the head scores' chart shares these steps
+    this.geometry = { left, plot: width - left - right, steps };
     const top_loss = Math.max(0.1, ...losses.slice(0, 5), ...evals.map((e) => e.loss));
     const x = (step) => left + (step / Math.max(1, steps)) * (width - left - right);
     const yLoss = (loss) => top + (1 - Math.min(1, loss / top_loss)) * (height - top - bottom);

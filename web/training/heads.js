@@ -1,15 +1,13 @@
 // Every head's attention on the probe (layers by heads, click one to select
 // it) and the selected head's communication graph, labelled with the tokens
-// (a text task's characters); a model with no attention layer says so.
+// (a text task's characters); a model with no attention layer says so. On
+// a toy task each head's card also shows the task's ideal pattern, dashed
+// over its cells, and the core's score of how close the head is to it.
 import { Graph } from '../views/graph.js';
 import { Heatmap } from '../views/heatmap.js';
+import { scoreNames } from './scores.js';
+import { element } from './dom.js';
 
-function element(parent, tag, props = {}) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  parent.append(e);
-  return e;
-}
 
 // One head's weights (T × T) on a sequence, shaped as a trace for the Graph view.
 function headTrace(id, labels, weights, T) {
@@ -60,10 +58,11 @@ export class TrainingHeads {
     this.graphKey = null;
   }
 
-  // shown: an evaluation ({attention: {data}}); labels: the sequence's;
-  // selected: {layer, head}. The same sequence and selection only repaint
-  // (a training model's frames must stay light); anything else rebuilds.
-  draw(shown, labels, selected) {
+  // shown: an evaluation ({attention: {data}, patterns?, scores?}); labels:
+  // the sequence's; selected: {layer, head}; kinds: the scores this task is
+  // about ('previous', 'induction'). The same sequence and selection only
+  // repaint (a training model's frames must stay light); anything else rebuilds.
+  draw(shown, labels, selected, kinds = []) {
     const { layers, heads } = this;
     const T = labels.length;
     this.grid.hidden = !layers;
@@ -71,7 +70,9 @@ export class TrainingHeads {
     this.graphBox.hidden = !layers;
     if (!layers) return;
     const weightsOf = (k) => ({ shape: [T, T], data: shown.attention.data.slice(k * T * T, (k + 1) * T * T) });
-    const sequence = labels.join('\u0000');
+    const sequence = `${labels.join('\u0000')}|${kinds.join()}`;
+    // the ideal cells of the task's patterns, as the core found them in this sequence
+    const patterns = kinds.length && shown.patterns ? Object.fromEntries(kinds.map((k) => [k, shown.patterns[k]])) : undefined;
     if (!this.views || this.sequence !== sequence) {
       this.sequence = sequence;
       // a text task's characters: as many heads a row as fit (fitHeads)
@@ -84,12 +85,21 @@ export class TrainingHeads {
           const view = new Heatmap(this.grid, { name: 'attention', hook: `attention-l${l}h${h}`, label: `layer ${l}, head ${h}`, scale: 'sequential' });
           view.figure.classList.add('training-head');
           view.figure.addEventListener('click', () => this.onSelect({ layer: l, head: h }));
-          view.draw(weightsOf(this.views.length), this.fit.labelled ? { rowLabels: labels, colLabels: labels, maxCell: this.fit.maxCell } : { maxCell: this.fit.maxCell });
+          view.draw(weightsOf(this.views.length), { ...(this.fit.labelled ? { rowLabels: labels, colLabels: labels } : {}), maxCell: this.fit.maxCell, patterns });
+          view.score = Object.assign(document.createElement('p'), { className: 'head-score' });
+          view.figure.append(view.score);
           this.views.push(view);
         }
       this.graphKey = null;
     } else this.views.forEach((view, k) => view.update(weightsOf(k)));
-    this.views.forEach((view, k) => view.figure.classList.toggle('selected', k === selected.layer * heads + selected.head));
+    this.views.forEach((view, k) => {
+      view.figure.classList.toggle('selected', k === selected.layer * heads + selected.head);
+      const score = shown.scores?.[k];
+      const text = score && kinds.length ? kinds.map((kind) => `${scoreNames[kind]} ${score[kind] === null ? '–' : score[kind].toFixed(2)}`).join(' · ') : '';
+      if (view.score.textContent !== text) view.score.textContent = text;
+      view.score.hidden = !text;
+      view.figure.dataset.scores = score && kinds.length ? kinds.map((kind) => `${kind}:${score[kind] ?? ''}`).join(',') : '';
+    });
     const { layer, head } = selected;
     const key = `${layer}.${head}`;
     const weights = weightsOf(layer * heads + head).data;
@@ -101,5 +111,12 @@ export class TrainingHeads {
     this.graphTitle.textContent = `Layer ${layer}, head ${head}: who listens to whom`;
     this.open.textContent = `Open layer ${layer}, head ${head} in the playground`;
     this.graph.show(headTrace(`train-${++this.drawn}`, labels, weights, T), { head: 0, step: 'weights', progress: 1, batch: 0 });
+  }
+
+  // A probe position the learner points at, lit in every head: its row, and
+  // the cells of the positions after its earlier copies (null: none lit).
+  light(position, cells) {
+    for (const view of this.views ?? [])
+      view.setMarks(position === null ? null : { rows: new Map([[position, 1]]), cells: cells.map(([row, col]) => ({ row, col })) });
   }
 }

@@ -5,6 +5,7 @@
 // and the fields, the learner's text and the current run all stay.
 import { corpusBytes, corpusTooLarge } from '../engine/engine.js';
 import { corpusNames, trainingCorpora } from '../engine/presets.js';
+import { element } from './dom.js';
 
 const toyTasks = ['previous', 'reverse', 'sort', 'induction'];
 
@@ -23,12 +24,6 @@ export function corpusName(fileName) {
 // What the core says about the learner's text rather than the model: shown under the text.
 const aboutCorpus = /^(task\.(text|corpus)\b|training: \d+ bytes exceed|task\.length: \d+ is not shorter than each split)/;
 
-function element(parent, tag, props = {}) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  parent.append(e);
-  return e;
-}
 
 export class TrainingSettings {
   // onSubmit({text, corpora}): a training file the learner built, to load.

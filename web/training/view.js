@@ -6,15 +6,20 @@
 // samples, and a timeline to scrub back through the evaluations.
 import { trainingCorpora } from '../engine/presets.js';
 import { trainingIds } from '../state/state.js';
-import { printedText } from '../views/format.js';
 import { Curves } from './curves.js';
 import { TrainingHeads } from './heads.js';
 import { labelsOf } from './labels.js';
-import { drawPredictions } from './probe.js';
+import { ProbeView } from './probe.js';
 import { Sample } from './sample.js';
+import { ScoreChart } from './scores.js';
 import { TrainingSettings } from './settings.js';
+import { element } from './dom.js';
 
 const maxAttention = 1 << 22;
+
+// The scores a task is about (core/training/head_scores.hpp): a previous-token
+// head for "previous", both heads for induction; none for the others.
+const kindsOf = (task) => (task === 'previous' ? ['previous'] : task === 'induction' ? ['previous', 'induction'] : []);
 
 // An evaluation as kept: its attention as float32.
 const compact = (e) => ({ ...e, attention: { shape: e.attention.shape, data: Float32Array.from(e.attention.data) } });
@@ -33,12 +38,6 @@ const setText = (node, text) => {
   if (node.textContent !== text) node.textContent = text;
 };
 
-const element = (parent, tag, props = {}) => {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  parent.append(e);
-  return e;
-};
 
 export class TrainingView {
   // root: the container; preset: an id of trainingIds; onPreset(id): the
@@ -118,7 +117,9 @@ export class TrainingView {
     this.about = element(root, 'p', { className: 'training-about' });
 
     const progress = element(root, 'div', { className: 'training-progress' });
-    this.curves = new Curves(progress);
+    const charts = element(progress, 'div', { className: 'training-charts' });
+    this.curves = new Curves(charts, { onPick: (step) => this.pick(step) });
+    this.scores = new ScoreChart(charts, { onPick: (step) => this.pick(step) });
     this.sample = new Sample(progress);
     const timeline = element(root, 'label', { className: 'field training-timeline', textContent: 'Evaluation ' });
     this.timeline = element(timeline, 'input', { type: 'range', id: 'train-timeline', min: '0', max: '0', value: '0' });
@@ -140,25 +141,13 @@ export class TrainingView {
       onOpen: () => this.worker.postMessage({ type: 'scenario', tokens: this.sequence(), ...this.selected }),
     });
 
-    const probe = element(root, 'section', { className: 'training-probe' });
-    this.probeTitle = element(probe, 'h3', { className: 'small-heading', textContent: 'Predictions' });
-    this.predictions = element(probe, 'table', { className: 'training-predictions' });
-    const form = element(probe, 'form', { className: 'training-own' });
-    this.ownLabel = element(form, 'label', { className: 'field' });
-    this.ownLabelText = element(this.ownLabel, 'span', { textContent: 'Your own sequence (token ids, spaces between) ' });
-    this.ownInput = element(this.ownLabel, 'input', { type: 'text', id: 'train-own', autocomplete: 'off', spellcheck: false });
-    this.ownInput.setAttribute('aria-describedby', 'train-own-error');
-    element(form, 'button', { type: 'submit', textContent: 'Show its attention' });
-    this.ownBack = element(form, 'button', { type: 'button', textContent: 'Back to the probe', hidden: true });
-    this.ownError = element(form, 'span', { className: 'field-error', id: 'train-own-error', hidden: true });
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      this.attendOwn();
-    });
-    this.ownBack.addEventListener('click', () => {
-      this.own = null;
-      this.ownBack.hidden = true;
-      this.draw();
+    this.probe = new ProbeView(root, {
+      onAttend: (message) => this.worker.postMessage({ type: 'attend', ...message }),
+      onBack: () => {
+        this.own = null;
+        this.draw();
+      },
+      onLight: (position) => this.light(position),
     });
   }
 
@@ -166,28 +155,37 @@ export class TrainingView {
     return this.info?.task === 'text';
   }
 
-  // The learner's sequence: a text task's characters go to the core as they
-  // are (it encodes them and names one outside the vocabulary); token ids are
-  // read and checked here only for their form, the core checks their range.
-  attendOwn() {
-    if (this.text) {
-      this.worker.postMessage({ type: 'attend', text: this.ownInput.value });
-      return;
-    }
-    const text = this.ownInput.value.trim();
-    const parts = text.split(/[\s,]+/).filter(Boolean);
-    const ok = parts.length > 0 && parts.every((p) => /^\d{1,3}$/.test(p));
-    this.ownError.hidden = ok;
-    this.ownInput.setAttribute('aria-invalid', String(!ok));
-    if (!ok) {
-      this.ownError.textContent = `expected token ids 0 to ${this.info.vocab - 1} separated by spaces, at most ${this.info.length}`;
-      return;
-    }
-    this.worker.postMessage({ type: 'attend', tokens: parts.map(Number) });
-  }
-
   sequence() {
     return this.own ? this.own.tokens : this.info.probe.tokens;
+  }
+
+  get kinds() {
+    return kindsOf(this.info?.task);
+  }
+
+  // The evaluation nearest to a step the learner clicked on a chart.
+  pick(step) {
+    if (!this.evals.length) return;
+    let index = 0;
+    this.evals.forEach((e, k) => { if (Math.abs(e.step - step) < Math.abs(this.evals[index].step - step)) index = k; });
+    this.at = index >= this.evals.length - 1 ? null : index;
+    this.own = null;
+    this.draw();
+  }
+
+  // The evaluation the heads show: the learner's own, the timeline's, or the model now.
+  shownEvaluation() {
+    const latest = this.evals.length - 1;
+    return this.own ? this.own.eval : this.at === null ? this.live ?? this.evals[latest] : this.evals[this.at];
+  }
+
+  // A probe position lit (null: none): in the table and in every head.
+  light(position) {
+    if (position === this.lit) return;
+    this.lit = position;
+    const induction = this.shownEvaluation()?.patterns?.induction ?? [];
+    this.probe.light(position, induction);
+    this.heads.light(position, position === null ? [] : induction.filter(([row]) => row === position));
   }
 
   loaded(data) {
@@ -212,10 +210,7 @@ export class TrainingView {
     this.about.textContent = `${info.title}. ${model}, embedding ${info.embed}${gpt.length ? `, ${gpt.join(', ')}` : ''}, ${info.parameters.toLocaleString('en')} weights; `
       + (this.text ? `${info.vocab} distinct characters, ${info.corpus.train.toLocaleString('en')} to train on and ${info.corpus.val.toLocaleString('en')} to validate, ${info.length} characters of context.`
         : `vocabulary ${info.vocab}, ${info.length} tokens a sequence.`);
-    this.probeTitle.textContent = this.text ? 'What the model guesses comes next, at each character of the probe' : 'Predictions';
-    this.ownLabelText.textContent = this.text ? `Your own text (1 to ${info.length} characters) ` : 'Your own sequence (token ids, spaces between) ';
-    this.ownInput.placeholder = this.text ? printedText(info.probe.tokens.slice(0, 12).map((t) => info.vocab_chars[t]).join('')) : info.probe.tokens.slice(0, 8).join(' ');
-    this.ownInput.maxLength = this.text ? info.length * 2 : 400;  // the core says how many fit
+    this.probe.setRun(info);
     // a language model's step is slow: most learners want it as fast as it goes
     if (!this.speedChosen) {
       this.speed.value = this.text ? '0' : '50';
@@ -250,14 +245,14 @@ export class TrainingView {
         this.schedule();
         break;
       case 'paused':
+        this.flush();  // what the worker sent before it stopped, drawn before it says so
         this.setPlaying(false, data.finished);
         this.root.dataset.worker = 'paused';  // the worker has stopped: no progress follows
+        if (data.finished) this.selectBest();
         break;
       case 'attended':
         this.own = { tokens: data.tokens, eval: data.eval };
-        this.ownBack.hidden = false;
-        this.ownError.hidden = true;
-        this.ownInput.setAttribute('aria-invalid', 'false');
+        this.probe.attended();
         this.draw();
         break;
       case 'scenario':
@@ -267,14 +262,25 @@ export class TrainingView {
         if (this.settings.pending) {
           this.settings.refused(data.message);  // the fields, the learner's text and the current run stay
         } else if (this.info && /^(tokens|text)\b/.test(data.message)) {
-          this.ownError.hidden = false;
-          this.ownError.textContent = data.message;
-          this.ownInput.setAttribute('aria-invalid', 'true');
+          this.probe.refused(data.message);
         } else this.fail(data.message);
         break;
       default:
         break;
     }
+  }
+
+  // When training ends, the head that became what the task is about (the
+  // induction head, or the previous-token head) is selected.
+  selectBest() {
+    const kind = this.kinds.at(-1);
+    const scores = this.evals.at(-1)?.scores;
+    if (!kind || !scores?.length) return;
+    let best = 0;
+    scores.forEach((s, k) => { if ((s[kind] ?? -1) > (scores[best][kind] ?? -1)) best = k; });
+    this.selected = { layer: Math.floor(best / this.info.heads), head: best % this.info.heads };
+    this.root.dataset.selected = `${this.selected.layer}.${this.selected.head}`;
+    this.schedule();
   }
 
   // Progress arrives faster than frames when training runs unpaced: one draw a frame.
@@ -283,6 +289,14 @@ export class TrainingView {
       this.frame = null;
       this.draw();
     });
+  }
+
+  // A draw still waiting for its frame, now: the run stopped (paused, diverged).
+  flush() {
+    if (this.frame === null || this.frame === undefined) return;
+    cancelAnimationFrame(this.frame);
+    this.frame = null;
+    this.draw();
   }
 
   // The evaluations kept for the timeline: at most 4,194,304 attention
@@ -304,6 +318,7 @@ export class TrainingView {
   }
 
   fail(message) {
+    this.flush();
     this.setPlaying(false);
     this.root.dataset.worker = 'paused';
     this.root.dataset.state = 'error';
@@ -322,15 +337,24 @@ export class TrainingView {
     const now = this.live ?? last;  // the model as it stands
     const shown = this.own ? this.own.eval : this.at === null ? now : this.evals[index];
     // the curves first: they read the layout, which every write after them would make stale
-    this.curves.draw({ losses: this.losses, evals: this.evals, steps: this.info.steps, marked: this.at === null ? null : this.evals[index].step, accuracy: !this.text });
+    const marked = this.at === null ? null : this.evals[index].step;
+    this.curves.draw({ losses: this.losses, evals: this.evals, steps: this.info.steps, marked, accuracy: !this.text });
+    const { layers, heads } = this.info;
+    this.scores.draw({ evals: this.evals, kinds: layers ? this.kinds : [], selected: this.selected.layer * heads + this.selected.head, steps: this.info.steps, marked,
+      width: this.curves.width, heads: Array.from({ length: layers * heads }, (_, k) => `layer ${Math.floor(k / heads)}, head ${k % heads}`) });
     const { dataset } = this.root;
     dataset.step = String(this.text ? this.step : now.step);  // a toy's: the evaluation shown, as a diverged run left it
     dataset.accuracy = String(this.text ? last.accuracy : now.accuracy);  // a text task's live view has none
     dataset.losses = String(this.losses.length);
     dataset.evaluations = String(this.received);
-    // a diverged run keeps its line while the learner scrubs what it kept
+    // a diverged run keeps its line while the learner scrubs what it kept;
+    // scrubbed back, the line is the evaluation's, and says where the model is
     if (dataset.state !== 'error') {
-      setText(this.status, this.text
+      const at = this.at === null ? null : this.evals[index];
+      const model = this.text ? this.step : now.step;
+      setText(this.status, at
+        ? `Step ${at.step} of ${this.info.steps} · validation loss ${at.loss.toFixed(3)}${this.text ? '' : ` · accuracy ${(at.accuracy * 100).toFixed(1)}%`} · back on the timeline; the model is at step ${model}`
+        : this.text
         ? `Step ${this.step} of ${this.info.steps} · validation loss ${last.loss.toFixed(3)} at step ${last.step}`
         : `Step ${now.step} of ${this.info.steps} · validation loss ${now.loss.toFixed(3)} · accuracy ${(now.accuracy * 100).toFixed(1)}%`);
     }
@@ -343,8 +367,12 @@ export class TrainingView {
     this.drawnKey = key;
     const tokens = this.own ? this.own.tokens : this.info.probe.tokens;
     const labels = labelsOf(tokens, this.info);
-    this.heads.draw(shown, labels, this.selected);
-    drawPredictions(this.predictions, { tokens, targets: this.own ? null : this.info.probe.targets, shown, info: this.info });
+    this.heads.draw(shown, labels, this.selected, this.kinds);
+    this.probe.draw({ tokens, targets: this.own ? null : this.info.probe.targets, shown, info: this.info });
+    // what the learner points at, lit again on the new numbers (a new sequence has other copies)
+    const position = this.lit ?? null;
+    this.lit = undefined;
+    this.light(position !== null && position < tokens.length ? position : null);
   }
 
   dispose() {

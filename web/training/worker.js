@@ -8,7 +8,9 @@ let engine = null;
 let run = null;
 let text = '';
 let corpora = {};       // the corpus files a text task names, {name: bytes}
-let top = 0;            // next-token guesses per probe position: a text task's 5
+// what each evaluation carries beyond the trace's: a text task's three
+// guesses per probe position, and every head's scores (head_scores.hpp)
+let extras = { top: 0, scores: true };
 let rate = 50;          // steps per second; 0: as fast as it goes
 let playing = false;
 let stopAfter = Infinity;  // an embedded figure's steps="…": training pauses there once
@@ -30,10 +32,10 @@ function load() {
   const next = engine.training(text, corpora);
   run?.dispose();
   run = next;
-  top = run.info.task === 'text' ? 5 : 0;
+  extras = { top: run.info.task === 'text' ? 3 : 0, scores: true };
   stopAt = stopAfter;
   lastLive = -Infinity;
-  post({ type: 'loaded', info: run.info, eval: run.evaluate({ top }) });
+  post({ type: 'loaded', info: run.info, eval: run.evaluate(extras) });
 }
 
 // The model as it stands, between scheduled evaluations: a toy's whole
@@ -41,10 +43,10 @@ function load() {
 // (no loss, no sample), or nothing when the last one is recent, unless the
 // training stops here (a pause, a step, the end) and the page must show it.
 function liveView(now = false) {
-  if (!top) return run.evaluate();
+  if (run.info.task !== 'text') return run.evaluate(extras);
   if (!now && performance.now() - lastLive < liveEvery) return undefined;
   lastLive = performance.now();
-  return run.attend(run.info.probe.tokens, { top });
+  return run.attend(run.info.probe.tokens, extras);
 }
 
 // Steps until `due` steps are done or the training ends; an evaluation at
@@ -60,7 +62,7 @@ function advance(due, stopping = false) {
     while (run.stepsDone < end && losses.length < due) {
       losses.push(...run.steps(1));
       const done = run.stepsDone;
-      if (done % every === 0 || done === steps) evals.push(run.evaluate({ top }));
+      if (done % every === 0 || done === steps) evals.push(run.evaluate(extras));
       if (performance.now() - started > 30) break;  // post often enough to draw
     }
   } catch (error) {
@@ -72,7 +74,7 @@ function advance(due, stopping = false) {
   const finished = run.stepsDone >= end;
   if (finished) stopAt = Infinity;  // Train goes on from here to the file's end
   // a figure that stops early (steps="…") shows what its model writes there
-  if (finished && run.info.samples && evals.at(-1)?.step !== run.stepsDone) evals.push(run.evaluate({ top }));
+  if (finished && run.info.samples && evals.at(-1)?.step !== run.stepsDone) evals.push(run.evaluate(extras));
   const live = evals.at(-1)?.step === run.stepsDone ? null : liveView(stopping || finished);
   if (losses.length) post({ type: 'progress', losses, evals, live, done: run.stepsDone, finished });
   return finished;
@@ -144,7 +146,7 @@ self.addEventListener('message', async ({ data }) => {
       case 'pause':
         playing = false;
         // the heads as the model stands where it stopped
-        if (run && top) post({ type: 'progress', losses: [], evals: [], live: liveView(true), done: run.stepsDone, finished: false });
+        if (run && run.info.task === 'text') post({ type: 'progress', losses: [], evals: [], live: liveView(true), done: run.stepsDone, finished: false });
         post({ type: 'paused', finished: false });
         break;
       case 'step':
@@ -153,7 +155,7 @@ self.addEventListener('message', async ({ data }) => {
       case 'attend': {
         // a text task's learner types characters: the core turns them into ids
         const tokens = typeof data.text === 'string' ? run.encode(data.text) : data.tokens;
-        post({ type: 'attended', tokens, eval: run.attend(tokens, { top }) });
+        post({ type: 'attended', tokens, eval: run.attend(tokens, extras) });
         break;
       }
       case 'scenario':

@@ -70,7 +70,8 @@ export class Heatmap {
   }
 
   // matrix: {shape: [rows, cols], data}; options: {rowLabels, colLabels,
-  // reveal: 0…1, revealBy: 'cell' | 'row', limit (diverging), note}
+  // reveal: 0…1, revealBy: 'cell' | 'row', limit (diverging), note, patterns
+  // (heatmap-overlays.js drawPatterns: a head's ideal cells, dashed)}
   draw(matrix, options = {}) {
     this.matrix = matrix;
     this.options = options;
@@ -289,6 +290,7 @@ export class Heatmap {
     }
     if (layout.sums && this.options.sums) this.drawSums(g, layout, phase, shown / cols, ink);
     this.drawChanges(g, layout);
+    overlays.drawPatterns(this, g, layout);
     g.lineWidth = 1;
     if (overlay) this.drawOverlay();
   }
