@@ -359,7 +359,7 @@ export class TrainingView {
         : `Step ${now.step} of ${this.info.steps} · validation loss ${now.loss.toFixed(3)} · accuracy ${(now.accuracy * 100).toFixed(1)}%`);
     }
     this.timeline.max = String(latest);
-    if (this.at === null) this.timeline.value = String(latest);
+    this.timeline.value = String(index);  // a click on a chart moves it too
     setText(this.timelineText, this.own ? ` your ${this.text ? 'text' : 'sequence'}, latest weights` : ` step ${this.at === null ? now.step : shown.step}${this.at === null ? ' (latest)' : ''}`);
     this.sample.show(this.at === null ? last : this.evals[index]);
     const key = [shown, this.selected.layer, this.selected.head];
