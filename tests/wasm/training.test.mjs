@@ -249,3 +249,22 @@ test('the top next-character guesses per probe position, from the core, and the 
   assert.throws(() => toy.encode('ab'), { name: 'ScenarioError', message: 'text: this task\'s tokens are ids, not characters' });
   toy.dispose();
 });
+
+test('the heads\' scores and the probe\'s pattern cells come from the core, asked for only', () => {
+  const run = engine.training(golden('induction.json'));
+  assert.equal(run.evaluate().scores, undefined, 'the trace\'s evaluation has none');
+  const before = run.evaluate({ scores: true });
+  assert.equal(before.patterns.previous.length, 15);
+  assert.deepEqual(before.patterns.previous[0], [1, 0]);
+  assert.ok(before.patterns.induction.every(([i, j]) => j < i && run.info.probe.tokens[j - 1] === run.info.probe.tokens[i]), 'each cell follows an earlier copy');
+  assert.equal(before.scores.length, 2);
+  run.steps(400);
+  const after = run.evaluate({ scores: true });
+  assert.ok(after.scores[1].induction > 0.9, `layer 1's induction score ${after.scores[1].induction}`);
+  assert.ok(after.scores.every((s) => s.previous >= 0 && s.previous <= 1 && s.induction >= 0 && s.induction <= 1));
+  const mine = run.attend([1, 2, 3, 1, 2, 3], { scores: true });
+  assert.deepEqual(mine.patterns.induction, [[3, 1], [4, 2], [5, 3]]);
+  assert.equal(run.attend([1, 2, 3, 4]).scores, undefined);
+  assert.equal(run.attend([1, 2, 3, 4], { scores: true }).scores[0].induction, null, 'nothing repeats: no induction score');
+  run.dispose();
+});
