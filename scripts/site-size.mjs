@@ -17,11 +17,12 @@ walk(site);
 
 // A first visit: the page, its modules and styles, the wasm, the preset list
 // and one preset. Not the training view: its modules, its presets and the
-// trainer's wasm load when it opens (a dynamic import, a worker). Not the
-// Model view's models module and its engine (engine/model*.js), loaded by
-// its worker when a model is opened. Not dist's
-// static figures, licence and package.json either: no page fetches them.
-const firstVisit = (path) => !/\/(training|trainings|figures)\/|attention-(train|model)\.|engine\/model[-.]|\/(LICENSE|package\.json)$/.test(path)
+// trainer's wasm load when it opens (a dynamic import, a worker), and the
+// lecture lesson's numbers (lessons/ladder.json) when that lesson opens. Not
+// the Model view's models module and its engine (engine/model*.js), loaded by
+// its worker when a model is opened. Not dist's static figures, licence and
+// package.json either: no page fetches them.
+const firstVisit = (path) => !/\/(training|trainings|figures)\/|attention-(train|model)\.|engine\/model[-.]|\/(LICENSE|package\.json)$|\/lessons\/ladder\.json$/.test(path)
   && (!path.includes('/scenarios/') || /scenarios\/(index|sun-rises-causal)\.json$/.test(path));
 const sizes = files.map((path) => ({ path: relative(site, path), raw: statSync(path).size, gzip: gzipSync(readFileSync(path), { level: 9 }).length }));
 const total = (list) => list.reduce((sum, f) => ({ raw: sum.raw + f.raw, gzip: sum.gzip + f.gzip }), { raw: 0, gzip: 0 });

@@ -6,6 +6,7 @@
 #include <malloc.h>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -43,16 +44,19 @@ class training {
   }
 
  public:
-  // `corpora`: a JSON object of corpus files by name ({"literature.txt": "…"}),
-  // what a text task's task.corpus names; the page fetched them beside its presets.
-  std::string load(const std::string& text, const std::string& corpora) {
+  // A corpus file a text task's task.corpus may name, as bytes (a JS string
+  // arrives as UTF-8, a Uint8Array as it is: a file opened from disk reaches
+  // the core's UTF-8 check unchanged). Kept for the next load() only.
+  void corpus(const std::string& name, const std::string& bytes) { corpora_[name] = bytes; }
+
+  std::string load(const std::string& text) {
     return error_of([&] {
-      const nlohmann::json files = nlohmann::json::parse(corpora, nullptr, false);
-      ATTENTION_CHECK(files.is_object(), "training: the corpora are not a JSON object");
+      const std::map<std::string, std::string> files = std::move(corpora_);
+      corpora_.clear();
       file_ = attention::parse_training(text, [&files](const std::string& name) -> std::string {
-        ATTENTION_CHECK(files.contains(name) && files.at(name).is_string(), "task.corpus: ",
-                        attention::quote(name), " is not one of this page's corpora");
-        return files.at(name).get<std::string>();
+        const auto found = files.find(name);
+        ATTENTION_CHECK(found != files.end(), "task.corpus: ", attention::quote(name), " is not one of this page's corpora");
+        return found->second;
       });
       run_.emplace(file_->spec);
       snapshots_.clear();
@@ -70,6 +74,7 @@ class training {
       nlohmann::json info{{"id", file_->id}, {"title", file_->title}, {"task", s.task.name},
                           {"vocab", run_->model().vocab}, {"length", run_->model().length},
                           {"embed", s.embed}, {"heads", s.heads}, {"layers", s.layers}, {"steps", s.steps},
+                          {"batch", s.batch}, {"lr", s.optimizer.lr},
                           {"every", s.eval_every}, {"parameters", parameters},
                           {"mlp", s.mlp}, {"norm", s.norm}, {"bias", s.bias},
                           {"activation", attention::activation_name(s.activation)}, {"samples", s.sample.has_value()},
@@ -80,6 +85,7 @@ class training {
         std::vector<std::string> chars;
         for (char32_t c : s.task.text->chars) chars.push_back(attention::utf8_of(c));
         info["vocab_chars"] = chars;
+        info["corpus"] = {{"train", s.task.text->train.size()}, {"val", s.task.text->val.size()}};
       }
       return info.dump();
     });
@@ -95,22 +101,33 @@ class training {
     });
   }
 
-  std::string evaluate() const {
+  // top: the most probable next tokens to keep per probe position (0: none);
+  // scores: the heads' previous-token and induction scores, with their cells
+  std::string evaluate(unsigned top, bool scores) const {
     return json_or_error([&] {
       ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
       std::ostringstream out;
-      attention::write_evaluation(out, run_->evaluate());
+      attention::write_evaluation(out, run_->evaluate({top, scores}));
       return out.str();
     });
   }
 
-  // The model on the learner's sequence (a JSON list of ids): attention and predictions.
-  std::string attend(const std::string& tokens) const {
+  // The model on the learner's sequence (a JSON list of ids): attention,
+  // predictions and the top guesses; no loss, no sample.
+  std::string attend(const std::string& tokens, unsigned top, bool scores) const {
     return json_or_error([&] {
       ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
       std::ostringstream out;
-      attention::write_evaluation(out, run_->attend(ids_of(tokens)));
+      attention::write_evaluation(out, run_->attend(ids_of(tokens), {top, scores}));
       return out.str();
+    });
+  }
+
+  // A text task's characters as typed (a JS string arrives as UTF-8): their ids, as JSON.
+  std::string encode(const std::string& text) const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
+      return nlohmann::json(run_->encode(text)).dump();
     });
   }
 
@@ -151,6 +168,7 @@ class training {
   std::optional<attention::training_file> file_;
   std::optional<attention::training_run> run_;
   std::vector<attention::training_run> snapshots_;
+  std::map<std::string, std::string> corpora_;  // by name, until the next load()
 };
 
 std::size_t heap_in_use() { return mallinfo().uordblks; }
@@ -160,12 +178,14 @@ std::size_t heap_in_use() { return mallinfo().uordblks; }
 EMSCRIPTEN_BINDINGS(attention_trainer) {
   emscripten::class_<training>("Training")
       .constructor<>()
+      .function("corpus", &training::corpus)
       .function("load", &training::load)
       .function("info", &training::info)
       .function("steps", &training::steps)
       .function("evaluate", &training::evaluate)
       .function("traceJson", &training::trace_json)
       .function("attend", &training::attend)
+      .function("encode", &training::encode)
       .function("headScenario", &training::head_scenario)
       .function("stepsDone", &training::steps_done)
       .function("snapshot", &training::snapshot)

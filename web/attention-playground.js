@@ -19,6 +19,7 @@ import { presetScenario, sameOriginText, trainingText } from './engine/presets.j
 import { defaultState, quoteText, steps } from './state/state.js';
 import { scenarioFromSentence, withOverrides } from './state/sentence.js';
 import { LinkedViews } from './views/linked.js';
+import { tokenText } from './views/format.js';
 
 const stepLabels = { x: 'x', qkv: 'q, k, v', scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights', out: 'out' };
 
@@ -283,7 +284,7 @@ export class AttentionPlayground extends HTMLElement {
       el.value = String(value);
       el.addEventListener('change', () => onChange(Number(el.value)));
     };
-    select('Batch', summary.batch, (b) => `${b}: ${summary.tokens[b].slice(0, 4).join(' ')}`, s.batch, (b) => { this.view.batch = b; this.render(); });
+    select('Batch', summary.batch, (b) => `${b}: ${summary.tokens[b].slice(0, 4).map(tokenText).join(' ')}`, s.batch, (b) => { this.view.batch = b; this.render(); });
     select('Head', summary.heads.length, (h) => `head ${h}`, s.head, (h) => { this.view.head = h; this.render(); });
   }
 
@@ -306,7 +307,12 @@ export class AttentionPlayground extends HTMLElement {
       this.lessonState = { ...state, ...patch };
       this.schedule();
     };
-    this.disposeLesson = (await lesson.render(body, { engine: this.engine, presetScenario, withOverrides, state, update })) ?? null;
+    // "Train this rung live": the figure turns into that training
+    const train = (id) => {
+      this.setAttribute('training', id);
+      this.setAttribute('view', 'train');
+    };
+    this.disposeLesson = (await lesson.render(body, { engine: this.engine, presetScenario, withOverrides, state, update, train })) ?? null;
     this.ready();
   }
 
@@ -316,7 +322,7 @@ export class AttentionPlayground extends HTMLElement {
     const link = playgroundLink(s);
     const root = document.createElement('div');
     root.className = 'root';
-    make(root, 'p', 'title', 'Watch attention learn');
+    make(root, 'p', 'title', s.training.startsWith('text-') ? 'Watch a GPT learn to write' : 'Watch attention learn');
     const body = make(root, 'div', 'training-body');
     this.footer(root, s, link);
     this.disposeLesson?.();

@@ -88,12 +88,7 @@ sample_spec parse_sample(const json& sample, const text_corpus& corpus) {
     ATTENTION_CHECK(!chars.empty(), "sample.prompt: expected at least one character");
     ATTENTION_CHECK(chars.size() <= bound::sample_length, "sample.prompt: ", chars.size(),
                     " characters, beyond the limit of ", bound::sample_length);
-    for (std::size_t i = 0; i < chars.size(); ++i) {
-      const std::int64_t id = corpus.id_of(chars[i]);
-      ATTENTION_CHECK(id >= 0, "sample.prompt: character ", i, " (", quote(utf8_of(chars[i])),
-                      ") is not in the corpus's vocabulary");
-      s.prompt.push_back(id);
-    }
+    s.prompt = corpus.encode(chars, "sample.prompt");
   } else {
     s.prompt = {corpus.first};
   }

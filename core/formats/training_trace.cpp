@@ -47,6 +47,36 @@ void write_evaluation(std::ostream& out, const evaluation& e) {
   out << ",\"predictions\":";
   write_ints(out, e.predictions.data(), e.predictions.size());
   if (e.sample) out << ",\"sample\":" << nlohmann::json(*e.sample).dump();
+  // asked for by the page only, so the CLI's trace is training-v1.md's
+  if (!e.top.empty()) {
+    out << ",\"top\":[";
+    for (std::size_t t = 0; t < e.top.size(); ++t) {
+      out << (t ? ",[" : "[");
+      for (std::size_t k = 0; k < e.top[t].size(); ++k)
+        out << (k ? ",[" : "[") << e.top[t][k].id << ',' << float_text(e.top[t][k].probability) << ']';
+      out << ']';
+    }
+    out << ']';
+  }
+  if (e.patterns) {
+    const auto cells = [&out](const cell_list& list) {
+      out << '[';
+      for (std::size_t k = 0; k < list.size(); ++k) out << (k ? ",[" : "[") << list[k].first << ',' << list[k].second << ']';
+      out << ']';
+    };
+    out << ",\"patterns\":{\"previous\":";
+    cells(e.patterns->previous);
+    out << ",\"induction\":";
+    cells(e.patterns->induction);
+    out << "},\"scores\":[";
+    for (std::size_t k = 0; k < e.scores.size(); ++k) {
+      out << (k ? "," : "") << "{\"previous\":" << float_text(static_cast<float>(e.scores[k].previous)) << ",\"induction\":";
+      if (e.scores[k].induction) out << float_text(static_cast<float>(*e.scores[k].induction));
+      else out << "null";
+      out << '}';
+    }
+    out << ']';
+  }
   out << '}';
 }
 

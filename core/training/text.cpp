@@ -4,6 +4,7 @@
 #include <set>
 
 #include "errors/check.hpp"
+#include "errors/quote.hpp"
 #include "random/sampling.hpp"
 
 namespace attention {
@@ -37,6 +38,17 @@ std::string text_corpus::decode(const std::vector<std::int64_t>& ids) const {
   std::string out;
   for (std::int64_t id : ids) out += utf8_of(chars.at(static_cast<std::size_t>(id)));
   return out;
+}
+
+std::vector<std::int64_t> text_corpus::encode(const std::vector<char32_t>& text, const std::string& place) const {
+  std::vector<std::int64_t> ids;
+  ids.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    ids.push_back(id_of(text[i]));
+    ATTENTION_CHECK(ids.back() >= 0, place, ": character ", i, " (", quote(utf8_of(text[i])),
+                    ") is not in the corpus's vocabulary");
+  }
+  return ids;
 }
 
 std::vector<char32_t> code_points(std::string_view utf8, const std::string& place) {

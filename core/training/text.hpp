@@ -24,6 +24,9 @@ struct text_corpus {
   std::int64_t id_of(char32_t c) const;
   // UTF-8 text of ids.
   std::string decode(const std::vector<std::int64_t>& ids) const;
+  // Ids of characters; throws naming `place` and the first character that is
+  // not in the vocabulary ("sample.prompt: character 3 ("é") is not in …").
+  std::vector<std::int64_t> encode(const std::vector<char32_t>& text, const std::string& place) const;
 };
 
 // Code points of UTF-8 text; throws naming `place` and the byte offset of

@@ -84,9 +84,11 @@ float training_run::step() {
 
 namespace {
 
-// Every head's weights on sequence 0 of a pass, (layers, heads, T, T), and
-// its predictions.
-void probe_of(const forward_pass& pass, const model_spec& model, evaluation& e) {
+// Every head's weights on sequence 0 of a pass, (layers, heads, T, T), its
+// predictions, and what the page asks for: each position's most probable
+// next tokens, the heads' scores on the sequence's patterns.
+void probe_of(const forward_pass& pass, const model_spec& model, const std::vector<std::int64_t>& tokens,
+              const probe_extras& extras, evaluation& e) {
   const std::size_t T = pass.length, L = model.layers, H = model.heads;
   e.attention = tensor::from_shape({L, H, T, T});
   for (std::size_t l = 0; l < L; ++l)
@@ -95,11 +97,18 @@ void probe_of(const forward_pass& pass, const model_spec& model, evaluation& e) 
         for (std::size_t j = 0; j < T; ++j) e.attention(l, h, i, j) = pass.layers[l].heads[h].weights(0, i, j);
   const std::vector<std::int64_t> all = predictions(pass.logits);
   e.predictions.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(T));
+  if (extras.scores) {
+    e.patterns = patterns_of(std::vector<std::int64_t>(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(T)));
+    e.scores = head_scores(e.attention, *e.patterns);
+  }
+  if (extras.top == 0) return;
+  const std::size_t V = pass.logits.shape(2);
+  for (std::size_t t = 0; t < T; ++t) e.top.push_back(top_probabilities(pass.logits.data() + t * V, V, extras.top));  // (T, V) of sequence 0
 }
 
 }  // namespace
 
-evaluation training_run::evaluate() const {
+evaluation training_run::evaluate(const probe_extras& extras) const {
   forward_pass pass;
   try {
     pass = forward(weights_, model_, validation_.x, validation_.batch);
@@ -112,7 +121,7 @@ evaluation training_run::evaluate() const {
   e.step = adam_.step;
   e.loss = value.loss;
   e.accuracy = value.counted ? static_cast<double>(value.correct) / static_cast<double>(value.counted) : 0.0;
-  probe_of(pass, model_, e);
+  probe_of(pass, model_, validation_.x, extras, e);
   if (spec_.sample) e.sample = spec_.task.text->decode(sample_ids(weights_, model_, *spec_.sample));
   return e;
 }
@@ -127,10 +136,18 @@ forward_pass training_run::forward_one(const std::vector<std::int64_t>& tokens) 
   return forward(weights_, model_, tokens, 1);
 }
 
-evaluation training_run::attend(const std::vector<std::int64_t>& tokens) const {
+std::vector<std::int64_t> training_run::encode(std::string_view utf8) const {
+  ATTENTION_CHECK(spec_.task.text != nullptr, "text: this task's tokens are ids, not characters");
+  const std::vector<char32_t> chars = code_points(utf8, "text");
+  ATTENTION_CHECK(!chars.empty() && chars.size() <= model_.length, "text: expected 1 to ", model_.length,
+                  " characters, got ", chars.size());
+  return spec_.task.text->encode(chars, "text");
+}
+
+evaluation training_run::attend(const std::vector<std::int64_t>& tokens, const probe_extras& extras) const {
   evaluation e;
   e.step = adam_.step;
-  probe_of(forward_one(tokens), model_, e);
+  probe_of(forward_one(tokens), model_, tokens, extras, e);
   return e;
 }
 

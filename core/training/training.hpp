@@ -8,10 +8,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "random/generator.hpp"
+#include "tensor/top.hpp"
 #include "training/adamw.hpp"
+#include "training/head_scores.hpp"
 #include "training/model.hpp"
 #include "training/samples.hpp"
 #include "training/tasks.hpp"
@@ -39,6 +42,20 @@ struct evaluation {
   tensor attention;                       // (layers, heads, T, T) on the probe
   std::vector<std::int64_t> predictions;  // (T) on the probe
   std::optional<std::string> sample;      // the text generated after the prompt, when the file asks
+  // (T, k) on the probe, when asked for: each position's k most probable next
+  // tokens with softmax's probabilities (the page's guesses under the probe)
+  std::vector<std::vector<token_probability>> top;
+  // when asked for: the probe's previous-token and induction cells, and
+  // every head's score on them (head_scores.hpp), layer by layer
+  std::optional<attention_patterns> patterns;
+  std::vector<head_score> scores;
+};
+
+// What the page asks of an evaluation beyond the trace's (training-v1.md's
+// evaluations have neither): the top `top` next tokens per position, and the heads' scores.
+struct probe_extras {
+  std::size_t top = 0;
+  bool scores = false;
 };
 
 class training_run {
@@ -51,11 +68,16 @@ class training_run {
   static model_spec model_of(const training_spec& spec);
 
   float step();  // one optimizer step; the batch's loss before the update
-  evaluation evaluate() const;
+  // extras: nothing by default, as the trace
+  evaluation evaluate(const probe_extras& extras = {}) const;
 
   // The model on one sequence of the learner's (ids below V, at most T of
-  // them): every head's attention and the predictions; no loss.
-  evaluation attend(const std::vector<std::int64_t>& tokens) const;
+  // them): every head's attention, the predictions and the top guesses; no loss.
+  evaluation attend(const std::vector<std::int64_t>& tokens, const probe_extras& extras = {}) const;
+
+  // A text task's characters as the learner typed them (UTF-8): their ids,
+  // 1 to T of them, each in the vocabulary; else one line naming "text".
+  std::vector<std::int64_t> encode(std::string_view utf8) const;
 
   // forward() on one sequence, for a head's scenario (training_trace.hpp).
   forward_pass forward_one(const std::vector<std::int64_t>& tokens) const;

@@ -74,6 +74,23 @@ async function frameSizedAndPlaying(page, iframe, index) {
   return frame;
 }
 
+// A training figure of the lecture's GPT (training="text-gpt" steps="30"
+// autoplay): it trains by itself, stops at step 30, and shows what the model
+// writes there, a sample from the core. `root` is the element (or a frame's).
+async function trainsAndWrites(page, figure) {
+  await figure.scrollIntoViewIfNeeded();
+  await page.waitForFunction((e) => e.dataset.state === 'ready', figure, { timeout: 30000 });
+  const stopped = (e) => {
+    const view = e.shadowRoot.querySelector('.training');
+    return view?.dataset.step === '30' && view.dataset.playing === 'false'
+      && e.shadowRoot.querySelector('.training-sample')?.dataset.step === '30';
+  };
+  await page.waitForFunction(stopped, figure, { timeout: 120000 });
+  const sample = await figure.evaluate((e) => e.shadowRoot.querySelector('.training-sample-text').textContent);
+  assert.ok(sample.length >= 100, `a sample of 120 characters: ${JSON.stringify(sample)}`);
+  assert.equal(await figure.evaluate((e) => e.shadowRoot.querySelector('#train-play').textContent), 'Train');
+}
+
 // The end of every site's test: a picture, and nothing went wrong.
 async function clean(page, name) {
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -86,12 +103,15 @@ async function clean(page, name) {
 test('the MkDocs page: every figure ready, each player answers a click, no error, no CSP violation', async () => {
   const page = await openPage(browser, `${url}index.html`);
   const figures = await page.$$('attention-playground');
-  assert.equal(figures.length, 3);
+  assert.equal(figures.length, 4);
   await everyFigurePlays(page, figures.slice(0, 2));
   // the third is a lesson with no controls: the scaling plot is there
   await figures[2].scrollIntoViewIfNeeded();
   await page.waitForFunction((e) => e.dataset.state === 'ready', figures[2], { timeout: 20000 });
   assert.equal(await figures[2].evaluate((e) => e.shadowRoot.querySelectorAll('.lesson-table tbody tr').length), 9);
+  // the fourth trains the lecture's GPT
+  await trainsAndWrites(page, figures[3]);
+  await figures[3].screenshot({ path: join(root, 'tests', 'screenshots', 'docs-site-mkdocs-gpt.png') });
 
   const iframes = await page.$$('iframe');
   assert.equal(iframes.length, 1);
@@ -102,8 +122,9 @@ test('the MkDocs page: every figure ready, each player answers a click, no error
 test('the Sphinx site (alabaster): both figures ready and playing, the fallback figure gone once ready, no error, no CSP violation', async () => {
   const page = await openPage(browser, `${sphinxUrl}index.html`);
   const figures = await page.$$('attention-playground');
-  assert.equal(figures.length, 2);
-  await everyFigurePlays(page, figures);
+  assert.equal(figures.length, 3);
+  await everyFigurePlays(page, figures.slice(0, 2));
+  await trainsAndWrites(page, figures[2]);
   // the static figure inside the first tag was shown until ready; now the view is
   assert.equal(await figures[0].evaluate((e) => e.shadowRoot.querySelector('slot') === null), true);
   assert.equal(await figures[0].evaluate((e) => e.shadowRoot.querySelector('.caption').textContent), 'Each node aggregates from the nodes that point to it.');
@@ -112,13 +133,21 @@ test('the Sphinx site (alabaster): both figures ready and playing, the fallback 
   await clean(page, 'docs-site-sphinx');
 });
 
-test('the plain HTML page: both iframes ready, sized by frame-resizer.js, playing, no error, no CSP violation', async () => {
+test('the plain HTML page: every iframe ready, sized by frame-resizer.js, playing or training, no error, no CSP violation', async () => {
   const page = await openPage(browser, `${plainUrl}index.html`);
   const frames = await page.$$('iframe');
-  assert.equal(frames.length, 2);
-  for (const [k, iframe] of frames.entries()) await frameSizedAndPlaying(page, iframe, k);
+  assert.equal(frames.length, 3);
+  await frameSizedAndPlaying(page, frames[0], 0);
+  await frameSizedAndPlaying(page, frames[2], 2);
+  // the GPT's frame trains, stops at step 30 with its sample, and is sized to it
+  await frames[1].scrollIntoViewIfNeeded();
+  const gpt = await frames[1].contentFrame();
+  await gpt.waitForSelector('attention-playground');
+  await trainsAndWrites(gpt, await gpt.$('attention-playground'));
+  const content = await gpt.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  await page.waitForFunction((h) => Number(document.querySelectorAll('iframe')[1].height) === h, content, { timeout: 10000 });
   // the sidebar's frame (300 px): nothing wider than the frame
-  const second = await frames[1].contentFrame();
+  const second = await frames[2].contentFrame();
   assert.ok(await second.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
   await clean(page, 'docs-site-plain-html');
 });

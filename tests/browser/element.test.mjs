@@ -148,7 +148,7 @@ test('invalid attributes show a clear message inside the element and fire error'
   await p.goto(`${url}bad.html`);
   for (const id of ['#view', '#preset', '#both', '#batch']) await readyIn(p, id);
   const message = (id) => p.$eval(id, (e) => e.shadowRoot.querySelector('.message').textContent);
-  assert.equal(await message('#view'), 'Attention Playground: view must be one of matrices, graph, both, trick, qkv, encoder, cross, multihead, scaling, space, learn, train; got "grpah"');
+  assert.equal(await message('#view'), 'Attention Playground: view must be one of matrices, graph, both, trick, qkv, encoder, cross, multihead, scaling, space, learn, lecture, train; got "grpah"');
   assert.equal(await message('#preset'), 'Attention Playground: scenario: no preset "no-such-preset"; the presets are bank-module, bank-projected, bank-raw, karpathy-affinities, karpathy-value, market-apples, math-trick, scaled-attention, single-head-42, sun-rises-causal, sun-rises-cross, sun-rises-multihead-projected, sun-rises-multihead, sun-rises, tril-matmul, uniform-value-42');
   assert.deepEqual(p.failed, [], 'an unknown preset is found out from the index, with no request that 404s');
   assert.equal(await message('#both'), 'Attention Playground: give a scenario or a sentence, not both');
@@ -209,7 +209,7 @@ test('view="train": a documentation page shows a head learning, autoplaying, und
   assert.equal(await p.$eval('#t', (e) => e.shadowRoot.querySelector('#train-open').hidden), true, 'no playground to open a head in');
   await p.waitForFunction(() => document.querySelector('#bad').dataset.state === 'error', null, { timeout: 20000 });
   assert.equal(await p.$eval('#bad', (e) => e.shadowRoot.querySelector('#train-status').textContent),
-    'training: no preset "no-such-training"; the training presets are previous-token, reverse, induction, induction-one-layer');
+    'training: no preset "no-such-training"; the training presets are previous-token, reverse, induction, induction-one-layer, text-bigram, text-one-head, text-four-heads, text-mlp, text-gpt');
   assert.deepEqual(p.failed, [], 'an unknown training preset makes no request that 404s');
   await shot(p, 'element-train');
   assert.deepEqual(await violations(p), []);

@@ -59,10 +59,46 @@ test('as fast as it goes, induction passes 95% validation accuracy; the timeline
   console.log(`induction to 95% unpaced: ${Date.now() - started} ms from clicking Train`);
   await page.waitForFunction(() => document.querySelector('#train-play').textContent === 'Trained', null, { timeout: 60000 });
   const latest = await page.$eval('figure[data-matrix="attention-l1h0"] canvas', (c) => c.toDataURL());
+  // the head that became the induction head is selected, its score from the core
+  assert.equal(await page.getAttribute('.training', 'data-selected'), '1.0');
+  assert.match(await page.textContent('.training-graph h3'), /^Layer 1, head 0/);
+  const scores = Object.fromEntries((await page.getAttribute('figure[data-matrix="attention-l1h0"]', 'data-scores')).split(',').map((p) => p.split(':')).map(([k, v]) => [k, Number(v)]));
+  assert.ok(scores.induction > 0.9, `layer 1's induction score ${scores.induction}`);
+  assert.match(await page.textContent('figure[data-matrix="attention-l1h0"] .head-score'), /^previous-token 0\.\d\d · induction 0\.9\d$/);
+  assert.equal(await page.$$eval('.training-scores-legend li', (l) => l.length), 2);
+  // scrubbing moves the status line with the timeline, and says where the model is
+  await page.$eval('#train-timeline', (input) => { input.value = '20'; input.dispatchEvent(new Event('input', { bubbles: true })); });
+  assert.match(await page.textContent('#train-status'), /^Step 200 of 1000 · validation loss \d\.\d{3} · accuracy \d+\.\d% · back on the timeline; the model is at step 1000$/);
   await page.$eval('#train-timeline', (input) => { input.value = '0'; input.dispatchEvent(new Event('input', { bubbles: true })); });
   assert.match(await page.textContent('.training-timeline output'), /step 0$/);
+  assert.match(await page.textContent('#train-status'), /^Step 0 of 1000 /);
   assert.notEqual(await page.$eval('figure[data-matrix="attention-l1h0"] canvas', (c) => c.toDataURL()), latest, 'step 0\'s attention, not the trained one');
   await shot(page, 'training-induction-trained-scrubbed');
+  // a click on the loss chart scrubs to the evaluation nearest to it: half way is step 500
+  const box = await page.$eval('.curves canvas', (c) => { const r = c.getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; });
+  await page.mouse.click(box.x + 40 + (box.w - 80) / 2, box.y + box.h / 2);
+  assert.match(await page.textContent('.training-timeline output'), /step 500$/);
+  assert.match(await page.textContent('#train-status'), /^Step 500 of 1000 /);
+  // on the scores' chart too, back to the latest at its right end
+  const scoresBox = await page.$eval('.training-scores canvas', (c) => { const r = c.getBoundingClientRect(); return { x: r.left, y: r.top, w: r.width, h: r.height }; });
+  await page.mouse.click(scoresBox.x + scoresBox.w - 41, scoresBox.y + scoresBox.h / 2);
+  assert.match(await page.textContent('.training-timeline output'), /step 1000 \(latest\)$/);
+  assert.match(await page.textContent('#train-status'), /^Step 1000 of 1000 · validation loss/);
+  // pointing at a probe position lights its earlier copies and the tokens after them, in the table and the heads
+  const probe = await page.$$eval('.training-predictions tr:first-child td', (c) => c.map((x) => Number(x.textContent)));
+  const position = 12;
+  const copies = probe.slice(0, position - 1).map((t, j) => (t === probe[position] ? j : -1)).filter((j) => j >= 0);
+  await page.hover(`.training-predictions tr:first-child td:nth-child(${position + 2})`);
+  assert.equal(await page.getAttribute('.training-predictions', 'data-lit'), `${position}|${copies.join(',')}|${copies.map((j) => j + 1).join(',')}`);
+  assert.equal(await page.getAttribute('figure[data-matrix="attention-l1h0"]', 'data-marks'), `${position}|${copies.map((j) => `${position}.${j + 1}`).join(',')}`);
+  // and by keyboard: the table takes focus, the arrows move the position
+  await page.mouse.move(0, 0);
+  await page.focus('.training-predictions');
+  await page.keyboard.press('Home');
+  assert.match(await page.getAttribute('.training-predictions', 'data-lit'), /^0\|\|$/);
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.getAttribute('.training-predictions', 'data-lit'), /^1\|/);
+  await shot(page, 'training-induction-lit');
   await page.context().close();
 });
 

@@ -71,4 +71,32 @@ TEST_CASE("an evaluation as JSON: its step, loss, accuracy, attention and predic
   CHECK(j.at("attention").at("shape") == json({1, 1, 16, 16}));
   CHECK(j.at("attention").at("data").size() == 256);
   CHECK(j.at("predictions").size() == 16);
+  CHECK_FALSE(j.contains("top"));  // the trace's evaluations, as training-v1.md writes them
+
+  // asked for, each position's guesses: [id, probability], most probable first
+  const evaluation guessed = run.evaluate({3, false});
+  std::ostringstream again;
+  write_evaluation(again, guessed);
+  const json top = json::parse(again.str()).at("top");
+  REQUIRE(top.size() == 16);
+  for (std::size_t t = 0; t < 16; ++t) {
+    REQUIRE(top[t].size() == 3);
+    for (std::size_t k = 0; k < 3; ++k) {
+      CHECK(top[t][k][0].get<std::int64_t>() == guessed.top[t][k].id);
+      CHECK(top[t][k][1].get<float>() == guessed.top[t][k].probability);  // float32 text that reads back exactly
+    }
+  }
+
+  // asked for, the probe's pattern cells and each head's scores on them
+  const evaluation scored = run.evaluate({0, true});
+  std::ostringstream third;
+  write_evaluation(third, scored);
+  const json with = json::parse(third.str());
+  CHECK_FALSE(with.contains("top"));
+  REQUIRE(with.at("patterns").at("previous").size() == 15);
+  CHECK(with.at("patterns").at("previous")[0] == json({1, 0}));
+  REQUIRE(with.at("scores").size() == 1);
+  CHECK(with.at("scores")[0].at("previous").get<float>() == static_cast<float>(scored.scores[0].previous));
+  // the probe of previous-token: a random sequence, so whether a token repeats is the probe's
+  CHECK(with.at("scores")[0].at("induction").is_null() == !scored.scores[0].induction.has_value());
 }

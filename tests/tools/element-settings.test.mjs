@@ -24,7 +24,7 @@ test('no attributes: the default figure', () => {
   assert.equal(s.scenario, 'sun-rises-causal');
   assert.equal(s.sentence, null);
   assert.deepEqual([s.view, s.step, s.controls, s.layout, s.mask, s.scale, s.temperature, s.highlight, s.caption, s.speed, s.steps],
-    ['both', 'weights', 'player', 'arcs', null, null, null, null, null, 50, null]);
+    ['both', 'weights', 'player', 'arcs', null, null, null, null, null, null, null]);  // speed null: the task's own
 });
 
 test('every setting an author needs is read', () => {

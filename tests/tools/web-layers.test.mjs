@@ -19,7 +19,7 @@ for (const line of block?.[1].split('\n') ?? []) {
 }
 
 // web/'s modules by their path from web/ ('app/main.js'); scenarios/ and
-// trainings/ hold JSON only
+// trainings/ hold JSON and text only
 const modules = readdirSync(web, { recursive: true }).map((p) => p.split('\\').join('/')).filter((p) => p.endsWith('.js')).sort();
 
 // the most specific name listed: the file, else its folder, else the root file

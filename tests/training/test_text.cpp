@@ -29,6 +29,10 @@ TEST_CASE("the vocabulary is the sorted set of characters; the split is int(spli
   CHECK(c.first == c.id_of(U'h'));
   CHECK(c.id_of(U'z') == -1);
   CHECK(c.decode(c.train) == "hello, wor");
+  CHECK(c.encode(code_points("world", "t"), "t") == std::vector<std::int64_t>{8, 6, 7, 5, 2});
+  CHECK(c.decode(c.encode(code_points("hello, world", "t"), "t")) == "hello, world");
+  CHECK_THROWS_WITH(c.encode(code_points("wow!", "t"), "text"), "text: character 3 (\"!\") is not in the corpus's vocabulary");
+  CHECK_THROWS_WITH(c.encode({U'h', U'\n'}, "text"), "text: character 1 (\"\\n\") is not in the corpus's vocabulary");
 }
 
 TEST_CASE("the ladder's corpus: 81 characters, and the probe torch_train.py drew", "[text]") {

@@ -55,8 +55,40 @@ void check_weights(const model_weights& got, const json& want) {
 
 }  // namespace
 
+namespace {
+
+// The lesson "Finishing the lecture" draws web/lessons/ladder.json, which
+// scripts/ladder.mjs wrote from attention-cli's runs: this run of the same
+// rung must say the same (losses within the spec's 2e-5 of PyTorch twice
+// over, so a faster core within the spec still passes; samples identical).
+void check_ladder(const std::string& id, const training_spec& spec, std::size_t parameters,
+                  const std::vector<float>& losses, const std::vector<evaluation>& evals) {
+  static const json ladder = test_support::read_json(test_support::presets_dir() + "/../lessons/ladder.json");
+  INFO("web/lessons/ladder.json, " << id << " (remake it with scripts/ladder.mjs)");
+  const json* rung = nullptr;
+  for (const json& r : ladder.at("rungs"))
+    if (r.at("id") == id) rung = &r;
+  REQUIRE(rung != nullptr);
+  CHECK(rung->at("parameters").get<std::size_t>() == parameters);
+  CHECK(rung->at("steps").get<std::size_t>() == spec.steps);
+  // the training loss: the mean of the last eval.every steps' losses
+  double sum = 0;
+  for (std::size_t k = losses.size() - spec.eval_every; k < losses.size(); ++k) sum += losses[k];
+  CHECK(std::abs(rung->at("train_loss").get<double>() - sum / static_cast<double>(spec.eval_every)) <= 4e-5);
+  const json& kept = rung->at("evals");
+  REQUIRE(kept.size() == evals.size());
+  for (std::size_t k = 0; k < evals.size(); ++k) {
+    INFO("eval at step " << evals[k].step);
+    CHECK(kept[k].at("step").get<std::size_t>() == evals[k].step);
+    CHECK(std::abs(kept[k].at("loss").get<double>() - evals[k].loss) <= 4e-5);
+    CHECK(kept[k].at("sample").get<std::string>() == evals[k].sample.value_or(""));
+  }
+}
+
+}  // namespace
+
 TEST_CASE("the presets train as PyTorch trains them: every loss, every evaluation, the trained weights", "[training]") {
-  // the toy tasks, and the first three rungs of the lecture's ladder (gpt-v1.md's text task)
+  // the toy tasks, and the five rungs of the lecture's ladder (gpt-v1.md's text task)
   for (const char* id : {"previous-token", "reverse", "induction", "induction-one-layer", "text-bigram", "text-one-head",
                          "text-four-heads", "text-mlp", "text-gpt"}) {
     INFO(id);
@@ -72,19 +104,25 @@ TEST_CASE("the presets train as PyTorch trains them: every loss, every evaluatio
     CHECK(parameters == golden.at("parameters").get<std::size_t>());
     const json& losses = golden.at("loss");
     const json& evals = golden.at("evals");
-    std::size_t next_eval = 0;
-    check_evaluation(run.evaluate(), evals.at(next_eval++));
+    std::vector<float> trained;
+    std::vector<evaluation> evaluated{run.evaluate()};
+    check_evaluation(evaluated.back(), evals.at(0));
     double worst_loss = 0;
     for (std::size_t step = 1; step <= spec.steps; ++step) {
-      const float loss = run.step();
-      worst_loss = std::max(worst_loss, std::abs(loss - losses.at(step - 1).get<double>()));
+      trained.push_back(run.step());
+      worst_loss = std::max(worst_loss, std::abs(trained.back() - losses.at(step - 1).get<double>()));
       if (prefix) continue;
-      if (step % spec.eval_every == 0 || step == spec.steps) check_evaluation(run.evaluate(), evals.at(next_eval++));
+      if (step % spec.eval_every == 0 || step == spec.steps) {
+        evaluated.push_back(run.evaluate());
+        check_evaluation(evaluated.back(), evals.at(evaluated.size() - 1));
+      }
     }
     CHECK(worst_loss <= 2e-5);
     if (prefix) continue;  // the trained weights are the whole run's
-    CHECK(next_eval == evals.size());
+    CHECK(evaluated.size() == evals.size());
     check_weights(run.weights(), golden.at("weights"));
+    // the lesson's numbers are this run's: reused here rather than trained twice
+    if (spec.task.name == "text") check_ladder(id, spec, parameters, trained, evaluated);
   }
 }
 
@@ -98,6 +136,65 @@ TEST_CASE("the model on the learner's own sequence: every head's attention, a pr
   CHECK(mine.predictions.size() == 7);
   CHECK_THROWS_WITH(run.attend({1, 9}), "tokens[1]: 9 is not a token of this task (0 to 7)");
   CHECK_THROWS_WITH(run.attend({}), "tokens: expected 1 to 16 tokens, got 0");
+}
+
+TEST_CASE("under the probe, each position's most probable next characters with softmax's probabilities", "[training]") {
+  const training_file file = test_support::training_preset("text-one-head");
+  training_run run(file.spec);
+  for (int k = 0; k < 30; ++k) run.step();
+  const evaluation plain = run.evaluate();
+  CHECK(plain.top.empty());  // not asked for: the trace's evaluation
+  const evaluation e = run.evaluate({5, false});
+  const std::size_t T = run.model().length, V = run.model().vocab;
+  CHECK(e.loss == plain.loss);
+  CHECK(e.sample == plain.sample);
+  REQUIRE(e.top.size() == T);
+  // the probe's logits, and softmax computed here in double, independently
+  const task_batch& probe = run.validation();
+  const forward_pass pass = run.forward_one(std::vector<std::int64_t>(probe.x.begin(), probe.x.begin() + static_cast<std::ptrdiff_t>(T)));
+  for (std::size_t t = 0; t < T; ++t) {
+    INFO("position " << t);
+    const float* logits = pass.logits.data() + t * V;
+    double max = logits[0], sum = 0;
+    for (std::size_t c = 1; c < V; ++c) max = std::max(max, double(logits[c]));
+    for (std::size_t c = 0; c < V; ++c) sum += std::exp(logits[c] - max);
+    REQUIRE(e.top[t].size() == 5);
+    CHECK(e.top[t][0].id == e.predictions[t]);  // the most probable is the prediction
+    for (std::size_t k = 0; k < 5; ++k) {
+      const token_probability& guess = e.top[t][k];
+      CHECK(guess.probability == Approx(std::exp(logits[guess.id] - max) / sum).epsilon(1e-5));
+      if (k) CHECK(guess.probability <= e.top[t][k - 1].probability);
+    }
+    // nothing left out is more probable than the last one kept
+    for (std::size_t c = 0; c < V; ++c) {
+      bool kept = false;
+      for (const token_probability& guess : e.top[t]) kept = kept || guess.id == static_cast<std::int64_t>(c);
+      if (!kept) CHECK(std::exp(logits[c] - max) / sum <= e.top[t][4].probability * (1 + 1e-5));
+    }
+  }
+  // the learner's own text: the same guesses for the same characters
+  const std::vector<std::int64_t> some(probe.x.begin(), probe.x.begin() + 7);
+  const evaluation mine = run.attend(some, {5, false});
+  REQUIRE(mine.top.size() == 7);
+  for (std::size_t t = 0; t < 7; ++t) CHECK(mine.top[t][0].id == mine.predictions[t]);
+  CHECK(run.attend(some, {500, false}).top[0].size() == V);  // at most the whole vocabulary
+}
+
+TEST_CASE("the learner's own text: its characters' ids, 1 to T of them, each in the vocabulary", "[training]") {
+  const training_file file = test_support::training_preset("text-bigram");
+  training_run run(file.spec);
+  const text_corpus& corpus = *file.spec.task.text;
+  const std::vector<std::int64_t> ids = run.encode("To be,\n\tor not");
+  CHECK(corpus.decode(ids) == "To be,\n\tor not");
+  CHECK(run.attend(ids).predictions.size() == ids.size());
+  CHECK_THROWS_WITH(run.encode(""), "text: expected 1 to 32 characters, got 0");
+  CHECK_THROWS_WITH(run.encode(std::string(33, 'a')), "text: expected 1 to 32 characters, got 33");
+  // characters, not bytes: the euro sign is one character, and not in this corpus
+  CHECK_THROWS_WITH(run.encode("a\xe2\x82\xac" + std::string(31, 'a')), "text: expected 1 to 32 characters, got 33");
+  CHECK_THROWS_WITH(run.encode("a\xe2\x82\xac"), Catch::StartsWith("text: character 1 (") && Catch::EndsWith(") is not in the corpus's vocabulary"));
+  CHECK_THROWS_WITH(run.encode("a\xff"), "text: not valid UTF-8 (byte 1)");
+  training_run toy(test_support::training_preset("previous-token").spec);
+  CHECK_THROWS_WITH(toy.encode("ab"), "text: this task's tokens are ids, not characters");
 }
 
 TEST_CASE("the validation set does not disturb the training stream", "[training]") {

@@ -99,7 +99,7 @@ test('the file\'s own numbers in wasm\'s messages, never a 32-bit clamp; ids com
   for (const id of [4294967299, 9007199254740992, -1, V])
     assert.throws(() => run.attend([id]), { name: 'ScenarioError', message: `tokens[0]: ${id} is not a token of this task (0 to ${V - 1})` });
   // past int64 (the raw binding: JSON.stringify cannot write it), as written, not wrapped negative
-  assert.equal(JSON.parse(run.run.attend('[1, 18446744073709551615]')).error,
+  assert.equal(JSON.parse(run.run.attend('[1, 18446744073709551615]', 0, false)).error,
     `tokens[1]: 18446744073709551615 is not a token of this task (0 to ${V - 1})`);
   assert.equal(run.attend([1, 2]).predictions.length, 2);
   run.dispose();
@@ -192,4 +192,79 @@ test('a text preset names its corpus; the page gives the corpora, and a missing 
   assert.throws(() => engine.training(file), { name: 'ScenarioError', message: 'task.corpus: "literature.txt" is not one of this page\'s corpora' });
   assert.throws(() => engine.training(file, { 'literature.txt': 'abc' }),
     { name: 'ScenarioError', message: /^task\.length: 32 is not shorter than each split of the corpus/ });
+});
+
+// The page's text training: the learner's text reaches the core as bytes
+// (a file opened from disk) or inside the file (pasted), and the core alone
+// says what is wrong with it; under the probe, each position's top guesses.
+test('a corpus as bytes: refused by the core when it is not UTF-8, too large or too short; accepted otherwise', () => {
+  const corpus = readFileSync(join(root, 'tests', 'golden-training', 'literature.txt'));
+  const file = (name) => { const f = JSON.parse(golden('text-bigram.json')); f.task.corpus = name; return JSON.stringify(f); };
+  const run = engine.training(file('mine.txt'), { 'mine.txt': new Uint8Array(corpus) });
+  assert.equal(run.info.vocab_chars.length, 81);
+  assert.deepEqual(run.info.corpus, { train: 48228, val: 5359 });
+  assert.equal(run.info.lr, 0.001);
+  run.dispose();
+  const broken = new Uint8Array(corpus);
+  broken[1000] = 0xff;  // one byte that no UTF-8 text holds
+  assert.throws(() => engine.training(file('mine.txt'), { 'mine.txt': broken }),
+    { name: 'ScenarioError', message: 'task.corpus: mine.txt: not valid UTF-8 (byte 1000)' });
+  assert.throws(() => engine.training(file('mine.txt'), { 'mine.txt': new Uint8Array((4 << 20) + 1).fill(97) }),
+    { name: 'ScenarioError', message: 'task.corpus: mine.txt has 4194305 bytes, beyond the limit of 4194304' });
+  assert.throws(() => engine.training(file('mine.txt'), { 'mine.txt': new TextEncoder().encode('short text') }),
+    { name: 'ScenarioError', message: /^task\.length: 32 is not shorter than each split of the corpus \(9 and 1 characters/ });
+  // pasted: the text inside the file, whose limit is 64 KiB
+  const pasted = JSON.parse(golden('text-bigram.json'));
+  pasted.task = { name: 'text', text: 'ab'.repeat(40000), length: 32 };
+  assert.throws(() => engine.training(JSON.stringify(pasted)), { name: 'ScenarioError', message: /^training: \d+ bytes exceed the limit of 65536$/ });
+  assert.throws(() => engine.training(file('mine.txt'), { 'mine.txt': 42 }), { name: 'ScenarioError' });
+});
+
+test('the top next-character guesses per probe position, from the core, and the learner\'s text as ids', () => {
+  const corpus = readFileSync(join(root, 'tests', 'golden-training', 'literature.txt'), 'utf8');
+  const run = engine.training(golden('text-one-head.json'), { 'literature.txt': corpus });
+  run.steps(20);
+  const plain = run.evaluate();
+  assert.equal(plain.top, undefined, 'not asked for: the trace\'s evaluation');
+  const e = run.evaluate({ top: 3 });
+  assert.equal(e.loss, plain.loss);
+  assert.equal(e.top.length, 32);
+  e.top.forEach((guesses, t) => {
+    assert.equal(guesses.length, 3);
+    assert.equal(guesses[0][0], e.predictions[t], 'the most probable is the prediction');
+    assert.ok(guesses[0][1] >= guesses[1][1] && guesses[1][1] >= guesses[2][1], 'most probable first');
+    assert.ok(guesses.every(([id, p]) => Number.isInteger(id) && id >= 0 && id < 81 && p > 0 && p <= 1));
+  });
+  const ids = run.encode('To be, or\n');
+  assert.equal(ids.map((id) => run.info.vocab_chars[id]).join(''), 'To be, or\n');
+  const mine = run.attend(ids, { top: 3 });
+  assert.equal(mine.top.length, ids.length);
+  assert.deepEqual(mine.attention.shape, [1, 1, ids.length, ids.length]);
+  assert.throws(() => run.encode('x'.repeat(33)), { name: 'ScenarioError', message: 'text: expected 1 to 32 characters, got 33' });
+  assert.throws(() => run.encode('caf\u00e9'), { name: 'ScenarioError', message: 'text: character 3 ("\u00e9") is not in the corpus\'s vocabulary' });
+  // a lone surrogate (no keyboard types one): Embind writes it as U+10000, which the core refuses
+  assert.throws(() => run.encode('\ud800'), { name: 'ScenarioError', message: /^text: character 0 \(".*"\) is not in the corpus's vocabulary$/ });
+  run.dispose();
+  const toy = engine.training(golden('previous-token.json'));
+  assert.throws(() => toy.encode('ab'), { name: 'ScenarioError', message: 'text: this task\'s tokens are ids, not characters' });
+  toy.dispose();
+});
+
+test('the heads\' scores and the probe\'s pattern cells come from the core, asked for only', () => {
+  const run = engine.training(golden('induction.json'));
+  assert.equal(run.evaluate().scores, undefined, 'the trace\'s evaluation has none');
+  const before = run.evaluate({ scores: true });
+  assert.equal(before.patterns.previous.length, 15);
+  assert.deepEqual(before.patterns.previous[0], [1, 0]);
+  assert.ok(before.patterns.induction.every(([i, j]) => j < i && run.info.probe.tokens[j - 1] === run.info.probe.tokens[i]), 'each cell follows an earlier copy');
+  assert.equal(before.scores.length, 2);
+  run.steps(400);
+  const after = run.evaluate({ scores: true });
+  assert.ok(after.scores[1].induction > 0.9, `layer 1's induction score ${after.scores[1].induction}`);
+  assert.ok(after.scores.every((s) => s.previous >= 0 && s.previous <= 1 && s.induction >= 0 && s.induction <= 1));
+  const mine = run.attend([1, 2, 3, 1, 2, 3], { scores: true });
+  assert.deepEqual(mine.patterns.induction, [[3, 1], [4, 2], [5, 3]]);
+  assert.equal(run.attend([1, 2, 3, 4]).scores, undefined);
+  assert.equal(run.attend([1, 2, 3, 4], { scores: true }).scores[0].induction, null, 'nothing repeats: no induction score');
+  run.dispose();
 });

@@ -9,6 +9,7 @@ import { editedScenario, hasEdits, withEdit } from '../state/edits.js';
 import { drive, Player } from '../state/player.js';
 import { scenarioFromSentence, withOverrides } from '../state/sentence.js';
 import { linkNotice, sliderPosition, steps } from '../state/state.js';
+import { tokenText } from '../views/format.js';
 import { HeadsStrip } from '../views/heads.js';
 import { LinkedViews } from '../views/linked.js';
 import { MaskEditor } from '../views/mask-editor.js';
@@ -127,7 +128,7 @@ function renderScenario() {
 
   // a scenario without tokens labels rows by position: say so once, not "0 0 1 1"
   const unnamed = s.tokens.every((list) => list.every((t, i) => t === String(i)));
-  fillSelect($('batch'), s.batch, (b) => (unnamed ? `${b}` : `${b}: ${s.tokens[b].slice(0, 6).join(' ')}${s.tokens[b].length > 6 ? ' …' : ''}`));
+  fillSelect($('batch'), s.batch, (b) => (unnamed ? `${b}` : `${b}: ${s.tokens[b].slice(0, 6).map(tokenText).join(' ')}${s.tokens[b].length > 6 ? ' …' : ''}`));
   fillSelect($('head'), s.heads.length, (h) => `head ${h}`);
   $('batch').value = state.batch;
   $('head').value = state.head;
@@ -143,7 +144,7 @@ function renderScenario() {
     index.textContent = String(i);
     const text = document.createElement('span');
     text.className = 'token-text';
-    text.textContent = token;  // text, never HTML
+    text.textContent = tokenText(token);  // text, never HTML; a newline or space visible
     li.append(index, text);
     list.append(li);
   });

@@ -17,7 +17,7 @@ export function disposeTraining() {
 export async function renderTraining() {
   app.dataset.view = 'train';
   $('lesson').hidden = false;
-  $('lesson-title').textContent = 'Watch attention learn';
+  $('lesson-title').textContent = state.train?.startsWith('text-') ? 'Watch a GPT learn to write' : 'Watch attention learn';
   if (training?.preset === state.train) return;
   disposeTraining();
   // the training view's modules load when it opens: a first visit skips them

@@ -36,7 +36,7 @@ export const attributes = {
   playground: ['index.html beside the script', 'the full page\'s URL, for "Open in the playground"'],
   training: ['induction', `with view="train": ${trainingIds.join(', ')}, or the URL of a training file on the same site`],
   steps: ['the file\'s', 'with view="train": stop training after this many steps'],
-  speed: ['50', `with view="train": steps a second, ${speeds.join(', ')} (0: as fast as it goes)`],
+  speed: ['50 (a text task: 0)', `with view="train": steps a second, ${speeds.join(', ')} (0: as fast as it goes)`],
 };
 export const attributeNames = Object.keys(attributes);
 
@@ -89,7 +89,7 @@ export function readSettings(get) {
   s.training = get('training') ?? 'induction';
   if (s.training.trim() === '') throw new RangeError('training must be a training preset id or the URL of a training file');
   s.steps = given('steps') ? readSetting('steps', get('steps'), 'steps', { type: 'int', min: 1, max: 100000 }) : null;
-  s.speed = given('speed') ? Number(oneOf('speed', speeds, get('speed'))) : 50;
+  s.speed = given('speed') ? Number(oneOf('speed', speeds, get('speed'))) : null;  // null: the task's own
   return s;
 }
 

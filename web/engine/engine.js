@@ -22,6 +22,12 @@ export function tooLarge(bytes) {
 // core/formats/limits.hpp's training::file_bytes: a training file's URL is refused by
 // its Content-Length before the body is read; the core says the rest.
 export const trainingBytes = 64 * 1024;
+// limits.hpp's training::corpus_bytes: a text task's corpus file. A file the
+// learner opens is refused by its size before it is read, in the core's words.
+export const corpusBytes = 4 * 1024 * 1024;
+export function corpusTooLarge(name, bytes) {
+  return new ScenarioError(`task.corpus: ${name} has ${bytes} bytes, beyond the limit of ${corpusBytes}`);
+}
 
 export async function loadEngine(options = {}) {
   const settings = { ...defaults, ...options };
@@ -89,12 +95,22 @@ class Engine {
 
   // A training run of a training file (JSON text or object): see
   // core/training/training.hpp. `corpora` holds the corpus files a text task
-  // may name ({"literature.txt": text}). Throws ScenarioError with the core's message.
+  // may name ({"literature.txt": text or bytes}): a Uint8Array reaches the
+  // core as it is, so a file from disk that is not UTF-8 gets the core's line.
+  // Throws ScenarioError with the core's message.
   training(file, corpora = {}) {
     const text = typeof file === 'string' ? file : JSON.stringify(file);
     if (typeof text !== 'string') throw new ScenarioError('training: expected JSON text or an object');
+    const instance = new this.module.Training();
+    for (const [name, bytes] of Object.entries(corpora)) {
+      if (typeof bytes !== 'string' && !(bytes instanceof Uint8Array)) {
+        instance.delete();
+        throw new ScenarioError(`task.corpus: ${JSON.stringify(name)} is neither text nor bytes`);
+      }
+      instance.corpus(name, bytes);
+    }
     // the core refuses a file over 64 KiB
-    return new TrainingRun(loaded(new this.module.Training(), text, JSON.stringify(corpora)));
+    return new TrainingRun(loaded(instance, text));
   }
 
   // Lessons: JSON from the core (core/lessons/lessons.hpp), errors thrown.
@@ -113,12 +129,12 @@ class Engine {
 }
 
 
-// A fresh Session or Training with `text` loaded (a Training also takes its
-// corpora); else deleted, and the core's message thrown as a ScenarioError.
-function loaded(instance, ...text) {
+// A fresh Session or Training with `text` loaded; else deleted, and the
+// core's message thrown as a ScenarioError.
+function loaded(instance, text) {
   let message;
   try {
-    message = instance.load(...text);
+    message = instance.load(text);
   } catch (error) {
     message = internal(error);
   }
@@ -245,14 +261,26 @@ export class TrainingRun {
     return this.run.stepsDone();
   }
 
-  // {step, loss, accuracy, attention: {shape, data}, predictions}
-  evaluate() {
-    return call(() => this.run.evaluate());
+  // {step, loss, accuracy, attention: {shape, data}, predictions, sample?,
+  // top?, patterns?, scores?}: with top = k, each probe position's k most
+  // probable next tokens, [[id, probability], …], most probable first
+  // (core/tensor/top.hpp); with scores, the probe's previous-token and
+  // induction cells ({previous: [[i, j], …], induction}) and each head's
+  // score on them ([{previous, induction}], core/training/head_scores.hpp).
+  evaluate({ top = 0, scores = false } = {}) {
+    return call(() => this.run.evaluate(top, scores));
   }
 
-  // The model on the learner's own sequence (token ids): attention, predictions.
-  attend(tokens) {
-    return call(() => this.run.attend(JSON.stringify(tokens)));
+  // The model on the learner's own sequence (token ids): attention,
+  // predictions and what evaluate() adds when asked; no loss, no sample.
+  attend(tokens, { top = 0, scores = false } = {}) {
+    return call(() => this.run.attend(JSON.stringify(tokens), top, scores));
+  }
+
+  // A text task's characters (a string) as token ids; throws ScenarioError
+  // with the core's line for an empty or long text or a character outside the vocabulary.
+  encode(text) {
+    return call(() => this.run.encode(text));
   }
 
   // Scenario v1 (an object) for one head on a sequence: the playground can open it.

@@ -42,6 +42,36 @@ export async function trainingText(id) {
   return response.text();
 }
 
+// The corpora shipped beside the training presets (trainings/<name>, with
+// their licence note, CORPORA.md): what a text task's task.corpus may name.
+export const corpusNames = ['literature.txt'];
+const corpora = new Map();
+
+function shippedCorpus(name) {
+  if (!corpora.has(name)) {
+    corpora.set(name, (async () => {
+      const response = await fetch(new URL(`../trainings/${name}`, import.meta.url));
+      if (!response.ok) throw new ScenarioError(`task.corpus: cannot load ${quoteText(name)} (HTTP ${response.status})`);
+      return new Uint8Array(await response.arrayBuffer());
+    })());
+    corpora.get(name).catch(() => corpora.delete(name));  // a failed fetch may be retried
+  }
+  return corpora.get(name);
+}
+
+// The shipped corpus a training file's text task names, as bytes for the
+// trainer ({name: Uint8Array}); {} when it names none of them, and the core
+// then says which it lacks.
+export async function trainingCorpora(text) {
+  let name;
+  try {
+    name = JSON.parse(text)?.task?.corpus;
+  } catch {
+    return {};  // the core names what is wrong with the file
+  }
+  return corpusNames.includes(name) ? { [name]: await shippedCorpus(name) } : {};
+}
+
 // Which scenario URLs a figure loads: the page's own origin, by a relative or
 // absolute URL, over http(s). A link to embed.html can carry any URL, so
 // data:, blob:, javascript: and other origins are refused before any request.

@@ -53,3 +53,40 @@ export function barChart(parent, { title, bars, width = 300, height = 150, color
   });
   return svg;
 }
+
+// series: [{label, className, dash, points: [[x, y], …]}] on linear axes
+// from 0 (x) and around the values (y); each line named at its end, so the
+// lines read without their colours too. Colours come from the stylesheet.
+export function stepChart(parent, { title, series, xLabel, yLabel, width = 720, height = 320 }) {
+  const svg = node(parent, 'svg', { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': title, class: 'chart' });
+  const m = { left: 46, right: 140, top: 14, bottom: 40 };
+  const xs = series.flatMap((s) => s.points.map((p) => p[0]));
+  const ys = series.flatMap((s) => s.points.map((p) => p[1]));
+  const x1 = Math.max(...xs);
+  const [y0, y1] = [Math.floor(Math.min(...ys) * 2) / 2, Math.ceil(Math.max(...ys) * 2) / 2];
+  const X = (x) => m.left + (x / (x1 || 1)) * (width - m.left - m.right);
+  const Y = (y) => height - m.bottom - ((y - y0) / (y1 - y0 || 1)) * (height - m.top - m.bottom);
+  node(svg, 'line', { x1: m.left, y1: height - m.bottom, x2: width - m.right, y2: height - m.bottom, class: 'axis' });
+  node(svg, 'line', { x1: m.left, y1: m.top, x2: m.left, y2: height - m.bottom, class: 'axis' });
+  const xStep = x1 > 1000 ? 500 : x1 > 200 ? 100 : 10;
+  for (let x = 0; x <= x1; x += xStep) node(svg, 'text', { x: X(x), y: height - m.bottom + 14, 'text-anchor': 'middle', class: 'tick' }, String(x));
+  for (let y = y0; y <= y1 + 1e-9; y += 0.5) {
+    node(svg, 'line', { x1: m.left, y1: Y(y), x2: width - m.right, y2: Y(y), class: 'grid' });
+    node(svg, 'text', { x: m.left - 6, y: Y(y) + 4, 'text-anchor': 'end', class: 'tick' }, y.toFixed(1));
+  }
+  node(svg, 'text', { x: (width - m.right + m.left) / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-label' }, xLabel);
+  node(svg, 'text', { x: 6, y: 10, class: 'axis-label' }, yLabel);
+  // end labels, nudged apart so none overlaps another
+  const ends = series.map((s, k) => ({ k, y: Y(s.points.at(-1)[1]) })).sort((a, b) => a.y - b.y);
+  ends.forEach((e, i) => { if (i) e.y = Math.max(e.y, ends[i - 1].y + 13); });
+  const at = new Map(ends.map((e) => [e.k, e.y]));
+  series.forEach((s, k) => {
+    const g = node(svg, 'g', { class: `series ${s.className ?? ''}` });
+    node(g, 'polyline', { points: s.points.map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(' '), fill: 'none', 'stroke-width': 2.5, ...(s.dash ? { 'stroke-dasharray': s.dash } : {}) });
+    for (const [x, y] of s.points) node(g, 'circle', { cx: X(x), cy: Y(y), r: 2.5 });
+    const [lx, ly] = s.points.at(-1);
+    node(g, 'line', { x1: X(lx) + 4, y1: Y(ly), x2: width - m.right + 8, y2: at.get(k), class: 'leader' });
+    node(g, 'text', { x: width - m.right + 12, y: at.get(k) + 4, class: 'tick' }, s.label);
+  });
+  return svg;
+}

@@ -7,10 +7,12 @@ import { editsFromText, editsToText } from './edits.js';
 
 export const steps = ['x', 'qkv', 'scores', 'scaled', 'masked', 'weights', 'out'];
 
-export const lessonIds = ['trick', 'qkv', 'encoder', 'cross', 'multihead', 'scaling', 'space', 'learn'];
+export const lessonIds = ['trick', 'qkv', 'encoder', 'cross', 'multihead', 'scaling', 'space', 'learn', 'lecture'];
 
-// The training presets (web/trainings/), in the lesson's order.
-export const trainingIds = ['previous-token', 'reverse', 'induction', 'induction-one-layer'];
+// The training presets (web/trainings/): the toys in the lesson's order, then
+// the lecture's ladder, from a bigram to a GPT, on text.
+export const trainingIds = ['previous-token', 'reverse', 'induction', 'induction-one-layer',
+  'text-bigram', 'text-one-head', 'text-four-heads', 'text-mlp', 'text-gpt'];
 
 export const defaultSentence = 'The sun rises in the east';
 

@@ -7,11 +7,21 @@ import { loadEngine, ScenarioError, trainerUrl } from '../engine/engine.js';
 let engine = null;
 let run = null;
 let text = '';
+let corpora = {};       // the corpus files a text task names, {name: bytes}
+// what each evaluation carries beyond the trace's: a text task's three
+// guesses per probe position, and every head's scores (head_scores.hpp)
+let extras = { top: 0, scores: true };
 let rate = 50;          // steps per second; 0: as fast as it goes
 let playing = false;
 let stopAfter = Infinity;  // an embedded figure's steps="…": training pauses there once
 let stopAt = Infinity;
 let clock = { at: 0, done: 0 };  // pacing: steps owed since `at`
+let lastLive = -Infinity;        // when the live view was last computed
+
+// A text task's step takes 20–100 ms and its evaluation (256 windows and a
+// sample) many steps' worth: between evaluations the live view is the probe
+// alone, at most this often.
+const liveEvery = 250;  // ms
 
 const post = (message) => self.postMessage(message);
 const failed = (error) => post({ type: 'error', message: error instanceof ScenarioError ? error.message : `internal error in the trainer: ${error?.message ?? error}` });
@@ -19,16 +29,30 @@ const failed = (error) => post({ type: 'error', message: error instanceof Scenar
 // A new run replaces the old one only once the core has accepted its file:
 // a refused file leaves the learner's current training as it was.
 function load() {
-  const next = engine.training(text);
+  const next = engine.training(text, corpora);
   run?.dispose();
   run = next;
+  extras = { top: run.info.task === 'text' ? 3 : 0, scores: true };
   stopAt = stopAfter;
-  post({ type: 'loaded', info: run.info, eval: run.evaluate() });
+  lastLive = -Infinity;
+  post({ type: 'loaded', info: run.info, eval: run.evaluate(extras) });
+}
+
+// The model as it stands, between scheduled evaluations: a toy's whole
+// evaluation (it is cheap), a text task's attention and guesses on the probe
+// (no loss, no sample), or nothing when the last one is recent, unless the
+// training stops here (a pause, a step, the end) and the page must show it.
+function liveView(now = false) {
+  if (run.info.task !== 'text') return run.evaluate(extras);
+  if (!now && performance.now() - lastLive < liveEvery) return undefined;
+  lastLive = performance.now();
+  return run.attend(run.info.probe.tokens, extras);
 }
 
 // Steps until `due` steps are done or the training ends; an evaluation at
-// every eval.every steps and at the last one, and one of "now" for the live view.
-function advance(due) {
+// every eval.every steps and at the last one, and one of "now" for the live
+// view (always when `stopping`: a single step's).
+function advance(due, stopping = false) {
   const { steps, every } = run.info;
   const end = Math.min(steps, stopAt);
   const losses = [];
@@ -38,8 +62,8 @@ function advance(due) {
     while (run.stepsDone < end && losses.length < due) {
       losses.push(...run.steps(1));
       const done = run.stepsDone;
-      if (done % every === 0 || done === steps) evals.push(run.evaluate());
-      if (rate === 0 && performance.now() - started > 30) break;  // post often enough to draw
+      if (done % every === 0 || done === steps) evals.push(run.evaluate(extras));
+      if (performance.now() - started > 30) break;  // post often enough to draw
     }
   } catch (error) {
     // a run that diverges: the curves keep every step before the one that
@@ -49,8 +73,9 @@ function advance(due) {
   }
   const finished = run.stepsDone >= end;
   if (finished) stopAt = Infinity;  // Train goes on from here to the file's end
-  // between scheduled evaluations, the heads as they are now, for the live view
-  const live = evals.at(-1)?.step === run.stepsDone ? null : run.evaluate();
+  // a figure that stops early (steps="…") shows what its model writes there
+  if (finished && run.info.samples && evals.at(-1)?.step !== run.stepsDone) evals.push(run.evaluate(extras));
+  const live = evals.at(-1)?.step === run.stepsDone ? null : liveView(stopping || finished);
   if (losses.length) post({ type: 'progress', losses, evals, live, done: run.stepsDone, finished });
   return finished;
 }
@@ -88,13 +113,14 @@ self.addEventListener('message', async ({ data }) => {
     engine ??= await loadEngine({ moduleUrl: trainerUrl });
     switch (data.type) {
       case 'load': {
-        const previous = text;
+        const previous = { text, corpora };
         text = data.text;
+        corpora = data.corpora ?? {};
         playing = false;
         try {
           load();
         } catch (error) {
-          text = previous;  // Reset goes back to the run that is still there
+          ({ text, corpora } = previous);  // Reset goes back to the run that is still there
           throw error;
         }
         break;
@@ -119,14 +145,19 @@ self.addEventListener('message', async ({ data }) => {
         break;
       case 'pause':
         playing = false;
+        // the heads as the model stands where it stopped
+        if (run && run.info.task === 'text') post({ type: 'progress', losses: [], evals: [], live: liveView(true), done: run.stepsDone, finished: false });
         post({ type: 'paused', finished: false });
         break;
       case 'step':
-        if (run && !playing) advance(1);
+        if (run && !playing) advance(1, true);
         break;
-      case 'attend':
-        post({ type: 'attended', eval: run.attend(data.tokens) });
+      case 'attend': {
+        // a text task's learner types characters: the core turns them into ids
+        const tokens = typeof data.text === 'string' ? run.encode(data.text) : data.tokens;
+        post({ type: 'attended', tokens, eval: run.attend(tokens, extras) });
         break;
+      }
       case 'scenario':
         post({ type: 'scenario', scenario: run.headScenario(data.tokens, data.layer, data.head) });
         break;

@@ -1,6 +1,6 @@
 // The hover/focus details: how the picked cell was computed, in numbers the
 // core supplied (see core/attention/explain.hpp). Built with textContent only.
-import { formatNumber } from './heatmap.js';
+import { formatNumber, tokenText } from './format.js';
 
 const maxTerms = 12;
 
@@ -114,5 +114,5 @@ export function showNodeDetail(panel, { batch, node, pool }, summary, keep) {
 // (then its labels are the positions themselves: "node 1", not "node 1 “1”").
 export function named(tokens, k) {
   const text = tokens?.[k];
-  return text === undefined || text === String(k) ? '' : ` “${text}”`;
+  return text === undefined || text === String(k) ? '' : ` “${tokenText(text)}”`;
 }

@@ -34,3 +34,29 @@ export function formatNumber(v, decimals = 4) {
   const text = a >= 100 ? v.toFixed(0) : a >= 10 ? v.toFixed(Math.min(decimals, 2) - 1) : v.toFixed(decimals);
   return text.replace('-', '−');
 }
+
+// A token as a label shows it (heatmap axes, graph chips, details, the
+// training view's characters): a character model's newline, tab and space
+// become ↵, ⇥ and ␣ so they are visible and distinct, other control
+// characters their control pictures (␀ … ␟, ␡), and what would be invisible
+// or would reorder the text around it (C1 controls, no-break and zero-width
+// spaces, line separators, bidirectional controls, the byte-order mark) a
+// \uXXXX escape. A space inside a longer label ("New York") stays a space.
+const pictures = { '\n': '↵', '\t': '⇥', ' ': '␣', '\u007f': '␡' };
+const controls = /[\u0000-\u001f\u007f]/g;
+const invisible = /[\u0080-\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\ufff9-\ufffb]/g;
+const picture = (c) => pictures[c] ?? String.fromCharCode(0x2400 + c.charCodeAt(0));
+const escaped = (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+export function tokenText(label) {
+  const text = String(label);
+  const blank = /^[ \n\t]*$/.test(text);
+  return text.replace(controls, picture).replace(/ /g, (c) => (blank ? pictures[c] : c)).replace(invisible, escaped);
+}
+
+// Running text as a page shows it (a model's sample, the learner's own text):
+// lines and tabs as they are, every other control or invisible character as
+// for labels, so nothing in it hides, reorders or passes as markup.
+export function printedText(text) {
+  return String(text).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, picture).replace(invisible, escaped);
+}

@@ -10,6 +10,7 @@
 import { resize } from './heatmap.js';
 import { columnsPerRow, layoutFor, layoutNames } from './graph-layout.js';
 import { eachEdge } from './graph-edges.js';
+import { tokenText } from './format.js';
 import { graphSVG } from './graph-svg.js';
 import * as paint from './graph-paint.js';
 
@@ -56,7 +57,7 @@ export function graphModel(trace, { head, step, progress = 1, batch = 0 }, first
     tkv: s.context_length,
     pools: Array.from({ length: pools }, (_, k) => {
       const b = first + k;
-      return { batch: b, tokens: s.tokens[b], context: s.context_tokens[b],
+      return { batch: b, tokens: s.tokens[b].map(tokenText), context: s.context_tokens[b].map(tokenText),
         weights: trace.step(head, 'weights', b).data, out: trace.step(head, 'out', b) };
     }),
     keep: trace.keep.data,
@@ -127,6 +128,14 @@ export class Graph {
     this.markLayout();
     this.built = null;  // the columns show fewer pools side by side
     if (this.shown) this.show(...this.shown);
+  }
+
+  // New weights for pool `pool` of the graph shown (a model that trains):
+  // its edges painted again on the layout it has.
+  reweigh(pool, weights) {
+    if (!this.model?.pools[pool]) return;
+    this.model.pools[pool].weights = weights;
+    this.render();
   }
 
   // trace, {head, step, progress, batch}: builds the model, then draws it.

@@ -49,6 +49,36 @@ export function drawChanges(heatmap, g, { left, top, cols, cell }) {
   }
 }
 
+// The ideal patterns a trained head is measured against (the core's
+// head_scores.hpp), drawn over its cells: the previous-token diagonal as a
+// dashed line through its cells, the induction cells as dashed squares,
+// each in a dark and a light dash so it reads on any colour of the scale.
+// options.patterns: {previous?: [[row, col], …], induction?: [[row, col], …]}
+export function drawPatterns(heatmap, g, { left, top, cell }) {
+  const { patterns } = heatmap.options;
+  if (!patterns) return;
+  const centre = ([r, c]) => [left + (c + 0.5) * cell, top + (r + 0.5) * cell];
+  const twice = (dash, paint) => {
+    for (const [color, width, offset] of [['#111', 3, 0], ['#fff', 1.5, dash[0]]]) {
+      g.strokeStyle = color;
+      g.lineWidth = width;
+      g.setLineDash(dash);
+      g.lineDashOffset = offset;
+      g.beginPath();
+      paint();
+      g.stroke();
+    }
+    g.setLineDash([]);
+    g.lineDashOffset = 0;
+    g.lineWidth = 1;
+  };
+  const previous = patterns.previous ?? [];
+  if (previous.length) twice([4, 4], () => previous.forEach((c, k) => (k ? g.lineTo(...centre(c)) : g.moveTo(...centre(c)))));
+  const induction = patterns.induction ?? [];
+  const inset = Math.max(1, cell * 0.15);
+  if (induction.length) twice([3, 2], () => induction.forEach(([r, c]) => g.rect(left + c * cell + inset, top + r * cell + inset, cell - 2 * inset, cell - 2 * inset)));
+}
+
 // The outlines over the cells, as boxes for the heatmap's overlay: the rows
 // and cells the step combines (as strong as they count), the graph node's row
 // and the focused cell. {x, y, w, h, kind, strength}

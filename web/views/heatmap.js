@@ -70,7 +70,8 @@ export class Heatmap {
   }
 
   // matrix: {shape: [rows, cols], data}; options: {rowLabels, colLabels,
-  // reveal: 0…1, revealBy: 'cell' | 'row', limit (diverging), note}
+  // reveal: 0…1, revealBy: 'cell' | 'row', limit (diverging), note, patterns
+  // (heatmap-overlays.js drawPatterns: a head's ideal cells, dashed)}
   draw(matrix, options = {}) {
     this.matrix = matrix;
     this.options = options;
@@ -99,6 +100,18 @@ export class Heatmap {
     this.canvas.setAttribute('aria-label', `${this.label}, ${shape} matrix; arrow keys move between cells`);
     this.render();
     this.drawLegend();
+  }
+
+  // The same matrix with new numbers (a model that trains): only the canvas
+  // is painted again; its size, labels, caption and legend stay. Anything
+  // else (another shape, nothing drawn yet) draws afresh.
+  update(matrix) {
+    if (!this.matrix || !this.layout || matrix.shape.join() !== this.matrix.shape.join()) {
+      this.draw(matrix, this.options ?? {});
+      return;
+    }
+    this.matrix = matrix;
+    this.render({ overlay: false });  // its boxes sit where they sat: no layout to read
   }
 
   // The ± bound of the diverging colours: the given limit, or the largest
@@ -182,7 +195,8 @@ export class Heatmap {
     return { rows, cols, cell, left, top, sums, numbers, decimals, width: left + cols * cell + 1 + sums, height: top + rows * cell + 1, rotate };
   }
 
-  render() {
+  // overlay: whether to place the outlines again (which reads the layout)
+  render({ overlay = true } = {}) {
     if (!this.matrix) return;
     // measuring every label costs more than a frame's drawing: once per draw()
     const layout = (this.layout ??= this.measure());
@@ -276,8 +290,9 @@ export class Heatmap {
     }
     if (layout.sums && this.options.sums) this.drawSums(g, layout, phase, shown / cols, ink);
     this.drawChanges(g, layout);
+    overlays.drawPatterns(this, g, layout);
     g.lineWidth = 1;
-    this.drawOverlay();
+    if (overlay) this.drawOverlay();
   }
 
   // Marks, the node's row and the focused cell as outlines over the cells

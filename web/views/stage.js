@@ -2,6 +2,7 @@
 // products filling scores, the scaling, −∞ appearing above the diagonal,
 // rows of weights normalizing, the weighted sum building out.
 import { Heatmap } from './heatmap.js';
+import { tokenText } from './format.js';
 import { activeOf } from './timing.js';
 
 const range = (n) => Array.from({ length: n }, (_, i) => String(i));
@@ -10,8 +11,9 @@ const range = (n) => Array.from({ length: n }, (_, i) => String(i));
 function plan(trace, head, batch) {
   const s = trace.summary;
   const steps = s.heads[head].steps;
-  const tokens = s.tokens[batch];
-  const context = s.context_tokens[batch];
+  // as labels show them: a character model's newline, tab and space visible
+  const tokens = s.tokens[batch].map(tokenText);
+  const context = s.context_tokens[batch].map(tokenText);
   // `tensor`: the named scenario tensor this panel shows, which makes it editable
   const named = (name, label, scale, matrix, rows, cols, animation = {}, tensor = null) =>
     matrix ? { name, label, scale, matrix, rows, cols, animation, tensor } : null;
@@ -24,6 +26,7 @@ function plan(trace, head, batch) {
   const source = s.cross ? 'context' : 'x';  // keys and values come from the context only in cross-attention
     // "x, no value", or "x (embedded), no value" when the tensor has its own name
   const called = (role, name) => (name === role ? role : `${role} (${name})`);
+  const plus = (role) => (s.heads[head][`${role}_bias`] ? ` + b_${role}` : '');
   const vLabel = steps.v ? 'v' : `${s.cross ? called('context', s.context) : called('x', s.x)}, no value`;
 
   return {
@@ -37,11 +40,19 @@ function plan(trace, head, batch) {
             const name = s.heads[head][role];
             const w = name && trace.tensor(name);
             const panel = w && named(`tensor:${name}`, name, 'diverging', w, range(w.shape[0]), range(w.shape[1]), {}, { name, offset: 0 });
-            return panel && { ...panel, hook: `W_${role}` };
+            return panel && { ...panel, hook: `W_${role}`, row: 0 };
           }),
-          steps.q && named('q', 'q = x · W_query', 'diverging', step('q'), tokens, dims(steps.q), { revealBy: 'row' }),
-          steps.k && named('k', `k = ${source} · W_key`, 'diverging', step('k'), context, dims(steps.k), { revealBy: 'row' }),
-          steps.v && named('v', `v = ${source} · W_value`, 'diverging', step('v'), context, dims(steps.v), { revealBy: 'row' }),
+          // the biases (gpt-v1.md section 3), each a row added to every row of
+          // its product: on a line of their own, between the weights and the products
+          ...['query', 'key', 'value'].map((role) => {
+            const name = s.heads[head][`${role}_bias`];
+            const b = name && trace.tensor(name);
+            const panel = b && named(`tensor:${name}`, `+ ${name}`, 'diverging', { shape: [1, b.shape[0]], data: b.data }, ['+'], range(b.shape[0]));
+            return panel && { ...panel, hook: `b_${role}`, row: 1 };
+          }),
+          steps.q && { ...named('q', `q = x · W_query${plus('query')}`, 'diverging', step('q'), tokens, dims(steps.q), { revealBy: 'row' }), row: 2 },
+          steps.k && { ...named('k', `k = ${source} · W_key${plus('key')}`, 'diverging', step('k'), context, dims(steps.k), { revealBy: 'row' }), row: 2 },
+          steps.v && { ...named('v', `v = ${source} · W_value${plus('value')}`, 'diverging', step('v'), context, dims(steps.v), { revealBy: 'row' }), row: 2 },
         ]
       : [],
     scores: [
@@ -69,6 +80,14 @@ function plan(trace, head, batch) {
           'diverging', trace.out(batch), tokens, range(s.out[1]), { revealBy: 'row' }) },
     ],
   };
+}
+
+// A line break among a step's matrices (a flex row): what follows starts a new line.
+function lineBreak(parent) {
+  const line = document.createElement('div');
+  line.className = 'matrices-break';
+  parent.append(line);
+  return parent;
 }
 
 // Each row's exponentials exp(masked − row max) and their sum, as the core
@@ -168,9 +187,11 @@ export class Stage {
       }
       const before = edit ? plan(edit.baseline, head, batch)[step].filter(Boolean) : [];
       for (const panel of panels) panel.changes = changesOf(panel, before, edit);
-      this.views = panels.map((panel) => ({
+      const named = panels.some((panel) => panel.row !== undefined && panel.row > 0);
+      this.views = panels.map((panel, k) => ({
         panel,
-        heatmap: new Heatmap(this.parent, {
+        // a named row starts on a line of its own
+        heatmap: new Heatmap(named && k && panel.row !== panels[k - 1].row ? lineBreak(this.parent) : this.parent, {
           name: panel.name,
           hook: panel.hook ?? panel.name,
           label: panel.label,
@@ -213,11 +234,13 @@ export class Stage {
     for (const { panel, heatmap } of this.views) heatmap.setMarks(marks[panel.name] ?? null);
   }
 
-  // A step's matrices side by side, at most three to a row: which share
-  // this panel's row, and their columns together.
+  // A step's matrices side by side, at most three to a row (or the rows a
+  // step names, as q, k, v with biases does): which share this panel's row,
+  // and their columns together.
   rowOf(panel) {
     const index = this.views.findIndex((v) => v.panel === panel);
-    const group = this.views.slice(index - (index % 3), index - (index % 3) + 3);
+    const group = panel.row !== undefined ? this.views.filter((v) => v.panel.row === panel.row)
+      : this.views.slice(index - (index % 3), index - (index % 3) + 3);
     return { count: group.length, columns: group.reduce((n, v) => n + v.panel.matrix.shape[1], 0) };
   }
 

@@ -1,0 +1,122 @@
+// Every head's attention on the probe (layers by heads, click one to select
+// it) and the selected head's communication graph, labelled with the tokens
+// (a text task's characters); a model with no attention layer says so. On
+// a toy task each head's card also shows the task's ideal pattern, dashed
+// over its cells, and the core's score of how close the head is to it.
+import { Graph } from '../views/graph.js';
+import { Heatmap } from '../views/heatmap.js';
+import { scoreNames } from './scores.js';
+import { element } from './dom.js';
+
+
+// One head's weights (T × T) on a sequence, shaped as a trace for the Graph view.
+function headTrace(id, labels, weights, T) {
+  const keep = new Uint8Array(T * T).map((_, n) => (n % T <= Math.floor(n / T) ? 1 : 0));
+  return {
+    id,
+    summary: { batch: 1, query_length: T, context_length: T, cross: false, tokens: [labels], context_tokens: [labels] },
+    keep: { shape: [T, T], data: keep },
+    step: (_, name) => (name === 'weights' ? { shape: [T, T], data: weights } : null),
+  };
+}
+
+// A text task's heads on one row as far as they fit: up to four a row with
+// labelled cells of 7 px or more; where even two do not fit (a phone), two a
+// row without labels (the graph below names the characters) at 5 px or more.
+export function fitHeads(width, heads, T) {
+  const gap = 10, frame = 8;  // the grid's gap; a figure's padding and border
+  const cell = (columns, labelled) => Math.floor(((width - (columns - 1) * gap) / columns - frame - (labelled ? 26 : 10)) / T);
+  let columns = Math.min(heads, 4);
+  while (columns > 1 && cell(columns, true) < 7) columns--;
+  if (columns === 1 && heads > 1 && cell(2, false) >= 5) return { columns: 2, maxCell: cell(2, false), labelled: false };
+  return { columns, maxCell: Math.max(5, Math.min(18, cell(columns, true))), labelled: true };
+}
+
+export class TrainingHeads {
+  // views: the container of both; onSelect({layer, head}): a head was clicked;
+  // onOpen(): "Open … in the playground" (shown when canOpen).
+  constructor(views, { onSelect, onOpen, canOpen }) {
+    this.onSelect = onSelect;
+    this.box = element(views, 'section', { className: 'training-heads' });
+    element(this.box, 'h3', { className: 'small-heading', textContent: 'Every head’s attention on the probe' });
+    this.grid = element(this.box, 'div', { className: 'training-heads-grid' });
+    this.none = element(this.box, 'p', { className: 'training-no-heads', hidden: true,
+      textContent: 'This model has no attention: each character sees only itself and its position, so it predicts the next one from the current one alone, as a bigram model does.' });
+    this.graphBox = element(views, 'section', { className: 'training-graph' });
+    this.graphTitle = element(this.graphBox, 'h3', { className: 'small-heading' });
+    this.graph = new Graph(element(this.graphBox, 'div'));
+    this.open = element(this.graphBox, 'button', { type: 'button', id: 'train-open', hidden: !canOpen });
+    this.open.addEventListener('click', () => onOpen());
+    this.views = null;
+    this.drawn = 0;
+  }
+
+  // A new run: its sizes; `characters`: a text task's, whose 32 labels need smaller cells.
+  reset({ layers, heads }, characters) {
+    Object.assign(this, { layers, heads, characters });
+    this.views = null;
+    this.graphKey = null;
+  }
+
+  // shown: an evaluation ({attention: {data}, patterns?, scores?}); labels:
+  // the sequence's; selected: {layer, head}; kinds: the scores this task is
+  // about ('previous', 'induction'). The same sequence and selection only
+  // repaint (a training model's frames must stay light); anything else rebuilds.
+  draw(shown, labels, selected, kinds = []) {
+    const { layers, heads } = this;
+    const T = labels.length;
+    this.grid.hidden = !layers;
+    this.none.hidden = layers > 0;
+    this.graphBox.hidden = !layers;
+    if (!layers) return;
+    const weightsOf = (k) => ({ shape: [T, T], data: shown.attention.data.slice(k * T * T, (k + 1) * T * T) });
+    const sequence = `${labels.join('\u0000')}|${kinds.join()}`;
+    // the ideal cells of the task's patterns, as the core found them in this sequence
+    const patterns = kinds.length && shown.patterns ? Object.fromEntries(kinds.map((k) => [k, shown.patterns[k]])) : undefined;
+    if (!this.views || this.sequence !== sequence) {
+      this.sequence = sequence;
+      // a text task's characters: as many heads a row as fit (fitHeads)
+      this.fit = this.characters ? fitHeads(this.grid.clientWidth || 600, heads, T) : { columns: heads, maxCell: 18, labelled: true };
+      this.grid.textContent = '';
+      this.grid.style.setProperty('--columns', String(this.fit.columns));
+      this.views = [];
+      for (let l = 0; l < layers; l++)
+        for (let h = 0; h < heads; h++) {
+          const view = new Heatmap(this.grid, { name: 'attention', hook: `attention-l${l}h${h}`, label: `layer ${l}, head ${h}`, scale: 'sequential' });
+          view.figure.classList.add('training-head');
+          view.figure.addEventListener('click', () => this.onSelect({ layer: l, head: h }));
+          view.draw(weightsOf(this.views.length), { ...(this.fit.labelled ? { rowLabels: labels, colLabels: labels } : {}), maxCell: this.fit.maxCell, patterns });
+          view.score = Object.assign(document.createElement('p'), { className: 'head-score' });
+          view.figure.append(view.score);
+          this.views.push(view);
+        }
+      this.graphKey = null;
+    } else this.views.forEach((view, k) => view.update(weightsOf(k)));
+    this.views.forEach((view, k) => {
+      view.figure.classList.toggle('selected', k === selected.layer * heads + selected.head);
+      const score = shown.scores?.[k];
+      const text = score && kinds.length ? kinds.map((kind) => `${scoreNames[kind]} ${score[kind] === null ? '–' : score[kind].toFixed(2)}`).join(' · ') : '';
+      if (view.score.textContent !== text) view.score.textContent = text;
+      view.score.hidden = !text;
+      view.figure.dataset.scores = score && kinds.length ? kinds.map((kind) => `${kind}:${score[kind] ?? ''}`).join(',') : '';
+    });
+    const { layer, head } = selected;
+    const key = `${layer}.${head}`;
+    const weights = weightsOf(layer * heads + head).data;
+    if (this.graphKey === key) {
+      this.graph.reweigh(0, weights);
+      return;
+    }
+    this.graphKey = key;
+    this.graphTitle.textContent = `Layer ${layer}, head ${head}: who listens to whom`;
+    this.open.textContent = `Open layer ${layer}, head ${head} in the playground`;
+    this.graph.show(headTrace(`train-${++this.drawn}`, labels, weights, T), { head: 0, step: 'weights', progress: 1, batch: 0 });
+  }
+
+  // A probe position the learner points at, lit in every head: its row, and
+  // the cells of the positions after its earlier copies (null: none lit).
+  light(position, cells) {
+    for (const view of this.views ?? [])
+      view.setMarks(position === null ? null : { rows: new Map([[position, 1]]), cells: cells.map(([row, col]) => ({ row, col })) });
+  }
+}
