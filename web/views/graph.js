@@ -78,8 +78,11 @@ export function scoresOf(trace, model, head, step) {
 export class Graph {
   // layout: 'arcs' | 'columns'; onLayout(name): the learner switched it (the
   // switch is offered when onLayout is given).
-  constructor(parent, { onNode = () => {}, layout = 'arcs', onLayout = null } = {}) {
+  // fitBottom(): the page's y (from the top of the document) the picture
+  // must end above, or null: then it shows up to maxPools pools
+  constructor(parent, { onNode = () => {}, layout = 'arcs', onLayout = null, fitBottom = () => null } = {}) {
     this.onNode = onNode;
+    this.fitBottom = fitBottom;
     this.layoutName = layoutNames.includes(layout) ? layout : 'arcs';
     this.edgeMode = null;  // 'all' | 'one' once the learner picks; else by T (focusFrom)
     this.query = null;     // the query whose incoming edges 'one' shows
@@ -201,8 +204,16 @@ export class Graph {
     const s = trace.summary;
     const width = this.width();
     const fit = this.layoutName === 'columns' ? columnsPerRow(width) : defaults.maxPools;
-    const pools = Math.min(s.batch, fit);
-    const first = Math.min(Math.max(0, batch - Math.floor(pools / 2)), s.batch - pools);
+    let pools = Math.min(s.batch, fit);
+    const span = (n) => Math.min(Math.max(0, batch - Math.floor(n / 2)), s.batch - n);
+    // as many pools as the first screen holds (at least the current one)
+    const bottom = this.fitBottom();
+    if (bottom !== null) {
+      const room = bottom - (this.canvas.getBoundingClientRect().top + window.scrollY);
+      const textWidth = (t) => t.length * 6.5;  // an estimate: only the heights matter here
+      while (pools > 1 && layoutFor(this.layoutName, graphModel(trace, { head, step, batch }, span(pools), pools), width, textWidth).height > room) pools--;
+    }
+    const first = span(pools);
     this.model = graphModel(trace, { head, step, progress, batch }, first, pools);
     this.model.scores = scoresOf(trace, this.model, head, step);
     if (this.query === null || this.query >= this.model.tq) this.query = this.model.tq - 1;  // the last query hears the most

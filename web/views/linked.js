@@ -12,10 +12,10 @@ const pairSteps = ['mask', 'scores', 'scaled', 'masked', 'weights'];
 export class LinkedViews {
   // graphLayout, onGraphLayout: the graph's layout and who hears it switched;
   // fitBottom: see Stage
-  constructor({ matrices = null, graph = null, detail = null, onEdit = null, graphLayout = 'arcs', onGraphLayout = null, fitBottom }) {
+  constructor({ matrices = null, graph = null, detail = null, onEdit = null, graphLayout = 'arcs', onGraphLayout = null, fitBottom = () => null }) {
     this.detail = detail;
     this.stage = matrices ? new Stage(matrices, { onCell: (h, c) => this.onCell(h, c), onEdit, fitBottom }) : null;
-    this.graph = graph ? new Graph(graph, { onNode: (n) => this.onNode(n), layout: graphLayout, onLayout: onGraphLayout }) : null;
+    this.graph = graph ? new Graph(graph, { onNode: (n) => this.onNode(n), layout: graphLayout, onLayout: onGraphLayout, fitBottom }) : null;
     if (detail) clearDetail(detail);
   }
 

@@ -8,6 +8,8 @@ import { viewDecimals } from './format.js';
 import { Heatmap, defaults as heatmapDefaults } from './heatmap.js';
 import { activeRow, changesOf, marksFor, outRow, plan } from './stage-plan.js';
 
+// What each step makes: on the first screen whatever else does not fit.
+const results = { x: ['x'], qkv: ['q', 'k', 'v'], scores: ['scores'], scaled: ['scaled'], masked: ['masked'], weights: ['weights'], out: ['out'] };
 const gap = 22;  // px between the matrices of a line (views.css: .matrix-line's gap)
 const legendHeight = 28;  // the legend under a matrix
 
@@ -128,11 +130,23 @@ export class Stage {
       });
     };
     size(null);
-    // the height the first line may take, now that its captions are set;
-    // matrices too wide to share a row scroll with the page instead
-    if (bottom !== null && order.length && !apart) {
-      const room = Math.min(...order[0].map((h) => roomForCells(h, bottom)));
-      if (room < Math.max(...order[0].map((h) => h.options.cell))) size(room);
+    if (apart) {
+      // too wide to share a row: the step's results lead, its inputs follow
+      const made = results[this.at?.step] ?? [];
+      const line = order[0];
+      const lead = line.filter((h) => made.includes(h.name));
+      for (const h of [...lead].reverse()) h.figure.parentElement.prepend(h.figure);
+      order[0] = [...lead, ...line.filter((h) => !lead.includes(h))];
+    }
+    // the height the first line may take, now that its captions are set
+    // (apart: the first matrix's; the rest scroll with the page)
+    if (bottom !== null && order.length) {
+      const fitted = apart ? order[0].slice(0, 1) : order[0];
+      const room = Math.min(...fitted.map((h) => roomForCells(h, bottom)));
+      if (apart && room < fitted[0].options.cell) {
+        fitted[0].options.cell = Math.max(heatmapDefaults.minCell, room);
+        fitted[0].place();
+      } else if (!apart && room < Math.max(...fitted.map((h) => h.options.cell))) size(room);
     }
     // one precision for the view: 4 decimals only where all fit them
     const decimals = viewDecimals(views.map(({ heatmap }) => heatmap.layout.fit));
