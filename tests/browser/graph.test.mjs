@@ -11,13 +11,22 @@ async function edges(page) {
   return (await page.getAttribute('.graph', 'data-edges')).split(',').map(Number);
 }
 
-test('a causal mask gives T(T+1)/2 edges in every pool, one pool per batch element', async () => {
-  const page = await openPage(env.browser, `${env.url}#preset=karpathy-value&step=weights`);
+test('a causal mask gives T(T+1)/2 edges in every pool, one pool per batch element, as many as the first screen holds', async () => {
+  const page = await openPage(env.browser, `${env.url}#preset=karpathy-value&step=weights`, { viewport: { width: 1280, height: 1400 } });
   await ready(page);
   assert.deepEqual(await edges(page), [36, 36, 36, 36]);  // T = 8: 8·9/2, B = 4 pools
   assert.equal(await page.getAttribute('.graph', 'data-pools'), '4');
   await shot(page, 'graph-causal-pools');
   await page.context().close();
+  // shorter: the pools around the current one that show whole under the sticky player, and the caption says which
+  const short = await openPage(env.browser, `${env.url}#preset=karpathy-value&step=weights&batch=3`, { viewport: { width: 1280, height: 900 } });
+  await ready(short);
+  assert.deepEqual(await edges(short), [36, 36, 36]);
+  assert.equal(await short.getAttribute('.graph', 'data-shown-pools'), '1,2,3');
+  assert.match(await short.textContent('.graph figcaption'), /batch elements 1–3 of 4/);
+  const fits = await short.evaluate(() => document.querySelector('.graph').getBoundingClientRect().height + document.querySelector('.player').offsetHeight <= innerHeight);
+  assert.ok(fits, 'the graph shows whole under the player');
+  await short.context().close();
 });
 
 test('no mask gives T² edges; switching to causal removes the ones from the future', async () => {
@@ -88,7 +97,7 @@ test('the graph at T = 64 draws every one of its 2,080 causal edges without erro
 });
 
 test('scaled-attention (q and k drawn directly, attention.self) is drawn and named as self-attention', async () => {
-  const page = await openPage(env.browser, `${env.url}#preset=scaled-attention&step=weights`);
+  const page = await openPage(env.browser, `${env.url}#preset=scaled-attention&step=weights`, { viewport: { width: 1280, height: 1400 } });
   assert.equal(await ready(page), 'ready');
   assert.doesNotMatch(await page.textContent('#shape-facts'), /cross-attention/);
   assert.equal(await page.getAttribute('figure[data-view="graph"]', 'data-edges'), '64,64,64,64');

@@ -31,7 +31,9 @@ const headsStrip = new HeadsStrip($('all-heads'), { onHead: (head) => update({ h
 // the first screen (README: one screen); narrower, the page scrolls.
 const sideBySide = window.matchMedia('(min-width: 1101px) and (min-height: 501px)');
 export const views = new LinkedViews({ matrices: $('matrices'), graph: $('graph'), detail: $('detail'), onEdit,
-  onGraphLayout: (graph) => update({ graph }), fitBottom: () => (sideBySide.matches ? window.innerHeight - 8 : null) });
+  onGraphLayout: (graph) => update({ graph }), fitBottom: () => (sideBySide.matches ? window.innerHeight - 8 : null),
+  // the graph sticks under the player: as many pools as show there whole
+  fitHeight: () => (sideBySide.matches ? window.innerHeight - $('player').offsetHeight - 32 : null) });
 const maskEditor = new MaskEditor($('mask-editor'), { onChange: (mask) => update({ mask }) });
 
 // ---- computing --------------------------------------------------------------

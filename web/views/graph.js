@@ -78,11 +78,11 @@ export function scoresOf(trace, model, head, step) {
 export class Graph {
   // layout: 'arcs' | 'columns'; onLayout(name): the learner switched it (the
   // switch is offered when onLayout is given).
-  // fitBottom(): the page's y (from the top of the document) the picture
-  // must end above, or null: then it shows up to maxPools pools
-  constructor(parent, { onNode = () => {}, layout = 'arcs', onLayout = null, fitBottom = () => null } = {}) {
+  // fitHeight(): the px the figure may take (the page: its view under the
+  // sticky player), or null: then it shows up to maxPools pools
+  constructor(parent, { onNode = () => {}, layout = 'arcs', onLayout = null, fitHeight = () => null } = {}) {
     this.onNode = onNode;
-    this.fitBottom = fitBottom;
+    this.fitHeight = fitHeight;
     this.layoutName = layoutNames.includes(layout) ? layout : 'arcs';
     this.edgeMode = null;  // 'all' | 'one' once the learner picks; else by T (focusFrom)
     this.query = null;     // the query whose incoming edges 'one' shows
@@ -206,10 +206,11 @@ export class Graph {
     const fit = this.layoutName === 'columns' ? columnsPerRow(width) : defaults.maxPools;
     let pools = Math.min(s.batch, fit);
     const span = (n) => Math.min(Math.max(0, batch - Math.floor(n / 2)), s.batch - n);
-    // as many pools as the first screen holds (at least the current one)
-    const bottom = this.fitBottom();
-    if (bottom !== null) {
-      const room = bottom - (this.canvas.getBoundingClientRect().top + window.scrollY);
+    // as many pools as the first screen holds (the caption says which; the batch picker moves them)
+    const height = this.fitHeight();
+    if (height !== null) {
+      this.setCaption(s, span(pools), pools - 1);  // as long as it will be, so the canvas sits where it will
+      const room = height - (this.canvas.getBoundingClientRect().top - this.figure.getBoundingClientRect().top);
       const textWidth = (t) => t.length * 6.5;  // an estimate: only the heights matter here
       while (pools > 1 && layoutFor(this.layoutName, graphModel(trace, { head, step, batch }, span(pools), pools), width, textWidth).height > room) pools--;
     }
@@ -222,6 +223,14 @@ export class Graph {
     this.figure.dataset.edges = this.model.pools.map(() => kept).join(',');
     this.figure.dataset.pools = String(s.batch);
     this.figure.dataset.shownPools = this.model.pools.map((p) => p.batch).join(',');
+    this.setCaption(s, first, pools);
+    this.canvas.setAttribute('aria-label',
+      `Directed graph of attention, ${pools} pool${pools > 1 ? 's' : ''} of ${s.query_length} nodes; ${kept} edges per pool, each pointing to the node that receives. Arrow keys move between nodes.`);
+    this.render();
+  }
+
+  // "Communication graph (…)": which pools are shown, and that they never talk.
+  setCaption(s, first, pools) {
     this.caption.textContent = '';
     const title = document.createElement('span');
     title.className = 'matrix-name';
@@ -229,12 +238,9 @@ export class Graph {
     const note = document.createElement('span');
     note.className = 'matrix-shape';
     note.textContent = s.batch > pools
-      ? ` (batch elements ${first}–${first + pools - 1} of ${s.batch}; pools never talk)`
+      ? pools === 1 ? ` (batch element ${first} of ${s.batch}; pools never talk)` : ` (batch elements ${first}–${first + pools - 1} of ${s.batch}; pools never talk)`
       : ` (${s.batch} pool${s.batch > 1 ? 's' : ''}, one per batch element; pools never talk)`;
     this.caption.append(title, note);
-    this.canvas.setAttribute('aria-label',
-      `Directed graph of attention, ${pools} pool${pools > 1 ? 's' : ''} of ${s.query_length} nodes; ${kept} edges per pool, each pointing to the node that receives. Arrow keys move between nodes.`);
-    this.render();
   }
 
   width() {

@@ -188,7 +188,8 @@ export class Heatmap {
     // beside its output) split it in proportion to their columns, so their
     // cells come out the same size
     const { count = 1, columns = cols } = this.options.row ?? {}, gap = 26;
-    const width = this.figure.parentElement?.clientWidth ?? 600;
+    // a view that gave the cell size needs no width (reading it forces a layout)
+    const width = this.options.cell ? 0 : this.figure.parentElement?.clientWidth ?? 600;
     const sums = this.chrome().sums;  // softmax shows each row's Σ to its right
     const cellIn = (space) => Math.max(defaults.minCell, Math.min(this.options.maxCell ?? defaults.maxCell,
       Math.floor((space - sums - left) / cols), Math.floor(defaults.maxHeight / rows)));

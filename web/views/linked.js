@@ -11,11 +11,12 @@ const pairSteps = ['mask', 'scores', 'scaled', 'masked', 'weights'];
 
 export class LinkedViews {
   // graphLayout, onGraphLayout: the graph's layout and who hears it switched;
-  // fitBottom: see Stage
-  constructor({ matrices = null, graph = null, detail = null, onEdit = null, graphLayout = 'arcs', onGraphLayout = null, fitBottom = () => null }) {
+  // fitBottom: see Stage; fitHeight: see Graph
+  constructor({ matrices = null, graph = null, detail = null, onEdit = null, graphLayout = 'arcs', onGraphLayout = null,
+    fitBottom = () => null, fitHeight = () => null }) {
     this.detail = detail;
     this.stage = matrices ? new Stage(matrices, { onCell: (h, c) => this.onCell(h, c), onEdit, fitBottom }) : null;
-    this.graph = graph ? new Graph(graph, { onNode: (n) => this.onNode(n), layout: graphLayout, onLayout: onGraphLayout, fitBottom }) : null;
+    this.graph = graph ? new Graph(graph, { onNode: (n) => this.onNode(n), layout: graphLayout, onLayout: onGraphLayout, fitHeight }) : null;
     if (detail) clearDetail(detail);
   }
 
