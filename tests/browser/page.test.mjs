@@ -203,6 +203,8 @@ test('hovering a score explains it with the q·k terms', async () => {
   assert.match(await page.textContent('#detail h3'), /^scores \[5, 5\]/);
   assert.match(await page.textContent('#detail'), /q\[5\] · k\[5\]/);
   assert.match(await page.textContent('#detail'), /Σ q\[5\] × k\[5\] = /);
+  // where the cell sits, its row's token and its column's apart
+  assert.equal(await page.textContent('#detail .where'), 'row “east” · column “east”');
   await shot(page, 'page-hover-score');
   await page.context().close();
 });
@@ -283,6 +285,51 @@ test('the custom mask editor: names that contain what they show, a landmark, foc
     await page.waitForFunction(() => document.activeElement?.matches('.mask-cell[data-row="0"][data-col="1"]'));
     await page.context().close();
   }
+});
+
+test('the custom mask editor is one tab stop, arrow keys inside; its columns evenly spaced', async () => {
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=masked&mask=100000.110000.111000.111100.111110.111111`);
+  assert.equal(await ready(page), 'ready');
+  assert.deepEqual(await page.$$eval('.mask-cell', (b) => b.filter((x) => x.tabIndex === 0).length), 1);
+  await page.focus('.mask-cell[tabindex="0"]');
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'End', 'ArrowUp']) await page.keyboard.press(key);
+  assert.equal(await page.evaluate(() => `${document.activeElement.dataset.row}.${document.activeElement.dataset.col}`), '0.5');
+  assert.deepEqual(await page.$$eval('.mask-cell', (b) => b.filter((x) => x.tabIndex === 0).map((x) => `${x.dataset.row}.${x.dataset.col}`)), ['0.5']);
+  assert.match(await page.textContent('#step-title'), /^masked/, 'the arrows stay in the grid, not the player');
+  // Tab leaves the grid at once: the next stop is past it
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('.mask-editor')), null);
+  // Space toggles the cell and the focus comes back to it
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => location.hash.includes('mask=100001.'));
+  await page.waitForFunction(() => document.activeElement?.matches('.mask-cell[data-row="0"][data-col="5"]'));
+  const lefts = await page.$$eval('.mask-editor tbody tr:first-child .mask-cell', (b) => b.map((x) => Math.round(x.getBoundingClientRect().left)));
+  const steps = lefts.slice(1).map((x, i) => x - lefts[i]);
+  assert.ok(Math.max(...steps) - Math.min(...steps) <= 1, `columns at ${lefts}`);
+  await page.context().close();
+});
+
+test('on a phone the sticky player never hides what a scroll or a focus brings into view', async () => {
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=masked`, { viewport: { width: 390, height: 844 } });
+  assert.equal(await ready(page), 'ready');
+  for (const [selector, how] of [['#graph-heading', 'scroll'], ['.stage figure[data-matrix="masked"] canvas', 'focus'], ['figure[data-view="graph"] canvas', 'focus']]) {
+    const { top, player } = await page.evaluate(async ([sel, way]) => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      await new Promise((r) => setTimeout(r, 50));
+      const target = document.querySelector(sel);
+      if (way === 'scroll') target.scrollIntoView();
+      else target.focus();
+      await new Promise((r) => setTimeout(r, 100));
+      return { top: target.getBoundingClientRect().top, player: document.querySelector('.player').getBoundingClientRect().bottom };
+    }, [selector, how]);
+    assert.ok(top >= player, `${selector} (${how}) at ${Math.round(top)}, under the player's bottom ${Math.round(player)}`);
+  }
+  // the preset select fits its bar
+  const { select, bar } = await page.evaluate(() => ({
+    select: document.getElementById('preset').getBoundingClientRect().right, bar: document.querySelector('.settings-bar').getBoundingClientRect().right }));
+  assert.ok(select <= bar, `the preset select ends at ${select}, its bar at ${bar}`);
+  await page.context().close();
 });
 
 test('the focus ring has at least 3:1 contrast against the page, light and dark', async () => {

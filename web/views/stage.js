@@ -10,7 +10,8 @@ import { activeRow, changesOf, marksFor, outRow, plan } from './stage-plan.js';
 
 // What each step makes: on the first screen whatever else does not fit.
 const results = { x: ['x'], qkv: ['q', 'k', 'v'], scores: ['scores'], scaled: ['scaled'], masked: ['masked'], weights: ['weights'], out: ['out'] };
-const gap = 22;  // px between the matrices of a line (views.css: .matrix-line's gap)
+const gap = 22;
+const numbersCell = 42;  // px that print two decimals of most numbers (−1.23)  // px between the matrices of a line (views.css: .matrix-line's gap)
 const legendHeight = 28;  // the legend under a matrix
 
 export class Stage {
@@ -142,7 +143,9 @@ export class Stage {
     // (apart: the first matrix's; the rest scroll with the page)
     if (bottom !== null && order.length) {
       const fitted = apart ? order[0].slice(0, 1) : order[0];
-      const room = Math.min(...fitted.map((h) => roomForCells(h, bottom)));
+      // never smaller than two decimals need: a page pushed down (a mask editor
+      // above) scrolls rather than drop the numbers
+      const room = Math.max(numbersCell, Math.min(...fitted.map((h) => roomForCells(h, bottom))));
       if (apart && room < fitted[0].options.cell) {
         fitted[0].options.cell = Math.max(heatmapDefaults.minCell, room);
         fitted[0].place();
