@@ -9,17 +9,17 @@
 
 import { resize } from './heatmap.js';
 import { columnsPerRow, layoutFor, layoutNames } from './graph-layout.js';
-import { eachEdge } from './graph-edges.js';
 import { graphSVG } from './graph-svg.js';
 import * as paint from './graph-paint.js';
 import { drawEdgeLabels, drawEdges } from './graph-strokes.js';
+import { graphModel, scoresOf } from './graph-model.js';
 
 export { edgeAlpha } from './graph-strokes.js';
+export { graphModel } from './graph-model.js';
 
 export const defaults = {
   width: 460,     // when the figure's container cannot say
   maxPools: 8,
-  buckets: 24,
   edgeColor: [11, 99, 196],
   scoreUp: [178, 24, 43],    // RdBu's ends: a score above 0, and below
   scoreDown: [33, 102, 172],
@@ -28,8 +28,6 @@ export const defaults = {
 };
 
 const maskedFrom = ['masked', 'weights', 'out'];
-// the steps whose edges take the colour of their score before softmax
-export const scoredSteps = ['scores', 'scaled', 'masked'];
 // past this many queries the graph opens on one query's incoming edges
 export const focusFrom = 9;
 
@@ -39,40 +37,6 @@ function moving(step, from, to) {
   if (step === 'masked' || step === 'out') return true;
   if (step === 'weights') return Math.max(from, to) > 0.5;
   return false;
-}
-
-// What the graph draws: `pools` batch elements from `first`, each with its
-// tokens, weights and out for `head`, and the mask's sides. Pure: the SVG
-// figures of `make dist` build it in Node too.
-export function graphModel(trace, { head, step, progress = 1, batch = 0 }, first, pools) {
-  const s = trace.summary;
-  return {
-    cross: s.cross,
-    step,
-    progress,
-    current: batch,
-    tq: s.query_length,
-    tkv: s.context_length,
-    pools: Array.from({ length: pools }, (_, k) => {
-      const b = first + k;
-      return { batch: b, tokens: s.tokens[b], context: s.context_tokens[b],
-        weights: trace.step(head, 'weights', b).data, out: trace.step(head, 'out', b) };
-    }),
-    keep: trace.keep.data,
-    // which sides of the row have arcs: a causal mask has none from the future
-    ...sides(trace.keep),
-  };
-}
-
-// Each pool's numbers before softmax at a scored step (the trace's scores,
-// scaled or masked), and their ± bound for the colours; null elsewhere.
-export function scoresOf(trace, model, head, step) {
-  if (!scoredSteps.includes(step)) return null;
-  const values = model.pools.map((pool) => trace.step(head, step, pool.batch)?.data ?? null);
-  if (values.some((v) => !v)) return null;
-  let bound = 0;
-  for (const list of values) for (const v of list) if (Number.isFinite(v)) bound = Math.max(bound, Math.abs(v));
-  return { step, values, bound: bound || 1 };
 }
 
 export class Graph {
@@ -119,22 +83,11 @@ export class Graph {
 
   // Two buttons: "Arcs" and "From → to".
   switcher(onLayout) {
-    const group = document.createElement('div');
-    group.className = 'graph-layouts';
-    group.setAttribute('role', 'group');
-    group.setAttribute('aria-label', 'Graph layout');
-    this.layoutButtons = [['arcs', 'Arcs'], ['columns', 'From → to']].map(([name, text]) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.dataset.layout = name;
-      button.textContent = text;
-      button.addEventListener('click', () => {
-        this.setLayout(name);
-        onLayout(name);
-      });
-      group.append(button);
-      return button;
+    const { group, buttons } = buttonGroup('graph-layouts', 'Graph layout', 'layout', [['arcs', 'Arcs'], ['columns', 'From → to']], (name) => {
+      this.setLayout(name);
+      onLayout(name);
     });
+    this.layoutButtons = buttons;
     this.markLayout();
     return group;
   }
@@ -142,23 +95,12 @@ export class Graph {
   // Two buttons: every edge, or the incoming edges of one query, labelled
   // with their numbers (the default past focusFrom queries).
   modeSwitch() {
-    const group = document.createElement('div');
-    group.className = 'graph-layouts graph-modes';
-    group.setAttribute('role', 'group');
-    group.setAttribute('aria-label', 'Edges shown');
-    this.modeButtons = [['all', 'All edges'], ['one', 'One query']].map(([name, text]) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.dataset.mode = name;
-      button.textContent = text;
-      button.addEventListener('click', () => {
-        this.edgeMode = name;
-        this.markMode();
-        this.render();
-      });
-      group.append(button);
-      return button;
+    const { group, buttons } = buttonGroup('graph-layouts graph-modes', 'Edges shown', 'mode', [['all', 'All edges'], ['one', 'One query']], (name) => {
+      this.edgeMode = name;
+      this.markMode();
+      this.render();
     });
+    this.modeButtons = buttons;
     return group;
   }
 
@@ -440,15 +382,20 @@ export class Graph {
   }
 }
 
-function sides({ shape: [tq, tkv], data }) {
-  let past = false;
-  let future = false;
-  for (let i = 0; i < tq; i++)
-    for (let j = 0; j < tkv; j++)
-      if (data[i * tkv + j]) {
-        if (j < i) past = true;
-        if (j > i) future = true;
-      }
-  return { past, future };
+// A row of toggle buttons, each with data-<key>="<name>": onPick(name).
+function buttonGroup(className, label, key, choices, onPick) {
+  const group = document.createElement('div');
+  group.className = className;
+  group.setAttribute('role', 'group');
+  group.setAttribute('aria-label', label);
+  const buttons = choices.map(([name, text]) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset[key] = name;
+    button.textContent = text;
+    button.addEventListener('click', () => onPick(name));
+    group.append(button);
+    return button;
+  });
+  return { group, buttons };
 }
-

@@ -5,10 +5,13 @@ import { css, diverging, maskedColor, sequential, textOn } from './colors.js';
 import { rowsShown, softmaxPhase } from './timing.js';
 import * as editor from './cell-editor.js';
 import { clip, decimalsThatFit, formatNumber } from './format.js';
+import { hatch, resize } from './heatmap-paint.js';
+import * as legend from './heatmap-legend.js';
 import * as overlays from './heatmap-overlays.js';
 import * as svgOf from './heatmap-svg.js';
 
 export { formatNumber };
+export { hatchStyle, resize } from './heatmap-paint.js';
 
 export const defaults = {
   maxCell: 54,
@@ -140,41 +143,11 @@ export class Heatmap {
 
   // The legend in words, for a picture without the page around it.
   legendText() {
-    if (this.scale === 'binary') return 'mask: 1 may attend, 0 hidden';
-    const masked = Array.prototype.some.call(this.matrix.data, (v) => v === -Infinity) ? '; −∞ (masked) dark grey' : '';
-    if (this.scale === 'sequential') return `colours: 0 … 1, viridis${masked}`;
-    const bound = this.colorBound();
-    return `colours: ${formatNumber(-bound, 2)} … ${formatNumber(bound, 2)}, blue to red${masked}`;
+    return legend.legendText(this);
   }
 
-  // A gradient bar with its end values, and the −∞ swatch when masked cells show.
   drawLegend() {
-    const { data } = this.matrix;
-    const finite = Array.from(data).filter(Number.isFinite);
-    const masked = finite.length < data.length;
-    this.legend.textContent = '';
-    const item = (className, text) => {
-      const span = document.createElement('span');
-      span.className = className;
-      span.textContent = text;
-      this.legend.append(span);
-    };
-    if (this.scale === 'binary') {
-      item('swatch swatch-keep', '');
-      item('legend-label', '1 may attend');
-      item('swatch swatch-masked', '');
-      item('legend-label', '0 hidden');
-      return;
-    }
-    const bound = this.colorBound();
-    const [low, high] = this.scale === 'sequential' ? [0, 1] : [-bound, bound];
-    item('legend-label', formatNumber(low, 2));
-    item(`legend-bar legend-${this.scale}`, '');
-    item('legend-label', formatNumber(high, 2));
-    if (masked) {
-      item('swatch swatch-masked', '');
-      item('legend-label', '−∞ masked');
-    }
+    return legend.drawLegend(this);
   }
 
   measure() {
@@ -422,37 +395,3 @@ export class Heatmap {
     this.figure.remove();
   }
 }
-
-// Setting a canvas's size reallocates and clears it: only when it changes.
-export function resize(canvas, width, height, ratio) {
-  const w = Math.ceil(width * ratio), h = Math.ceil(height * ratio);
-  if (canvas.width !== w || canvas.height !== h) {
-    canvas.width = w;
-    canvas.height = h;
-    canvas.style.width = `${width}px`;
-    canvas.style.height = `${height}px`;
-  }
-}
-
-// Hatches at 3:1 against the −∞ cell they cross, in either theme: dark on
-// the dark theme's light grey cells, light on the light theme's dark ones.
-export function hatchStyle(onLight) {
-  return onLight ? 'rgba(0, 0, 0, 0.55)' : 'rgba(255, 255, 255, 0.45)';
-}
-
-function hatch(g, x, y, size, onLight = false) {
-  g.save();
-  g.beginPath();
-  g.rect(x, y, size, size);
-  g.clip();
-  g.strokeStyle = hatchStyle(onLight);
-  g.lineWidth = 1.5;
-  for (let d = -size; d < size; d += 6) {
-    g.beginPath();
-    g.moveTo(x + d, y + size);
-    g.lineTo(x + d + size, y);
-    g.stroke();
-  }
-  g.restore();
-}
-
