@@ -18,6 +18,15 @@ void require_finite(const tensor3& t, std::size_t head, const char* step, const 
                     "overflows float32; the inputs are too large");
 }
 
+// t (B, T, n) + bias (n), on every row: a Linear's bias, added after its product
+void add_bias(tensor3& t, const tensor1* bias) {
+  if (bias == nullptr) return;
+  const std::size_t n = t.shape(2), rows = t.size() / n;
+  float* data = t.data();
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < n; ++c) data[r * n + c] += (*bias)(c);
+}
+
 }  // namespace
 
 const tensor3* head_trace::step(std::string_view name) const {
@@ -40,8 +49,10 @@ head_trace attend(const tensor3& x, const tensor3& context, const head_weights& 
   // 1. scores = q @ kᵀ: what each query looks for against what each key contains
   if (weights.query != nullptr) {
     head.q = project(x, *weights.query);        // (B, Tq, d_k)
+    add_bias(*head.q, weights.query_bias);
     require_finite(*head.q, head_index, "query", "q = x @ W ");
     head.k = project(context, *weights.key);    // (B, Tkv, d_k)
+    add_bias(*head.k, weights.key_bias);
     require_finite(*head.k, head_index, "key", "k = context @ W ");
     head.scores = scores_of(*head.q, *head.k);  // (B, Tq, Tkv)
     require_finite(head.scores, head_index, "scores");
@@ -74,6 +85,7 @@ head_trace attend(const tensor3& x, const tensor3& context, const head_weights& 
   // 5. out = weights @ v: each query aggregates what the keys it attends to offer
   if (weights.value != nullptr) {
     head.v = project(context, *weights.value);  // (B, Tkv, d_v)
+    add_bias(*head.v, weights.value_bias);
     require_finite(*head.v, head_index, "value", "v = context @ W ");
     head.out = weighted_sum(head.weights, *head.v);
   } else {
@@ -85,7 +97,7 @@ head_trace attend(const tensor3& x, const tensor3& context, const head_weights& 
 
 layer_trace attend_layer(const tensor3& x, const tensor3& context,
                          const std::vector<head_weights>& heads, const tensor2& keep,
-                         const layer_options& options, const tensor2* output) {
+                         const layer_options& options, const tensor2* output, const tensor1* output_bias) {
   layer_trace layer;
   std::size_t width = 0;
   for (std::size_t h = 0; h < heads.size(); ++h) {
@@ -105,6 +117,7 @@ layer_trace attend_layer(const tensor3& x, const tensor3& context,
 
   if (output != nullptr) {
     layer.out = project(concatenated, *output);  // (B, Tq, C_out)
+    add_bias(layer.out, output_bias);
     for (float value : layer.out)
       ATTENTION_CHECK(std::isfinite(value), "attention.output: overflows float32; the inputs are too large");
   } else {

@@ -14,11 +14,15 @@
 
 namespace attention {
 
-// A head's projections; a null pointer is a weight the scenario did not name.
+// A head's projections and their biases (gpt-v1.md section 3: a GPT's head
+// as a scenario); a null pointer is a tensor the scenario did not name.
 struct head_weights {
   const tensor2* query = nullptr;  // (C, d_k)
   const tensor2* key = nullptr;    // (C, d_k)
   const tensor2* value = nullptr;  // (C, d_v)
+  const tensor1* query_bias = nullptr;  // (d_k), added after x @ W_query
+  const tensor1* key_bias = nullptr;    // (d_k)
+  const tensor1* value_bias = nullptr;  // (d_v)
 };
 
 struct layer_options {
@@ -54,9 +58,11 @@ struct layer_trace {
 head_trace attend(const tensor3& x, const tensor3& context, const head_weights& weights,
                   const tensor2& keep, const layer_options& options, std::size_t head_index = 0);
 
-// Every head, their outputs concatenated on the last axis, then `@ output`.
+// Every head, their outputs concatenated on the last axis, then `@ output`
+// (+ output_bias).
 layer_trace attend_layer(const tensor3& x, const tensor3& context,
                          const std::vector<head_weights>& heads, const tensor2& keep,
-                         const layer_options& options, const tensor2* output = nullptr);
+                         const layer_options& options, const tensor2* output = nullptr,
+                         const tensor1* output_bias = nullptr);
 
 }  // namespace attention

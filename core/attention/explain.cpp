@@ -60,14 +60,16 @@ cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t hea
   const std::string i = std::to_string(row), j = std::to_string(column);
   const tensor& x = named(t, s.attention.x);
   const tensor& context = named(t, s.attention.context);
-  if (step == "q") {
-    e.formula = "q[" + i + ", " + j + "] = x[" + i + "] · W_query[:, " + j + "]";
-    e.terms = projection_terms(x, s.batched, batch, row, named(t, spec.query), column);
-  } else if (step == "k" || step == "v") {
+  if (step == "q" || step == "k" || step == "v") {
     // keys and values come from the context only in cross-attention
-    e.formula = std::string(step) + "[" + i + ", " + j + "] = " + (s.is_cross() ? "context[" : "x[") + i + "] · " +
-                (step == "k" ? "W_key" : "W_value") + "[:, " + j + "]";
-    e.terms = projection_terms(context, s.batched, batch, row, named(t, step == "k" ? spec.key : spec.value), column);
+    const bool from_x = step == "q" || !s.is_cross();
+    const std::string& weight = step == "q" ? spec.query : step == "k" ? spec.key : spec.value;
+    const std::string& bias = step == "q" ? spec.query_bias : step == "k" ? spec.key_bias : spec.value_bias;
+    const char* role = step == "q" ? "query" : step == "k" ? "key" : "value";
+    e.formula = std::string(step) + "[" + i + ", " + j + "] = " + (from_x ? "x[" : "context[") + i + "] · W_" + role +
+                "[:, " + j + "]" + (bias.empty() ? "" : std::string(" + b_") + role + "[" + j + "]");
+    e.terms = projection_terms(from_x ? x : context, s.batched, batch, row, named(t, weight), column);
+    if (!bias.empty()) e.bias = named(t, bias).data()[column];
   } else if (step == "scores") {
     if (h.q) {
       e.formula = "scores[" + i + ", " + j + "] = q[" + i + "] · k[" + j + "]";
@@ -120,6 +122,7 @@ std::string explanation_json(const cell_explanation& e) {
     for (const product_term& t : e.terms) terms.push_back({t.left, t.right, t.product});
     j["terms"] = terms;
   }
+  if (e.bias) j["bias"] = *e.bias;
   if (e.step == "scaled") j.update({{"input", e.input}, {"factor", e.factor}, {"temperature", e.temperature}});
   if (e.step == "masked") j.update({{"input", e.input}, {"kept", e.kept}});
   if (e.step == "weights") {

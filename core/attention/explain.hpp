@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,8 +23,9 @@ struct cell_explanation {
   float value = 0;     // the cell itself (-inf for a masked cell)
   std::string formula; // e.g. "scores[i, j] = q[i] · k[j]"
 
-  // q, k, v, scores, out: value = Σ left·right
+  // q, k, v, scores, out: value = Σ left·right (+ bias for q, k, v when the head has one)
   std::vector<product_term> terms;
+  std::optional<float> bias;
 
   // scaled: value = input · factor / temperature
   float input = 0, factor = 1, temperature = 1;

@@ -54,8 +54,21 @@ layer_weights layer_weights_of(const scenario& s, const trace& t) {
     if (found == w.matrices.end()) found = w.matrices.emplace(name, as_matrix(*t.find_tensor(name))).first;
     return &found->second;
   };
-  for (const head_spec& h : s.attention.heads) w.heads.push_back({matrix(h.query), matrix(h.key), matrix(h.value)});
+  auto bias = [&](const std::string& name) -> const tensor1* {
+    if (name.empty()) return nullptr;
+    auto found = w.biases.find(name);
+    if (found == w.biases.end()) {
+      const tensor& values = *t.find_tensor(name);
+      found = w.biases.emplace(name, tensor1(tensor1::shape_type{values.size()})).first;
+      std::copy(values.begin(), values.end(), found->second.begin());
+    }
+    return &found->second;
+  };
+  for (const head_spec& h : s.attention.heads)
+    w.heads.push_back({matrix(h.query), matrix(h.key), matrix(h.value), bias(h.query_bias), bias(h.key_bias),
+                       bias(h.value_bias)});
   w.output = matrix(s.attention.output);
+  w.output_bias = bias(s.attention.output_bias);
   return w;
 }
 
@@ -83,7 +96,7 @@ trace run(const scenario& s) {
 
   const layer_weights weights = layer_weights_of(s, result);
   const tensor2 keep = keep_matrix(a.mask, s.query_length, s.context_length);
-  result.layer = attend_layer(x, context, weights.heads, keep, a.options, weights.output);
+  result.layer = attend_layer(x, context, weights.heads, keep, a.options, weights.output, weights.output_bias);
   return result;
 }
 

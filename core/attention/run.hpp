@@ -18,8 +18,10 @@ trace run(const scenario& s);
 // (std::map keeps their addresses), so it moves but never copies.
 struct layer_weights {
   std::map<std::string, tensor2> matrices;
+  std::map<std::string, tensor1> biases;
   std::vector<head_weights> heads;
   const tensor2* output = nullptr;
+  const tensor1* output_bias = nullptr;
 
   layer_weights() = default;
   layer_weights(layer_weights&&) = default;

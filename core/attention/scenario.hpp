@@ -29,6 +29,7 @@ struct tensor_entry {
 
 struct head_spec {
   std::string query, key, value;  // tensor names; empty = not named
+  std::string query_bias, key_bias, value_bias;  // gpt-v1.md section 3; empty = none
 };
 
 struct attention_spec {
@@ -41,6 +42,7 @@ struct attention_spec {
   mask_spec mask;
   layer_options options;
   std::string output;  // empty = no output projection
+  std::string output_bias;  // empty = none; only with an output projection
 };
 
 struct scenario {

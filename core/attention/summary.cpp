@@ -29,8 +29,10 @@ std::string summary_json(const scenario& s, const trace& t) {
     json steps = json::object();
     for (std::string_view name : step_names)
       if (const tensor3* step = head.step(name)) steps[std::string(name)] = {step->shape(1), step->shape(2)};
-    heads.push_back({{"query", s.attention.heads[h].query}, {"key", s.attention.heads[h].key},
-                     {"value", s.attention.heads[h].value}, {"steps", steps}});
+    const head_spec& spec = s.attention.heads[h];
+    heads.push_back({{"query", spec.query}, {"key", spec.key}, {"value", spec.value},
+                     {"query_bias", spec.query_bias}, {"key_bias", spec.key_bias},
+                     {"value_bias", spec.value_bias}, {"steps", steps}});
   }
   json tensors = json::array();
   for (const named_tensor& named : t.tensors)
@@ -44,7 +46,7 @@ std::string summary_json(const scenario& s, const trace& t) {
       {"tokens", labels(false)}, {"context_tokens", labels(true)},
       {"mask", mask},
       {"scale", s.attention.options.scale}, {"temperature", s.attention.options.temperature},
-      {"output", s.attention.output}, {"heads", heads}, {"tensors", tensors},
+      {"output", s.attention.output}, {"output_bias", s.attention.output_bias}, {"heads", heads}, {"tensors", tensors},
       {"out", {t.layer.out.shape(1), t.layer.out.shape(2)}}};
   return summary.dump();
 }

@@ -318,7 +318,8 @@ class validator {
     ATTENTION_CHECK(root_.contains("attention"), "attention: required");
     const json& a = root_["attention"];
     ATTENTION_CHECK(a.is_object(), "attention: expected an object");
-    only_fields(a, "attention", {"x", "context", "self", "heads", "mask", "scale", "temperature", "output"});
+    only_fields(a, "attention",
+                {"x", "context", "self", "heads", "mask", "scale", "temperature", "output", "output_bias"});
     attention_spec& spec = s_.attention;
 
     ATTENTION_CHECK(a.contains("x"), "attention.x: required");
@@ -370,7 +371,7 @@ class validator {
       const std::string place = at("attention.heads", h);
       const json& head = heads[h];
       ATTENTION_CHECK(head.is_object(), place, ": expected an object {query, key, value}");
-      only_fields(head, place, {"query", "key", "value"});
+      only_fields(head, place, {"query", "key", "value", "query_bias", "key_bias", "value_bias"});
       head_spec parsed;
       ATTENTION_CHECK(head.contains("query") == head.contains("key"), place, ": names ",
                       head.contains("query") ? "query but not key" : "key but not query",
@@ -382,13 +383,20 @@ class validator {
                         " columns but the query has ", wq.shape[1], "; q and k need the same head_size");
         parsed.query = wq.name;
         parsed.key = wk.name;
+        parsed.query_bias = bias(head, "query_bias", "query", place, wq.shape[1]);
+        parsed.key_bias = bias(head, "key_bias", "key", place, wk.shape[1]);
       }
       if (head.contains("value")) {
         const tensor_entry& wv = weight(head, "value", place, context_channels, "the context");
         parsed.value = wv.name;
+        parsed.value_bias = bias(head, "value_bias", "value", place, wv.shape[1]);
         concatenated += wv.shape[1];
       } else {
         concatenated += context_channels;  // wei @ context
+      }
+      for (const char* key : {"query_bias", "key_bias", "value_bias"}) {
+        const std::string product = std::string(key).substr(0, std::string(key).find('_'));
+        ATTENTION_CHECK(!head.contains(key) || head.contains(product), at(place, key), ": a bias is added after its product, and this head names no ", product);
       }
       spec.heads.push_back(parsed);
     }
@@ -413,7 +421,21 @@ class validator {
       ATTENTION_CHECK(w.shape.size() == 2 && w.shape[0] == concatenated, "attention.output: ", quote(w.name), " is ",
                       shape_text(w.shape), "; expected [", concatenated, ", C_out] (heads · d_v rows)");
       spec.output = w.name;
+      spec.output_bias = bias(a, "output_bias", "output", "attention", w.shape[1]);
     }
+    ATTENTION_CHECK(!a.contains("output_bias") || a.contains("output"),
+                    "attention.output_bias: a bias is added after its product, and there is no output projection");
+  }
+
+  // A bias named by `key`, when present: a tensor of shape [n], the width of
+  // the product it is added to. Returns its name, or "" when the key is absent.
+  std::string bias(const json& object, const char* key, const char* product, const std::string& place,
+                   std::size_t n) {
+    if (!object.contains(key)) return "";
+    const tensor_entry& b = named(object, key, place);
+    ATTENTION_CHECK(b.shape.size() == 1 && b.shape[0] == n, at(place, key), ": ", quote(b.name), " is ",
+                    shape_text(b.shape), "; expected [", n, "], one number per column of ", product);
+    return b.name;
   }
 
   void parse_mask(const json& a) {

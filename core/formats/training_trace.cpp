@@ -78,8 +78,6 @@ std::string head_scenario_json(const training_file& file, const training_run& ru
   ATTENTION_CHECK(layer < m.layers, "layer: ", layer, " is beyond the model's ", m.layers, " layers");
   ATTENTION_CHECK(head < m.heads, "head: ", head, " is beyond the layer's ", m.heads, " heads");
   const forward_pass pass = run.forward_one(tokens);
-  // not yet: scenario biases are gpt-v1.md section 3
-  ATTENTION_CHECK(!m.bias, "head: this model's heads have biases, which scenarios cannot hold yet");
   const tensor3& x = pass.layers[layer].attended();  // (1, T, d): with LayerNorm, ln1's output
   const model_head& w = run.weights().layers[layer].heads[head];
   const std::size_t T = pass.length, d = m.embed, hs = m.head_size();
@@ -102,8 +100,16 @@ std::string head_scenario_json(const training_file& file, const training_run& ru
   write_rows(out, w.key.data(), d, hs);
   out << "},{\"name\":\"W_value\",\"values\":";
   write_rows(out, w.value.data(), d, hs);
-  out << "}],\"attention\":{\"x\":\"x\",\"heads\":[{\"query\":\"W_query\",\"key\":\"W_key\",\"value\":\"W_value\"}],"
-         "\"mask\":\"causal\",\"scale\":true}}";
+  // the query's and the value's biases (gpt-v1.md section 3); the model has no key bias
+  if (m.bias) {
+    out << "},{\"name\":\"b_query\",\"values\":";
+    write_floats_json(out, w.query_bias.data(), hs);
+    out << "},{\"name\":\"b_value\",\"values\":";
+    write_floats_json(out, w.value_bias.data(), hs);
+  }
+  out << "}],\"attention\":{\"x\":\"x\",\"heads\":[{\"query\":\"W_query\",\"key\":\"W_key\",\"value\":\"W_value\""
+      << (m.bias ? ",\"query_bias\":\"b_query\",\"value_bias\":\"b_value\"" : "")
+      << "}],\"mask\":\"causal\",\"scale\":true}}";
   return out.str();
 }
 

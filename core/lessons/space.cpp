@@ -56,8 +56,8 @@ space_lesson permute_tokens(const scenario& s, const trace& t, const std::vector
 
   space_lesson lesson;
   lesson.permutation = permutation;
-  lesson.out = attend_layer(x, x, weights.heads, keep, s.attention.options, weights.output).out;
-  lesson.permuted_out = attend_layer(permuted, permuted, weights.heads, keep, s.attention.options, weights.output).out;
+  lesson.out = attend_layer(x, x, weights.heads, keep, s.attention.options, weights.output, weights.output_bias).out;
+  lesson.permuted_out = attend_layer(permuted, permuted, weights.heads, keep, s.attention.options, weights.output, weights.output_bias).out;
 
   const std::size_t width = lesson.out.shape(2);
   bool same = true;

@@ -15,6 +15,7 @@ namespace attention {
 
 using shape_t = std::vector<std::size_t>;
 using tensor = xt::xarray<float>;         // a named scenario tensor, rank 1 to 3
+using tensor1 = xt::xtensor<float, 1>;    // biases (d)
 using tensor2 = xt::xtensor<float, 2>;    // weights (C, d), masks (Tq, Tkv)
 using tensor3 = xt::xtensor<float, 3>;    // activations (B, T, ·)
 

@@ -122,3 +122,30 @@ TEST_CASE("q, k and v that overflow float32 are errors naming their weight", "[a
   CHECK_THROWS_WITH(attend(x, x, {&tiny, &tiny, &big}, causal_mask(2, 2), {}, 2),
                     "attention.heads[2].value: v = context @ W overflows float32; the inputs are too large");
 }
+
+TEST_CASE("a bias is added after its product, on every row, and the layer's after the projection", "[attention]") {
+  const tensor3 x = ramp(2, 4, 3, 0.4f);
+  const tensor2 wq = ramp2(3, 2, 0.3f), wk = ramp2(3, 2, 0.9f), wv = ramp2(3, 2, 1.3f);
+  const tensor1 bq = {0.5f, -1.0f}, bk = {2.0f, 0.25f}, bv = {-0.75f, 3.0f};
+  const head_trace plain = attend(x, x, {&wq, &wk, &wv}, causal_mask(4, 4), {});
+  const head_trace biased = attend(x, x, {&wq, &wk, &wv, &bq, &bk, &bv}, causal_mask(4, 4), {});
+  for (std::size_t b = 0; b < 2; ++b)
+    for (std::size_t t = 0; t < 4; ++t)
+      for (std::size_t c = 0; c < 2; ++c) {
+        CHECK((*biased.q)(b, t, c) == (*plain.q)(b, t, c) + bq(c));
+        CHECK((*biased.k)(b, t, c) == (*plain.k)(b, t, c) + bk(c));
+        CHECK((*biased.v)(b, t, c) == (*plain.v)(b, t, c) + bv(c));
+      }
+  // a key bias shifts each row of scores by q·b, which softmax ignores: the
+  // weights barely move, the scores do
+  CHECK(biased.scores(0, 3, 1) != plain.scores(0, 3, 1));
+
+  const tensor2 output = {{1, 0}, {0, 2}};
+  const tensor1 bo = {10.0f, -10.0f};
+  const layer_trace layer = attend_layer(x, x, {{&wq, &wk, &wv}}, causal_mask(4, 4), {}, &output);
+  const layer_trace with_bias = attend_layer(x, x, {{&wq, &wk, &wv}}, causal_mask(4, 4), {}, &output, &bo);
+  for (std::size_t t = 0; t < 4; ++t) {
+    CHECK(with_bias.out(1, t, 0) == layer.out(1, t, 0) + 10.0f);
+    CHECK(with_bias.out(1, t, 1) == layer.out(1, t, 1) - 10.0f);
+  }
+}

@@ -87,3 +87,20 @@ TEST_CASE("keys and values come from x in self-attention, from the context in cr
   const loaded uniform = load("math-trick");  // no value: out averages x itself
   CHECK_THAT(explain_cell(uniform.s, uniform.t, 0, "out", 0, 1, 0).formula, Catch::EndsWith("· x[k, 0]"));
 }
+
+TEST_CASE("a projection with a bias is explained as its terms plus the bias", "[explain]") {
+  const std::string dir = test_support::tests_dir() + "/golden-models/";
+  const scenario s = parse_scenario(test_support::read_text(dir + "text-gpt.head.json"));
+  const trace t = run(s);
+  for (const char* step : {"q", "k", "v"}) {
+    const cell_explanation e = explain_cell(s, t, 0, step, 0, 4, 3);
+    REQUIRE(e.bias.has_value());
+    CHECK(sum_of(e.terms) + *e.bias == Approx(e.value).margin(1e-5));
+    CHECK(e.formula == std::string(step) + "[4, 3] = x[4] · W_" +
+                           (step[0] == 'q' ? "query" : step[0] == 'k' ? "key" : "value") + "[:, 3] + b_" +
+                           (step[0] == 'q' ? "query" : step[0] == 'k' ? "key" : "value") + "[3]");
+  }
+  CHECK(explanation_json(explain_cell(s, t, 0, "q", 0, 4, 3)).find("\"bias\":") != std::string::npos);
+  const loaded unbiased = load("karpathy-value");
+  CHECK(!explain_cell(unbiased.s, unbiased.t, 0, "q", 0, 1, 1).bias.has_value());
+}

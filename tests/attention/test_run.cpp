@@ -36,6 +36,30 @@ void expect_same(const json& actual, const json& expected, const std::string& wh
   CHECK(c.mismatches == 0);
 }
 
+// The trace of a scenario's text against PyTorch's: every tensor, every step
+// of every head, the layer's out.
+void expect_trace(const std::string& text, const json& expected, const std::string& id) {
+  const json actual = json::parse(trace_json(run_json(text)));
+  CHECK(actual.at("version") == 1);
+  CHECK(actual.at("id") == id);
+  REQUIRE(actual.at("tensors").size() == expected.at("tensors").size());
+  for (const auto& item : expected.at("tensors").items())
+    expect_same(actual.at("tensors").at(item.key()), item.value(), "tensors." + item.key());
+
+  REQUIRE(actual.at("heads").size() == expected.at("heads").size());
+  for (std::size_t h = 0; h < expected.at("heads").size(); ++h) {
+    const json& head = expected.at("heads")[h];
+    std::set<std::string> expected_steps, actual_steps;
+    for (const auto& step : head.items()) expected_steps.insert(step.key());
+    for (const auto& step : actual.at("heads")[h].items()) actual_steps.insert(step.key());
+    CHECK(actual_steps == expected_steps);  // q/k/v exactly when PyTorch has them
+    for (const auto& step : head.items())
+      expect_same(actual.at("heads")[h].at(step.key()), step.value(),
+                  "heads[" + std::to_string(h) + "]." + step.key());
+  }
+  expect_same(actual.at("out"), expected.at("out"), "out");
+}
+
 }  // namespace
 
 TEST_CASE("every preset's trace equals PyTorch's, every step, every head", "[run]") {
@@ -44,27 +68,28 @@ TEST_CASE("every preset's trace equals PyTorch's, every step, every head", "[run
   for (const std::string& id : ids) {
     SECTION(id) {
       const std::string text = test_support::read_text(test_support::presets_dir() + "/" + id + ".json");
-      const json actual = json::parse(trace_json(run_json(text)));
-      const json expected = test_support::read_json(test_support::tests_dir() + "/golden/" + id + ".trace.json");
+      expect_trace(text, test_support::read_json(test_support::tests_dir() + "/golden/" + id + ".trace.json"), id);
+    }
+  }
+}
 
-      CHECK(actual.at("version") == 1);
-      CHECK(actual.at("id") == id);
-      REQUIRE(actual.at("tensors").size() == expected.at("tensors").size());
-      for (const auto& item : expected.at("tensors").items())
-        expect_same(actual.at("tensors").at(item.key()), item.value(), "tensors." + item.key());
-
-      REQUIRE(actual.at("heads").size() == expected.at("heads").size());
-      for (std::size_t h = 0; h < expected.at("heads").size(); ++h) {
-        const json& head = expected.at("heads")[h];
-        std::set<std::string> expected_steps, actual_steps;
-        for (const auto& step : head.items()) expected_steps.insert(step.key());
-        for (const auto& step : actual.at("heads")[h].items()) actual_steps.insert(step.key());
-        CHECK(actual_steps == expected_steps);  // q/k/v exactly when PyTorch has them
-        for (const auto& step : head.items())
-          expect_same(actual.at("heads")[h].at(step.key()), step.value(),
-                      "heads[" + std::to_string(h) + "]." + step.key());
-      }
-      expect_same(actual.at("out"), expected.at("out"), "out");
+// gpt-v1.md section 3: a GPT's head as a scenario, with its query, key and
+// value biases, made by torch_model.py head and traced by torch_trace.py.
+TEST_CASE("a scenario's biases are added after their products, as PyTorch adds them", "[run]") {
+  const std::string dir = test_support::tests_dir() + "/golden-models/";
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > 10 && name.substr(name.size() - 10) == ".head.json") names.push_back(name.substr(0, name.size() - 10));
+  }
+  std::sort(names.begin(), names.end());
+  REQUIRE(names.size() >= 5);
+  for (const std::string& name : names) {
+    SECTION(name) {
+      const std::string text = test_support::read_text(dir + name + ".head.json");
+      const json scenario = json::parse(text);
+      const json expected = test_support::read_json(dir + name + ".head.trace.json");
+      expect_trace(text, expected, scenario.at("id").get<std::string>());
     }
   }
 }

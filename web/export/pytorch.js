@@ -84,18 +84,24 @@ export function pytorchSnippet(scenario) {
   a.heads.forEach((head, h) => {
     lines.push(`# head ${pyInt(h)}`);
     if (head.query) {
-      lines.push(`q = x @ t[${py(head.query)}]`, `k = context @ t[${py(head.key)}]`, 'scores = q @ k.transpose(-2, -1)');
+      lines.push(`q = x @ t[${py(head.query)}]`);
+      if (head.query_bias) lines.push(`q = q + t[${py(head.query_bias)}]`);
+      lines.push(`k = context @ t[${py(head.key)}]`);
+      if (head.key_bias) lines.push(`k = k + t[${py(head.key_bias)}]`);
+      lines.push('scores = q @ k.transpose(-2, -1)');
       lines.push(a.scale === false ? 'scaled = scores' : 'scaled = scores * k.shape[-1] ** -0.5');
     } else {
       lines.push('scores = torch.zeros(*x.shape[:-2], Tq, Tkv)', 'scaled = scores');
     }
     if (a.temperature !== undefined && a.temperature !== 1) lines.push(`scaled = scaled / ${pyNumber(a.temperature)}`);
     lines.push(head.value ? `v = context @ t[${py(head.value)}]` : 'v = context');
+    if (head.value_bias) lines.push(`v = v + t[${py(head.value_bias)}]`);
     lines.push("masked = scaled.masked_fill(keep == 0, float('-inf'))", 'weights = torch.softmax(masked, dim=-1)', 'out = weights @ v');
     lines.push('heads.append({"weights": weights.reshape(-1).tolist(), "out": out.reshape(-1).tolist()})', 'outs.append(out)');
   });
   lines.push('', 'final = torch.cat(outs, dim=-1)');
   if (a.output) lines.push(`final = final @ t[${py(a.output)}]`);
+  if (a.output_bias) lines.push(`final = final + t[${py(a.output_bias)}]`);
   lines.push('print(json.dumps({"heads": heads, "out": final.reshape(-1).tolist()}))', '');
   return lines.join('\n');
 }

@@ -12,10 +12,12 @@ function line(parent, text, className) {
   return p;
 }
 
-function terms(parent, list, left, right) {
+// bias: a projection's bias (gpt-v1.md section 3), added after the sum
+function terms(parent, list, left, right, bias) {
   const shown = list.slice(0, maxTerms).map(([a, b]) => `${formatNumber(a)} × ${formatNumber(b)}`);
   const more = list.length > maxTerms ? ` + … (${list.length - maxTerms} more)` : '';
-  line(parent, `Σ ${left} × ${right} = ${shown.join(' + ')}${more}`, 'terms');
+  const added = bias === undefined ? '' : `, then + bias ${formatNumber(bias)}`;
+  line(parent, `Σ ${left} × ${right} = ${shown.join(' + ')}${more}${added}`, 'terms');
 }
 
 export function showDetail(panel, { name, label, row, col, value, rowLabel, colLabel, explanation, cross = false }) {
@@ -33,13 +35,13 @@ export function showDetail(panel, { name, label, row, col, value, rowLabel, colL
   line(panel, e.formula, 'formula');
   switch (e.step) {
     case 'q':
-      terms(panel, e.terms, 'x', 'W_query');
+      terms(panel, e.terms, 'x', 'W_query', e.bias);
       break;
     case 'k':
-      terms(panel, e.terms, cross ? 'context' : 'x', 'W_key');
+      terms(panel, e.terms, cross ? 'context' : 'x', 'W_key', e.bias);
       break;
     case 'v':
-      terms(panel, e.terms, cross ? 'context' : 'x', 'W_value');
+      terms(panel, e.terms, cross ? 'context' : 'x', 'W_value', e.bias);
       break;
     case 'scores':
       if (e.terms) terms(panel, e.terms, `q[${row}]`, `k[${col}]`);
