@@ -140,3 +140,41 @@ test('dark mode: edges and −∞ cells keep 3:1 contrast against their panel', 
     await page.context().close();
   }
 });
+
+test('the graph reads in a still picture: scores colour the edges, and past T = 8 one query\'s edges show with their numbers', async () => {
+  // T = 6 at scores: every edge, red above 0 and blue below, in the SVG export as on the canvas
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=scores`, { reducedMotion: 'reduce' });
+  assert.equal(await ready(page), 'ready');
+  assert.equal(await page.getAttribute('.graph', 'data-edge-mode'), 'all');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  const text = await new Promise((resolve) => {
+    let t = '';
+    download.createReadStream().then((s) => { s.on('data', (d) => { t += d; }); s.on('end', () => resolve(t)); });
+  });
+  const colours = new Set([...text.matchAll(/<path class="edge"[^>]*stroke="(rgb\([^)]+\))"/g)].map((m) => m[1]));
+  assert.deepEqual([...colours].sort(), ['rgb(178, 24, 43)', 'rgb(33, 102, 172)'], 'red and blue by the sign of the score');
+  // one query: its incoming edges labelled with the numbers of its row of scores
+  await page.click('.graph-modes button[data-mode="one"]');
+  assert.equal(await page.getAttribute('.graph', 'data-edge-mode'), 'one');
+  assert.equal(await page.getAttribute('.graph', 'data-query'), '5');
+  assert.equal(await page.getAttribute('.graph', 'data-live-edges'), '6');
+  assert.ok(Number(await page.getAttribute('.graph', 'data-edge-numbers')) >= 4);
+  await page.context().close();
+
+  // T = 16: one query by default, the last; a click picks another
+  const words = Array.from({ length: 16 }, (_, i) => `w${i}`).join(' ');
+  const long = await openPage(env.browser, `${env.url}#sentence=${encodeURIComponent(words)}&step=weights`, { reducedMotion: 'reduce' });
+  assert.equal(await ready(long), 'ready');
+  assert.equal(await long.getAttribute('.graph', 'data-edge-mode'), 'one');
+  assert.equal(await long.getAttribute('.graph', 'data-query'), '15');
+  assert.equal(await long.getAttribute('.graph', 'data-live-edges'), '16', 'not 136 arcs: one query\'s 16');
+  await long.focus('.graph canvas');
+  await long.keyboard.press('ArrowLeft');
+  await long.keyboard.press('ArrowLeft');
+  assert.equal(await long.getAttribute('.graph', 'data-query'), '13', 'the keys pick the query');
+  await long.evaluate(() => document.activeElement.blur());
+  assert.equal(await long.getAttribute('.graph', 'data-query'), '13', 'and it stays picked');
+  assert.equal(await long.getAttribute('.graph', 'data-live-edges'), '14', 'a causal mask: 14 edges into token 13');
+  await shot(long, 'graph-one-query-t16');
+  await long.context().close();
+});

@@ -31,6 +31,7 @@ export function drawEdges(model, g, L, p, view) {
   const scores = model.scores;
   const values = scores?.values[p];
   const strokes = Array.from({ length: buckets }, () => []);
+  const potential = ['x', 'qkv'].includes(model.step);  // no score yet
   const removed = [];
   const picked = [];
   const labelled = [];
@@ -60,7 +61,11 @@ export function drawEdges(model, g, L, p, view) {
       const group = list.filter((e) => e.dimmed === dimmed);
       if (!group.length) continue;
       let strength;
-      if (values) {
+      if (potential) {
+        // before any score: who could talk to whom, faint and thin, no weight implied
+        strength = 0;
+        g.strokeStyle = `rgba(${r}, ${gr}, ${b}, ${dimmed ? 0.06 : dense ? 0.12 : 0.3})`;
+      } else if (values) {
         // red above 0, blue below (the matrix's ends), as thick and opaque as the score is far from 0
         strength = Math.abs(2 * w - 1);
         const [cr, cg, cb] = w >= 0.5 ? view.up : view.down;
@@ -75,7 +80,7 @@ export function drawEdges(model, g, L, p, view) {
       for (const e of group) traceCurve(g, L.curve(p, e.from, e.to));
       g.stroke();
       // arrowheads where they can be told apart: not on hundreds of edges without weight
-      if ((values || w > 0.05) && !(dense && !weighted && query === null)) {
+      if ((values || w > 0.05) && !potential && !(dense && !weighted && query === null)) {
         g.beginPath();
         for (const e of group) arrow(g, L.curve(p, e.from, e.to), (4.5 + 5 * strength) * Math.max(0.6, thickness));
         g.fill();
@@ -121,11 +126,18 @@ export function drawEdgeLabels(g, L, p, labelled, { panel, ink }) {
   let shown = 0;
   for (const e of [...labelled].sort((a, b) => Math.abs(b.value) - Math.abs(a.value))) {
     const c = L.curve(p, e.from, e.to);
-    const at = pointOn(c, L.name === 'columns' ? 0.25 : c.loop ? 0.5 : 0.5);
     const text = formatNumber(e.value, 2);
     const w = g.measureText(text).width + 6, h = 13;
-    const box = { x: at.x - w / 2, y: at.y - (c.loop ? h : h / 2), w, h };
-    if (placed.some((q) => box.x < q.x + q.w && q.x < box.x + box.w && box.y < q.y + q.h && q.y < box.y + box.h)) continue;
+    // the arc's top first, then nearer its sender, where arcs spread apart
+    const spots = c.loop ? [0.5] : L.name === 'columns' ? [0.25, 0.15, 0.4] : [0.5, 0.33, 0.2, 0.66];
+    const boxAt = (t) => {
+      const at = pointOn(c, t);
+      return { x: at.x - w / 2, y: at.y - (c.loop ? h : h / 2), w, h, at };
+    };
+    const free = (box) => !placed.some((q) => box.x < q.x + q.w && q.x < box.x + box.w && box.y < q.y + q.h && q.y < box.y + box.h);
+    const box = spots.map(boxAt).find(free);
+    if (!box) continue;
+    const { at } = box;
     placed.push(box);
     g.fillStyle = panel;
     g.strokeStyle = 'rgba(128, 128, 128, 0.6)';
