@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 
 import { loadEngine } from '../web/engine/engine.js';
 import { pictureSVG } from '../web/export/picture.js';
-import { escapeXml, numbersFit } from '../web/views/format.js';
+import { decimalsThatFit, escapeXml } from '../web/views/format.js';
 import { graphModel, defaults as graphDefaults } from '../web/views/graph.js';
 import { layoutFor } from '../web/views/graph-layout.js';
 import { graphSVG } from '../web/views/graph-svg.js';
@@ -31,10 +31,11 @@ function weightsFigure(matrix, rowLabels, colLabels) {
   const measure = textWidth(12);
   const left = Math.min(84, Math.ceil(Math.max(0, ...rowLabels.map(measure))) + 8);
   const cell = Math.max(6, Math.min(48, Math.floor((width - left) / cols), Math.floor(480 / rows)));
-  const { numbers, decimals } = numbersFit(matrix.data, cell, measure);
+  const decimals = decimalsThatFit(matrix.data, cell, measure);
+  const numbers = decimals > 0;
   const rotate = Math.max(0, ...colLabels.map(measure)) > cell - 4;
   return toSVG({
-    name: 'weights', label: 'weights = softmax(masked)', scale: 'sequential', matrix,
+    name: 'weights', label: 'weights = exp(masked − row max) / Σ', scale: 'sequential', matrix,
     options: { rowLabels, colLabels: rotate ? [] : colLabels }, colorBound: () => 1,
     layout: { rows, cols, cell, left, top: 18, numbers, decimals, width: left + cols * cell + 1, height: 18 + rows * cell + 1 },
   });

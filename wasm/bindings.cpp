@@ -83,6 +83,13 @@ class session {
     });
   }
 
+  std::string renormalize_lesson(unsigned head) const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(trace_.has_value(), "renormalize: nothing loaded");
+      return attention::renormalize_lesson_json(*trace_, head, keep_);
+    });
+  }
+
   std::string space_lesson(val permutation, bool add_positions) const {
     return json_or_error([&] {
       ATTENTION_CHECK(trace_.has_value(), "space: nothing loaded");
@@ -132,7 +139,8 @@ EMSCRIPTEN_BINDINGS(attention_playground) {
       .function("tensor", &session::tensor)
       .function("explain", &session::explain)
       .function("traceJson", &session::trace_json)
-      .function("spaceLesson", &session::space_lesson);
+      .function("spaceLesson", &session::space_lesson)
+      .function("renormalizeLesson", &session::renormalize_lesson);
   emscripten::function("averagingLesson", &averaging_lesson);
   emscripten::function("scalingLesson", &scaling_lesson);
   emscripten::function("heapInUse", &heap_in_use);

@@ -8,6 +8,7 @@
 #include "errors/check.hpp"
 #include "formats/limits.hpp"
 #include "lessons/averaging.hpp"
+#include "lessons/renormalize.hpp"
 #include "lessons/scaling.hpp"
 #include "lessons/space.hpp"
 #include "random/sampling.hpp"
@@ -92,6 +93,20 @@ std::string space_lesson_json(const scenario& s, const trace& t, const std::vect
               {"out", tensor_json(lesson.out)},
               {"permuted_out", tensor_json(lesson.permuted_out)},
               {"equivariant", lesson.equivariant},
+              {"largest_difference", lesson.largest_difference}}
+      .dump();
+}
+
+std::string renormalize_lesson_json(const trace& t, std::size_t head, const tensor2& keep) {
+  const renormalize_lesson lesson = mask_after_softmax_lesson(t, head, keep);
+  json row_sums = tensor_json(lesson.row_sums);
+  row_sums["shape"] = {lesson.row_sums.shape(0), lesson.row_sums.shape(1)};  // (B, Tq): one sum a row
+  return json{{"head", head},
+              {"unmasked", tensor_json(lesson.unmasked)},
+              {"zeroed", tensor_json(lesson.zeroed)},
+              {"row_sums", row_sums},
+              {"renormalized", tensor_json(lesson.renormalized)},
+              {"agrees", lesson.agrees},
               {"largest_difference", lesson.largest_difference}}
       .dump();
 }

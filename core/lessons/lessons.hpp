@@ -29,4 +29,8 @@ std::string scaling_lesson_json(std::uint64_t seed, std::size_t B, std::size_t T
 std::string space_lesson_json(const scenario& s, const trace& t, const std::vector<std::size_t>& permutation,
                               bool add_positions);
 
+// Masking after softmax, then renormalizing (notebook 004): see
+// renormalize.hpp; keep is the scenario's (Tq, Tkv) mask. row_sums is (B, Tq).
+std::string renormalize_lesson_json(const trace& t, std::size_t head, const tensor2& keep);
+
 }  // namespace attention

@@ -69,13 +69,17 @@ test('masked: the mask\'s edges fade row by row; weights: exponentials appear, t
   await page.context().close();
 });
 
-test('out: the weights row and the v rows it mixes light up, and the messages land in the node the out row is building', async () => {
+test('out: the weights row beside the v rows it mixes, their products, and the messages land in the node the out row is building', async () => {
   const page = await clocked('#preset=sun-rises-causal');
   await at(page, 'out', 0.4);  // 6 rows: row 2 being built
-  assert.equal(await marks(page, 'weights'), '2|');
-  assert.equal(await marks(page, 'v'), '0,1,2|', 'row 2 mixes the v rows 0, 1 and 2 (causal)');
-  assert.equal(await marks(page, 'out'), '2|');
-  assert.equal(await graph(page, 'receiving'), '2');
+  // read together, between two frames
+  const all = await page.$$eval('.stage figure[data-matrix]', (f) => Object.fromEntries(f.map((x) => [x.dataset.matrix, x.dataset.marks])));
+  const [row] = all.out.split('|');
+  assert.ok(['2', '3'].includes(row), `row ${row} at 40%`);
+  assert.equal(all.v, `${Array.from({ length: Number(row) + 1 }, (_, j) => j).join(',')}|`, 'row i mixes the v rows 0 … i (causal)');
+  assert.equal(all.products, all.v, 'each v row times its weight');
+  assert.equal(await page.textContent(`.stage figure[data-matrix="weights-row"] .matrix-name`), `weights[${row}]`);
+  assert.equal(await graph(page, 'receiving'), row);
   await shot(page, 'animation-out-mid');
   await page.clock.runFor(stepMs * 0.3);
   assert.equal(await graph(page, 'receiving'), await marks(page, 'out').then((m) => m.split('|')[0]));
@@ -87,6 +91,19 @@ test('reduced motion: each step\'s end state with the same highlights, no moveme
   assert.equal(await ready(page), 'ready');
   assert.equal(await marks(page, 'out'), '5|');
   assert.equal(await marks(page, 'v'), '0,1,2,3,4,5|');
+  // the end state's row: weights[5] beside v, each column of the products summing to out[5]
+  assert.equal(await page.textContent('.stage figure[data-matrix="products"] .matrix-note'), 'each column sums to out[5]');
+  const products = await page.$('.stage figure[data-matrix="products"] canvas');
+  const box = await products.boundingBox();
+  await page.mouse.move(box.x + box.width - 4, box.y + box.height - 4);  // weights[5, 5] · v[5, 3]
+  await page.waitForFunction(() => document.querySelector('#detail h3')?.textContent.startsWith('weights[5, 5] · v[5, 3]'));
+  assert.match(await page.textContent('#detail'), /0\.1881 × 0\.6\d{3} = 0\.1\d{3}/);
+  assert.match(await page.textContent('#detail'), /Column 3 of these products sums to out\[5, 3\] = 0\.3\d{3}/);
+  await page.click('.step-button[data-step="qkv"]');
+  // x beside q, k and v, the row being multiplied lit with the rows it makes
+  assert.equal(await marks(page, 'x'), '5|');
+  assert.equal(await marks(page, 'q'), '5|');
+  assert.equal(await marks(page, 'v'), '5|');
   await page.click('.step-button[data-step="scores"]');
   assert.equal(await marks(page, 'scores'), '|5.5');
   assert.equal(await marks(page, 'q'), '5|');

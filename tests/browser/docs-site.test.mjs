@@ -119,6 +119,27 @@ test('the MkDocs page: every figure ready, each player answers a click, no error
   await clean(page, 'docs-site-mkdocs');
 });
 
+test('the MkDocs page at 825 px: a figure\'s matrices share the column\'s width', async () => {
+  const page = await openPage(browser, `${url}index.html`, { viewport: { width: 825, height: 900 } });
+  const figure = (await page.$$('attention-playground'))[1];  // mask and masked, step="masked"
+  await figure.scrollIntoViewIfNeeded();
+  await page.waitForFunction((e) => e.dataset.state === 'ready', figure, { timeout: 20000 });
+  const { column, element, tops, used } = await figure.evaluate((e) => {
+    const figures = [...e.shadowRoot.querySelectorAll('.matrices figure.heatmap')];
+    const box = e.shadowRoot.querySelector('.matrices').getBoundingClientRect();
+    return {
+      column: e.parentElement.parentElement.getBoundingClientRect().width, element: e.getBoundingClientRect().width,
+      tops: figures.map((f) => Math.round(f.getBoundingClientRect().top)),
+      used: (Math.max(...figures.map((f) => f.getBoundingClientRect().right)) - box.left) / box.width,
+    };
+  });
+  assert.ok(element >= column - 32, `the figure is ${element} px of its ${column} px column`);
+  assert.equal(new Set(tops).size, 1, `mask and masked side by side: ${tops}`);
+  assert.ok(used > 0.9, `the matrices use ${Math.round(used * 100)}% of the figure's width`);
+  await figure.screenshot({ path: join(root, 'tests', 'screenshots', 'docs-site-mkdocs-825.png') });
+  await page.context().close();
+});
+
 test('the Sphinx site (alabaster): both figures ready and playing, the fallback figure gone once ready, no error, no CSP violation', async () => {
   const page = await openPage(browser, `${sphinxUrl}index.html`);
   const figures = await page.$$('attention-playground');

@@ -141,8 +141,9 @@ test('the PyTorch script, run by Debian\'s torch, prints the core\'s numbers', a
 test('screen, legend and SVG export colour a cell the same: scaled keeps the scores\' scale', async () => {
   const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=scaled`, { reducedMotion: 'reduce' });
   assert.equal(await ready(page), 'ready');
-  const index = await page.$$eval('.heatmap .matrix-name', (n) => n.findIndex((x) => x.textContent === 'scaled'));
-  const figure = (await page.$$('figure.heatmap'))[index];
+  const figure = await page.$('.stage figure.heatmap[data-matrix="scaled"]');
+  // scaled states its divisor: √head_size, head_size 2
+  assert.equal(await figure.$eval('.matrix-name', (n) => n.textContent), 'scaled = scores ÷ √2 ≈ 1.41');
   const legend = await figure.$$eval('.legend-label', (l) => l.map((x) => x.textContent));
   const { path } = await saved(page, '#export-svg');
   const svg = readFileSync(path, 'utf8');

@@ -11,13 +11,22 @@ async function edges(page) {
   return (await page.getAttribute('.graph', 'data-edges')).split(',').map(Number);
 }
 
-test('a causal mask gives T(T+1)/2 edges in every pool, one pool per batch element', async () => {
-  const page = await openPage(env.browser, `${env.url}#preset=karpathy-value&step=weights`);
+test('a causal mask gives T(T+1)/2 edges in every pool, one pool per batch element, as many as the first screen holds', async () => {
+  const page = await openPage(env.browser, `${env.url}#preset=karpathy-value&step=weights`, { viewport: { width: 1280, height: 1400 } });
   await ready(page);
   assert.deepEqual(await edges(page), [36, 36, 36, 36]);  // T = 8: 8·9/2, B = 4 pools
   assert.equal(await page.getAttribute('.graph', 'data-pools'), '4');
   await shot(page, 'graph-causal-pools');
   await page.context().close();
+  // shorter: the pools around the current one that show whole under the sticky player, and the caption says which
+  const short = await openPage(env.browser, `${env.url}#preset=karpathy-value&step=weights&batch=3`, { viewport: { width: 1280, height: 900 } });
+  await ready(short);
+  assert.deepEqual(await edges(short), [36, 36, 36]);
+  assert.equal(await short.getAttribute('.graph', 'data-shown-pools'), '1,2,3');
+  assert.match(await short.textContent('.graph figcaption'), /batch elements 1–3 of 4/);
+  const fits = await short.evaluate(() => document.querySelector('.graph').getBoundingClientRect().height + document.querySelector('.player').offsetHeight <= innerHeight);
+  assert.ok(fits, 'the graph shows whole under the player');
+  await short.context().close();
 });
 
 test('no mask gives T² edges; switching to causal removes the ones from the future', async () => {
@@ -88,7 +97,7 @@ test('the graph at T = 64 draws every one of its 2,080 causal edges without erro
 });
 
 test('scaled-attention (q and k drawn directly, attention.self) is drawn and named as self-attention', async () => {
-  const page = await openPage(env.browser, `${env.url}#preset=scaled-attention&step=weights`);
+  const page = await openPage(env.browser, `${env.url}#preset=scaled-attention&step=weights`, { viewport: { width: 1280, height: 1400 } });
   assert.equal(await ready(page), 'ready');
   assert.doesNotMatch(await page.textContent('#shape-facts'), /cross-attention/);
   assert.equal(await page.getAttribute('figure[data-view="graph"]', 'data-edges'), '64,64,64,64');
@@ -130,4 +139,42 @@ test('dark mode: edges and −∞ cells keep 3:1 contrast against their panel', 
     await shot(page, `graph-masked-${colorScheme}`);
     await page.context().close();
   }
+});
+
+test('the graph reads in a still picture: scores colour the edges, and past T = 8 one query\'s edges show with their numbers', async () => {
+  // T = 6 at scores: every edge, red above 0 and blue below, in the SVG export as on the canvas
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=scores`, { reducedMotion: 'reduce' });
+  assert.equal(await ready(page), 'ready');
+  assert.equal(await page.getAttribute('.graph', 'data-edge-mode'), 'all');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  const text = await new Promise((resolve) => {
+    let t = '';
+    download.createReadStream().then((s) => { s.on('data', (d) => { t += d; }); s.on('end', () => resolve(t)); });
+  });
+  const colours = new Set([...text.matchAll(/<path class="edge"[^>]*stroke="(rgb\([^)]+\))"/g)].map((m) => m[1]));
+  assert.deepEqual([...colours].sort(), ['rgb(178, 24, 43)', 'rgb(33, 102, 172)'], 'red and blue by the sign of the score');
+  // one query: its incoming edges labelled with the numbers of its row of scores
+  await page.click('.graph-modes button[data-mode="one"]');
+  assert.equal(await page.getAttribute('.graph', 'data-edge-mode'), 'one');
+  assert.equal(await page.getAttribute('.graph', 'data-query'), '5');
+  assert.equal(await page.getAttribute('.graph', 'data-live-edges'), '6');
+  assert.ok(Number(await page.getAttribute('.graph', 'data-edge-numbers')) >= 4);
+  await page.context().close();
+
+  // T = 16: one query by default, the last; a click picks another
+  const words = Array.from({ length: 16 }, (_, i) => `w${i}`).join(' ');
+  const long = await openPage(env.browser, `${env.url}#sentence=${encodeURIComponent(words)}&step=weights`, { reducedMotion: 'reduce' });
+  assert.equal(await ready(long), 'ready');
+  assert.equal(await long.getAttribute('.graph', 'data-edge-mode'), 'one');
+  assert.equal(await long.getAttribute('.graph', 'data-query'), '15');
+  assert.equal(await long.getAttribute('.graph', 'data-live-edges'), '16', 'not 136 arcs: one query\'s 16');
+  await long.focus('.graph canvas');
+  await long.keyboard.press('ArrowLeft');
+  await long.keyboard.press('ArrowLeft');
+  assert.equal(await long.getAttribute('.graph', 'data-query'), '13', 'the keys pick the query');
+  await long.evaluate(() => document.activeElement.blur());
+  assert.equal(await long.getAttribute('.graph', 'data-query'), '13', 'and it stays picked');
+  assert.equal(await long.getAttribute('.graph', 'data-live-edges'), '14', 'a causal mask: 14 edges into token 13');
+  await shot(long, 'graph-one-query-t16');
+  await long.context().close();
 });

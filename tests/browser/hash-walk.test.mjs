@@ -66,7 +66,7 @@ async function pageLists(page) {
     const { steps, lessonIds, props } = await import('./state/state.js');
     const presets = await (await fetch('scenarios/index.json')).json();
     const lessonTitles = Object.fromEntries([...document.querySelectorAll('#lessons-nav a')]
-      .filter((a) => a.getAttribute('href').startsWith('#lesson=')).map((a) => [a.getAttribute('href').slice(8), a.textContent]));
+      .filter((a) => a.getAttribute('href').startsWith('#lesson=')).map((a) => [a.getAttribute('href').slice(8), a.dataset.title]));
     return {
       steps, lessonIds, graphs: props.graph.values, heads: [props.heads.min, props.heads.max],
       presetTitles: Object.fromEntries(presets.map((p) => [p.id, p.title])), lessonTitles,

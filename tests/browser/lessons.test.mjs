@@ -29,10 +29,27 @@ test('the mathematical trick: three averages that agree, and the a @ b demos', a
   await page.context().close();
 });
 
-test('queries, keys and values: the bank example in two pools', async () => {
+// A matrix's cell as the lesson's readout tells it on hover: cells are
+// counted from the canvas's right and bottom edges, past its labels.
+async function readCell(page, name, row, col) {
+  const figure = `#lesson figure[data-matrix="${name}"]`;
+  const { rows, cols, cell, width, height } = await page.$eval(figure, (f) => {
+    const c = f.querySelector('canvas');
+    const [, n, m] = /(\d+) × (\d+) matrix/.exec(c.getAttribute('aria-label')).map(Number);
+    return { rows: n, cols: m, cell: Number(f.dataset.cell), width: c.clientWidth, height: c.clientHeight };
+  });
+  await page.hover(`${figure} canvas`, { position: { x: width - 1 - (cols - col - 0.5) * cell, y: height - 1 - (rows - row - 0.5) * cell } });
+  return (await page.textContent('#lesson .lesson-readout')).split(' = ')[1];
+}
+
+test('queries, keys and values: the bank example in two pools, after notebook 001\'s plain linear layer', async () => {
   const page = await lesson('lesson=qkv');
-  const headings = await page.$$eval('#lesson h3', (h) => h.map((x) => x.textContent));
+  const headings = await page.$$eval('#lesson .lesson-card h3', (h) => h.map((x) => x.textContent));
   assert.deepEqual(headings, ['Pool 0: stream bank mud', 'Pool 1: money bank loan']);
+  // x @ W: bank's row is the same in both sentences, the notebook's [0.980, 1.140, 0.200]
+  assert.match(await page.textContent('#lesson'), /bank the row \[0\.98, 1\.14, 0\.20\] by the river and \[0\.98, 1\.14, 0\.20\] at the bank/);
+  for (const [b, printed] of [[0, ['1.2', '0.33', '0.24']], [1, ['0.14', '1.57', '0.08']]])
+    for (const [c, value] of printed.entries()) assert.equal(Number(await readCell(page, `linear-${b}`, 0, c)), Number(value), `pool ${b}, column ${c}`);
   assert.equal(await page.getAttribute('#lesson .graph', 'data-edges'), '9,9');
   await shot(page, 'lesson-qkv');
   await page.context().close();
@@ -78,12 +95,15 @@ test('scaled attention: the variance plot and the notebook\'s softmax numbers', 
   await page.context().close();
 });
 
-test('no notion of space: outputs only move, until positions are added', async () => {
+test('no notion of space: outputs only move, until positions are added, and that False is the lesson, not an error', async () => {
   const page = await lesson('lesson=space&order=5.4.3.2.1.0');
-  assert.equal(await page.textContent('.badge'), 'the outputs only moved with their tokens: True');
+  assert.equal(await page.textContent('.badge'), 'the outputs only moved with their tokens: True (as predicted: attention sees a set)');
+  assert.equal(await page.getAttribute('.badge', 'class'), 'badge badge-yes');
   assert.equal(await page.textContent('.lesson-order'), 'Order: east the in rises sun The');
   await page.check('#space-positions');
-  await page.waitForFunction(() => document.querySelector('.badge')?.textContent.endsWith('False'));
+  await page.waitForFunction(() => document.querySelector('.badge')?.textContent.includes('False'));
+  assert.equal(await page.textContent('.badge'), 'the outputs only moved with their tokens: False (as predicted: with positions, the order matters)');
+  assert.equal(await page.getAttribute('.badge', 'class'), 'badge badge-expected');
   await shot(page, 'lesson-space');
   await page.context().close();
 });
@@ -127,4 +147,65 @@ test('multi-head: heads in balanced rows, each out beside its weights with cells
     if (width === 1280) await shot(page, 'lesson-multihead');
     await page.context().close();
   }
+});
+
+const lessonIds = ['trick', 'qkv', 'encoder', 'cross', 'multihead', 'scaling', 'space'];
+
+test('every lesson prints every matrix\'s numbers at 1280 × 720, at one precision, and opens in the playground', async () => {
+  for (const id of lessonIds) {
+    const page = await openPage(env.browser, `${env.url}#lesson=${id}`, { viewport: { width: 1280, height: 720 } });
+    assert.equal(await ready(page), 'ready', id);
+    await page.waitForTimeout(50);  // the lesson settles its precision a microtask after drawing
+    const numbers = await page.$$eval('#lesson figure.heatmap', (f) => f.map((x) => `${x.dataset.matrix}:${x.dataset.numbers}`));
+    for (const n of numbers) assert.notEqual(n.split(':').at(-1), '0', `${id}: ${numbers.join(' ')}`);
+    assert.ok(new Set(numbers.map((n) => n.split(':').at(-1))).size <= 1, `${id}: one precision: ${numbers.join(' ')}`);
+    // "Open in the playground": the lesson's scenario, at the step its idea shows
+    const href = await page.getAttribute('#lesson-open', 'href');
+    assert.match(href, /^#preset=[a-z-]+.*&step=[a-z]+/, id);
+    await page.click('#lesson-open');
+    await page.waitForFunction(() => document.getElementById('app').dataset.view === 'playground');
+    assert.equal(await ready(page), 'ready', `${id}: ${href}`);
+    assert.equal(await page.inputValue('#preset'), /preset=([a-z-]+)/.exec(href)[1]);
+    assert.equal(await page.getAttribute('.step-button.current', 'data-step'), /step=([a-z]+)/.exec(href)[1]);
+    assert.deepEqual(page.problems, [], id);
+    await page.context().close();
+  }
+});
+
+test('encoder vs. decoder: notebook 004\'s mask after softmax, then renormalize, with the core\'s numbers', async () => {
+  const page = await lesson('lesson=encoder');
+  assert.equal(await page.textContent('#lesson .badge'), 'torch.allclose(masked_simple_norm, weights): True');
+  // the notebook printed: attn_weights[1] = [0.0386, 0.6870, …]; row 1 keeps 0.0386 + 0.6870; renormalized [0.0532, 0.9468]
+  assert.equal(Number(await readCell(page, 'unmasked', 1, 1)).toFixed(4), '0.6870');
+  assert.equal(Number(await readCell(page, 'zeroed', 1, 2)), 0);
+  assert.equal(Number(await readCell(page, 'row-sums', 1, 0)).toFixed(4), '0.7256');
+  assert.equal(Number(await readCell(page, 'renormalized', 1, 0)).toFixed(4), '0.0532');
+  // an encoder hides nothing: no renormalizing to show
+  await page.check('input[name="block"][value="none"]');
+  await page.waitForFunction(() => !document.querySelector('#lesson figure[data-matrix="renormalized"]'));
+  await page.context().close();
+});
+
+test('multi-head: no clipped caption or chip, one colour scale for every head, and its claim stated by its numbers', async () => {
+  const page = await openPage(env.browser, `${env.url}#lesson=multihead`, { viewport: { width: 1280, height: 720 } });
+  assert.equal(await ready(page), 'ready');
+  const clipped = await page.$$eval('#lesson figure.graph', (figures) => figures.map((f) => f.scrollWidth - f.clientWidth));
+  assert.ok(clipped.every((px) => px <= 0), `graphs wider than their card: ${clipped}`);
+  assert.deepEqual(await page.$$eval('#lesson figure.graph', (f) => f.map((x) => x.dataset.labels)), ['6', '6', '6', '6']);
+  const scales = await page.$$eval('#lesson figure.heatmap[data-matrix^="out-"] .legend', (l) => l.map((x) => x.textContent));
+  assert.equal(new Set(scales).size, 1, `out legends: ${scales}`);
+  assert.match(await page.textContent('#lesson'), /These 4 are random \(torch\.rand\), and they agree more than they differ: each puts its largest weight on the same pair, sun → sun \(0\.69, 0\.92, 0\.65, 0\.87\)/);
+  await page.context().close();
+});
+
+test('the navigation names each view once', async () => {
+  const page = await openPage(env.browser, env.url);
+  assert.equal(await ready(page), 'ready');
+  const names = await page.$$eval('#lessons-nav a', (a) => a.map((x) => x.textContent));
+  assert.equal(new Set(names).size, names.length, names.join(' | '));
+  assert.ok(!names.includes('What attention learns') || !names.includes('Watch attention learn'));
+  // one row at 1280 px, so the first screen is the playground's
+  const tops = await page.$$eval('#lessons-nav a', (a) => new Set(a.map((x) => Math.round(x.getBoundingClientRect().top))).size);
+  assert.equal(tops, 1);
+  await page.context().close();
 });

@@ -108,6 +108,10 @@ test('stepping forward and back changes the step shown', async () => {
 test('typing a sentence changes the tokens, rendered as text', async () => {
   const page = await openPage(env.browser, env.url);
   await ready(page);
+  // the input's kind is in the settings drawer, folded by default
+  assert.equal(await page.isVisible('#mode-sentence'), false);
+  await page.click('#settings-toggle');
+  assert.equal(await page.getAttribute('#settings-toggle', 'aria-expanded'), 'true');
   await page.check('#mode-sentence');
   await page.waitForFunction(() => document.querySelector('#tokens').textContent.includes('sun'));
   await page.fill('#sentence', 'the cat <b>sat</b> on the mat');
@@ -199,6 +203,8 @@ test('hovering a score explains it with the q·k terms', async () => {
   assert.match(await page.textContent('#detail h3'), /^scores \[5, 5\]/);
   assert.match(await page.textContent('#detail'), /q\[5\] · k\[5\]/);
   assert.match(await page.textContent('#detail'), /Σ q\[5\] × k\[5\] = /);
+  // where the cell sits, its row's token and its column's apart
+  assert.equal(await page.textContent('#detail .where'), 'row “east” · column “east”');
   await shot(page, 'page-hover-score');
   await page.context().close();
 });
@@ -249,6 +255,7 @@ test('player keys act only where the player is: not in a lesson, not in fields, 
   assert.ok(await page.evaluate(() => window.scrollY) > 0, 'End scrolled the page');
   assert.match(await page.textContent('#step-title'), /^x:/);
   // in a form field a key is the field's
+  await page.click('#settings-toggle');
   await page.click('#mode-sentence');
   await page.waitForSelector('#sentence', { state: 'visible' });
   await page.focus('#sentence');
@@ -278,6 +285,51 @@ test('the custom mask editor: names that contain what they show, a landmark, foc
     await page.waitForFunction(() => document.activeElement?.matches('.mask-cell[data-row="0"][data-col="1"]'));
     await page.context().close();
   }
+});
+
+test('the custom mask editor is one tab stop, arrow keys inside; its columns evenly spaced', async () => {
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=masked&mask=100000.110000.111000.111100.111110.111111`);
+  assert.equal(await ready(page), 'ready');
+  assert.deepEqual(await page.$$eval('.mask-cell', (b) => b.filter((x) => x.tabIndex === 0).length), 1);
+  await page.focus('.mask-cell[tabindex="0"]');
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'End', 'ArrowUp']) await page.keyboard.press(key);
+  assert.equal(await page.evaluate(() => `${document.activeElement.dataset.row}.${document.activeElement.dataset.col}`), '0.5');
+  assert.deepEqual(await page.$$eval('.mask-cell', (b) => b.filter((x) => x.tabIndex === 0).map((x) => `${x.dataset.row}.${x.dataset.col}`)), ['0.5']);
+  assert.match(await page.textContent('#step-title'), /^masked/, 'the arrows stay in the grid, not the player');
+  // Tab leaves the grid at once: the next stop is past it
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('.mask-editor')), null);
+  // Space toggles the cell and the focus comes back to it
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => location.hash.includes('mask=100001.'));
+  await page.waitForFunction(() => document.activeElement?.matches('.mask-cell[data-row="0"][data-col="5"]'));
+  const lefts = await page.$$eval('.mask-editor tbody tr:first-child .mask-cell', (b) => b.map((x) => Math.round(x.getBoundingClientRect().left)));
+  const steps = lefts.slice(1).map((x, i) => x - lefts[i]);
+  assert.ok(Math.max(...steps) - Math.min(...steps) <= 1, `columns at ${lefts}`);
+  await page.context().close();
+});
+
+test('on a phone the sticky player never hides what a scroll or a focus brings into view', async () => {
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=masked`, { viewport: { width: 390, height: 844 } });
+  assert.equal(await ready(page), 'ready');
+  for (const [selector, how] of [['#graph-heading', 'scroll'], ['.stage figure[data-matrix="masked"] canvas', 'focus'], ['figure[data-view="graph"] canvas', 'focus']]) {
+    const { top, player } = await page.evaluate(async ([sel, way]) => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      await new Promise((r) => setTimeout(r, 50));
+      const target = document.querySelector(sel);
+      if (way === 'scroll') target.scrollIntoView();
+      else target.focus();
+      await new Promise((r) => setTimeout(r, 100));
+      return { top: target.getBoundingClientRect().top, player: document.querySelector('.player').getBoundingClientRect().bottom };
+    }, [selector, how]);
+    assert.ok(top >= player, `${selector} (${how}) at ${Math.round(top)}, under the player's bottom ${Math.round(player)}`);
+  }
+  // the preset select fits its bar
+  const { select, bar } = await page.evaluate(() => ({
+    select: document.getElementById('preset').getBoundingClientRect().right, bar: document.querySelector('.settings-bar').getBoundingClientRect().right }));
+  assert.ok(select <= bar, `the preset select ends at ${select}, its bar at ${bar}`);
+  await page.context().close();
 });
 
 test('the focus ring has at least 3:1 contrast against the page, light and dark', async () => {
@@ -310,6 +362,8 @@ test('the temperature slider spans what a link accepts, 0.05 to 20, with 1 in th
 test('an invalid number says what it takes; the Playground link keeps the learner\'s sentence', async () => {
   const page = await openPage(env.browser, `${env.url}#sentence=I%20like%20tea`);
   assert.equal(await ready(page), 'ready');
+  assert.equal(await page.isVisible('#sentence'), true);  // the sentence is in the bar; its sizes in the drawer
+  await page.click('#settings-toggle');
   await page.fill('#embed', '500');
   assert.equal(await page.textContent('#embed-error'), 'a whole number from 1 to 64');
   assert.equal(await page.isVisible('#embed-error'), true);
@@ -327,8 +381,8 @@ test('an invalid number says what it takes; the Playground link keeps the learne
 
 test('public hooks: data-matrix on every heatmap, data-view on the graph', async () => {
   const expected = {
-    x: ['x'], qkv: ['W_query', 'W_key', 'W_value', 'q', 'k', 'v'], scores: ['q', 'k', 'scores'], scaled: ['scores', 'scaled'],
-    masked: ['mask', 'masked'], weights: ['masked', 'weights'], out: ['weights', 'v', 'out', 'layer-out'],
+    x: ['x'], qkv: ['x', 'q', 'k', 'v', 'W_query', 'W_key', 'W_value'], scores: ['q', 'k', 'scores'], scaled: ['scores', 'scaled'],
+    masked: ['mask', 'masked'], weights: ['masked', 'weights'], out: ['weights-row', 'v', 'products', 'out', 'layer-out'],
   };
   const page = await openPage(env.browser, `${env.url}#preset=sun-rises-multihead`, { reducedMotion: 'reduce' });
   assert.equal(await ready(page), 'ready');
@@ -359,17 +413,23 @@ test('step lines say what this scenario does: its sizes, x\'s source, x or the c
   await page.context().close();
 });
 
-test('a step\'s input and output sit side by side at desktop widths', async () => {
-  const rows = { masked: ['mask', 'masked'], weights: ['masked', 'weights'], out: ['weights', 'v', 'out'] };
+test('a step\'s input and output sit side by side at desktop widths, their rows lined up', async () => {
+  const rows = { qkv: ['x', 'q', 'k', 'v'], scores: ['q', 'k', 'scores'], scaled: ['scores', 'scaled'], masked: ['mask', 'masked'],
+    weights: ['masked', 'weights'], out: ['weights-row', 'v', 'products', 'out'] };
   for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }, { width: 1920, height: 1080 }]) {
     const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal`, { viewport, reducedMotion: 'reduce' });
     assert.equal(await ready(page), 'ready');
     for (const [step, names] of Object.entries(rows)) {
       await page.click(`.step-button[data-step="${step}"]`);
       await page.waitForFunction((s) => location.hash.includes(`step=${s}`), step);
-      const tops = await page.$$eval('.stage figure.heatmap', (f, wanted) => wanted.map((name) =>
-        Math.round(f.find((x) => x.dataset.matrix === name).getBoundingClientRect().top)), names);
-      assert.equal(new Set(tops).size, 1, `${viewport.width}: ${step}: ${names} at ${tops}`);
+      const boxes = await page.$$eval('.stage figure.heatmap', (f, wanted) => wanted.map((name) => {
+        const figure = f.find((x) => x.dataset.matrix === name);
+        return { figure: Math.round(figure.getBoundingClientRect().top), canvas: Math.round(figure.querySelector('canvas').getBoundingClientRect().top), cell: figure.dataset.cell };
+      }), names);
+      assert.equal(new Set(boxes.map((b) => b.figure)).size, 1, `${viewport.width}: ${step}: ${names} at ${JSON.stringify(boxes)}`);
+      // captions as tall as each other: the first rows line up, cells one size
+      assert.equal(new Set(boxes.map((b) => b.canvas)).size, 1, `${viewport.width}: ${step}: canvases at ${JSON.stringify(boxes)}`);
+      assert.equal(new Set(boxes.map((b) => b.cell)).size, 1, `${viewport.width}: ${step}: cells ${JSON.stringify(boxes)}`);
     }
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no horizontal scroll');
     if (viewport.width === 1280) await shot(page, 'page-side-by-side-1280');
@@ -377,30 +437,100 @@ test('a step\'s input and output sit side by side at desktop widths', async () =
   }
 });
 
-test('one screen: the controls, the player, the step\'s matrices and the graph fit one viewport', async () => {
-  const parts = ['.controls', '.player', '.stage figure.heatmap', 'figure[data-view="graph"]'];
-  for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 900 }, { width: 1920, height: 1080 }]) {
-    const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=weights`, { viewport, reducedMotion: 'reduce' });
+// What each step makes: the matrices that must be on the first screen.
+const results = { x: ['x'], qkv: ['q', 'k', 'v'], scores: ['scores'], scaled: ['scaled'], masked: ['masked'], weights: ['weights'], out: ['out'] };
+
+test('one screen: at every step the settings, the player, the step\'s results and the graph are inside the first viewport, unscrolled', async () => {
+  for (const [viewport, preset] of [[{ width: 1280, height: 720 }, 'sun-rises-causal'], [{ width: 1280, height: 720 }, 'karpathy-value'],
+    [{ width: 1440, height: 900 }, 'sun-rises-causal'], [{ width: 1920, height: 1080 }, 'sun-rises-causal']]) {
+    const page = await openPage(env.browser, `${env.url}#preset=${preset}`, { viewport, reducedMotion: 'reduce' });
     assert.equal(await ready(page), 'ready');
-    const box = await page.evaluate((selectors) => {
-      const rects = selectors.flatMap((s) => [...document.querySelectorAll(s)].map((e) => e.getBoundingClientRect()));
-      return { top: Math.min(...rects.map((r) => r.top + window.scrollY)), bottom: Math.max(...rects.map((r) => r.bottom + window.scrollY)) };
-    }, parts);
-    const band = box.bottom - box.top;
-    assert.ok(band <= viewport.height, `${viewport.width} × ${viewport.height}: the band is ${Math.round(band)} px tall`);
-    if (viewport.width === 1920) assert.ok(box.bottom <= viewport.height, `1920 × 1080: all visible unscrolled (bottom ${Math.round(box.bottom)})`);
-    // temperature and mask change what is visible, live, without scrolling
-    await page.evaluate((top) => window.scrollTo(0, top), box.top);
-    const before = await page.$eval('.stage figure[data-matrix="weights"] canvas', (c) => c.toDataURL());
-    await page.$eval('#temperature', (input) => { input.value = '800'; input.dispatchEvent(new Event('input', { bubbles: true })); });
-    await page.waitForFunction((b) => document.querySelector('.stage figure[data-matrix="weights"] canvas').toDataURL() !== b, before);
-    const inView = await page.$eval('.stage figure[data-matrix="weights"]', (f) => f.getBoundingClientRect().bottom <= window.innerHeight);
-    assert.ok(inView, `${viewport.width}: the weights stay in view`);
-    await page.check('#mask-none');
-    await page.waitForFunction(() => document.querySelector('figure[data-view="graph"]').dataset.edges === '36');
-    await shot(page, `page-one-screen-${viewport.width}`);
+    // karpathy-value's x is 32 wide: its q, k, v and out take rows of their own; its T × T steps fit
+    const shown = preset === 'karpathy-value' ? ['scores', 'scaled', 'masked', 'weights'] : Object.keys(results);
+    for (const [step, names] of Object.entries(results).filter(([step]) => shown.includes(step))) {
+      await page.click(`.step-button[data-step="${step}"]`);
+      await page.waitForFunction((s) => document.querySelector('.step-button.current')?.dataset.step === s, step);
+      const at = `${viewport.width} × ${viewport.height}, ${preset}, ${step}`;
+      const box = await page.evaluate((wanted) => {
+        window.scrollTo(0, 0);
+        const bottom = (e) => Math.round(e.getBoundingClientRect().bottom);
+        const figures = [...document.querySelectorAll('.stage figure.heatmap')];
+        return {
+          results: wanted.map((name) => bottom(figures.find((f) => f.dataset.matrix === name))),
+          firstLine: Math.max(...[...document.querySelector('.matrix-line').children].map(bottom)),
+          bar: bottom(document.querySelector('.settings-bar')),
+          player: bottom(document.querySelector('.player')),
+          prompt: document.getElementById('prompt').textContent,
+          graph: bottom(document.querySelector('figure[data-view="graph"] canvas')),
+          graphTop: Math.round(document.querySelector('figure[data-view="graph"] canvas').getBoundingClientRect().top),
+        };
+      }, names);
+      for (const b of box.results) assert.ok(b <= viewport.height, `${at}: the result ends at ${b}`);
+      // the step's input beside its result; karpathy-value's q and k (16 wide) follow its scores instead
+      if (preset === 'sun-rises-causal') assert.ok(box.firstLine <= viewport.height, `${at}: the first line of matrices ends at ${box.firstLine}`);
+      assert.ok(box.bar < box.player && box.player < 260, `${at}: the bar and the player on top (${box.bar}, ${box.player})`);
+      // the graph whole; karpathy-value's four pools: as many as show whole under the sticky player
+      if (preset === 'sun-rises-causal') assert.ok(box.graph <= viewport.height, `${at}: the graph ends at ${box.graph}`);
+      else assert.ok(box.graphTop <= viewport.height / 2, `${at}: the graph starts at ${box.graphTop}`);
+      assert.ok(box.prompt.length > 0, `${at}: the prompt says what to do`);
+    }
+    if (preset === 'sun-rises-causal') {
+      // temperature and mask change what is visible, live, without scrolling
+      await page.click('.step-button[data-step="weights"]');
+      const before = await page.$eval('.stage figure[data-matrix="weights"] canvas', (c) => c.toDataURL());
+      await page.$eval('#temperature', (input) => { input.value = '800'; input.dispatchEvent(new Event('input', { bubbles: true })); });
+      await page.waitForFunction((b) => document.querySelector('.stage figure[data-matrix="weights"] canvas').toDataURL() !== b, before);
+      const inView = await page.$eval('.stage figure[data-matrix="weights"]', (f) => f.getBoundingClientRect().bottom <= window.innerHeight);
+      assert.ok(inView, `${viewport.width}: the weights stay in view`);
+      await page.check('#mask-none');
+      await page.waitForFunction(() => document.querySelector('figure[data-view="graph"]').dataset.edges === '36');
+    }
+    await shot(page, `page-one-screen-${viewport.width}-${preset}`);
     await page.context().close();
   }
+});
+
+test('the first screen: the settings folded into a bar, a prompt that says what to do, a skip link to the player', async () => {
+  const page = await openPage(env.browser, env.url, { viewport: { width: 1280, height: 720 } });
+  assert.equal(await ready(page), 'ready');
+  assert.equal(await page.isVisible('#settings-drawer'), false);
+  assert.match(await page.textContent('#prompt'), /Press → to step, Space to play/);
+  // the first stop of the keyboard is the skip link; it moves focus to the player, never the hash
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
+  assert.equal(await page.isVisible('.skip-link'), true);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'player');
+  assert.equal(await page.evaluate(() => location.hash), '');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.getElementById('step-title').textContent.startsWith('q, k, v'));
+  assert.match(await page.textContent('#prompt'), /Step 2 of 7/);
+  await page.click('#settings-toggle');
+  assert.equal(await page.isVisible('#settings-drawer'), true);
+  assert.equal(await page.isVisible('#mode-sentence'), true);
+  // a scenario with one batch element and one head offers no choice of either
+  assert.equal(await page.isVisible('#batch'), false);
+  assert.equal(await page.isVisible('#head'), false);
+  await page.evaluate(() => { location.hash = '#preset=karpathy-value'; });
+  await page.waitForSelector('#batch', { state: 'visible' });
+  await shot(page, 'page-first-screen-1280');
+  await page.context().close();
+});
+
+test('every matrix of the step prints its numbers at 1280 × 720, at one precision for the view', async () => {
+  const hashes = [...Object.keys(results).map((step) => `#step=${step}`), '#preset=karpathy-value&step=weights', '#preset=karpathy-value&step=masked',
+    '#preset=sun-rises-cross&step=out', '#preset=sun-rises-multihead&step=out'];
+  const page = await openPage(env.browser, null, { viewport: { width: 1280, height: 720 }, reducedMotion: 'reduce' });
+  for (const hash of hashes) {
+    await page.goto(`${env.url}${hash}`);
+    await page.reload();
+    assert.equal(await ready(page), 'ready', hash);
+    const numbers = await page.$$eval('.stage figure.heatmap', (f) => f.map((x) => `${x.dataset.matrix}:${x.dataset.numbers}`));
+    assert.ok(numbers.length > 0, hash);
+    for (const n of numbers) assert.notEqual(n.split(':')[1], '0', `${hash}: ${numbers.join(' ')}`);
+    assert.equal(new Set(numbers.map((n) => n.split(':')[1])).size, 1, `${hash}: one precision: ${numbers.join(' ')}`);
+  }
+  await page.context().close();
 });
 
 test('no horizontal page scroll at 390 px: the playground, every lesson, the largest settings; a short view un-sticks the player', async () => {

@@ -61,3 +61,14 @@ TEST_CASE("the space lesson as JSON says whether the outputs only permuted", "[l
   CHECK(json::parse(space_lesson_json(s, t, {1, 0, 2, 3, 4, 5}, false))["equivariant"] == true);
   CHECK(json::parse(space_lesson_json(s, t, {1, 0, 2, 3, 4, 5}, true))["equivariant"] == false);
 }
+
+TEST_CASE("the renormalize lesson answers each step of masking after softmax, and whether it agrees", "[lessons]") {
+  const auto l = test_support::load_preset("sun-rises-causal");
+  const json j = json::parse(renormalize_lesson_json(l.t, 0, keep_matrix(l.s.attention.mask, 6, 6)));
+  CHECK(j["unmasked"]["shape"] == json({1, 6, 6}));
+  CHECK(j["row_sums"]["shape"] == json({1, 6}));  // one sum a row
+  CHECK(j["row_sums"]["data"].size() == 6);
+  CHECK(j["zeroed"]["data"][1].get<float>() == 0.0f);  // row 0 hides column 1
+  CHECK(j["renormalized"]["data"][0].get<float>() == Approx(1.0f));
+  CHECK(j["agrees"] == true);
+}

@@ -16,12 +16,17 @@ test('whole numbers read as whole numbers beside fractions', () => {
   assert.equal(formatNumber(-Infinity), '−∞');
 });
 
-test('numbers print only where the widest fits its cell with room to spare', async () => {
-  const { numbersFit } = await import('../../web/views/format.js');
+test('numbers print only where the widest fits its cell with room to spare, and one precision holds a view', async () => {
+  const { decimalsThatFit, viewDecimals } = await import('../../web/views/format.js');
   const width = (text) => text.length * 7;  // 7 px a character
-  assert.deepEqual(numbersFit([0.5, -0.25], 60, width), { numbers: true, decimals: 4 });   // "−0.2500": 49 px ≤ 54
-  assert.deepEqual(numbersFit([0.5, -0.25], 52, width), { numbers: true, decimals: 2 });   // 49 > 46; "−0.25": 35
-  assert.deepEqual(numbersFit([0.5, -0.25], 40, width), { numbers: false, decimals: 2 });  // 35 > 34
-  assert.deepEqual(numbersFit([1, 0], 30, width), { numbers: true, decimals: 2 });          // whole numbers are short
-  assert.deepEqual(numbersFit([0.5], 29, width), { numbers: false, decimals: 2 });          // under 30 px: none
+  assert.equal(decimalsThatFit([0.5, -0.25], 60, width), 4);   // "−0.2500": 49 px ≤ 56
+  assert.equal(decimalsThatFit([0.5, -0.25], 52, width), 2);   // 49 > 48; "−0.25": 35
+  assert.equal(decimalsThatFit([0.5, -0.25], 39, width), 2);   // 35 ≤ 35
+  assert.equal(decimalsThatFit([0.5, -0.25], 38, width), 0);   // 35 > 34
+  assert.equal(decimalsThatFit([1, 0], 30, width), 2);         // whole numbers are short
+  assert.equal(decimalsThatFit([0.5], 29, width), 0);          // under 30 px: none
+  // 4 only when every matrix that prints fits 4; one that fits none does not lower the rest
+  assert.equal(viewDecimals([4, 4, 0]), 4);
+  assert.equal(viewDecimals([4, 2]), 2);
+  assert.equal(viewDecimals([0, 0]), 2);
 });

@@ -23,7 +23,7 @@ test('a static SVG figure of every preset: its weights, cell by cell, and its gr
   for (const id of presets) {
     const svg = readFileSync(join(dist, 'figures', `${id}.svg`), 'utf8');
     assert.match(svg, /^<svg [^>]*role="img" aria-label="[^"<>]+"/, id);
-    const [, rows, cols] = /weights = softmax\(masked\) \((\d+) × (\d+)\)/.exec(svg);
+    const [, rows, cols] = /weights = exp\(masked − row max\) \/ Σ \((\d+) × (\d+)\)/.exec(svg);
     const edges = svg.match(/<path class="edge"/g)?.length ?? 0;
     assert.equal(svg.match(/<rect class="cell"/g).length, rows * cols, `${id}: a cell per weight`);
     assert.equal(svg.match(/<polygon class="arrow"/g)?.length ?? 0, edges, `${id}: an arrowhead per edge`);

@@ -109,6 +109,17 @@ test('the lessons come from the core in wasm too', () => {
   } finally {
     trace.dispose();
   }
+  // notebook 004: softmax, the future zeroed, each row renormalized
+  const causal = engine.run(readFileSync(join(root, 'web', 'scenarios', 'sun-rises-causal.json'), 'utf8'));
+  try {
+    const renormalize = causal.renormalizeLesson(0);
+    assert.equal(renormalize.agrees, true);
+    assert.deepEqual(renormalize.row_sums.shape, [1, 6]);
+    assert.ok(Math.abs(renormalize.renormalized.data[6] - 0.0532) < 5e-5);
+    assert.throws(() => causal.renormalizeLesson(2), /renormalize: no head 2/);
+  } finally {
+    causal.dispose();
+  }
 });
 
 test('the mask crosses as a typed array: causal, none and custom', () => {

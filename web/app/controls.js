@@ -7,6 +7,11 @@ import { $, fail } from './page.js';
 import { exporters, player, reducedMotion, trace, views } from './playground.js';
 import { applyHash, state, update } from './router.js';
 
+function showDrawer(open) {
+  $('settings-drawer').hidden = !open;
+  $('settings-toggle').setAttribute('aria-expanded', String(open));
+}
+
 function debounce(f, ms) {
   let timer;
   return (...args) => {
@@ -28,6 +33,19 @@ export function bindControls() {
     $('embed-view').setAttribute('aria-expanded', String(!box.hidden));
     if (!box.hidden) showEmbedCode(box, state);
   });
+  $('settings-toggle').addEventListener('click', () => showDrawer($('settings-drawer').hidden));
+  $('mode-sentence').addEventListener('change', () => showDrawer(true));  // its numbers are in the drawer
+  document.querySelector('.skip-link').addEventListener('click', (e) => {
+    // the hash is the page's state: the link moves focus, never the hash
+    e.preventDefault();
+    const target = state.lesson || state.train ? $('lesson') : $('player');
+    target.focus();
+  });
+  const playerBox = $('player');
+  new ResizeObserver(() => {
+    const sticky = getComputedStyle(playerBox).position === 'sticky';
+    document.documentElement.style.setProperty('--player-height', `${sticky ? playerBox.offsetHeight : 0}px`);
+  }).observe(playerBox);
   $('preset').addEventListener('change', (e) => update({ preset: e.target.value, file: null }));
   const typed = debounce(() => {
     const sentence = $('sentence').value;

@@ -23,6 +23,10 @@ export async function renderLesson() {
   app.dataset.view = 'lesson';
   $('lesson').hidden = false;
   $('lesson-title').textContent = lesson.title;
+  // the lesson's scenario in the playground, at the step its idea shows
+  const open = lesson.playground?.(state);
+  $('lesson-open').hidden = !open;
+  if (open) $('lesson-open').href = open;
   const body = $('lesson-body');
   body.textContent = '';
   body.dataset.lesson = lesson.id;

@@ -39,8 +39,7 @@ export const stepText = {
     text: 'Each token emits a query, a key and a value through the same three linear maps.',
     formula: (f) => (f.cross ? 'q = x · W_query    k = context · W_key    v = context · W_value'
       : 'q = x · W_query    k = x · W_key    v = x · W_value'),
-    pytorch: (f) => (f.cross ? 'q = query(x)       # (B, T, head_size)\nk = key(context)   # (B, T_context, head_size)\nv = value(context)'
-      : 'k = key(x)   # (B, T, head_size)\nq = query(x) # (B, T, head_size)\nv = value(x)'),
+    pytorch: (f) => (f.cross ? 'q, k, v = query(x), key(context), value(context)' : 'k, q, v = key(x), query(x), value(x)'),
   },
   scores: {
     title: 'scores: how much each query matches each key',
@@ -64,7 +63,7 @@ export const stepText = {
   weights: {
     title: 'weights: softmax makes each row sum to 1',
     text: 'Each row is exponentiated and normalized: exp(−∞) = 0, and the rest share the weight.',
-    formula: 'weights[i, j] = exp(masked[i, j]) / Σ_k exp(masked[i, k])',
+    formula: 'weights[i] = exp(masked[i] − max) / Σ exp(masked[i] − max)',
     pytorch: 'wei = F.softmax(wei, dim=-1)',
   },
   out: {

@@ -28,8 +28,13 @@ let presets = [];
 
 export const player = new Player(steps.length, { reducedMotion: reducedMotion.matches, onChange: onPlayer });
 const headsStrip = new HeadsStrip($('all-heads'), { onHead: (head) => update({ head }) });
+// Side by side with the graph, the step's first line of matrices ends inside
+// the first screen (README: one screen); narrower, the page scrolls.
+const sideBySide = window.matchMedia('(min-width: 1101px) and (min-height: 501px)');
 export const views = new LinkedViews({ matrices: $('matrices'), graph: $('graph'), detail: $('detail'), onEdit,
-  onGraphLayout: (graph) => update({ graph }) });
+  onGraphLayout: (graph) => update({ graph }), fitBottom: () => (sideBySide.matches ? window.innerHeight - 8 : null),
+  // the graph sticks under the player: as many pools as show there whole
+  fitHeight: () => (sideBySide.matches ? window.innerHeight - $('player').offsetHeight - 32 : null) });
 const maskEditor = new MaskEditor($('mask-editor'), { onChange: (mask) => update({ mask }) });
 
 // ---- computing --------------------------------------------------------------
@@ -101,6 +106,8 @@ function renderInputs() {
   $('clear-edits').hidden = !hasEdits(state.edits);
   $('preset-field').hidden = sentenceMode || !!state.file;
   $('sentence-form').hidden = !sentenceMode;
+  $('sentence-fields').hidden = !sentenceMode;
+  $('file-field').hidden = !state.file;
   $('preset').value = state.preset;
   if (document.activeElement !== $('sentence')) $('sentence').value = state.sentence ?? '';
   for (const name of ['seed', 'embed', 'head_size', 'value_size', 'heads']) {
@@ -118,6 +125,7 @@ function renderInputs() {
 function renderScenario() {
   const s = trace.summary;
   $('title').textContent = s.title || s.id;
+  $('file-title').textContent = s.title || s.id;
   $('provenance').textContent = state.file
     ? `Opened from a scenario file${s.source ? ` (notebook “${notebookName(s.source)}”)` : ''}.`
     : state.sentence !== null
@@ -132,6 +140,9 @@ function renderScenario() {
   fillSelect($('head'), s.heads.length, (h) => `head ${h}`);
   $('batch').value = state.batch;
   $('head').value = state.head;
+  // a choice of one is no choice: the bar keeps its room for the others
+  $('batch-field').hidden = s.batch < 2;
+  $('head-field').hidden = s.heads.length < 2;
 
   const list = $('tokens');
   list.textContent = '';
@@ -194,11 +205,28 @@ function renderStep() {
   $('play').setAttribute('aria-pressed', player.playing ? 'true' : 'false');
   $('back').disabled = player.index === 0;
   $('forward').disabled = player.index === steps.length - 1;
+  showPrompt($('prompt'), player.index, steps.length);
   const edit = lastEdit && baseline ? { baseline, name: lastEdit.name, index: lastEdit.index } : null;
   if (trace) views.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress, edit });
   if (trace) headsStrip.show(trace, { head: state.head, batch: state.batch, step });
   // after show: a new layout redraws the graph's last trace, which compute() may just have disposed
   views.graph.setLayout(state.graph);
+}
+
+// One line that says what to do next: the first action on the first step,
+// where the learner is in the middle, what to look at on the last.
+function showPrompt(box, index, count) {
+  const key = (text) => {
+    const k = document.createElement('kbd');
+    k.textContent = text;
+    return k;
+  };
+  const parts = index === 0
+    ? ['Press ', key('→'), ' to step, ', key('Space'), ' to play.']
+    : index < count - 1
+    ? [`Step ${index + 1} of ${count}: `, key('→'), ' next, ', key('←'), ' back.']
+    : ['The layer’s output. ', key('Home'), ' starts again.'];
+  box.replaceChildren(...parts);
 }
 
 // The playground for the state: its scenario computed when it changed, then every panel.

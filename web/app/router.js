@@ -30,6 +30,13 @@ export function route(name, view) {
 
 let lastPlaygroundHash = '#';
 
+// Short names keep the nav to one row at 1280 px, so the first screen is the
+// playground's; each lesson's heading keeps its full title (data-title).
+const navNames = {
+  trick: 'Averaging trick', qkv: 'Queries, keys, values', encoder: 'Encoder / decoder', cross: 'Cross-attention',
+  multihead: 'Multi-head', scaling: 'Scaling', space: 'Word order', learn: 'Induction heads',
+};
+
 function renderNav() {
   const nav = $('lessons-nav');
   if (!nav.childElementCount) {
@@ -38,11 +45,13 @@ function renderNav() {
       a.href = href;
       a.textContent = text;
       nav.append(a);
+      return a;
     };
     link('#', 'Playground');
-    for (const lesson of lessons) link(`#lesson=${lesson.id}`, lesson.title);
+    for (const lesson of lessons) link(`#lesson=${lesson.id}`, navNames[lesson.id] ?? lesson.title).dataset.title = lesson.title;
     link('#train=induction', 'Watch attention learn');
   }
+  document.querySelector('.skip-link').textContent = state.lesson || state.train ? 'Skip to the lesson' : 'Skip to the step player';
   // back to the playground as the learner left it (sentence, settings), not to the default
   if (!state.lesson && !state.train) lastPlaygroundHash = window.location.hash || '#';
   nav.querySelector('a').setAttribute('href', lastPlaygroundHash);

@@ -18,6 +18,7 @@ export async function renderTraining() {
   app.dataset.view = 'train';
   $('lesson').hidden = false;
   $('lesson-title').textContent = state.train?.startsWith('text-') ? 'Watch a GPT learn to write' : 'Watch attention learn';
+  $('lesson-open').hidden = true;
   if (training?.preset === state.train) return;
   disposeTraining();
   // the training view's modules load when it opens: a first visit skips them

@@ -238,6 +238,12 @@ export class Trace {
     return call(() => this.session.spaceLesson(permutation, positions));
   }
 
+  // Masking after softmax, then renormalizing, for one head: see
+  // core/lessons/renormalize.hpp.
+  renormalizeLesson(head = 0) {
+    return call(() => this.session.renormalizeLesson(head));
+  }
+
   dispose() {
     if (this.session) this.session.delete();
     this.session = null;

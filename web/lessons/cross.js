@@ -6,6 +6,7 @@ import { choice, code, element, matrix, prose, readoutLine, row } from './common
 export default {
   id: 'cross',
   title: 'Self vs. cross attention',
+  playground: (state) => `#preset=${state.preset === 'sun-rises' ? 'sun-rises' : 'sun-rises-cross'}&step=weights`,
   async render(root, { engine, presetScenario, state, update }) {
     const id = state.preset === 'sun-rises' ? 'sun-rises' : 'sun-rises-cross';
     const trace = engine.run(await presetScenario(id));

@@ -9,6 +9,7 @@ const headSizes = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 export default {
   id: 'scaling',
   title: 'Scaled attention',
+  playground: () => '#preset=scaled-attention&step=scaled',
   render(root, { engine, state, update }) {
     const factor = state.factor;
     const lesson = engine.scalingLesson({ seed: 1337, B: 4, T: 64, headSizes, values, factors: [1, 8, factor] });

@@ -15,6 +15,7 @@ function shuffled(n) {
 export default {
   id: 'space',
   title: 'No notion of space',
+  playground: () => '#preset=sun-rises&mask=none&step=out',
   async render(root, { engine, presetScenario, withOverrides, state, update }) {
     const trace = engine.run(withOverrides(await presetScenario('sun-rises'), { mask: 'none' }));
     const tokens = trace.summary.tokens[0];
@@ -43,7 +44,10 @@ export default {
     toggle.append(' add sinusoidal positional encodings');
 
     element(root, 'p', { className: 'lesson-order', text: `Order: ${order.map((i) => tokens[i]).join(' ')}` });
-    badge(root, 'the outputs only moved with their tokens', lesson.equivariant);
+    // with positions, False is the point: the order now matters
+    badge(root, 'the outputs only moved with their tokens', lesson.equivariant, positions
+      ? { expected: false, because: 'as predicted: with positions, the order matters' }
+      : { expected: true, because: 'as predicted: attention sees a set' });
     element(root, 'p', { className: 'lesson-text', text: `Largest difference between a token's output in the two orders: ${lesson.largest_difference.toExponential(2)}.` });
     prose(root, 'Left, the outputs in the original order. Middle, the same rows moved to the new order: what “only moved” predicts. Right, what the layer gives for the new order. Without positions the last two are the same.');
     const readout = readoutLine(root);

@@ -25,7 +25,7 @@ export function showDetail(panel, { name, label, row, col, value, rowLabel, colL
   const heading = document.createElement('h3');
   heading.textContent = `${label} [${row}, ${col}] = ${formatNumber(value)}`;
   panel.append(heading);
-  line(panel, `row: ${rowLabel}   column: ${colLabel}`, 'where');
+  where(panel, rowLabel, colLabel);
   if (!explanation) {
     if (name === 'mask') line(panel, value ? 'The mask lets this row attend to this column.' : 'The mask hides this column from this row.');
     else line(panel, 'An input of the scenario: nothing computed it.');
@@ -47,24 +47,24 @@ export function showDetail(panel, { name, label, row, col, value, rowLabel, colL
       if (e.terms) terms(panel, e.terms, `q[${row}]`, `k[${col}]`);
       break;
     case 'scaled':
-      line(panel, `${formatNumber(e.input)} × ${e.factor.toPrecision(4)} ÷ ${e.temperature} = ${formatNumber(e.value ?? -Infinity)}`, 'terms');
+      line(panel, `${formatNumber(e.input)} × ${formatNumber(e.factor)} ÷ ${formatNumber(e.temperature)} = ${formatNumber(e.value ?? -Infinity)}`, 'terms');
       break;
     case 'masked':
       line(panel, e.kept ? `kept: ${formatNumber(e.input)}` : `hidden: ${formatNumber(e.input)} becomes −∞`, 'terms');
       break;
     case 'weights': {
-      line(panel, `row max ${formatNumber(e.row_max)}; Σ exp = ${e.exp_sum.toPrecision(5)}`, 'terms');
+      line(panel, `row max ${formatNumber(e.row_max)}; Σ exp = ${formatNumber(e.exp_sum)}`, 'terms');
       const list = document.createElement('ol');
       list.className = 'exps';
       list.start = 0;
       e.exps.forEach((x, k) => {
         const li = document.createElement('li');
-        li.textContent = `exp(${formatNumber(e.row[k] ?? -Infinity)} − max) = ${x.toPrecision(4)}`;
+        li.textContent = `exp(${formatNumber(e.row[k] ?? -Infinity)} − max) = ${formatNumber(x)}`;
         if (k === col) li.className = 'picked';
         list.append(li);
       });
       panel.append(list);
-      line(panel, `${e.exps[col].toPrecision(4)} ÷ ${e.exp_sum.toPrecision(5)} = ${formatNumber(e.value)}`, 'terms');
+      line(panel, `${formatNumber(e.exps[col])} ÷ ${formatNumber(e.exp_sum)} = ${formatNumber(e.value)}`, 'terms');
       break;
     }
     case 'out':
@@ -73,6 +73,31 @@ export function showDetail(panel, { name, label, row, col, value, rowLabel, colL
     default:
       break;
   }
+}
+
+// Where a cell sits: its row's and its column's token, apart.
+function where(panel, rowLabel, colLabel) {
+  const p = line(panel, '', 'where');
+  const part = (name, label) => {
+    const span = document.createElement('span');
+    span.className = 'where-part';
+    span.textContent = `${name} “${label}”`;
+    return span;
+  };
+  p.append(part('row', rowLabel), ' · ', part('column', colLabel));
+}
+
+// A cell of the out step's products: weights[i, j] · v[j, c], one term of
+// out[i, c] = Σ_j weights[i, j] · v[j, c], as the core's explanation has it.
+export function showProductDetail(panel, { row, j, c, rowLabel, colLabel, explanation: e }) {
+  panel.textContent = '';
+  const [w, v, product] = e.terms[j];
+  const heading = document.createElement('h3');
+  heading.textContent = `weights[${row}, ${j}] · v[${j}, ${c}] = ${formatNumber(product)}`;
+  panel.append(heading);
+  where(panel, rowLabel, colLabel);
+  line(panel, `${formatNumber(w)} × ${formatNumber(v)} = ${formatNumber(product)}`, 'terms');
+  line(panel, `Column ${c} of these products sums to out[${row}, ${c}] = ${formatNumber(e.value)}.`, 'formula');
 }
 
 export function clearDetail(panel) {

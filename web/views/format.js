@@ -13,15 +13,23 @@ export function clip(g, text, width) {
   return t + '…';
 }
 
-// Whether a matrix's numbers fit a cell of `cell` px, and with how many
-// decimals: 4 as PyTorch prints them where the widest fits with 6 px to
-// spare, else 2, else none. textWidth(text) measures in the cells' font.
-export function numbersFit(values, cell, textWidth, { numbersFrom = 30, fourDigitsFrom = 50 } = {}) {
-  const room = cell - 6;
+// How many decimals of a matrix's numbers fit a cell of `cell` px: 4, as
+// PyTorch prints them, where the widest fits with `spare` px to spare; else
+// 2; else 0 (none). textWidth(text) measures in the cells' font.
+export function decimalsThatFit(values, cell, textWidth, { numbersFrom = 30, fourDigitsFrom = 50, spare = 4 } = {}) {
+  const room = cell - spare;
   const widestAt = (d) => Math.max(0, ...Array.from(new Set(Array.from(values, (v) => formatNumber(v, d))), textWidth));
-  if (cell < numbersFrom) return { numbers: false, decimals: 2 };
-  if (cell >= fourDigitsFrom && widestAt(4) <= room) return { numbers: true, decimals: 4 };
-  return { numbers: widestAt(2) <= room, decimals: 2 };
+  if (cell < numbersFrom) return 0;
+  if (cell >= fourDigitsFrom && widestAt(4) <= room) return 4;
+  return widestAt(2) <= room ? 2 : 0;
+}
+
+// One precision for a whole view (a step's matrices, a lesson): 4 decimals
+// only if every matrix that prints numbers fits 4, else 2; a matrix that
+// cannot fit 2 prints none. fits: what fits each matrix (decimalsThatFit).
+export function viewDecimals(fits) {
+  const printing = fits.filter((d) => d > 0);
+  return printing.length && printing.every((d) => d >= 4) ? 4 : 2;
 }
 
 // How a number reads in a cell, a legend or an explanation: as PyTorch prints

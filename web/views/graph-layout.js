@@ -19,7 +19,7 @@ export function layoutFor(name, model, width, textWidth) {
 
 // How many pools fit side by side in the columns layout (at least one).
 export function columnsPerRow(width) {
-  return Math.max(1, Math.floor(width / 190));
+  return Math.max(1, Math.floor(width / 180));
 }
 
 // A row of n chips across the width: their boxes' x, width, and whether the
@@ -28,7 +28,7 @@ function chipRow(n, width, labels, textWidth) {
   const spacing = (width - 2 * margin) / Math.max(1, n);
   const widest = labels.reduce((w, l) => Math.max(w, textWidth(l)), 0);
   const flat = spacing >= 26 || widest + 8 <= spacing - 3;
-  const chip = Math.max(2, Math.min(flat ? 84 : 22, spacing - (flat ? 4 : 1.5)));
+  const chip = Math.max(2, Math.min(flat ? 84 : 22, spacing - (flat ? 4 : 0.8)));
   // upright labels need ~font px across; narrower chips show every k-th
   const every = flat ? 1 : Math.max(1, Math.ceil((font - 1) / chip));
   const height = flat ? 20 : Math.max(20, Math.min(70, widest + 10));

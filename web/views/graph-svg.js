@@ -4,10 +4,13 @@
 // survives on paper too.
 import { arrowPoints } from './graph-layout.js';
 import { eachEdge } from './graph-edges.js';
+import { css } from './colors.js';
 import { escapeXml } from './format.js';
 
-// model, L: the graph's model and layout; style: {edgeColor, removed}.
-export function graphSVG(model, L, style) {
+// model, L: the graph's model and layout; style: {edgeColor, scoreUp, scoreDown, removed};
+// query: the one query whose incoming edges are shown, or null for all.
+// At scores, scaled and masked an edge takes its score's colour.
+export function graphSVG(model, L, style, { query = null } = {}) {
   const still = { ...model, progress: 1 };
   const [r, g, b] = style.edgeColor;
   const parts = ['<g class="graph">'];
@@ -19,6 +22,7 @@ export function graphSVG(model, L, style) {
       parts.push(`<text x="${f(h.from.x)}" y="${f(h.from.y + 10)}">from</text><text x="${f(h.to.x)}" y="${f(h.to.y + 10)}">to →</text>`);
     }
     eachEdge(still, p, (from, to, strength, gone) => {
+      if (query !== null && to !== query) return;
       const c = L.curve(p, from, to);
       const d = c.loop
         ? `M ${f(c.x0)} ${f(c.y0)} C ${f(c.c1x)} ${f(c.c1y)} ${f(c.c2x)} ${f(c.c2y)} ${f(c.x1)} ${f(c.y1)}`
@@ -28,10 +32,14 @@ export function graphSVG(model, L, style) {
         parts.push(`<path class="edge removed" ${data} d="${d}" fill="none" stroke="${style.removed}" stroke-opacity="0.3" stroke-dasharray="4 3" stroke-width="1.2"/>`);
         return;
       }
-      const opacity = f(0.08 + 0.92 * Math.sqrt(strength));
-      parts.push(`<path class="edge" ${data} d="${d}" fill="none" stroke="rgb(${r},${g},${b})" stroke-opacity="${opacity}" stroke-width="${f(0.6 + 4.5 * strength)}"/>`);
-      const head = arrowPoints(c, 3 + 5 * strength).map(([x, y]) => `${f(x)},${f(y)}`).join(' ');
-      parts.push(`<polygon class="arrow" ${data} points="${head}" fill="rgb(${r},${g},${b})" fill-opacity="${opacity}"/>`);
+      const scores = model.scores;
+      const value = scores ? scores.values[p][to * model.tkv + from] : null;
+      const w = scores ? Math.abs(value) / scores.bound : strength;
+      const color = scores ? css(value >= 0 ? style.scoreUp : style.scoreDown) : `rgb(${r},${g},${b})`;
+      const opacity = f(scores ? 0.3 + 0.7 * w : 0.08 + 0.92 * Math.sqrt(w));
+      parts.push(`<path class="edge" ${data} d="${d}" fill="none" stroke="${color}" stroke-opacity="${opacity}" stroke-width="${f(0.6 + 4.5 * w)}"/>`);
+      const head = arrowPoints(c, 3 + 5 * w).map(([x, y]) => `${f(x)},${f(y)}`).join(' ');
+      parts.push(`<polygon class="arrow" ${data} points="${head}" fill="${color}" fill-opacity="${opacity}"/>`);
     });
     for (const chip of L.chips(p)) {
       const sender = chip.role === 'from';

@@ -9,21 +9,27 @@
 
 import { resize } from './heatmap.js';
 import { columnsPerRow, layoutFor, layoutNames } from './graph-layout.js';
-import { eachEdge } from './graph-edges.js';
-import { tokenText } from './format.js';
 import { graphSVG } from './graph-svg.js';
 import * as paint from './graph-paint.js';
+import { drawEdgeLabels, drawEdges } from './graph-strokes.js';
+import { graphModel, scoresOf } from './graph-model.js';
+
+export { edgeAlpha } from './graph-strokes.js';
+export { graphModel } from './graph-model.js';
 
 export const defaults = {
   width: 460,     // when the figure's container cannot say
   maxPools: 8,
-  buckets: 24,
   edgeColor: [11, 99, 196],
+  scoreUp: [178, 24, 43],    // RdBu's ends: a score above 0, and below
+  scoreDown: [33, 102, 172],
   highlight: paint.highlight,
-  removed: '#d9480f',  // the mask's edges, fading out
+  removed: '#d9480f',  // the mask's edges, fading out (the SVG's; graph-strokes.js draws the canvas)
 };
 
 const maskedFrom = ['masked', 'weights', 'out'];
+// past this many queries the graph opens on one query's incoming edges
+export const focusFrom = 9;
 
 // Whether a step's picture changes between two points of its animation:
 // before the mask nothing moves; softmax's edges move once it normalizes.
@@ -33,45 +39,17 @@ function moving(step, from, to) {
   return false;
 }
 
-// An edge's opacity for its strength w. Up to T = 16 an edge carrying a tenth
-// of its row's weight or more (and every edge before the weights) is at least
-// 0.7 opaque: 3:1 against the panel in both themes; weaker ones fade out.
-// Past T = 16 opacity follows the strength, so thin edges fade and the
-// strong ones stand out of hundreds.
-export function edgeAlpha(w, dense, faint = 0.08) {
-  if (dense) return faint + (1 - faint) * w;
-  return w >= 0.1 ? 0.7 + 0.3 * Math.sqrt(w) : faint + (0.7 - faint) * (w / 0.1);
-}
-
-// What the graph draws: `pools` batch elements from `first`, each with its
-// tokens, weights and out for `head`, and the mask's sides. Pure: the SVG
-// figures of `make dist` build it in Node too.
-export function graphModel(trace, { head, step, progress = 1, batch = 0 }, first, pools) {
-  const s = trace.summary;
-  return {
-    cross: s.cross,
-    step,
-    progress,
-    current: batch,
-    tq: s.query_length,
-    tkv: s.context_length,
-    pools: Array.from({ length: pools }, (_, k) => {
-      const b = first + k;
-      return { batch: b, tokens: s.tokens[b].map(tokenText), context: s.context_tokens[b].map(tokenText),
-        weights: trace.step(head, 'weights', b).data, out: trace.step(head, 'out', b) };
-    }),
-    keep: trace.keep.data,
-    // which sides of the row have arcs: a causal mask has none from the future
-    ...sides(trace.keep),
-  };
-}
-
 export class Graph {
   // layout: 'arcs' | 'columns'; onLayout(name): the learner switched it (the
   // switch is offered when onLayout is given).
-  constructor(parent, { onNode = () => {}, layout = 'arcs', onLayout = null } = {}) {
+  // fitHeight(): the px the figure may take (the page: its view under the
+  // sticky player), or null: then it shows up to maxPools pools
+  constructor(parent, { onNode = () => {}, layout = 'arcs', onLayout = null, fitHeight = () => null } = {}) {
     this.onNode = onNode;
+    this.fitHeight = fitHeight;
     this.layoutName = layoutNames.includes(layout) ? layout : 'arcs';
+    this.edgeMode = null;  // 'all' | 'one' once the learner picks; else by T (focusFrom)
+    this.query = null;     // the query whose incoming edges 'one' shows
     this.figure = document.createElement('figure');
     this.figure.className = 'graph';
     this.figure.dataset.view = 'graph';  // a public hook (README.md, "Hooks")
@@ -83,38 +61,58 @@ export class Graph {
     this.key = document.createElement('p');
     this.key.className = 'graph-key';
     this.figure.append(this.caption);
-    if (onLayout) this.figure.append(this.switcher(onLayout));
-    this.figure.append(this.canvas, this.key);
+    const bar = document.createElement('div');
+    bar.className = 'graph-bar';
+    if (onLayout) bar.append(this.switcher(onLayout));
+    bar.append(this.modeSwitch());
+    this.figure.append(bar, this.canvas, this.key);
     parent.append(this.figure);
     this.focus = null;  // {pool, node}
     this.edgeFocus = null;  // {pool, from, to}
     this.canvas.addEventListener('mousemove', (e) => this.pick(this.nodeAt(e)));
     this.canvas.addEventListener('mouseleave', () => this.pick(null));
-    this.canvas.addEventListener('focus', () => this.pick(this.focus ?? { pool: 0, node: 0 }));
+    // a click picks the query whose edges 'One query' shows
+    this.canvas.addEventListener('click', (e) => {
+      const node = this.nodeAt(e);
+      if (node) this.setQuery(node.node);
+    });
+    this.canvas.addEventListener('focus', () => this.pick(this.focus ?? { pool: 0, node: this.mode() === 'one' ? this.query ?? 0 : 0 }));
     this.canvas.addEventListener('blur', () => this.pick(null));
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
   }
 
   // Two buttons: "Arcs" and "From → to".
   switcher(onLayout) {
-    const group = document.createElement('div');
-    group.className = 'graph-layouts';
-    group.setAttribute('role', 'group');
-    group.setAttribute('aria-label', 'Graph layout');
-    this.layoutButtons = [['arcs', 'Arcs'], ['columns', 'From → to']].map(([name, text]) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.dataset.layout = name;
-      button.textContent = text;
-      button.addEventListener('click', () => {
-        this.setLayout(name);
-        onLayout(name);
-      });
-      group.append(button);
-      return button;
+    const { group, buttons } = buttonGroup('graph-layouts', 'Graph layout', 'layout', [['arcs', 'Arcs'], ['columns', 'From → to']], (name) => {
+      this.setLayout(name);
+      onLayout(name);
     });
+    this.layoutButtons = buttons;
     this.markLayout();
     return group;
+  }
+
+  // Two buttons: every edge, or the incoming edges of one query, labelled
+  // with their numbers (the default past focusFrom queries).
+  modeSwitch() {
+    const { group, buttons } = buttonGroup('graph-layouts graph-modes', 'Edges shown', 'mode', [['all', 'All edges'], ['one', 'One query']], (name) => {
+      this.edgeMode = name;
+      this.markMode();
+      this.render();
+    });
+    this.modeButtons = buttons;
+    return group;
+  }
+
+  // 'all' or 'one': the learner's choice, else one query past focusFrom.
+  mode() {
+    return this.edgeMode ?? (this.model && this.model.tq >= focusFrom ? 'one' : 'all');
+  }
+
+  markMode() {
+    const mode = this.mode();
+    for (const b of this.modeButtons ?? []) b.setAttribute('aria-pressed', String(b.dataset.mode === mode));
+    this.figure.dataset.edgeMode = mode;
   }
 
   markLayout() {
@@ -147,6 +145,7 @@ export class Graph {
     const structure = `${trace.id}|${head}|${batch}|${this.layoutName}`;
     if (structure === this.built && this.model) {
       if (step === this.model.step && (progress === this.model.progress || !moving(step, this.model.progress, progress))) return;
+      if (step !== this.model.step) this.model.scores = scoresOf(trace, this.model, head, step);
       Object.assign(this.model, { step, progress });
       this.render();
       return;
@@ -155,13 +154,33 @@ export class Graph {
     const s = trace.summary;
     const width = this.width();
     const fit = this.layoutName === 'columns' ? columnsPerRow(width) : defaults.maxPools;
-    const pools = Math.min(s.batch, fit);
-    const first = Math.min(Math.max(0, batch - Math.floor(pools / 2)), s.batch - pools);
+    let pools = Math.min(s.batch, fit);
+    const span = (n) => Math.min(Math.max(0, batch - Math.floor(n / 2)), s.batch - n);
+    // as many pools as the first screen holds (the caption says which; the batch picker moves them)
+    const height = this.fitHeight();
+    if (height !== null) {
+      this.setCaption(s, span(pools), pools - 1);  // as long as it will be, so the canvas sits where it will
+      const room = height - (this.canvas.getBoundingClientRect().top - this.figure.getBoundingClientRect().top);
+      const textWidth = (t) => t.length * 6.5;  // an estimate: only the heights matter here
+      while (pools > 1 && layoutFor(this.layoutName, graphModel(trace, { head, step, batch }, span(pools), pools), width, textWidth).height > room) pools--;
+    }
+    const first = span(pools);
     this.model = graphModel(trace, { head, step, progress, batch }, first, pools);
+    this.model.scores = scoresOf(trace, this.model, head, step);
+    if (this.query === null || this.query >= this.model.tq) this.query = this.model.tq - 1;  // the last query hears the most
+    this.markMode();
     const kept = Array.prototype.reduce.call(this.model.keep, (n, k) => n + (k ? 1 : 0), 0);
     this.figure.dataset.edges = this.model.pools.map(() => kept).join(',');
     this.figure.dataset.pools = String(s.batch);
     this.figure.dataset.shownPools = this.model.pools.map((p) => p.batch).join(',');
+    this.setCaption(s, first, pools);
+    this.canvas.setAttribute('aria-label',
+      `Directed graph of attention, ${pools} pool${pools > 1 ? 's' : ''} of ${s.query_length} nodes; ${kept} edges per pool, each pointing to the node that receives. Arrow keys move between nodes.`);
+    this.render();
+  }
+
+  // "Communication graph (…)": which pools are shown, and that they never talk.
+  setCaption(s, first, pools) {
     this.caption.textContent = '';
     const title = document.createElement('span');
     title.className = 'matrix-name';
@@ -169,12 +188,9 @@ export class Graph {
     const note = document.createElement('span');
     note.className = 'matrix-shape';
     note.textContent = s.batch > pools
-      ? ` (batch elements ${first}–${first + pools - 1} of ${s.batch}; pools never talk)`
+      ? pools === 1 ? ` (batch element ${first} of ${s.batch}; pools never talk)` : ` (batch elements ${first}–${first + pools - 1} of ${s.batch}; pools never talk)`
       : ` (${s.batch} pool${s.batch > 1 ? 's' : ''}, one per batch element; pools never talk)`;
     this.caption.append(title, note);
-    this.canvas.setAttribute('aria-label',
-      `Directed graph of attention, ${pools} pool${pools > 1 ? 's' : ''} of ${s.query_length} nodes; ${kept} edges per pool, each pointing to the node that receives. Arrow keys move between nodes.`);
-    this.render();
   }
 
   width() {
@@ -190,14 +206,23 @@ export class Graph {
       : cross
       ? 'Each edge runs from a context token (top) down to the query that receives it (arrowhead).'
       : `Each edge runs to the token that receives it (arrowhead), itself included (the loop); edges from the past arc above the tokens${future ? ', edges from the future below' : ''}.`;
+    const scored = this.model.scores ? ' Colour: the score before softmax, blue below 0, red above, as in the matrix.' : '';
     const now = !maskedFrom.includes(step)
-      ? ' Before the mask, every token could hear every other: no edge has a weight yet.'
+      ? scored ? ` Before the mask, every token could hear every other.${scored}` : ' Before the mask, every token could hear every other: no edge has a score yet.'
       : step === 'masked'
-      ? ' The mask removes the dashed edges.'
+      ? ` The mask removes the dashed edges.${scored}`
       : step === 'weights'
       ? ' Thicker means more weight: each token’s incoming weights sum to 1.'
       : ' Each token’s value travels along its edges, scaled by their weight, and they add up in the receiving token as its out.';
-    return shape + now;
+    const one = this.mode() === 'one' ? ' One query: the edges into the token picked (click a token, or arrow keys), with their numbers.' : '';
+    return shape + now + one;
+  }
+
+  // The query whose incoming edges 'One query' shows.
+  setQuery(node) {
+    if (!this.model || node < 0 || node >= this.model.tq) return;
+    this.query = node;
+    this.render();
   }
 
   // The layout and every edge's curve, kept until the width or the model
@@ -233,6 +258,11 @@ export class Graph {
     // the theme's edge colour (--edge: "r g b"); a detached export canvas has none: the light one
     const themed = style.getPropertyValue('--edge').trim().split(/\s+/).map(Number);
     const [r, gr, b] = themed.length === 3 && themed.every(Number.isFinite) ? themed : defaults.edgeColor;
+    const rgb = (name, fallback) => {
+      const v = style.getPropertyValue(name).trim().split(/\s+/).map(Number);
+      return v.length === 3 && v.every(Number.isFinite) ? v : fallback;
+    };
+    const up = rgb('--score-up', defaults.scoreUp), down = rgb('--score-down', defaults.scoreDown);
     const { pools, current, tq, tkv, step, progress } = this.model;
     const dense = Math.max(tq, tkv) > 16;
     const weighted = step === 'out' || (step === 'weights' && progress >= 0.5);
@@ -241,6 +271,11 @@ export class Graph {
     let removedShown = 0;
     let liveShown = 0;
     let labelsShown = 0;
+    let numbersShown = 0;
+    let shownQuery = null;
+    const one = this.mode() === 'one';
+    this.markMode();
+    const panel = style.getPropertyValue('--panel').trim() || '#fff';
 
     pools.forEach((pool, p) => {
       const frame = L.pools[p];
@@ -265,71 +300,20 @@ export class Graph {
 
       const focus = this.focus?.pool === p ? this.focus.node : null;
       const edgeFocus = this.edgeFocus?.pool === p ? this.edgeFocus : null;
-      const buckets = Array.from({ length: defaults.buckets }, () => []);
-      const removed = [];
-      const picked = [];
-      eachEdge(this.model, p, (from, to, strength, gone) => {
-        if (gone) {
-          removed.push({ from, to, gone });
-          return;
-        }
-        const lit = (focus !== null && to === focus) || (edgeFocus && to === edgeFocus.to && from === edgeFocus.from);
-        if (lit) picked.push({ from, to, strength });
-        const dimmed = (focus !== null || edgeFocus) && !lit;
-        const s = dimmed ? Math.min(strength, 0.04) : strength;
-        buckets[Math.min(defaults.buckets - 1, Math.floor(s * defaults.buckets))].push({ from, to });
-        if (p === 0) liveShown++;
-      });
-      // the faintest get fainter as their number grows; past T = 16 opacity
-      // follows the strength itself, so thin edges fade
-      const count = buckets.reduce((n, list) => n + list.length, 0) || 1;
-      const faint = Math.min(0.08, 6 / count);
-      buckets.forEach((list, k) => {
-        if (!list.length) return;
-        const w = (k + 0.5) / defaults.buckets;
-        g.strokeStyle = `rgba(${r}, ${gr}, ${b}, ${edgeAlpha(w, dense, faint)})`;
-        g.fillStyle = g.strokeStyle;
-        g.lineWidth = (dense ? 0.4 : 0.6) + 4.5 * w * thickness;
-        g.beginPath();
-        for (const e of list) paint.traceCurve(g, L.curve(p, e.from, e.to));
-        g.stroke();
-        // arrowheads where they can be told apart: not on hundreds of edges without weight
-        if (w > 0.05 && !(dense && !weighted)) {
-          g.beginPath();
-          for (const e of list) paint.arrow(g, L.curve(p, e.from, e.to), (4.5 + 5 * w) * Math.max(0.6, thickness));
-          g.fill();
-        }
-      });
-      // the mask's edges: dashed, fading from full to a ghost as the mask reaches their row
-      if (removed.length) {
-        g.setLineDash([4, 3]);
-        g.lineWidth = 1.2;
-        for (const e of removed) {
-          g.strokeStyle = defaults.removed;
-          g.globalAlpha = 0.9 - 0.65 * e.gone;
-          g.beginPath();
-          paint.traceCurve(g, L.curve(p, e.from, e.to));
-          g.stroke();
-        }
-        g.globalAlpha = 1;
-        g.setLineDash([]);
-        if (p === 0) removedShown = removed.length;
-      }
-      for (const e of picked) {
-        g.strokeStyle = defaults.highlight;
-        g.fillStyle = defaults.highlight;
-        g.lineWidth = 1 + 4 * e.strength;
-        g.beginPath();
-        paint.traceCurve(g, L.curve(p, e.from, e.to));
-        g.stroke();
-        g.beginPath();
-        paint.arrow(g, L.curve(p, e.from, e.to), 7);
-        g.fill();
+      // one query: the node pointed at, else the one picked
+      const query = one ? focus ?? this.query : null;
+      const drawn = drawEdges(this.model, g, L, p, { query, focus, edgeFocus, edge: [r, gr, b], up, down, dense, weighted, thickness });
+      if (p === 0) {
+        liveShown = drawn.live;
+        removedShown = drawn.removed;
+        shownQuery = query;
       }
       if (step === 'out') paint.drawMessages(this, g, L, p);
-      const labels = paint.drawChips(this, g, L, p, pool, ink, focus);
+      const labels = paint.drawChips(this, g, L, p, pool, ink, one ? focus ?? this.query : focus);
       if (p === 0) labelsShown = labels;
       if (L.glyphs && step === 'out' && pool.out) paint.drawOutVectors(this, g, L, p, pool.out);
+      const numbers = drawEdgeLabels(g, L, p, drawn.labelled, { panel, ink });
+      if (p === 0) numbersShown = numbers;
     });
     // hooks for tests and scripts, for the first pool shown: the edges drawn
     // live and fading, and how many token labels could be printed
@@ -337,6 +321,10 @@ export class Graph {
     this.figure.dataset.removedEdges = String(removedShown);
     this.figure.dataset.labels = String(labelsShown);
     this.figure.dataset.step = step;
+    // one query's edges: which query, and how many of its numbers are printed
+    if (shownQuery === null) delete this.figure.dataset.query;
+    else this.figure.dataset.query = String(shownQuery);
+    this.figure.dataset.edgeNumbers = String(numbersShown);
   }
 
 
@@ -372,10 +360,12 @@ export class Graph {
     const at = this.focus ?? { pool: 0, node: 0 };
     // in the columns the tokens run down, the pools across
     const [dp, dn] = this.layoutName === 'columns' ? [move[1], move[0]] : move;
-    this.pick({
+    const next = {
       pool: Math.max(0, Math.min(this.model.pools.length - 1, at.pool + dp)),
       node: Math.max(0, Math.min(this.model.tq - 1, at.node + dn)),
-    });
+    };
+    if (this.mode() === 'one') this.query = next.node;  // the keys pick the query too
+    this.pick(next);
   }
 
   // A matrix cell (row i, column j) of batch element b: light up edge j → i.
@@ -392,7 +382,7 @@ export class Graph {
   // The picture as an SVG group for pictureSVG: the step's end state.
   toSVGPart() {
     const L = this.L ?? this.layout();
-    return { svg: graphSVG(this.model, L, defaults), width: L.width, height: L.height };
+    return { svg: graphSVG(this.model, L, defaults, { query: this.mode() === 'one' ? this.query : null }), width: L.width, height: L.height };
   }
 
   remove() {
@@ -400,15 +390,20 @@ export class Graph {
   }
 }
 
-function sides({ shape: [tq, tkv], data }) {
-  let past = false;
-  let future = false;
-  for (let i = 0; i < tq; i++)
-    for (let j = 0; j < tkv; j++)
-      if (data[i * tkv + j]) {
-        if (j < i) past = true;
-        if (j > i) future = true;
-      }
-  return { past, future };
+// A row of toggle buttons, each with data-<key>="<name>": onPick(name).
+function buttonGroup(className, label, key, choices, onPick) {
+  const group = document.createElement('div');
+  group.className = className;
+  group.setAttribute('role', 'group');
+  group.setAttribute('aria-label', label);
+  const buttons = choices.map(([name, text]) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset[key] = name;
+    button.textContent = text;
+    button.addEventListener('click', () => onPick(name));
+    group.append(button);
+    return button;
+  });
+  return { group, buttons };
 }
-

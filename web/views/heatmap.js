@@ -4,17 +4,21 @@
 import { css, diverging, maskedColor, sequential, textOn } from './colors.js';
 import { rowsShown, softmaxPhase } from './timing.js';
 import * as editor from './cell-editor.js';
-import { clip, formatNumber, numbersFit } from './format.js';
+import { clip, decimalsThatFit, formatNumber } from './format.js';
+import { hatch, resize } from './heatmap-paint.js';
+import * as legend from './heatmap-legend.js';
 import * as overlays from './heatmap-overlays.js';
 import * as svgOf from './heatmap-svg.js';
 
 export { formatNumber };
+export { hatchStyle, resize } from './heatmap-paint.js';
 
 export const defaults = {
   maxCell: 54,
   fourDigitsFrom: 50,  // cell size (px) from which 4 decimals fit, as PyTorch prints
   minCell: 5,
   numbersFrom: 30,  // cell size (px) from which numbers are printed
+  spare: 4,  // px a cell keeps around its widest number
   font: '12px system-ui, sans-serif',
   labelWidth: 84,
   maxHeight: 560,  // a tall matrix shrinks its cells rather than the page growing without end
@@ -71,8 +75,17 @@ export class Heatmap {
 
   // matrix: {shape: [rows, cols], data}; options: {rowLabels, colLabels,
   // reveal: 0…1, revealBy: 'cell' | 'row', limit (diverging), note, patterns
-  // (heatmap-overlays.js drawPatterns: a head's ideal cells, dashed)}
+  // (heatmap-overlays.js drawPatterns: a head's ideal cells, dashed),
+  // cell: the px a view gave each cell, decimals: the view's one precision}
   draw(matrix, options = {}) {
+    this.prepare(matrix, options);
+    this.render();
+    this.drawLegend();
+  }
+
+  // The caption and hooks of a matrix, without painting it: a view that
+  // sizes several matrices together prepares them all, then paints.
+  prepare(matrix, options = {}) {
     this.matrix = matrix;
     this.options = options;
     this.layout = null;
@@ -86,7 +99,15 @@ export class Heatmap {
     const size = document.createElement('span');
     size.className = 'matrix-shape';
     size.textContent = ` (${shape})`;
-    this.caption.append(title, size);
+    this.caption.append(title);
+    if (options.shape !== false) this.caption.append(size);
+    if (options.note) {
+      // a line under the name that wraps to the matrix, never widens it
+      const note = document.createElement('span');
+      note.className = 'matrix-phase matrix-note';
+      note.textContent = options.note;
+      this.caption.append(note);
+    }
     const changed = options.changed ? options.changed.reduce((n, c) => n + c, 0) : null;
     if (changed !== null) {
       this.figure.dataset.changed = String(changed);
@@ -97,9 +118,18 @@ export class Heatmap {
     } else delete this.figure.dataset.changed;
     if (options.edited !== undefined) this.figure.dataset.edited = `${Math.floor(options.edited / cols)}.${options.edited % cols}`;
     else delete this.figure.dataset.edited;
+    // softmax's phase line is part of the caption from the start: a view evens captions before painting
+    if (options.mode === 'softmax') this.showPhase(options.exps && (options.reveal ?? 1) < 1 ? softmaxPhase(options.reveal) : null);
     this.canvas.setAttribute('aria-label', `${this.label}, ${shape} matrix; arrow keys move between cells`);
-    this.render();
-    this.drawLegend();
+  }
+
+  // The px beside the cells: the row labels and softmax's Σ column.
+  chrome() {
+    const context = this.canvas.getContext('2d');
+    context.font = defaults.font;
+    const labels = this.options.rowLabels ?? [];
+    const widest = labels.reduce((w, l) => Math.max(w, context.measureText(l).width), 0);
+    return { left: Math.min(defaults.labelWidth, Math.ceil(widest) + 8), sums: this.options.mode === 'softmax' ? 64 : 0 };
   }
 
   // The same matrix with new numbers (a model that trains): only the canvas
@@ -126,56 +156,27 @@ export class Heatmap {
 
   // The legend in words, for a picture without the page around it.
   legendText() {
-    if (this.scale === 'binary') return 'mask: 1 may attend, 0 hidden';
-    const masked = Array.prototype.some.call(this.matrix.data, (v) => v === -Infinity) ? '; −∞ (masked) dark grey' : '';
-    if (this.scale === 'sequential') return `colours: 0 … 1, viridis${masked}`;
-    const bound = this.colorBound();
-    return `colours: ${formatNumber(-bound, 2)} … ${formatNumber(bound, 2)}, blue to red${masked}`;
+    return legend.legendText(this);
   }
 
-  // A gradient bar with its end values, and the −∞ swatch when masked cells show.
   drawLegend() {
-    const { data } = this.matrix;
-    const finite = Array.from(data).filter(Number.isFinite);
-    const masked = finite.length < data.length;
-    this.legend.textContent = '';
-    const item = (className, text) => {
-      const span = document.createElement('span');
-      span.className = className;
-      span.textContent = text;
-      this.legend.append(span);
-    };
-    if (this.scale === 'binary') {
-      item('swatch swatch-keep', '');
-      item('legend-label', '1 may attend');
-      item('swatch swatch-masked', '');
-      item('legend-label', '0 hidden');
-      return;
-    }
-    const bound = this.colorBound();
-    const [low, high] = this.scale === 'sequential' ? [0, 1] : [-bound, bound];
-    item('legend-label', formatNumber(low, 2));
-    item(`legend-bar legend-${this.scale}`, '');
-    item('legend-label', formatNumber(high, 2));
-    if (masked) {
-      item('swatch swatch-masked', '');
-      item('legend-label', '−∞ masked');
-    }
+    return legend.drawLegend(this);
   }
 
   measure() {
     const [rows, cols] = this.matrix.shape;
-    const { rowLabels = [], colLabels = [] } = this.options;
+    const { colLabels = [] } = this.options;
     const context = this.canvas.getContext('2d');
     context.font = defaults.font;
     const widest = (labels) => labels.reduce((w, l) => Math.max(w, context.measureText(l).width), 0);
-    const left = Math.min(defaults.labelWidth, Math.ceil(widest(rowLabels)) + 8);
+    const { left } = this.chrome();
     // row: {count, columns}: the matrices that share this row (a step's input
     // beside its output) split it in proportion to their columns, so their
     // cells come out the same size
     const { count = 1, columns = cols } = this.options.row ?? {}, gap = 26;
-    const width = this.figure.parentElement?.clientWidth ?? 600;
-    const sums = this.options.mode === 'softmax' ? 64 : 0;  // softmax shows each row's Σ to its right
+    // a view that gave the cell size needs no width (reading it forces a layout)
+    const width = this.options.cell ? 0 : this.figure.parentElement?.clientWidth ?? 600;
+    const sums = this.chrome().sums;  // softmax shows each row's Σ to its right
     const cellIn = (space) => Math.max(defaults.minCell, Math.min(this.options.maxCell ?? defaults.maxCell,
       Math.floor((space - sums - left) / cols), Math.floor(defaults.maxHeight / rows)));
     const shared = ((width - (count - 1) * gap) * cols) / columns - 8;
@@ -184,15 +185,32 @@ export class Heatmap {
     const alone = cellIn(width - 8);
     const share = shared >= 140 && !(cellIn(shared) < defaults.numbersFrom && alone >= defaults.numbersFrom);
     // maxCell: a caller may match another matrix's cells (a 6 × 1 out beside 6 × 6 weights)
-    const cell = share ? cellIn(shared) : cellIn(Math.max(160, width - 8));
+    // a view that lays out its matrices together says the size (stage.js)
+    const cell = this.options.cell ?? (share ? cellIn(shared) : cellIn(Math.max(160, width - 8)));
     const rotate = widest(colLabels) > cell - 4;
     const top = rotate ? Math.min(defaults.labelWidth, Math.ceil(widest(colLabels)) + 8) : 18;
-    // a mask's 0/1 always fit; other numbers only where the widest does
-    const { numbers, decimals } = this.scale === 'binary' ? { numbers: cell >= defaults.numbersFrom, decimals: 0 }
-      : numbersFit(this.matrix.data, cell, (t) => context.measureText(t).width, defaults);
-    this.figure.dataset.numbers = numbers ? String(decimals) : '0';
+    // a mask's 0/1 always fit; other numbers only where the widest does.
+    // The view's precision, else the most that fits: data-numbers says which.
+    const fit = this.scale === 'binary' ? (cell >= defaults.numbersFrom ? 4 : 0)
+      : decimalsThatFit(this.matrix.data, cell, (t) => context.measureText(t).width, defaults);
+    const layout = { rows, cols, cell, left, top, sums, fit, width: left + cols * cell + 1 + sums, height: top + rows * cell + 1, rotate };
     this.figure.dataset.cell = String(cell);
-    return { rows, cols, cell, left, top, sums, numbers, decimals, width: left + cols * cell + 1 + sums, height: top + rows * cell + 1, rotate };
+    return this.precision(layout);
+  }
+
+  // Prints `decimals` where they fit (the view's one rule), else none.
+  precision(layout, decimals = this.options.decimals ?? layout.fit) {
+    layout.decimals = layout.fit >= decimals ? decimals : 0;
+    layout.numbers = layout.decimals > 0;
+    this.figure.dataset.numbers = String(layout.decimals);
+    return layout;
+  }
+
+  // Measures and sizes the canvas without painting it: a view lays out
+  // several matrices (their captions wrap to the new widths) before painting.
+  place() {
+    this.layout = this.measure();
+    resize(this.canvas, this.layout.width, this.layout.height, this.exportRatio ?? (window.devicePixelRatio || 1));
   }
 
   // overlay: whether to place the outlines again (which reads the layout)
@@ -392,37 +410,3 @@ export class Heatmap {
     this.figure.remove();
   }
 }
-
-// Setting a canvas's size reallocates and clears it: only when it changes.
-export function resize(canvas, width, height, ratio) {
-  const w = Math.ceil(width * ratio), h = Math.ceil(height * ratio);
-  if (canvas.width !== w || canvas.height !== h) {
-    canvas.width = w;
-    canvas.height = h;
-    canvas.style.width = `${width}px`;
-    canvas.style.height = `${height}px`;
-  }
-}
-
-// Hatches at 3:1 against the −∞ cell they cross, in either theme: dark on
-// the dark theme's light grey cells, light on the light theme's dark ones.
-export function hatchStyle(onLight) {
-  return onLight ? 'rgba(0, 0, 0, 0.55)' : 'rgba(255, 255, 255, 0.45)';
-}
-
-function hatch(g, x, y, size, onLight = false) {
-  g.save();
-  g.beginPath();
-  g.rect(x, y, size, size);
-  g.clip();
-  g.strokeStyle = hatchStyle(onLight);
-  g.lineWidth = 1.5;
-  for (let d = -size; d < size; d += 6) {
-    g.beginPath();
-    g.moveTo(x + d, y + size);
-    g.lineTo(x + d + size, y);
-    g.stroke();
-  }
-  g.restore();
-}
-

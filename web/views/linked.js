@@ -2,7 +2,7 @@
 // matrix cell lights its edge, a node its row of the weights, and each
 // explains itself in the detail panel. The page and the custom element both
 // use it; any of the three containers may be left out.
-import { clearDetail, showDetail, showNodeDetail } from './detail.js';
+import { clearDetail, showDetail, showNodeDetail, showProductDetail } from './detail.js';
 import { Graph } from './graph.js';
 import { Stage } from './stage.js';
 
@@ -10,11 +10,13 @@ import { Stage } from './stage.js';
 const pairSteps = ['mask', 'scores', 'scaled', 'masked', 'weights'];
 
 export class LinkedViews {
-  // graphLayout, onGraphLayout: the graph's layout and who hears it switched
-  constructor({ matrices = null, graph = null, detail = null, onEdit = null, graphLayout = 'arcs', onGraphLayout = null }) {
+  // graphLayout, onGraphLayout: the graph's layout and who hears it switched;
+  // fitBottom: see Stage; fitHeight: see Graph
+  constructor({ matrices = null, graph = null, detail = null, onEdit = null, graphLayout = 'arcs', onGraphLayout = null,
+    fitBottom = () => null, fitHeight = () => null }) {
     this.detail = detail;
-    this.stage = matrices ? new Stage(matrices, { onCell: (h, c) => this.onCell(h, c), onEdit }) : null;
-    this.graph = graph ? new Graph(graph, { onNode: (n) => this.onNode(n), layout: graphLayout, onLayout: onGraphLayout }) : null;
+    this.stage = matrices ? new Stage(matrices, { onCell: (h, c) => this.onCell(h, c), onEdit, fitBottom }) : null;
+    this.graph = graph ? new Graph(graph, { onNode: (n) => this.onNode(n), layout: graphLayout, onLayout: onGraphLayout, fitHeight }) : null;
     if (detail) clearDetail(detail);
   }
 
@@ -67,13 +69,27 @@ export class LinkedViews {
         other.drawOverlay();
       }
     const { head, batch } = this.view;
-    this.graph?.highlightEdge(batch, cell && pairSteps.includes(heatmap.name) ? cell.row : null, cell?.col);
+    // the out step's weights row and products are row i = the row being built
+    const i = this.stage?.outRowShown ?? 0;
+    if (cell && heatmap.name === 'weights-row') this.graph?.highlightEdge(batch, i, cell.row);
+    else this.graph?.highlightEdge(batch, cell && pairSteps.includes(heatmap.name) ? cell.row : null, cell?.col);
     if (!this.detail) return;
     if (!cell || !this.trace) {
       clearDetail(this.detail);
       return;
     }
     const s = this.trace.summary;
+    if (heatmap.name === 'weights-row' || heatmap.name === 'products') {
+      const tokens = s.tokens[batch], context = s.context_tokens[batch];
+      const where = { row: i, rowLabel: tokens?.[i] ?? String(i), colLabel: context?.[cell.row] ?? String(cell.row) };
+      if (heatmap.name === 'weights-row') {
+        showDetail(this.detail, { name: 'weights', label: 'weights', ...where, col: cell.row, value: heatmap.matrix.data[cell.row],
+          explanation: this.trace.explain(head, 'weights', batch, i, cell.row), cross: s.cross });
+      } else {
+        showProductDetail(this.detail, { ...where, j: cell.row, c: cell.col, explanation: this.trace.explain(head, 'out', batch, i, cell.col) });
+      }
+      return;
+    }
     const { matrix, options } = heatmap;
     const explanation = s.heads[head].steps[heatmap.name]
       ? this.trace.explain(head, heatmap.name, batch, cell.row, cell.col)

@@ -1,155 +1,23 @@
-// Which matrices each step shows, and how its animation reveals them: the
-// products filling scores, the scaling, −∞ appearing above the diagonal,
-// rows of weights normalizing, the weighted sum building out.
-import { Heatmap } from './heatmap.js';
-import { tokenText } from './format.js';
-import { activeOf } from './timing.js';
+// A step's matrices, laid out and animated: each line of the step's plan
+// (stage-plan.js) shares the width with cells of one size, the first line
+// fits the height the page allows it, and one precision holds for every
+// matrix shown. The animation reveals them: the products filling scores,
+// the scaling, −∞ appearing above the diagonal, rows of weights normalizing,
+// the weighted sum building out.
+import { viewDecimals } from './format.js';
+import { Heatmap, defaults as heatmapDefaults } from './heatmap.js';
+import { activeRow, changesOf, marksFor, outRow, plan } from './stage-plan.js';
 
-const range = (n) => Array.from({ length: n }, (_, i) => String(i));
-
-// step -> panels [{name, label, scale, matrix(trace, head, batch), rows, cols, animation}]
-function plan(trace, head, batch) {
-  const s = trace.summary;
-  const steps = s.heads[head].steps;
-  // as labels show them: a character model's newline, tab and space visible
-  const tokens = s.tokens[batch].map(tokenText);
-  const context = s.context_tokens[batch].map(tokenText);
-  // `tensor`: the named scenario tensor this panel shows, which makes it editable
-  const named = (name, label, scale, matrix, rows, cols, animation = {}, tensor = null) =>
-    matrix ? { name, label, scale, matrix, rows, cols, animation, tensor } : null;
-  const offset = (name, rows, cols) => ({ name, offset: s.batched ? batch * rows * cols : 0 });
-  const step = (name) => trace.step(head, name, batch);
-  const dims = (shape) => range(shape[1]);
-  const x = trace.input(batch);
-  const ctx = s.cross ? trace.input(batch, { context: true }) : null;
-  const v = step('v') ?? ctx ?? x;
-  const source = s.cross ? 'context' : 'x';  // keys and values come from the context only in cross-attention
-    // "x, no value", or "x (embedded), no value" when the tensor has its own name
-  const called = (role, name) => (name === role ? role : `${role} (${name})`);
-  const plus = (role) => (s.heads[head][`${role}_bias`] ? ` + b_${role}` : '');
-  const vLabel = steps.v ? 'v' : `${s.cross ? called('context', s.context) : called('x', s.x)}, no value`;
-
-  return {
-    x: [
-      named('x', s.x === 'x' ? 'x' : `x (${s.x})`, 'diverging', x, tokens, dims(x.shape), { revealBy: 'row' }, offset(s.x, ...x.shape)),
-      ctx && named('context', `context (${s.context})`, 'diverging', ctx, context, dims(ctx.shape), { revealBy: 'row' }, offset(s.context, ...ctx.shape)),
-    ],
-    qkv: steps.q || steps.v
-      ? [
-          ...['query', 'key', 'value'].map((role) => {
-            const name = s.heads[head][role];
-            const w = name && trace.tensor(name);
-            const panel = w && named(`tensor:${name}`, name, 'diverging', w, range(w.shape[0]), range(w.shape[1]), {}, { name, offset: 0 });
-            return panel && { ...panel, hook: `W_${role}`, row: 0 };
-          }),
-          // the biases (gpt-v1.md section 3), each a row added to every row of
-          // its product: on a line of their own, between the weights and the products
-          ...['query', 'key', 'value'].map((role) => {
-            const name = s.heads[head][`${role}_bias`];
-            const b = name && trace.tensor(name);
-            const panel = b && named(`tensor:${name}`, `+ ${name}`, 'diverging', { shape: [1, b.shape[0]], data: b.data }, ['+'], range(b.shape[0]));
-            return panel && { ...panel, hook: `b_${role}`, row: 1 };
-          }),
-          steps.q && { ...named('q', `q = x · W_query${plus('query')}`, 'diverging', step('q'), tokens, dims(steps.q), { revealBy: 'row' }), row: 2 },
-          steps.k && { ...named('k', `k = ${source} · W_key${plus('key')}`, 'diverging', step('k'), context, dims(steps.k), { revealBy: 'row' }), row: 2 },
-          steps.v && { ...named('v', `v = ${source} · W_value${plus('value')}`, 'diverging', step('v'), context, dims(steps.v), { revealBy: 'row' }), row: 2 },
-        ]
-      : [],
-    scores: [
-      steps.q && named('q', 'q', 'diverging', step('q'), tokens, dims(steps.q)),
-      steps.k && named('k', 'k', 'diverging', step('k'), context, dims(steps.k)),
-      named('scores', 'scores = q · kᵀ', 'diverging', step('scores'), tokens, context, { revealBy: 'cell' }),
-    ],
-    scaled: [
-      named('scores', 'scores', 'diverging', step('scores'), tokens, context),
-      named('scaled', 'scaled', 'diverging', step('scaled'), tokens, context, { mode: 'morph', from: step('scores').data }),
-    ],
-    masked: [
-      named('mask', `mask (${s.mask})`, 'binary', trace.keep, tokens, context),
-      named('masked', 'masked', 'diverging', step('masked'), tokens, context, { mode: 'mask', from: step('scaled').data }),
-    ],
-    weights: [
-      named('masked', 'masked', 'diverging', step('masked'), tokens, context),
-      named('weights', 'weights = softmax(masked)', 'sequential', step('weights'), tokens, context, { mode: 'softmax', ...softmaxRows(trace, head, batch) }),
-    ],
-    out: [
-      named('weights', 'weights', 'sequential', step('weights'), tokens, context),
-      named('v', vLabel, 'diverging', v, context, dims(v.shape)),
-      named('out', 'out = weights · v', 'diverging', step('out'), tokens, dims(steps.out), { revealBy: 'row' }),
-      (s.heads.length > 1 || s.output) && { hook: 'layer-out', ...named('layer', s.output ? `layer out (heads concatenated, · ${s.output})` : 'layer out (heads concatenated)',
-          'diverging', trace.out(batch), tokens, range(s.out[1]), { revealBy: 'row' }) },
-    ],
-  };
-}
-
-// A line break among a step's matrices (a flex row): what follows starts a new line.
-function lineBreak(parent) {
-  const line = document.createElement('div');
-  line.className = 'matrices-break';
-  parent.append(line);
-  return parent;
-}
-
-// Each row's exponentials exp(masked − row max) and their sum, as the core
-// computed them for its explanations: softmax's animation plays them.
-function softmaxRows(trace, head, batch) {
-  const [rows, cols] = trace.step(head, 'weights', batch).shape;
-  const exps = new Float32Array(rows * cols);
-  const sums = [];
-  for (let r = 0; r < rows; r++) {
-    const e = trace.explain(head, 'weights', batch, r, 0);
-    exps.set(e.exps, r * cols);
-    sums.push(e.exp_sum);
-  }
-  return { exps, sums };
-}
-
-// What the step combines into the cell or row it is filling: the rows of its
-// inputs to light up, by panel name. active: {row, col} of the output.
-function marksFor(step, active, trace, head, batch) {
-  if (!active) return {};
-  const { row, col } = active;
-  const only = (r) => ({ rows: new Map([[r, 1]]), cells: [] });
-  switch (step) {
-    case 'scores':
-      return { q: only(row), k: only(col), scores: { rows: new Map(), cells: [{ row, col }] } };
-    case 'masked':
-      return { mask: only(row), masked: only(row) };
-    case 'weights':
-      return { masked: only(row), weights: only(row) };
-    case 'out': {
-      // the weights row, and each v row in proportion to the weight it gets
-      const weights = trace.step(head, 'weights', batch);
-      const cols = weights.shape[1];
-      const v = new Map();
-      for (let j = 0; j < cols; j++) if (trace.keep.data[row * cols + j]) v.set(j, weights.data[row * cols + j]);
-      return { weights: only(row), v: { rows: v, cells: [] }, out: only(row) };
-    }
-    default:
-      return {};
-  }
-}
-
-// The cells of a panel that differ from the same panel before the edit, and
-// the edited cell itself when the panel shows its tensor.
-function changesOf(panel, before, edit) {
-  if (!edit) return {};
-  const old = before.find((p) => p.name === panel.name)?.matrix;
-  const out = {};
-  if (old && old.data.length === panel.matrix.data.length) {
-    const changed = new Uint8Array(panel.matrix.data.length);
-    panel.matrix.data.forEach((v, i) => { changed[i] = v !== old.data[i] && !(Number.isNaN(v) && Number.isNaN(old.data[i])) ? 1 : 0; });
-    out.changed = changed;
-  }
-  if (panel.tensor?.name === edit.name) {
-    const cell = edit.index - panel.tensor.offset;
-    if (cell >= 0 && cell < panel.matrix.data.length) out.edited = cell;
-  }
-  return out;
-}
+// What each step makes: on the first screen whatever else does not fit.
+const results = { x: ['x'], qkv: ['q', 'k', 'v'], scores: ['scores'], scaled: ['scaled'], masked: ['masked'], weights: ['weights'], out: ['out'] };
+const gap = 22;
+const numbersCell = 42;  // px that print two decimals of most numbers (−1.23)  // px between the matrices of a line (views.css: .matrix-line's gap)
+const legendHeight = 28;  // the legend under a matrix
 
 export class Stage {
-  constructor(parent, { onCell, onEdit }) {
+  // fitBottom(): the page's y (from the top of the document) that the first
+  // line's matrices must end above, or null: they take the cells the width gives
+  constructor(parent, { onCell, onEdit, fitBottom = () => null }) {
     this.parent = parent;
     // a cell the learner points at in the step's result shows what it combines
     this.onCell = (heatmap, cell, how) => {
@@ -158,6 +26,7 @@ export class Stage {
       onCell(heatmap, cell, how);
     };
     this.onEdit = onEdit;  // (tensor name, flat index, value)
+    this.fitBottom = fitBottom;
     this.views = [];
     this.key = '';
   }
@@ -172,10 +41,11 @@ export class Stage {
     if (fresh) {
       this.key = key;
       this.pinned = null;
+      this.outRowShown = null;
       // a new trace (an edit, a toggle) rebuilds the panels: keep the
       // learner's focus on the matrix of the same name
       const focused = this.views.find((v) => v.heatmap.figure.contains(document.activeElement))?.heatmap;
-      this.refocus = focused ? { name: focused.name } : null;
+      const refocus = focused ? focused.name : null;
       for (const view of this.views) view.heatmap.remove();
       this.parent.textContent = '';
       const panels = plan(trace, head, batch)[step].filter(Boolean);
@@ -187,11 +57,18 @@ export class Stage {
       }
       const before = edit ? plan(edit.baseline, head, batch)[step].filter(Boolean) : [];
       for (const panel of panels) panel.changes = changesOf(panel, before, edit);
-      const named = panels.some((panel) => panel.row !== undefined && panel.row > 0);
-      this.views = panels.map((panel, k) => ({
+      const lines = new Map();
+      const lineOf = (n) => {
+        if (!lines.has(n)) {
+          const div = document.createElement('div');
+          div.className = 'matrix-line';
+          lines.set(n, div);
+        }
+        return lines.get(n);
+      };
+      this.views = panels.map((panel) => ({
         panel,
-        // a named row starts on a line of its own
-        heatmap: new Heatmap(named && k && panel.row !== panels[k - 1].row ? lineBreak(this.parent) : this.parent, {
+        heatmap: new Heatmap(lineOf(panel.line ?? 0), {
           name: panel.name,
           hook: panel.hook ?? panel.name,
           label: panel.label,
@@ -202,23 +79,110 @@ export class Stage {
             : null,
         }),
       }));
-    }
-    for (const { panel, heatmap } of this.views) {
-      const animated = Object.keys(panel.animation).length > 0;
-      if (fresh) {
-        heatmap.draw(panel.matrix, { rowLabels: panel.rows, colLabels: panel.cols, ...panel.animation, ...panel.changes, reveal: animated ? progress : 1, row: this.rowOf(panel) });
-        if (this.refocus?.name === heatmap.name) {
-          heatmap.canvas.focus();
-          this.refocus = null;
+      for (const n of [...lines.keys()].sort((a, b) => a - b)) this.parent.append(lines.get(n));
+      this.at = { trace, head, batch, step, progress };
+      if (step === 'out') this.fillOutRow(true);
+      for (const { panel, heatmap } of this.views) {
+        const animated = Object.keys(panel.animation).length > 0;
+        heatmap.prepare(panel.matrix, { rowLabels: panel.rows, colLabels: panel.cols, note: panel.note, shape: panel.shape, ...panel.animation, ...panel.changes, reveal: animated ? progress : 1 });
+      }
+      this.layout();
+      const again = this.views.find((v) => v.heatmap.name === refocus)?.heatmap;
+      again?.canvas.focus();
+    } else {
+      for (const { panel, heatmap } of this.views) {
+        const animated = Object.keys(panel.animation).length > 0;
+        if (animated && heatmap.options.reveal !== progress) {
+          // a frame of the animation: only the animated panels, only their canvas
+          heatmap.options.reveal = progress;
+          heatmap.render();
         }
-      } else if (animated && heatmap.options.reveal !== progress) {
-        // a frame of the animation: only the animated panels, only their canvas
-        heatmap.options.reveal = progress;
-        heatmap.render();
       }
     }
     this.at = { trace, head, batch, step, progress };
     this.mark();
+  }
+
+  // Sizes every line's cells, then paints: one cell size per line (the
+  // lines below no larger than the first), the first line ending above the
+  // page's fitBottom(), the captions of a line equally tall so their rows
+  // line up, and one precision for every matrix shown.
+  layout() {
+    const views = this.views.filter((v) => v.heatmap.matrix);
+    const lines = new Map();
+    for (const v of views) {
+      const n = v.panel.line ?? 0;
+      if (!lines.has(n)) lines.set(n, []);
+      lines.get(n).push(v.heatmap);
+    }
+    const order = [...lines.keys()].sort((a, b) => a - b).map((n) => lines.get(n));
+    const width = this.parent.clientWidth || 600;
+    const bottom = this.fitBottom();
+    let apart = false;  // the first line's matrices each on a row of their own
+    const size = (limit) => {
+      let first = limit;
+      order.forEach((line, n) => {
+        const { cells, alone } = lineCells(line, width, first);
+        if (n === 0) apart = alone;
+        line.forEach((h, i) => { h.options.cell = cells[i]; });
+        first ??= Math.max(...cells);
+        for (const h of line) h.place();
+        if (!alone) evenCaptions(line);
+      });
+    };
+    size(null);
+    if (apart) {
+      // too wide to share a row: the step's results lead, its inputs follow
+      const made = results[this.at?.step] ?? [];
+      const line = order[0];
+      const lead = line.filter((h) => made.includes(h.name));
+      for (const h of [...lead].reverse()) h.figure.parentElement.prepend(h.figure);
+      order[0] = [...lead, ...line.filter((h) => !lead.includes(h))];
+    }
+    // the height the first line may take, now that its captions are set
+    // (apart: the first matrix's; the rest scroll with the page)
+    if (bottom !== null && order.length) {
+      const fitted = apart ? order[0].slice(0, 1) : order[0];
+      // never smaller than two decimals need: a page pushed down (a mask editor
+      // above) scrolls rather than drop the numbers
+      const room = Math.max(numbersCell, Math.min(...fitted.map((h) => roomForCells(h, bottom))));
+      if (apart && room < fitted[0].options.cell) {
+        fitted[0].options.cell = Math.max(heatmapDefaults.minCell, room);
+        fitted[0].place();
+      } else if (!apart && room < Math.max(...fitted.map((h) => h.options.cell))) size(room);
+    }
+    // one precision for the view: 4 decimals only where all fit them
+    const decimals = viewDecimals(views.map(({ heatmap }) => heatmap.layout.fit));
+    for (const { heatmap } of views) {
+      heatmap.options.decimals = decimals;
+      heatmap.precision(heatmap.layout, decimals);
+      heatmap.render();
+      heatmap.drawLegend();
+    }
+  }
+
+  // The out step's weights row and products follow the row being built.
+  fillOutRow(fresh = false) {
+    const { trace, head, batch, step, progress } = this.at;
+    if (step !== 'out') return;
+    const result = trace.step(head, 'out', batch);
+    const row = activeRow(step, progress, result, this.pinned)?.row ?? 0;
+    if (row === this.outRowShown) return;
+    this.outRowShown = row;
+    const filled = outRow(trace, head, batch, row);
+    for (const { panel, heatmap } of this.views) {
+      const next = filled[panel.name];
+      if (!next) continue;
+      panel.matrix = next.matrix;
+      heatmap.label = next.label;
+      if (next.cols) panel.cols = next.cols;
+      panel.note = next.note;
+      if (fresh) continue;  // show() prepares and lays out every panel
+      heatmap.prepare(panel.matrix, { ...heatmap.options, colLabels: panel.cols, note: panel.note });
+      heatmap.layout = heatmap.measure();
+      heatmap.render();
+      heatmap.drawLegend();
+    }
   }
 
   // Light up what the step combines: the animation's current cell or row,
@@ -226,32 +190,56 @@ export class Stage {
   mark() {
     if (!this.at) return;
     const { trace, head, batch, step, progress } = this.at;
-    const result = this.views.find((v) => v.panel.name === step)?.panel.matrix;
-    if (!result) return;
-    const [rows, cols] = result.shape;
-    const active = this.pinned ?? activeOf(step, progress, rows, cols);
-    const marks = marksFor(step, active, trace, head, batch);
+    const result = this.views.find((v) => v.panel.name === (step === 'qkv' ? 'q' : step))?.panel.matrix;
+    if (!result && step !== 'qkv') return;
+    this.fillOutRow();
+    const active = step === 'qkv' ? null : activeRow(step, progress, result, this.pinned);
+    const marks = marksFor(step, active, trace, head, batch, progress);
     for (const { panel, heatmap } of this.views) heatmap.setMarks(marks[panel.name] ?? null);
   }
 
-  // A step's matrices side by side, at most three to a row (or the rows a
-  // step names, as q, k, v with biases does): which share this panel's row,
-  // and their columns together.
-  rowOf(panel) {
-    const index = this.views.findIndex((v) => v.panel === panel);
-    const group = panel.row !== undefined ? this.views.filter((v) => v.panel.row === panel.row)
-      : this.views.slice(index - (index % 3), index - (index % 3) + 3);
-    return { count: group.length, columns: group.reduce((n, v) => n + v.panel.matrix.shape[1], 0) };
-  }
-
   redraw() {
-    for (const { heatmap } of this.views) {
-      heatmap.layout = null;  // the width may have changed
-      heatmap.render();
-    }
+    if (this.views.length) this.layout();
   }
 
   heatmaps() {
     return this.views.map((v) => v.heatmap);
   }
+}
+
+// The cells of one line: the width shared in proportion to the columns, at
+// most `limit` px (the height the page allows) and maxCell. Sharing that
+// would cost the numbers each matrix shows alone gives each the whole width.
+function lineCells(line, width, limit) {
+  for (const h of line) h.caption.style.minHeight = '';
+  const chrome = line.map((h) => h.chrome());
+  const cols = line.map((h) => h.matrix.shape[1]);
+  const rows = line.map((h) => h.matrix.shape[0]);
+  const cap = (c, i) => Math.max(heatmapDefaults.minCell, Math.min(c, heatmapDefaults.maxCell,
+    Math.floor(heatmapDefaults.maxHeight / rows[i]), limit ?? Infinity));
+  const fixed = chrome.reduce((n, c) => n + c.left + c.sums + 4, 0) + gap * (line.length - 1);
+  const shared = Math.floor((width - fixed) / cols.reduce((a, b) => a + b, 0));
+  const one = Math.min(...line.map((_, i) => cap(shared, i)));
+  const alone = line.map((_, i) => cap(Math.floor((width - chrome[i].left - chrome[i].sums - 4) / cols[i]), i));
+  if (line.length > 1 && one < heatmapDefaults.numbersFrom && alone.some((c) => c >= heatmapDefaults.numbersFrom)) {
+    const free = line.map((_, i) => Math.max(heatmapDefaults.minCell, Math.min(heatmapDefaults.maxCell,
+      Math.floor(heatmapDefaults.maxHeight / rows[i]), Math.floor((width - chrome[i].left - chrome[i].sums - 4) / cols[i]))));
+    return { cells: free, alone: true };
+  }
+  return { cells: line.map(() => one), alone: false };
+}
+
+// How large a cell may be for the matrix to end above `bottom`: its canvas
+// starts under its caption; the column labels and the legend take their room.
+function roomForCells(heatmap, bottom) {
+  const top = heatmap.canvas.getBoundingClientRect().top + window.scrollY;
+  return Math.floor((bottom - top - heatmap.layout.top - legendHeight) / heatmap.matrix.shape[0]);
+}
+
+// The captions of a line as tall as its tallest (a phase note, a count of
+// changes), so the first rows of its matrices line up.
+function evenCaptions(line) {
+  for (const h of line) h.caption.style.minHeight = '';
+  const tallest = Math.max(...line.map((h) => h.caption.offsetHeight));
+  for (const h of line) h.caption.style.minHeight = `${tallest}px`;
 }

@@ -1,0 +1,155 @@
+// The communication graph's edges on its canvas: which are drawn (every
+// edge, or one query's incoming edges), their colour (the score before
+// softmax at scores, scaled and masked; the weight after), the mask's edges
+// fading, the lit ones, and one query's edges labelled with their numbers.
+// Edges are bucketed into one stroke per colour, so T = 64 stays fluid.
+import { eachEdge } from './graph-edges.js';
+import { pointOn } from './graph-layout.js';
+import { arrow, highlight, traceCurve } from './graph-paint.js';
+import { formatNumber } from './format.js';
+
+const buckets = 24;
+const removedColor = '#d9480f';  // the mask's edges, fading out
+
+// An edge's opacity for its strength w. Up to T = 16 an edge carrying a tenth
+// of its row's weight or more (and every edge before the weights) is at least
+// 0.7 opaque: 3:1 against the panel in both themes; weaker ones fade out.
+// Past T = 16 opacity follows the strength, so thin edges fade and the
+// strong ones stand out of hundreds.
+export function edgeAlpha(w, dense, faint = 0.08) {
+  if (dense) return faint + (1 - faint) * w;
+  return w >= 0.1 ? 0.7 + 0.3 * Math.sqrt(w) : faint + (0.7 - faint) * (w / 0.1);
+}
+
+// Draws pool p's edges. view: {query (one query's edges, or null for all),
+// focus (a node hovered), edgeFocus ({from, to} lit from a matrix), edge,
+// up, down ([r, g, b]: the theme's weights, scores above 0 and below), dense,
+// weighted, thickness}.
+// Returns {live, removed, labels}: what was drawn, and the labels to print.
+export function drawEdges(model, g, L, p, view) {
+  const { query, focus, edgeFocus, edge: [r, gr, b], dense, weighted, thickness } = view;
+  const scores = model.scores;
+  const values = scores?.values[p];
+  const strokes = Array.from({ length: buckets }, () => []);
+  const potential = ['x', 'qkv'].includes(model.step);  // no score yet
+  const removed = [];
+  const picked = [];
+  const labelled = [];
+  let live = 0;
+  eachEdge(model, p, (from, to, strength, gone) => {
+    if (query !== null && to !== query) return;
+    if (gone) {
+      removed.push({ from, to, gone });
+      return;
+    }
+    const lit = (focus !== null && query === null && to === focus) || (edgeFocus && to === edgeFocus.to && from === edgeFocus.from);
+    if (lit) picked.push({ from, to, strength });
+    const dimmed = Boolean(((focus !== null && query === null) || edgeFocus) && !lit);
+    const value = values ? values[to * model.tkv + from] : null;
+    // scored: the bucket of the value on −bound … bound; else of the strength
+    const t = values ? (value / scores.bound + 1) / 2 : dimmed ? Math.min(strength, 0.04) : strength;
+    strokes[Math.max(0, Math.min(buckets - 1, Math.floor(t * buckets)))].push({ from, to, dimmed });
+    live++;
+    if (query !== null && (values || weighted)) labelled.push({ from, to, value: values ? value : strength });
+  });
+  const count = strokes.reduce((n, list) => n + list.length, 0) || 1;
+  const faint = Math.min(0.08, 6 / count);
+  strokes.forEach((list, k) => {
+    if (!list.length) return;
+    const w = (k + 0.5) / buckets;
+    for (const dimmed of [false, true]) {
+      const group = list.filter((e) => e.dimmed === dimmed);
+      if (!group.length) continue;
+      let strength;
+      if (potential) {
+        // before any score: who could talk to whom, faint and thin, no weight implied
+        strength = 0;
+        g.strokeStyle = `rgba(${r}, ${gr}, ${b}, ${dimmed ? 0.06 : dense ? 0.12 : 0.3})`;
+      } else if (values) {
+        // red above 0, blue below (the matrix's ends), as thick and opaque as the score is far from 0
+        strength = Math.abs(2 * w - 1);
+        const [cr, cg, cb] = w >= 0.5 ? view.up : view.down;
+        g.strokeStyle = `rgba(${cr}, ${cg}, ${cb}, ${dimmed ? 0.08 : (dense ? 0.12 : 0.3) + 0.7 * strength})`;
+      } else {
+        strength = w;
+        g.strokeStyle = `rgba(${r}, ${gr}, ${b}, ${edgeAlpha(w, dense, faint)})`;
+      }
+      g.fillStyle = g.strokeStyle;
+      g.lineWidth = (dense ? 0.4 : 0.7) + (values ? 3.5 : 4.5) * strength * thickness;
+      g.beginPath();
+      for (const e of group) traceCurve(g, L.curve(p, e.from, e.to));
+      g.stroke();
+      // arrowheads where they can be told apart: not on hundreds of edges without weight
+      if ((values || w > 0.05) && !potential && !(dense && !weighted && query === null)) {
+        g.beginPath();
+        for (const e of group) arrow(g, L.curve(p, e.from, e.to), (4.5 + 5 * strength) * Math.max(0.6, thickness));
+        g.fill();
+      }
+    }
+  });
+  // the mask's edges: dashed, fading from full to a ghost as the mask reaches their row
+  if (removed.length) {
+    g.setLineDash([4, 3]);
+    g.lineWidth = 1.2;
+    for (const e of removed) {
+      g.strokeStyle = removedColor;
+      g.globalAlpha = 0.9 - 0.65 * e.gone;
+      g.beginPath();
+      traceCurve(g, L.curve(p, e.from, e.to));
+      g.stroke();
+    }
+    g.globalAlpha = 1;
+    g.setLineDash([]);
+  }
+  for (const e of picked) {
+    g.strokeStyle = highlight;
+    g.fillStyle = highlight;
+    g.lineWidth = 1 + 4 * e.strength;
+    g.beginPath();
+    traceCurve(g, L.curve(p, e.from, e.to));
+    g.stroke();
+    g.beginPath();
+    arrow(g, L.curve(p, e.from, e.to), 7);
+    g.fill();
+  }
+  return { live, removed: removed.length, labelled };
+}
+
+// One query's incoming edges labelled with their numbers (2 decimals, as
+// the matrices print them), strongest first, each where it does not cover
+// one already printed: on the arc's top, or near its sender in the columns.
+export function drawEdgeLabels(g, L, p, labelled, { panel, ink }) {
+  g.font = '10.5px system-ui, sans-serif';
+  g.textAlign = 'center';
+  g.textBaseline = 'middle';
+  const placed = [];
+  let shown = 0;
+  for (const e of [...labelled].sort((a, b) => Math.abs(b.value) - Math.abs(a.value))) {
+    const c = L.curve(p, e.from, e.to);
+    const text = formatNumber(e.value, 2);
+    const w = g.measureText(text).width + 6, h = 13;
+    // the arc's top first, then nearer its sender, where arcs spread apart
+    const spots = c.loop ? [0.5] : L.name === 'columns' ? [0.25, 0.15, 0.4] : [0.5, 0.33, 0.2, 0.66];
+    const boxAt = (t) => {
+      const at = pointOn(c, t);
+      return { x: at.x - w / 2, y: at.y - (c.loop ? h : h / 2), w, h, at };
+    };
+    const free = (box) => !placed.some((q) => box.x < q.x + q.w && q.x < box.x + box.w && box.y < q.y + q.h && q.y < box.y + box.h);
+    const box = spots.map(boxAt).find(free);
+    if (!box) continue;
+    const { at } = box;
+    placed.push(box);
+    g.fillStyle = panel;
+    g.strokeStyle = 'rgba(128, 128, 128, 0.6)';
+    g.lineWidth = 1;
+    g.beginPath();
+    g.roundRect(box.x, box.y, box.w, box.h, 3);
+    g.fill();
+    g.stroke();
+    g.fillStyle = ink;
+    g.fillText(text, at.x, box.y + h / 2 + 0.5);
+    shown++;
+  }
+  return shown;
+}
+
