@@ -1,7 +1,7 @@
 // Transfer size of the built site, gzip level 9, file by file: what a first
 // visit fetches, and the whole folder. usage: node scripts/site-size.mjs SITE_DIR
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const site = process.argv[2] ?? 'build/site';
@@ -15,15 +15,30 @@ const walk = (dir) => {
 };
 walk(site);
 
-// A first visit: the page, its modules and styles, the wasm, the preset list
-// and one preset. Not the training view: its modules, its presets and the
-// trainer's wasm load when it opens (a dynamic import, a worker), and the
-// lecture lesson's numbers (lessons/ladder.json) when that lesson opens. Not
-// the Model view's models module and its engine (engine/model*.js), loaded by
-// its worker when a model is opened. Not dist's static figures, licence and
-// package.json either: no page fetches them.
-const firstVisit = (path) => !/\/(training|trainings|figures)\/|attention-(train|model)\.|engine\/model[-.]|\/(LICENSE|package\.json)$|\/lessons\/ladder\.json$/.test(path)
-  && (!path.includes('/scenarios/') || /scenarios\/(index|sun-rises-causal)\.json$/.test(path));
+// A first visit: what index.html fetches before the learner does anything:
+// what it links (the icon, the styles, main.js), every module main.js
+// reaches through static imports (a dynamic import, the training view's,
+// a lesson's, the Model view's, waits until it is used), the playground's
+// wasm and its glue, the preset list and the default preset.
+function firstVisitFiles() {
+  const seen = new Set();
+  const html = readFileSync(join(site, 'index.html'), 'utf8');
+  const pending = ['index.html', ...[...html.matchAll(/<(?:link|script)\b[^>]*?(?:href|src)="([^"]+)"/g)].map((m) => m[1])];
+  pending.push('wasm/attention-core.js', 'wasm/attention-core.wasm', 'scenarios/index.json', 'scenarios/sun-rises-causal.json');
+  while (pending.length) {
+    const path = pending.pop();
+    if (seen.has(path)) continue;
+    seen.add(path);
+    if (!path.endsWith('.js')) continue;
+    const code = readFileSync(join(site, path), 'utf8');
+    // `import … from './x.js'`, `export … from './x.js'`, `import './x.js'`: never import('…')
+    for (const m of code.matchAll(/^\s*(?:import|export)\s(?:[^'";]*?\sfrom\s*)?['"](\.{1,2}\/[^'"]+)['"]/gm))
+      pending.push(join(dirname(path), m[1]));
+  }
+  return seen;
+}
+const loaded = firstVisitFiles();
+const firstVisit = (path) => loaded.has(relative(site, path));
 const sizes = files.map((path) => ({ path: relative(site, path), raw: statSync(path).size, gzip: gzipSync(readFileSync(path), { level: 9 }).length }));
 const total = (list) => list.reduce((sum, f) => ({ raw: sum.raw + f.raw, gzip: sum.gzip + f.gzip }), { raw: 0, gzip: 0 });
 const first = total(sizes.filter((f) => firstVisit(join(site, f.path))));

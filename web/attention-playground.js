@@ -12,7 +12,7 @@
 // files are found beside this script (import.meta.url), and every element
 // on a page shares one WebAssembly module.
 import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes } from './engine/engine.js';
-import { lessons } from './lessons/index.js';
+import { lessons, loadLesson } from './lessons/index.js';
 import { drive, Player } from './state/player.js';
 import { attributeNames, playgroundHash, readSettings } from './element/settings.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
@@ -289,7 +289,8 @@ export class AttentionPlayground extends HTMLElement {
   }
 
   async renderLesson(s) {
-    const lesson = lessons.find((l) => l.id === s.view);
+    const { title } = lessons.find((l) => l.id === s.view);
+    const lesson = await loadLesson(s.view);
     // new attributes start the lesson afresh; the reader's own changes last until then
     const key = JSON.stringify(s);
     if (key !== this.lessonKey) this.lessonState = null;
@@ -298,7 +299,7 @@ export class AttentionPlayground extends HTMLElement {
     const link = playgroundLink(s);
     const root = document.createElement('div');
     root.className = 'root';
-    make(root, 'p', 'title', lesson.title);
+    make(root, 'p', 'title', title);
     const body = make(root, 'div', 'lesson-body');
     this.footer(root, s, link);
     this.disposeLesson?.();

@@ -2,7 +2,7 @@
 // with the engine, the presets and the page's state.
 import { ScenarioError } from '../engine/engine.js';
 import { presetScenario } from '../engine/presets.js';
-import { lessons } from '../lessons/index.js';
+import { lessons, loadLesson } from '../lessons/index.js';
 import { withOverrides } from '../state/sentence.js';
 import { openScenarioText } from './file.js';
 import { $, app, engine, showError } from './page.js';
@@ -17,12 +17,14 @@ let lessonRenders = 0;
 
 export async function renderLesson() {
   const generation = ++lessonRenders;
-  const lesson = lessons.find((l) => l.id === state.lesson);
+  const { title } = lessons.find((l) => l.id === state.lesson);
+  const lesson = await loadLesson(state.lesson);
+  if (generation !== lessonRenders) return;
   disposeLesson();
   disposeLesson = () => {};
   app.dataset.view = 'lesson';
   $('lesson').hidden = false;
-  $('lesson-title').textContent = lesson.title;
+  $('lesson-title').textContent = title;
   // the lesson's scenario in the playground, at the step its idea shows
   const open = lesson.playground?.(state);
   $('lesson-open').hidden = !open;

@@ -5,7 +5,6 @@ import { choice, code, element, matrix, prose, readoutLine, row } from './common
 
 export default {
   id: 'cross',
-  title: 'Self vs. cross attention',
   playground: (state) => `#preset=${state.preset === 'sun-rises' ? 'sun-rises' : 'sun-rises-cross'}&step=weights`,
   async render(root, { engine, presetScenario, state, update }) {
     const id = state.preset === 'sun-rises' ? 'sun-rises' : 'sun-rises-cross';

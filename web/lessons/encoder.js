@@ -21,7 +21,6 @@ function renormalized(root, trace, tokens, readout) {
 
 export default {
   id: 'encoder',
-  title: 'Encoder vs. decoder',
   playground: (state) => `#preset=sun-rises&mask=${state.mask === 'none' ? 'none' : 'causal'}&step=weights`,
   async render(root, { engine, presetScenario, withOverrides, state, update }) {
     const mask = state.mask === 'none' ? 'none' : 'causal';

@@ -24,7 +24,6 @@ const stages = {
 
 export default {
   id: 'learn',
-  title: 'What attention learns',
   async render(root, { state, update, openScenario }) {
     const preset = Object.hasOwn(stages, state.preset) ? state.preset : 'previous-token';
     choice(root, {

@@ -90,7 +90,6 @@ function card(parent, rung, index, previous, train) {
 
 export default {
   id: 'lecture',
-  title: 'Finishing the lecture',
   async render(root, { train }) {
     const data = await ladder();
     prose(root, 'Karpathy’s lecture “Let’s build GPT” climbs from a model that barely reads to a transformer that writes. Here are its five rungs, each a small model trained on the same text: 53,587 characters of quotations from and about literature (the fortunes package’s literature file), 32 characters of context, the same seed, optimizer and validation set. Each adds one idea to the one before.');

@@ -16,7 +16,6 @@ function strongest(weights) {
 
 export default {
   id: 'multihead',
-  title: 'Multi-head attention',
   playground: (state) => `#preset=${state.preset === 'sun-rises-multihead-projected' ? state.preset : 'sun-rises-multihead'}&step=out`,
   async render(root, { engine, presetScenario, state, update }) {
     const id = state.preset === 'sun-rises-multihead-projected' ? state.preset : 'sun-rises-multihead';

@@ -20,7 +20,6 @@ function linearScenario(bank) {
 
 export default {
   id: 'qkv',
-  title: 'Queries, keys and values',
   playground: () => '#preset=bank-projected&step=out',
   async render(root, { engine, presetScenario }) {
     const bank = await presetScenario('bank-projected');

@@ -8,7 +8,6 @@ const headSizes = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 
 export default {
   id: 'scaling',
-  title: 'Scaled attention',
   playground: () => '#preset=scaled-attention&step=scaled',
   render(root, { engine, state, update }) {
     const factor = state.factor;

@@ -14,7 +14,6 @@ function shuffled(n) {
 
 export default {
   id: 'space',
-  title: 'No notion of space',
   playground: () => '#preset=sun-rises&mask=none&step=out',
   async render(root, { engine, presetScenario, withOverrides, state, update }) {
     const trace = engine.run(withOverrides(await presetScenario('sun-rises'), { mask: 'none' }));

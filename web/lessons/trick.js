@@ -3,7 +3,6 @@ import { badge, choice, code, element, matrix, prose, readoutLine, row, slice } 
 
 export default {
   id: 'trick',
-  title: 'The mathematical trick',
   playground: () => '#preset=math-trick&step=weights',
   render(root, { engine, state, update }) {
     const lesson = engine.averagingLesson({ seed: 42, B: 4, T: 8, C: 2 });
