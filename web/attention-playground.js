@@ -114,6 +114,7 @@ export class AttentionPlayground extends HTMLElement {
     this.player.pause();
     this.training?.dispose();
     this.training = null;
+    this.disposeModel();
   }
 
   attributeChangedCallback() {
@@ -189,6 +190,11 @@ export class AttentionPlayground extends HTMLElement {
     this.current = s;
     this.training?.dispose();
     this.training = null;
+    if (s.view === 'model') {
+      await this.renderModel(s);
+      return;
+    }
+    this.disposeModel();
     if (s.view === 'train') {
       await this.renderTraining(s);
       return;
@@ -346,6 +352,36 @@ export class AttentionPlayground extends HTMLElement {
     });
   }
 
+  // view="model": a model file (a preset or a same-origin URL) on the text,
+  // its layer and head selected. The view stays while view="model" does: a
+  // new text or head re-runs the model it holds, a new model opens beside it.
+  async renderModel(s) {
+    if (!this.modelView) {
+      const root = document.createElement('div');
+      root.className = 'root';
+      make(root, 'p', 'title', 'A real GPT: every head of every layer');
+      const body = make(root, 'div', 'model-body-wrap');
+      this.footer(root, s, playgroundLink(s));
+      this.disposeLesson?.();
+      this.trace?.dispose();
+      this.trace = null;
+      this.views = null;
+      this.shadowRoot.replaceChildren(root);
+      const { ModelView } = await import('./model/view.js');  // only model figures load it
+      this.modelView = new ModelView(body);
+    }
+    await this.modelView.show({ model: s.model, text: s.text, layer: s.layer, head: s.head });
+    const problem = this.modelView.problem();
+    if (!problem) return this.ready();
+    this.dataset.state = 'error';
+    this.dispatchEvent(new CustomEvent('error', { detail: { message: `Attention Playground: ${problem}` } }));
+  }
+
+  disposeModel() {
+    this.modelView?.dispose();
+    this.modelView = null;
+  }
+
   onPlayer(stepChanged) {
     if (!this.views) return;
     this.render();
@@ -391,6 +427,7 @@ export class AttentionPlayground extends HTMLElement {
     make(root, 'slot');  // the author's fallback stays under the message
     this.shadowRoot.replaceChildren(root);
     this.views = null;
+    this.disposeModel();
     this.dataset.state = 'error';
     this.dispatchEvent(new CustomEvent('error', { detail: { message } }));
   }
