@@ -22,8 +22,9 @@ walk(site);
 // the Model view's models module and its engine (engine/model*.js), loaded by
 // its worker when a model is opened. Not dist's static figures, licence and
 // package.json either: no page fetches them. Nor the Model view (model/, its
-// views, the shipped model in models/): a dynamic import when it opens.
-const firstVisit = (path) => !/\/(training|trainings|figures|model|models)\/|views\/(model-grid|next-tokens|token-chips)\.js$|attention-(train|model)\.|engine\/model[-.]|\/(LICENSE|package\.json)$|\/lessons\/ladder\.json$/.test(path)
+// views, the shipped model in models/, GPT-2's tokenizer in vendor/): a dynamic
+// import when it opens.
+const firstVisit = (path) => !/\/(training|trainings|figures|model|models|vendor)\/|views\/(model-grid|next-tokens|token-chips)\.js$|attention-(train|model)\.|engine\/model[-.]|\/(LICENSE|package\.json)$|\/lessons\/ladder\.json$/.test(path)
   && (!path.includes('/scenarios/') || /scenarios\/(index|sun-rises-causal)\.json$/.test(path));
 const sizes = files.map((path) => ({ path: relative(site, path), raw: statSync(path).size, gzip: gzipSync(readFileSync(path), { level: 9 }).length }));
 const total = (list) => list.reduce((sum, f) => ({ raw: sum.raw + f.raw, gzip: sum.gzip + f.gzip }), { raw: 0, gzip: 0 });

@@ -2,8 +2,9 @@
 // in the test: small deterministic weights, LayerNorms at 1 and 0, a
 // character vocabulary. For the Model view's loading tests (a file tens of
 // MB large without committing one). Returns a Buffer.
-export function gptFile({ embed, heads, layers, length, vocabulary = ['\n', ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i))], mlp = 4 }) {
-  const V = vocabulary.length;
+// tokenizer: 'gpt2' makes a GPT-2 vocabulary's model (V = 50257, no list).
+export function gptFile({ embed, heads, layers, length, vocabulary = ['\n', ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i))], mlp = 4, tokenizer = 'characters' }) {
+  const V = tokenizer === 'gpt2' ? 50257 : vocabulary.length;
   const tensors = [['transformer.wte.weight', [V, embed]], ['transformer.wpe.weight', [length, embed]]];
   for (let l = 0; l < layers; l++) {
     const h = `transformer.h.${l}.`;
@@ -15,7 +16,8 @@ export function gptFile({ embed, heads, layers, length, vocabulary = ['\n', ...A
       [`${h}mlp.c_proj.weight`, [embed, mlp * embed]], [`${h}mlp.c_proj.bias`, [embed]]);
   }
   tensors.push(['transformer.ln_f.weight', [embed], 1], ['transformer.ln_f.bias', [embed], 0], ['lm_head.weight', [V, embed]]);
-  const header = { __metadata__: { n_head: String(heads), activation: 'gelu', source: 'test', vocab: JSON.stringify(vocabulary) } };
+  const header = { __metadata__: { n_head: String(heads), activation: 'gelu', source: 'test',
+    ...(tokenizer === 'gpt2' ? { tokenizer: 'gpt2' } : { vocab: JSON.stringify(vocabulary) }) } };
   let offset = 0;
   for (const [name, shape] of tensors) {
     const bytes = 4 * shape.reduce((a, b) => a * b, 1);

@@ -184,3 +184,30 @@ test('"Open this head in the playground": the core\'s scenario of layer 1, head 
   assert.deepEqual(await violations(page), []);
   await page.context().close();
 });
+
+test('a GPT-2 vocabulary\'s model: the vendored tokenizer loads only then, its ids are the library\'s, a split emoji\'s chips show bytes', async () => {
+  const gpt2 = await import('gpt-tokenizer/encoding/gpt2');
+  const dir = mkdtempSync(join(tmpdir(), 'model-view-'));
+  const file = join(dir, 'tiny-gpt2.safetensors');
+  writeFileSync(file, gptFile({ embed: 16, heads: 2, layers: 2, length: 64, tokenizer: 'gpt2' }));
+  const page = await modelPage('#model=text-gpt&text=To%20be');
+  const vendored = () => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/vendor/gpt-tokenizer/')).length);
+  assert.equal(await vendored(), 0, 'a character model loads no tokenizer');
+  await page.setInputFiles('.model-source input[type="file"]', file);
+  await page.waitForFunction(() => document.querySelectorAll('.head-thumb').length === 4 && document.querySelector('.model-view').dataset.state === 'ready', null, { timeout: 30000 });
+  assert.ok(await vendored() > 0);
+  assert.match(await page.textContent('.model-facts'), /50,257 tokens \(GPT-2’s BPE\)/);
+  const typed = 'Hi, café 中文 🙂 👍🏽 123!';
+  await page.fill('.model-text-field input', typed);
+  const ids = gpt2.encode(typed);
+  await page.waitForFunction((want) => document.querySelector('.model-view').dataset.tokens === want, ids.join(','));
+  const chips = await page.$$eval('.token-chip', (c) => c.map((x) => x.textContent));
+  assert.ok(chips.includes('\\xF0\\x9F'), chips.join(' | '));
+  const { default: ranks } = await import('gpt-tokenizer/bpeRanks/r50k_base');
+  const { gpt2Tokenizer } = await import('../../web/model/tokens.js');
+  assert.deepEqual(chips, ids.map((id) => tokenText(gpt2Tokenizer(gpt2, ranks).label(id))));
+  assert.equal(await page.$$eval('.next-token-bars li', (l) => l.length), 10);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(await violations(page), []);
+  await page.context().close();
+});
