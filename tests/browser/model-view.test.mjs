@@ -211,3 +211,39 @@ test('a GPT-2 vocabulary\'s model: the vendored tokenizer loads only then, its i
   assert.deepEqual(await violations(page), []);
   await page.context().close();
 });
+
+test('a model with its config.json, a model by URL, a URL elsewhere refused; a model without a tokenizer reads ids', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'model-view-'));
+  const config = join(dir, 'config.json');
+  writeFileSync(config, JSON.stringify({ model_type: 'gpt2', n_head: 6, layer_norm_epsilon: 1e-5 }));
+  const badConfig = join(dir, 'bad', 'config.json');
+  (await import('node:fs')).mkdirSync(join(dir, 'bad'));
+  writeFileSync(badConfig, JSON.stringify({ layer_norm_epsilon: 1e-6 }));
+  const hf = join(root, 'tests', 'models', 'hf-f32.safetensors');
+  // a same-origin URL, relative to the page
+  const page = await modelPage('#model=models/text-gpt.safetensors&text=To%20be');
+  assert.equal(await page.getAttribute('.model-view', 'data-state'), 'ready');
+  assert.equal(await page.textContent('.model-name'), 'Model: "models/text-gpt.safetensors"');
+  // the file and its config.json: n_head from the config (3 in the file)
+  await page.setInputFiles('.model-source input[type="file"]', [hf, config]);
+  await page.waitForFunction(() => /no tokenizer/.test(document.querySelector('.model-text-error').textContent));
+  assert.equal(await page.textContent('.model-text-error'), 'text: this model has no tokenizer, so type token ids separated by commas, like 3, 1, 4; got "To be"');
+  assert.equal(await page.isHidden('.model-body'), true, 'the last model\'s views are not shown as this one\'s');
+  await page.fill('.model-text-field input', '3, 1, 4, 1, 5');
+  await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens === '3,1,4,1,5');
+  assert.equal(await page.$$eval('.head-thumb', (b) => b.length), 2 * 6);
+  // a config.json the core refuses: its line, and the model stays
+  await page.setInputFiles('.model-source input[type="file"]', [hf, badConfig]);
+  await page.waitForFunction(() => !document.querySelector('.model-status').hidden);
+  assert.equal(await page.textContent('.model-status'), '"hf-f32.safetensors": config.layer_norm_epsilon: 1e-06, but the core\'s LayerNorm uses eps 1e-5 (gpt-v1.md); still showing "hf-f32.safetensors"');
+  assert.equal(await page.$$eval('.head-thumb', (b) => b.length), 12);
+  // a link to a model elsewhere: refused before any request, the model stays
+  await page.evaluate(() => { window.location.hash = '#model=https://example.org/gpt2.safetensors'; });
+  await page.waitForFunction(() => /not on this site/.test(document.querySelector('.model-status').textContent));
+  assert.equal(await page.textContent('.model-status'), 'model: "https://example.org/gpt2.safetensors" is not on this site; model files load from the page\'s own origin only; still showing "hf-f32.safetensors"');
+  assert.equal(await page.$$eval('.head-thumb', (b) => b.length), 12);
+  assert.deepEqual(page.failed, []);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(await violations(page), []);
+  await page.context().close();
+});

@@ -30,6 +30,14 @@ function element(parent, tag, props = {}) {
 
 const megabytes = (n) => `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)} MB`;
 
+// A model with no tokenizer reads token ids: "3, 1, 4".
+function idsOf(text) {
+  const parts = text.trim().split(/[\s,]+/);
+  if (!parts.every((p) => /^\d{1,9}$/.test(p)))
+    throw new ModelError(`text: this model has no tokenizer, so type token ids separated by commas, like 3, 1, 4; got ${quoteText(text)}`);
+  return parts.map(Number);
+}
+
 export class ModelView {
   // root: an element to fill. settings: {model (a preset id or a same-origin
   // URL), text, layer, head}. onState(settings): what the learner changed, for
@@ -85,7 +93,8 @@ export class ModelView {
     });
     this.chips = new TokenChips(box, { onPosition: (t) => this.showGuesses(t) });
 
-    const body = element(box, 'div', { className: 'model-body' });
+    const body = element(box, 'div', { className: 'model-body', hidden: true });
+    this.body = body;
     const gridPanel = element(body, 'section', { className: 'model-grid-panel' });
     element(gridPanel, 'h3', { className: 'small-heading', textContent: 'Every head of every layer' });
     this.grid = new HeadGrid(gridPanel, { onSelect: (s) => this.select(s) });
@@ -178,6 +187,9 @@ export class ModelView {
       this.name.textContent = `Model: ${label}`;
       this.facts.textContent = `${c.layers} layers × ${c.heads} heads, embedding ${c.embed}, ${c.vocab.toLocaleString('en')} tokens`
         + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, context ${c.length}, ${c.parameters.toLocaleString('en')} parameters`;
+      // the views drew the last model: hidden until this one has read the text
+      this.result = null;
+      this.body.hidden = this.chips.list.hidden = true;
       this.settings.layer = Math.min(this.settings.layer, c.layers - 1);
       this.settings.head = Math.min(this.settings.head, c.heads - 1);
       this.onState(this.settings);
@@ -205,7 +217,15 @@ export class ModelView {
   // The text's tokens: the core's (a character model) or the GPT-2 tokenizer's.
   async tokensOf(text) {
     if (this.info.tokenizer === 'gpt2') return this.tokenizer.encode(text);
+    if (this.info.tokenizer === 'ids') return idsOf(text);  // the core checks each against V
     return this.worker.encode(text);
+  }
+
+  // The text of generated ids, to append to the learner's.
+  async textOf(ids) {
+    if (this.info.tokenizer === 'gpt2') return this.tokenizer.decode(ids);
+    if (this.info.tokenizer === 'ids') return ids.map((id) => `, ${id}`).join('');
+    return this.worker.decode(ids);
   }
 
   async run() {
@@ -238,6 +258,7 @@ export class ModelView {
 
   draw() {
     const { attention } = this.result;
+    this.body.hidden = this.chips.list.hidden = false;
     this.chips.draw(this.labels, this.result.tokens);
     this.grid.draw(attention, this.settings);
     this.drawHead();
@@ -299,7 +320,7 @@ export class ModelView {
     try {
       const tokens = this.result.tokens;
       const added = await this.worker.generate(tokens, 10, { temperature, seed: this.seed++ });
-      const more = this.info.tokenizer === 'gpt2' ? this.tokenizer.decode(added) : await this.worker.decode(added);
+      const more = await this.textOf(added);
       this.settings.text += more;
       this.input.value = this.settings.text;
       this.onState(this.settings);
