@@ -3,8 +3,15 @@
 // row per layer. Each thumbnail is a button; the grid is one tab stop whose
 // arrow keys move the selection (roving tabindex), so 12 × 12 heads stay
 // reachable by keyboard. Each canvas holds one pixel per cell and CSS scales
-// it up without smoothing, so painting 144 heads is 144 small ImageData puts.
+// it up without smoothing, so painting 144 heads is 144 small ImageData puts
+// (the colours of one 256-step palette: the same scale as the heatmaps').
 import { sequential } from './colors.js';
+
+// viridis at 256 steps as RGBA words (little-endian: A B G R), so a
+// thumbnail's pixel is one look-up; and the faint grey of a masked cell.
+const rgba = ([r, g, b], a = 255) => ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
+const palette = Uint32Array.from({ length: 256 }, (_, n) => rgba(sequential(n / 255)));
+const masked = rgba([128, 128, 128], 40);
 
 export class HeadGrid {
   // parent: where it goes; onSelect({layer, head}): a thumbnail was chosen.
@@ -38,14 +45,14 @@ export class HeadGrid {
     this.shape = attention.shape;
     this.grid.setAttribute('aria-label', `Attention of all ${L * H} heads: ${L} layers by ${H} heads, ${T} tokens; arrow keys choose a head`);
     const pixels = new ImageData(T, T);
+    const words = new Uint32Array(pixels.data.buffer);  // one RGBA pixel a word
     this.cells.forEach(({ canvas }, k) => {
       if (canvas.width !== T) canvas.width = canvas.height = T;
       const at = k * T * T;
-      for (let n = 0; n < T * T; n++) {
-        // above the diagonal the causal mask hid the key: left blank, as a masked cell
-        const [r, g, b] = n % T > Math.floor(n / T) ? [128, 128, 128] : sequential(attention.data[at + n]);
-        pixels.data.set([r, g, b, n % T > Math.floor(n / T) ? 40 : 255], n * 4);
-      }
+      for (let i = 0; i < T; i++)
+        for (let j = 0; j < T; j++)
+          // above the diagonal the causal mask hid the key: left faint, as a masked cell
+          words[i * T + j] = j > i ? masked : palette[Math.round(Math.max(0, Math.min(1, attention.data[at + i * T + j])) * 255)];
       canvas.getContext('2d').putImageData(pixels, 0, 0);
     });
     this.select(selected);
