@@ -14,51 +14,15 @@
 import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes } from './engine/engine.js';
 import { lessons } from './lessons/index.js';
 import { drive, Player } from './state/player.js';
-import { attributeNames, playgroundHash, readSettings } from './element/settings.js';
+import { attributeNames, readSettings } from './element/settings.js';
+import { loadSheets, make, playgroundLink } from './element/figure.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
-import { defaultState, quoteText, steps } from './state/state.js';
+import { defaultState, steps } from './state/state.js';
 import { scenarioFromSentence, withOverrides } from './state/sentence.js';
 import { LinkedViews } from './views/linked.js';
 import { tokenText } from './views/format.js';
 
 const stepLabels = { x: 'x', qkv: 'q, k, v', scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights', out: 'out' };
-
-// Both stylesheets once per page, adopted by every element (a <style> in
-// Shadow DOM would break a strict style-src 'self').
-let sheets = null;
-function loadSheets() {
-  sheets ??= Promise.all(['views/views.css', 'element/element.css'].map(async (name) => {
-    const response = await fetch(new URL(name, import.meta.url));
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(await response.text());
-    return sheet;
-  }));
-  return sheets;
-}
-
-// The link of "Open in the playground", or null when the page cannot show
-// the figure's settings (a file given by URL).
-function playgroundLink(s) {
-  const hash = playgroundHash(s);
-  if (hash === null) return null;
-  let page;
-  try {
-    page = new URL(s.playground ?? new URL('index.html', import.meta.url), document.baseURI);
-  } catch {
-    throw new RangeError(`playground must be the URL of the playground's page; got ${quoteText(s.playground)}`);
-  }
-  if (!['http:', 'https:'].includes(page.protocol)) throw new RangeError(`playground must be an http or https URL; got ${quoteText(s.playground)}`);
-  page.hash = hash;
-  return page.href;
-}
-
-function make(parent, tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  parent.append(node);
-  return node;
-}
 
 export class AttentionPlayground extends HTMLElement {
   static get observedAttributes() {
