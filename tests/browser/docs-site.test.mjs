@@ -102,8 +102,8 @@ async function showsTheModel(page, figure) {
     const r = e.shadowRoot;
     return {
       state: e.dataset.state, message: r.querySelector('.message, .model-status:not([hidden])')?.textContent ?? '',
-      chips: r.querySelectorAll('.token-chip').length, heads: r.querySelectorAll('.head-thumb').length,
-      selected: [...r.querySelectorAll('.head-thumb[aria-pressed="true"]')].map((b) => `${b.dataset.layer}.${b.dataset.head}`),
+      chips: r.querySelectorAll('.token-chip').length, heads: r.querySelectorAll('.model-thumb').length,
+      selected: [...r.querySelectorAll('.model-thumb[aria-pressed="true"]')].map((b) => `${b.dataset.layer}.${b.dataset.head}`),
       bars: r.querySelectorAll('.next-token-bars li').length, open: r.querySelector('a.open')?.getAttribute('href') ?? '',
     };
   });

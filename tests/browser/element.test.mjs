@@ -223,13 +223,13 @@ test('view="model": the shipped GPT on the text, its head selected; a new text r
   await readyIn(p, '#m');
   const shown = () => p.$eval('#m', (e) => ({
     state: e.dataset.state, chips: [...e.shadowRoot.querySelectorAll('.token-chip')].map((c) => c.textContent).join(''),
-    selected: [...e.shadowRoot.querySelectorAll('.head-thumb[aria-pressed="true"]')].map((b) => `${b.dataset.layer}.${b.dataset.head}`),
+    selected: [...e.shadowRoot.querySelectorAll('.model-thumb[aria-pressed="true"]')].map((b) => `${b.dataset.layer}.${b.dataset.head}`),
   }));
   assert.deepEqual(await shown(), { state: 'ready', chips: 'To␣be', selected: ['1.3'] });
   await p.$eval('#m', (e) => e.setAttribute('text', 'To be, or'));
   await p.waitForFunction(() => document.querySelector('#m').shadowRoot.querySelectorAll('.token-chip').length === 9);
   await p.$eval('#m', (e) => e.setAttribute('head', '0'));
-  await p.waitForFunction(() => document.querySelector('#m').shadowRoot.querySelector('.head-thumb[aria-pressed="true"]')?.dataset.head === '0');
+  await p.waitForFunction(() => document.querySelector('#m').shadowRoot.querySelector('.model-thumb[aria-pressed="true"]')?.dataset.head === '0');
   await p.waitForFunction(() => document.querySelector('#far').dataset.state === 'error', null, { timeout: 20000 });
   assert.equal(await p.$eval('#far', (e) => e.shadowRoot.querySelector('.model-status').textContent),
     'model: "https://example.org/gpt2.safetensors" is not on this site; model files load from the page\'s own origin only');

@@ -55,8 +55,8 @@ test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, t
   assert.equal(await page.getAttribute('.model-view', 'data-tokens'), tokens.join(','));
   assert.deepEqual(await page.$$eval('.token-chip', (c) => c.map((x) => x.textContent)), tokens.map((t) => tokenText(node.vocabulary[t])));
   assert.match(await page.textContent('.model-facts'), /^2 layers × 4 heads, embedding 64, 81 tokens \(characters\), context 32, 112,593 parameters$/);
-  assert.equal(await page.$$eval('.head-thumb', (b) => b.length), 8);
-  assert.deepEqual(await page.$$eval('.head-thumb[aria-pressed="true"]', (b) => b.map((x) => `${x.dataset.layer}.${x.dataset.head}`)), ['1.2']);
+  assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 8);
+  assert.deepEqual(await page.$$eval('.model-thumb[aria-pressed="true"]', (b) => b.map((x) => `${x.dataset.layer}.${x.dataset.head}`)), ['1.2']);
   assert.equal(await page.textContent('.model-head-panel h3'), 'Layer 1, head 2: who listens to whom');
   assert.equal(await page.getAttribute('.model-head-panel figure[data-view="graph"]', 'data-edges'), String((19 * 20) / 2));
   assert.deepEqual(await bars(page), expectedBars(run, tokens.length - 1));
@@ -68,10 +68,10 @@ test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, t
   await page.focus('.token-chip[data-position="6"]');
   assert.deepEqual(await bars(page), expectedBars(run, 6));
   // arrow keys walk the grid; the link follows
-  await page.focus('.head-thumb[aria-pressed="true"]');
+  await page.focus('.model-thumb[aria-pressed="true"]');
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('ArrowRight');
-  assert.deepEqual(await page.$$eval('.head-thumb[aria-pressed="true"]', (b) => b.map((x) => `${x.dataset.layer}.${x.dataset.head}`)), ['0.3']);
+  assert.deepEqual(await page.$$eval('.model-thumb[aria-pressed="true"]', (b) => b.map((x) => `${x.dataset.layer}.${x.dataset.head}`)), ['0.3']);
   assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'layer 0, head 3');
   assert.deepEqual(await hashOf(page), { model: 'text-gpt', head: '3' }, 'the default text and layer 0 leave the link');
   await shot(page, 'model-view');
@@ -133,7 +133,7 @@ test('a bad model file shows the core\'s line and keeps the model and the text; 
   assert.equal((await hashOf(page)).model, 'text-gpt', 'the link still names the model shown');
   // the large file: progress in bytes, then 6 layers × 6 heads
   await page.setInputFiles('.model-source input[type="file"]', large);
-  await page.waitForFunction(() => document.querySelectorAll('.head-thumb').length === 36, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelectorAll('.model-thumb').length === 36, null, { timeout: 60000 });
   const progress = await page.evaluate(() => [document.querySelector('.model-progress').hidden, document.querySelector('.model-progress progress').value, document.querySelector('.model-progress progress').max]);
   assert.equal(progress[0], true);
   assert.equal(progress[1], progress[2], 'the bar reached the data\'s size');
@@ -151,7 +151,7 @@ test('a bad model file shows the core\'s line and keeps the model and the text; 
   await shot(page, 'model-view-loading');
   await page.click('.model-progress button');
   assert.match(await page.textContent('.model-status'), /^Opening was cancelled; still showing "large\.safetensors"$/);
-  assert.equal(await page.$$eval('.head-thumb', (b) => b.length), 36);
+  assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 36);
   assert.deepEqual(page.problems, []);
   assert.deepEqual(await violations(page), []);
   await page.context().close();
@@ -194,7 +194,7 @@ test('a GPT-2 vocabulary\'s model: the vendored tokenizer loads only then, its i
   const vendored = () => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/vendor/gpt-tokenizer/')).length);
   assert.equal(await vendored(), 0, 'a character model loads no tokenizer');
   await page.setInputFiles('.model-source input[type="file"]', file);
-  await page.waitForFunction(() => document.querySelectorAll('.head-thumb').length === 4 && document.querySelector('.model-view').dataset.state === 'ready', null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelectorAll('.model-thumb').length === 4 && document.querySelector('.model-view').dataset.state === 'ready', null, { timeout: 30000 });
   assert.ok(await vendored() > 0);
   assert.match(await page.textContent('.model-facts'), /50,257 tokens \(GPT-2’s BPE\)/);
   const typed = 'Hi, café 中文 🙂 👍🏽 123!';
@@ -231,17 +231,17 @@ test('a model with its config.json, a model by URL, a URL elsewhere refused; a m
   assert.equal(await page.isHidden('.model-body'), true, 'the last model\'s views are not shown as this one\'s');
   await page.fill('.model-text-field input', '3, 1, 4, 1, 5');
   await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens === '3,1,4,1,5');
-  assert.equal(await page.$$eval('.head-thumb', (b) => b.length), 2 * 6);
+  assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 2 * 6);
   // a config.json the core refuses: its line, and the model stays
   await page.setInputFiles('.model-source input[type="file"]', [hf, badConfig]);
   await page.waitForFunction(() => !document.querySelector('.model-status').hidden);
   assert.equal(await page.textContent('.model-status'), '"hf-f32.safetensors": config.layer_norm_epsilon: 1e-06, but the core\'s LayerNorm uses eps 1e-5 (gpt-v1.md); still showing "hf-f32.safetensors"');
-  assert.equal(await page.$$eval('.head-thumb', (b) => b.length), 12);
+  assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 12);
   // a link to a model elsewhere: refused before any request, the model stays
   await page.evaluate(() => { window.location.hash = '#model=https://example.org/gpt2.safetensors'; });
   await page.waitForFunction(() => /not on this site/.test(document.querySelector('.model-status').textContent));
   assert.equal(await page.textContent('.model-status'), 'model: "https://example.org/gpt2.safetensors" is not on this site; model files load from the page\'s own origin only; still showing "hf-f32.safetensors"');
-  assert.equal(await page.$$eval('.head-thumb', (b) => b.length), 12);
+  assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 12);
   assert.deepEqual(page.failed, []);
   assert.deepEqual(page.problems, []);
   assert.deepEqual(await violations(page), []);

@@ -73,7 +73,7 @@ export class HeadGrid {
       for (let h = 0; h < H; h++) {
         const button = document.createElement('button');
         button.type = 'button';
-        button.className = 'head-thumb';
+        button.className = 'model-thumb';
         button.dataset.layer = String(l);
         button.dataset.head = String(h);
         button.setAttribute('aria-label', `layer ${l}, head ${h}`);
