@@ -79,12 +79,6 @@ std::string tensor_place(const std::string& name) {
   return plain ? name : quote(name);
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
 std::uint64_t safetensors_header_length(const unsigned char* first, std::size_t available, std::uint64_t file_size) {
   ATTENTION_CHECK(file_size >= 8 && available >= 8, "header: the file is shorter than the 8-byte header length");
   std::uint64_t n = 0;

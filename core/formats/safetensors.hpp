@@ -44,7 +44,4 @@ safetensors_header read_safetensors_header(std::string_view header, std::uint64_
 // digits, '.', '_' and '-' (h.3.attn.c_attn.weight), quoted otherwise.
 std::string tensor_place(const std::string& name);
 
-// [96, 32], as the messages and PyTorch print a shape.
-std::string shape_text(const std::vector<std::uint64_t>& shape);
-
 }  // namespace attention

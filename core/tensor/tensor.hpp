@@ -31,6 +31,15 @@ inline std::uint64_t saturating_times(std::uint64_t a, std::uint64_t b) {
   return a * b;
 }
 
+// [96, 32], as the messages and PyTorch print a shape: a shape_t, or the
+// 64-bit sizes a file wrote (the same type natively, not in wasm)
+template <typename Size>
+std::string shape_text(const std::vector<Size>& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
 // element_count that saturates instead of wrapping: for limit checks
 inline std::uint64_t saturating_count(const shape_t& shape) {
   std::uint64_t n = 1;

@@ -4,6 +4,7 @@
 
 #include "errors/check.hpp"
 #include "formats/safetensors.hpp"
+#include "tensor/tensor.hpp"
 
 using namespace attention;
 
@@ -91,6 +92,6 @@ TEST_CASE("names in messages: as they are when plain, quoted otherwise", "[safet
   CHECK(tensor_place("h.3.attn.c_attn.weight") == "h.3.attn.c_attn.weight");
   CHECK(tensor_place("evil\n\x1b[2J") == "\"evil\\n\\u001B[2J\"");
   CHECK(tensor_place("") == "\"\"");
-  CHECK(shape_text({96, 32}) == "[96, 32]");
-  CHECK(shape_text({}) == "[]");
+  CHECK(shape_text(std::vector<std::uint64_t>{96, 32}) == "[96, 32]");
+  CHECK(shape_text(shape_t{}) == "[]");
 }
