@@ -1,6 +1,7 @@
 // The native core on full traces: parse the scenario, draw its tensors, run
 // every head recording every step. `make bench` runs it; with --json it
-// prints {"native": [...]} for tests/bench/bench.mjs.
+// prints {"native": [...]} for tests/bench/bench.mjs; --training and --peak
+// print the training steps and the machine's peak for bench_training.mjs.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -10,7 +11,9 @@
 
 #include "attention/run.hpp"
 #include "formats/scenario_file.hpp"
+#include "formats/training_cost.hpp"
 #include "formats/training_file.hpp"
+#include "peak.hpp"
 #include "scenario_text.hpp"
 #include "tensor/allocation.hpp"
 
@@ -33,24 +36,100 @@ double percentile(std::vector<double> v, double p) {
 
 }  // namespace
 
+// The best and the median of a list of times.
+struct timing {
+  double best, median;
+};
+timing timing_of(std::vector<double> v) { return {*std::min_element(v.begin(), v.end()), percentile(v, 0.5)}; }
+
+// A text task's corpus: the file beside the training file, as the CLI reads it.
+attention::corpus_reader corpora_beside(const std::string& path) {
+  const std::string folder = path.substr(0, path.find_last_of('/') + 1);
+  return [folder](const std::string& name) {
+    std::ifstream in(folder + name, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+}
+
 // --training FILE...: milliseconds per optimizer step (draw a batch, forward,
-// backward, AdamW), the median of 5 runs of 100 steps after 5 to warm up.
+// backward, AdamW), over 9 runs of 20 steps after 5 to warm up: the best run
+// (the least disturbed on a shared machine) and the median; and the step's
+// multiply-adds by the core's cost model (formats/training_cost.hpp).
 int training(int argc, char** argv) {
   std::printf("{\"training\": [");
   for (int k = 2; k < argc; ++k) {
     std::ifstream in(argv[k]);
     std::stringstream text;
     text << in.rdbuf();
-    const attention::training_file file = attention::parse_training(text.str());
+    const attention::training_file file = attention::parse_training(text.str(), corpora_beside(argv[k]));
     attention::training_run run(file.spec);
     for (int i = 0; i < 5; ++i) run.step();
     std::vector<double> ms;
-    for (int r = 0; r < 5; ++r) {
+    for (int r = 0; r < 9; ++r) {
       const auto start = std::chrono::steady_clock::now();
-      for (int i = 0; i < 100; ++i) run.step();
-      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 100);
+      for (int i = 0; i < 20; ++i) run.step();
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 20);
     }
-    std::printf("%s{\"id\": \"%s\", \"ms_per_step\": %.4f}", k > 2 ? ", " : "", file.id.c_str(), percentile(ms, 0.5));
+    const timing t = timing_of(ms);
+    std::printf("%s{\"id\": \"%s\", \"ms_per_step\": %.4f, \"median_ms\": %.4f, \"multiply_adds\": %llu}", k > 2 ? ", " : "",
+                file.id.c_str(), t.best, t.median,
+                static_cast<unsigned long long>(attention::cost_of(file.spec).step_multiply_adds));
+  }
+  std::printf("]}\n");
+  return 0;
+}
+
+// --peak: the single-core peak (peak.hpp) at each vector width the machine
+// runs, multiply then add; fused multiply-adds at AVX2's width (PyTorch's
+// own kernels' kind) and AVX-512's, which the core's products may not use;
+// GFLOP/s of the best of 15 runs, and the median. "kernel_lanes" is the
+// width the core's kernels run at here (simd_lanes()): the peak they are
+// measured against.
+alignas(64) float ones[8 * 16];
+constexpr long peak_steps = 5000000;
+float peak_4() { return bench::peak_loop<4, 2, 4>(peak_steps, ones); }  // 8 sums: SSE2's 16 registers
+#if ATTENTION_X86
+// The same loop, its multiply and add contracted into one fused
+// multiply-add: the width of the machine's FMA.
+#define BENCH_FUSED __attribute__((optimize("fp-contract=fast")))
+ATTENTION_TARGET_AVX2 float peak_8() { return bench::peak_loop<8, 2, 4>(peak_steps, ones); }
+ATTENTION_TARGET_AVX2 BENCH_FUSED float peak_8_fused() { return bench::peak_loop<8, 2, 4>(peak_steps, ones); }
+ATTENTION_TARGET_AVX512 float peak_16() { return bench::peak_loop<16, 2, 12>(peak_steps, ones); }  // 24 sums of 32 registers
+ATTENTION_TARGET_AVX512 BENCH_FUSED float peak_16_fused() { return bench::peak_loop<16, 2, 12>(peak_steps, ones); }
+#endif
+
+int peak() {
+  for (float& one : ones) one = 1.0f;
+  struct kind {
+    const char* what;
+    int lanes, sums;
+    float (*run)();
+  };
+  std::vector<kind> kinds = {{"mul+add", 4, 8, peak_4}};
+#if ATTENTION_X86
+  if (attention::simd_runs(8)) {
+    kinds.push_back({"mul+add", 8, 8, peak_8});
+    kinds.push_back({"fma", 8, 8, peak_8_fused});
+  }
+  if (attention::simd_runs(16)) {
+    kinds.push_back({"mul+add", 16, 24, peak_16});
+    kinds.push_back({"fma", 16, 24, peak_16_fused});
+  }
+#endif
+  std::printf("{\"kernel_lanes\": %d, \"peak\": [", attention::simd_lanes());
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    std::vector<double> gflops;
+    volatile float sink = 0;
+    for (int r = 0; r < 15; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      sink = sink + kinds[k].run();
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      gflops.push_back(bench::peak_flops(peak_steps, kinds[k].lanes, kinds[k].sums) / seconds / 1e9);
+    }
+    std::printf("%s{\"what\": \"%s\", \"lanes\": %d, \"gflops\": %.2f, \"median_gflops\": %.2f}", k ? ", " : "",
+                kinds[k].what, kinds[k].lanes, *std::max_element(gflops.begin(), gflops.end()), percentile(gflops, 0.5));
   }
   std::printf("]}\n");
   return 0;
@@ -59,6 +138,7 @@ int training(int argc, char** argv) {
 int main(int argc, char** argv) {
   attention::keep_freed_memory();
   if (argc > 1 && std::strcmp(argv[1], "--training") == 0) return training(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "--peak") == 0) return peak();
   const bool json = argc > 1 && std::strcmp(argv[1], "--json") == 0;
   std::vector<size> sizes;
   for (int heads : {1, 8})

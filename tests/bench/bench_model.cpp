@@ -19,7 +19,6 @@
 #include "errors/check.hpp"
 #include "models/model_run.hpp"
 #include "models/model_stream.hpp"
-#include "peak.hpp"
 
 namespace {
 
@@ -66,15 +65,6 @@ int main(int argc, char** argv) {
       attention::run_model(model, tokens);
       run_ms.push_back(ms_since(start));
     }
-    // the peak: the best of five half-second-ish runs of the multiply-add loop
-    double peak_gflops = 0;
-    for (int r = 0; r < 5; ++r) {
-      const int n = 20000000;
-      start = clock_type::now();
-      volatile float sink = peak_multiply_adds(n);
-      (void)sink;
-      peak_gflops = std::max(peak_gflops, 96.0 * n / (ms_since(start) * 1e6));
-    }
     // What first touching as many bytes as the weights costs here, on fresh
     // pages (the model still holds its own): no load can be faster.
     const std::size_t weight_bytes = static_cast<std::size_t>(model.config.parameters) * 4;
@@ -95,7 +85,6 @@ int main(int argc, char** argv) {
                                 {"forward_ms", forward_ms},
                                 {"run_ms", run_ms},
                                 {"multiply_adds", multiply_adds(model.config, T)},
-                                {"peak_gflops", peak_gflops},
                                 {"peak_rss_bytes", static_cast<std::uint64_t>(usage.ru_maxrss) * 1024}};
     std::cout << out.dump() << "\n";
   } catch (const attention::error& e) {

@@ -1,22 +1,45 @@
-// The measured single-core peak the GPT bench compares against: a multiply
-// and an add per element (the operations the core's products use: no FMA),
-// on 128-bit vectors (the native build's SSE2 and wasm's SIMD128), twelve
-// independent accumulators so that neither latency nor anything but the two
-// arithmetic ports limits it. Built natively into attention-model-bench and
-// by emcc into build/bench/peak.wasm for Chromium.
+// The machine's single-core peak for the operations the kernels use: X·Y
+// independent sums s = s + x·y on vectors of W floats, a multiply then an
+// add each, as the GEMM's micro-kernel does (its multiplicands in
+// registers, its multipliers loaded). The X multiplicands stay in
+// registers; each step loads the Y multipliers from a small table of ones,
+// at places that move with the step, so no compiler can hoist a product out
+// of the loop, and all X·Y products are distinct. The one peak of `make
+// bench`: natively in attention-bench --peak (every width the machine runs,
+// and fused for comparison), in wasm as peak_wasm.cpp, timed in Chromium by
+// peaks.mjs; the training and the model benches both read that.
 #pragma once
 
-typedef float peak_v4 __attribute__((vector_size(16)));
+#include "tensor/simd.hpp"
 
-// n rounds of 12 vector multiply-adds: 96·n float operations; returns a sum
-// so the loop is not optimized away.
-extern "C" __attribute__((noinline)) inline float peak_multiply_adds(int n) {
-  peak_v4 acc[12];
-  for (int k = 0; k < 12; ++k) acc[k] = peak_v4{1.0f + k, 2.0f, 3.0f, 4.0f};
-  const peak_v4 x = {0.999999f, 0.999998f, 0.999997f, 0.999996f}, y = {1e-7f, 2e-7f, 3e-7f, 4e-7f};
-  for (int i = 0; i < n; ++i)
-    for (int k = 0; k < 12; ++k) acc[k] = acc[k] * x + y;
-  float sum = 0;
-  for (int k = 0; k < 12; ++k) sum += acc[k][0] + acc[k][1] + acc[k][2] + acc[k][3];
-  return sum;
+namespace bench {
+
+using attention::vec;
+
+// ones: 8·W floats, each 1. Built with -ffp-contract=off each sum's step is
+// a multiply then an add; a caller that allows contraction gets one FMA.
+template <int W, int X, int Y>
+ATTENTION_INLINE float peak_loop(long steps, const float* ones) {
+  vec<W> s[X * Y], x[X];
+  for (int i = 0; i < X * Y; ++i) s[i] = attention::splat<W>(0.0f);
+  for (int i = 0; i < X; ++i) x[i] = attention::load<W>(ones) * (static_cast<float>(i + 1) * 1e-3f);
+  for (long k = 0; k < steps; ++k) {
+#pragma GCC unroll 16
+    for (int j = 0; j < Y; ++j) {
+      const vec<W> y = attention::load<W>(ones + ((k + j) & 7) * W);
+#pragma GCC unroll 8
+      for (int i = 0; i < X; ++i) {
+        s[i * Y + j] = s[i * Y + j] + x[i] * y;
+      }
+    }
+  }
+  float total = 0;
+  for (int i = 0; i < X * Y; ++i)
+    for (int l = 0; l < W; ++l) total += s[i][l];
+  return total;
 }
+
+// Floating-point operations of one call: two per lane of each sum per step.
+constexpr double peak_flops(long steps, int W, int sums) { return 2.0 * static_cast<double>(steps) * W * sums; }
+
+}  // namespace bench

@@ -16,6 +16,9 @@ async function clocked(hash, options = {}) {
   await page.clock.install();
   await page.goto(`${env.url}${hash}`);
   assert.equal(await ready(page), 'ready');
+  // Paused: only runFor moves time, so a slow machine's real milliseconds
+  // between a click and its frame do not move the animation along.
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
   return page;
 }
 

@@ -204,6 +204,7 @@ test('the navigation names each view once', async () => {
   const names = await page.$$eval('#lessons-nav a', (a) => a.map((x) => x.textContent));
   assert.equal(new Set(names).size, names.length, names.join(' | '));
   assert.ok(!names.includes('What attention learns') || !names.includes('Watch attention learn'));
+  assert.ok(names.includes('Train live') && names.includes('Lecture GPT'), names.join(' | '));
   // one row at 1280 px, so the first screen is the playground's
   const tops = await page.$$eval('#lessons-nav a', (a) => new Set(a.map((x) => Math.round(x.getBoundingClientRect().top))).size);
   assert.equal(tops, 1);

@@ -33,8 +33,8 @@ let lastPlaygroundHash = '#';
 // Short names keep the nav to one row at 1280 px, so the first screen is the
 // playground's; each lesson's heading keeps its full title (data-title).
 const navNames = {
-  trick: 'Averaging trick', qkv: 'Queries, keys, values', encoder: 'Encoder / decoder', cross: 'Cross-attention',
-  multihead: 'Multi-head', scaling: 'Scaling', space: 'Word order', learn: 'Induction heads',
+  trick: 'Averaging', qkv: 'Q, K, V', encoder: 'Encoder / decoder', cross: 'Cross-attention',
+  multihead: 'Multi-head', scaling: 'Scaling', space: 'Word order', learn: 'Induction heads', lecture: 'Lecture GPT',
 };
 
 function renderNav() {
@@ -49,7 +49,7 @@ function renderNav() {
     };
     link('#', 'Playground');
     for (const lesson of lessons) link(`#lesson=${lesson.id}`, navNames[lesson.id] ?? lesson.title).dataset.title = lesson.title;
-    link('#train=induction', 'Watch attention learn');
+    link('#train=induction', 'Train live');
     link('#model=text-gpt', 'Model');
   }
   document.querySelector('.skip-link').textContent = state.lesson || state.train || state.model ? 'Skip to the lesson' : 'Skip to the step player';
