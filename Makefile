@@ -56,7 +56,7 @@ wasm: deps-wasm
 	@$(EMENV) emcmake cmake -S . -B $(WASM) -DCMAKE_BUILD_TYPE=Release > /dev/null
 	@$(EMENV) cmake --build $(WASM) -j $(JOBS)
 
-site: wasm deps-node
+site: wasm deps-node node_modules/.package-lock.json
 	@node scripts/build-site.mjs $(WASM) $(SITE)
 
 # The folder to copy into a documentation site: the playground, the element,
@@ -110,7 +110,7 @@ fuzz: fuzz-build
 test-fuzz:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 
-test-wasm: wasm deps-node
+test-wasm: wasm deps-node node_modules/.package-lock.json
 	node --test tests/wasm/ tests/tools/
 
 # The scripts users run (scripts/export-nanogpt.py), on files the test makes

@@ -3,7 +3,7 @@
 // scenarios/index.json listing the presets (a static server cannot list a
 // folder). usage: node scripts/build-site.mjs WASM_BUILD_DIR SITE_DIR
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, normalize } from 'node:path';
 
 const [wasmDir, siteDir] = process.argv.slice(2);
 if (!wasmDir || !siteDir) {
@@ -24,4 +24,22 @@ const presets = readdirSync(join(webDir, 'scenarios'))
     return { id: s.id, title: s.title ?? s.id, source: s.source ?? '' };
   });
 writeFileSync(join(siteDir, 'scenarios', 'index.json'), JSON.stringify(presets, null, 1) + '\n');
-console.log(`site: ${siteDir} (${presets.length} presets)`);
+
+// GPT-2's byte-level BPE for the Model view (npm's gpt-tokenizer, MIT): the
+// ES modules of its GPT-2 encoding and their imports only (not its other
+// encodings' ranks), under vendor/, loaded when a GPT-2 model opens.
+const tokenizerDir = new URL('../node_modules/gpt-tokenizer/', import.meta.url).pathname;
+const vendored = join(siteDir, 'vendor', 'gpt-tokenizer');
+const copied = new Set();
+const vendor = (file) => {
+  if (copied.has(file)) return;
+  copied.add(file);
+  const text = readFileSync(join(tokenizerDir, 'esm', file), 'utf8');
+  mkdirSync(dirname(join(vendored, file)), { recursive: true });
+  writeFileSync(join(vendored, file), text.replace(/\n\/\/# sourceMappingURL=.*$/m, ''));
+  for (const [, spec] of text.matchAll(/^\s*(?:import|export)\b[^;'"]*?(?:from\s*)?"(\.[^"]+)"/gm)) vendor(normalize(join(dirname(file), spec)));
+};
+vendor('encoding/gpt2.js');
+vendor('bpeRanks/r50k_base.js');
+cpSync(join(tokenizerDir, 'LICENSE'), join(vendored, 'LICENSE'));
+console.log(`site: ${siteDir} (${presets.length} presets, ${copied.size} modules of gpt-tokenizer)`);

@@ -14,51 +14,15 @@
 import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes } from './engine/engine.js';
 import { lessons, loadLesson } from './lessons/index.js';
 import { drive, Player } from './state/player.js';
-import { attributeNames, playgroundHash, readSettings } from './element/settings.js';
+import { attributeNames, readSettings } from './element/settings.js';
+import { loadSheets, make, playgroundLink } from './element/figure.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
-import { defaultState, quoteText, steps } from './state/state.js';
+import { defaultState, steps } from './state/state.js';
 import { scenarioFromSentence, withOverrides } from './state/sentence.js';
 import { LinkedViews } from './views/linked.js';
 import { tokenText } from './views/format.js';
 
 const stepLabels = { x: 'x', qkv: 'q, k, v', scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights', out: 'out' };
-
-// Both stylesheets once per page, adopted by every element (a <style> in
-// Shadow DOM would break a strict style-src 'self').
-let sheets = null;
-function loadSheets() {
-  sheets ??= Promise.all(['views/views.css', 'element/element.css'].map(async (name) => {
-    const response = await fetch(new URL(name, import.meta.url));
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(await response.text());
-    return sheet;
-  }));
-  return sheets;
-}
-
-// The link of "Open in the playground", or null when the page cannot show
-// the figure's settings (a file given by URL).
-function playgroundLink(s) {
-  const hash = playgroundHash(s);
-  if (hash === null) return null;
-  let page;
-  try {
-    page = new URL(s.playground ?? new URL('index.html', import.meta.url), document.baseURI);
-  } catch {
-    throw new RangeError(`playground must be the URL of the playground's page; got ${quoteText(s.playground)}`);
-  }
-  if (!['http:', 'https:'].includes(page.protocol)) throw new RangeError(`playground must be an http or https URL; got ${quoteText(s.playground)}`);
-  page.hash = hash;
-  return page.href;
-}
-
-function make(parent, tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  parent.append(node);
-  return node;
-}
 
 export class AttentionPlayground extends HTMLElement {
   static get observedAttributes() {
@@ -114,6 +78,7 @@ export class AttentionPlayground extends HTMLElement {
     this.player.pause();
     this.training?.dispose();
     this.training = null;
+    this.disposeModel();
   }
 
   attributeChangedCallback() {
@@ -189,6 +154,11 @@ export class AttentionPlayground extends HTMLElement {
     this.current = s;
     this.training?.dispose();
     this.training = null;
+    if (s.view === 'model') {
+      await this.renderModel(s);
+      return;
+    }
+    this.disposeModel();
     if (s.view === 'train') {
       await this.renderTraining(s);
       return;
@@ -347,6 +317,36 @@ export class AttentionPlayground extends HTMLElement {
     });
   }
 
+  // view="model": a model file (a preset or a same-origin URL) on the text,
+  // its layer and head selected. The view stays while view="model" does: a
+  // new text or head re-runs the model it holds, a new model opens beside it.
+  async renderModel(s) {
+    if (!this.modelView) {
+      const root = document.createElement('div');
+      root.className = 'root';
+      make(root, 'p', 'title', 'A real GPT: every head of every layer');
+      const body = make(root, 'div', 'model-body-wrap');
+      this.footer(root, s, playgroundLink(s));
+      this.disposeLesson?.();
+      this.trace?.dispose();
+      this.trace = null;
+      this.views = null;
+      this.shadowRoot.replaceChildren(root);
+      const { ModelView } = await import('./model/view.js');  // only model figures load it
+      this.modelView = new ModelView(body);
+    }
+    await this.modelView.show({ model: s.model, text: s.text, layer: s.layer, head: s.head });
+    const problem = this.modelView.problem();
+    if (!problem) return this.ready();
+    this.dataset.state = 'error';
+    this.dispatchEvent(new CustomEvent('error', { detail: { message: `Attention Playground: ${problem}` } }));
+  }
+
+  disposeModel() {
+    this.modelView?.dispose();
+    this.modelView = null;
+  }
+
   onPlayer(stepChanged) {
     if (!this.views) return;
     this.render();
@@ -392,6 +392,7 @@ export class AttentionPlayground extends HTMLElement {
     make(root, 'slot');  // the author's fallback stays under the message
     this.shadowRoot.replaceChildren(root);
     this.views = null;
+    this.disposeModel();
     this.dataset.state = 'error';
     this.dispatchEvent(new CustomEvent('error', { detail: { message } }));
   }

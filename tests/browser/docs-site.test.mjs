@@ -92,6 +92,28 @@ async function trainsAndWrites(page, figure) {
 }
 
 // The end of every site's test: a picture, and nothing went wrong.
+// The model figure (view="model" model="text-gpt" text="To be, or not to be"
+// layer="1" head="2"): the shipped GPT opened in its worker, the text's 19
+// characters as chips, 2 × 4 heads with layer 1's head 2 selected, ten guesses.
+async function showsTheModel(page, figure) {
+  await figure.scrollIntoViewIfNeeded();
+  await page.waitForFunction((e) => ['ready', 'error'].includes(e.dataset.state), figure, { timeout: 30000 });
+  const got = await figure.evaluate((e) => {
+    const r = e.shadowRoot;
+    return {
+      state: e.dataset.state, message: r.querySelector('.message, .model-status:not([hidden])')?.textContent ?? '',
+      chips: r.querySelectorAll('.token-chip').length, heads: r.querySelectorAll('.model-thumb').length,
+      selected: [...r.querySelectorAll('.model-thumb[aria-pressed="true"]')].map((b) => `${b.dataset.layer}.${b.dataset.head}`),
+      bars: r.querySelectorAll('.next-token-bars li').length, open: r.querySelector('a.open')?.getAttribute('href') ?? '',
+    };
+  });
+  assert.equal(got.state, 'ready', got.message);
+  assert.deepEqual([got.chips, got.heads, got.selected, got.bars], [19, 8, ['1.2'], 10]);
+  const link = new URL(got.open);
+  assert.match(link.pathname, /\/index\.html$/);
+  assert.deepEqual(Object.fromEntries(new URLSearchParams(link.hash.slice(1))), { model: 'text-gpt', text: 'To be, or not to be', layer: '1', head: '2' });
+}
+
 async function clean(page, name) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, name);
@@ -103,7 +125,7 @@ async function clean(page, name) {
 test('the MkDocs page: every figure ready, each player answers a click, no error, no CSP violation', async () => {
   const page = await openPage(browser, `${url}index.html`);
   const figures = await page.$$('attention-playground');
-  assert.equal(figures.length, 4);
+  assert.equal(figures.length, 5);
   await everyFigurePlays(page, figures.slice(0, 2));
   // the third is a lesson with no controls: the scaling plot is there
   await figures[2].scrollIntoViewIfNeeded();
@@ -112,6 +134,9 @@ test('the MkDocs page: every figure ready, each player answers a click, no error
   // the fourth trains the lecture's GPT
   await trainsAndWrites(page, figures[3]);
   await figures[3].screenshot({ path: join(root, 'tests', 'screenshots', 'docs-site-mkdocs-gpt.png') });
+  // the fifth: every head of the trained GPT
+  await showsTheModel(page, figures[4]);
+  await figures[4].screenshot({ path: join(root, 'tests', 'screenshots', 'docs-site-mkdocs-model.png') });
 
   const iframes = await page.$$('iframe');
   assert.equal(iframes.length, 1);
@@ -143,9 +168,10 @@ test('the MkDocs page at 825 px: a figure\'s matrices share the column\'s width'
 test('the Sphinx site (alabaster): both figures ready and playing, the fallback figure gone once ready, no error, no CSP violation', async () => {
   const page = await openPage(browser, `${sphinxUrl}index.html`);
   const figures = await page.$$('attention-playground');
-  assert.equal(figures.length, 3);
+  assert.equal(figures.length, 4);
   await everyFigurePlays(page, figures.slice(0, 2));
   await trainsAndWrites(page, figures[2]);
+  await showsTheModel(page, figures[3]);
   // the static figure inside the first tag was shown until ready; now the view is
   assert.equal(await figures[0].evaluate((e) => e.shadowRoot.querySelector('slot') === null), true);
   assert.equal(await figures[0].evaluate((e) => e.shadowRoot.querySelector('.caption').textContent), 'Each node aggregates from the nodes that point to it.');
@@ -157,9 +183,9 @@ test('the Sphinx site (alabaster): both figures ready and playing, the fallback 
 test('the plain HTML page: every iframe ready, sized by frame-resizer.js, playing or training, no error, no CSP violation', async () => {
   const page = await openPage(browser, `${plainUrl}index.html`);
   const frames = await page.$$('iframe');
-  assert.equal(frames.length, 3);
+  assert.equal(frames.length, 4);
   await frameSizedAndPlaying(page, frames[0], 0);
-  await frameSizedAndPlaying(page, frames[2], 2);
+  await frameSizedAndPlaying(page, frames[3], 3);
   // the GPT's frame trains, stops at step 30 with its sample, and is sized to it
   await frames[1].scrollIntoViewIfNeeded();
   const gpt = await frames[1].contentFrame();
@@ -167,8 +193,13 @@ test('the plain HTML page: every iframe ready, sized by frame-resizer.js, playin
   await trainsAndWrites(gpt, await gpt.$('attention-playground'));
   const content = await gpt.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
   await page.waitForFunction((h) => Number(document.querySelectorAll('iframe')[1].height) === h, content, { timeout: 10000 });
+  // the model's frame: every head of the trained GPT
+  await frames[2].scrollIntoViewIfNeeded();
+  const model = await frames[2].contentFrame();
+  await model.waitForSelector('attention-playground');
+  await showsTheModel(model, await model.$('attention-playground'));
   // the sidebar's frame (300 px): nothing wider than the frame
-  const second = await frames[2].contentFrame();
+  const second = await frames[3].contentFrame();
   assert.ok(await second.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
   await clean(page, 'docs-site-plain-html');
 });

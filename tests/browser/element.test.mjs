@@ -33,6 +33,8 @@ before(async () => {
     'lesson.html': page('<attention-playground view="trick" controls="none"></attention-playground>'),
     'train.html': page(`<attention-playground id="t" view="train" training="previous-token" autoplay></attention-playground>
       <attention-playground id="bad" view="train" training="no-such-training"></attention-playground>`),
+    'model.html': page(`<attention-playground id="m" view="model" text="To be" layer="1" head="3"></attention-playground>
+      <attention-playground id="far" view="model" model="https://example.org/gpt2.safetensors"></attention-playground>`),
     'frame.html': page('<iframe id="frame" title="embedded view" src="assets/attention-playground/embed.html#scenario=bank-raw&view=both&step=weights" width="800" height="200"></iframe>'),
     'mine.json': JSON.stringify({ version: 1, id: 'mine', title: 'A scenario file of the host', tensors: [{ name: 'x', values: [[1, 0], [0, 1], [1, 1]] }, { name: 'w', values: [[1, 0], [0, 1]] }], attention: { x: 'x', heads: [{ query: 'w', key: 'w' }], mask: 'none' } }),
   });
@@ -148,7 +150,7 @@ test('invalid attributes show a clear message inside the element and fire error'
   await p.goto(`${url}bad.html`);
   for (const id of ['#view', '#preset', '#both', '#batch']) await readyIn(p, id);
   const message = (id) => p.$eval(id, (e) => e.shadowRoot.querySelector('.message').textContent);
-  assert.equal(await message('#view'), 'Attention Playground: view must be one of matrices, graph, both, trick, qkv, encoder, cross, multihead, scaling, space, learn, lecture, train; got "grpah"');
+  assert.equal(await message('#view'), 'Attention Playground: view must be one of matrices, graph, both, trick, qkv, encoder, cross, multihead, scaling, space, learn, lecture, train, model; got "grpah"');
   assert.equal(await message('#preset'), 'Attention Playground: scenario: no preset "no-such-preset"; the presets are bank-module, bank-projected, bank-raw, karpathy-affinities, karpathy-value, market-apples, math-trick, scaled-attention, single-head-42, sun-rises-causal, sun-rises-cross, sun-rises-multihead-projected, sun-rises-multihead, sun-rises, tril-matmul, uniform-value-42');
   assert.deepEqual(p.failed, [], 'an unknown preset is found out from the index, with no request that 404s');
   assert.equal(await message('#both'), 'Attention Playground: give a scenario or a sentence, not both');
@@ -212,6 +214,27 @@ test('view="train": a documentation page shows a head learning, autoplaying, und
     'training: no preset "no-such-training"; the training presets are previous-token, reverse, induction, induction-one-layer, text-bigram, text-one-head, text-four-heads, text-mlp, text-gpt');
   assert.deepEqual(p.failed, [], 'an unknown training preset makes no request that 404s');
   await shot(p, 'element-train');
+  assert.deepEqual(await violations(p), []);
+  await p.context().close();
+});
+
+test('view="model": the shipped GPT on the text, its head selected; a new text re-runs it, a model elsewhere is one line', async () => {
+  const p = await openPage(browser, `${url}/model.html`);
+  await readyIn(p, '#m');
+  const shown = () => p.$eval('#m', (e) => ({
+    state: e.dataset.state, chips: [...e.shadowRoot.querySelectorAll('.token-chip')].map((c) => c.textContent).join(''),
+    selected: [...e.shadowRoot.querySelectorAll('.model-thumb[aria-pressed="true"]')].map((b) => `${b.dataset.layer}.${b.dataset.head}`),
+  }));
+  assert.deepEqual(await shown(), { state: 'ready', chips: 'To␣be', selected: ['1.3'] });
+  await p.$eval('#m', (e) => e.setAttribute('text', 'To be, or'));
+  await p.waitForFunction(() => document.querySelector('#m').shadowRoot.querySelectorAll('.token-chip').length === 9);
+  await p.$eval('#m', (e) => e.setAttribute('head', '0'));
+  await p.waitForFunction(() => document.querySelector('#m').shadowRoot.querySelector('.model-thumb[aria-pressed="true"]')?.dataset.head === '0');
+  await p.waitForFunction(() => document.querySelector('#far').dataset.state === 'error', null, { timeout: 20000 });
+  assert.equal(await p.$eval('#far', (e) => e.shadowRoot.querySelector('.model-status').textContent),
+    'model: "https://example.org/gpt2.safetensors" is not on this site; model files load from the page\'s own origin only');
+  assert.deepEqual(p.failed, []);
+  await shot(p, 'element-model');
   assert.deepEqual(await violations(p), []);
   await p.context().close();
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 
 import { attributeNames, attributes, attributesOfState, embedSnippets, playgroundHash, readSettings } from '../../web/element/settings.js';
-import { defaultState, parseHash, trainingIds } from '../../web/state/state.js';
+import { defaultState, parseHash, toHash, trainingIds } from '../../web/state/state.js';
 
 const settingsOf = (given) => readSettings((name) => (Object.hasOwn(given, name) ? given[name] : null));
 const refused = (given) => {
@@ -86,6 +86,8 @@ test('"Embed this view": the page state → attributes → the page state again'
     { lesson: 'space', positions: true },
     { lesson: 'multihead' },
     { preset: 'multi-head-4', head: 2, step: 'weights', batch: 1 },
+    { model: 'text-gpt', text: 'To be, or "not" <b>', layer: 1, head: 2 },
+    { model: 'models/mine.safetensors', layer: 0, head: 3 },
   ];
   for (const patch of states) {
     const state = { ...defaultState(), ...patch };
@@ -98,6 +100,21 @@ test('"Embed this view": the page state → attributes → the page state again'
   assert.deepEqual(train.attributes, [['view', 'train'], ['training', 'induction']]);
   assert.equal(attributesOfState({ ...defaultState(), file: true }).left.length, 1);
   assert.equal(attributesOfState({ ...defaultState(), edits: [{ name: 'x', index: 0, value: 1 }] }).left.length, 1);
+});
+
+test('view="model": model, text and layer belong to it; the link carries only them and head', () => {
+  const s = settingsOf({ view: 'model', model: 'text-gpt', text: 'To be', layer: '1', head: '2' });
+  assert.deepEqual([s.model, s.text, s.layer, s.head], ['text-gpt', 'To be', 1, 2]);
+  assert.deepEqual(Object.fromEntries(new URLSearchParams(playgroundHash(s).slice(1))), { model: 'text-gpt', text: 'To be', layer: '1', head: '2' });
+  assert.deepEqual([settingsOf({ view: 'model' }).model, settingsOf({ view: 'model' }).text], ['text-gpt', 'To be, or not to be']);
+  assert.throws(() => settingsOf({ model: 'text-gpt' }), { message: 'model applies to view="model"' });
+  assert.throws(() => settingsOf({ view: 'model', layer: '64' }), { message: 'layer must be a whole number from 0 to 63; got "64"' });
+  assert.throws(() => settingsOf({ view: 'model', text: '' }), { message: 'text must be 1 to 400 characters; got ""' });
+  assert.throws(() => settingsOf({ view: 'model', model: 'a b' }), /^RangeError: model must be a model preset id or a URL on this site/);
+  // a page link of the Model view drops what belongs to the playground
+  const { state, problems } = parseHash('#model=text-gpt&preset=bank-raw&sentence=hi&text=x&layer=1');
+  assert.deepEqual(problems, []);
+  assert.equal(toHash(state), '#model=text-gpt&text=x&layer=1');
 });
 
 test('the snippets escape what they quote', () => {

@@ -4,10 +4,12 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <sstream>
 
 #include "attention/run.hpp"
 #include "attention/scenario.hpp"
 #include "errors/check.hpp"
+#include "formats/model_file.hpp"
 #include "formats/scenario_file.hpp"
 #include "formats/training_trace.hpp"
 #include "support.hpp"
@@ -93,7 +95,8 @@ TEST_CASE("the presets train as PyTorch trains them: every loss, every evaluatio
                          "text-four-heads", "text-mlp", "text-gpt"}) {
     INFO(id);
     const json golden = test_support::read_json(test_support::tests_dir() + "/golden-training/" + id + ".trace.json");
-    training_spec spec = test_support::training_preset(id).spec;
+    const training_file preset = test_support::training_preset(id);
+    training_spec spec = preset.spec;
     // the ladder's 1,500 steps take many minutes under the sanitizers: there,
     // its first 20 steps' losses and the evaluation at step 0 (with its sample)
     const bool prefix = test_support::sanitized && spec.task.name == "text";
@@ -123,6 +126,14 @@ TEST_CASE("the presets train as PyTorch trains them: every loss, every evaluatio
     check_weights(run.weights(), golden.at("weights"));
     // the lesson's numbers are this run's: reused here rather than trained twice
     if (spec.task.name == "text") check_ladder(id, spec, parameters, trained, evaluated);
+    // the Model view's shipped model is this run's, as `train --model` writes it
+    if (std::string(id) == "text-gpt") {
+      std::ostringstream written;
+      write_model_file(written, preset, run);
+      const std::string shipped = test_support::read_text(test_support::tests_dir() + "/../web/models/text-gpt.safetensors");
+      CHECK(written.str().size() == shipped.size());
+      CHECK(written.str() == shipped);
+    }
   }
 }
 

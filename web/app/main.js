@@ -4,6 +4,7 @@
 import { loadEngine } from '../engine/engine.js';
 import { bindControls } from './controls.js';
 import { disposeLessonView, renderLesson } from './lesson.js';
+import { disposeModel, renderModel } from './model.js';
 import { app, setEngine, showError } from './page.js';
 import { loadPresets, renderPlayground, rerender } from './playground.js';
 import { applyHash, route } from './router.js';
@@ -12,6 +13,7 @@ import { disposeTraining, renderTraining } from './training.js';
 route('playground', { render: renderPlayground, rerender });
 route('lesson', { render: renderLesson, dispose: disposeLessonView });
 route('train', { render: renderTraining, dispose: disposeTraining });
+route('model', { render: renderModel, dispose: disposeModel });
 
 async function main() {
   try {

@@ -20,7 +20,7 @@ export function setLinkProblems(problems) {
   linkProblems = problems;
 }
 
-// playground: {render, rerender}; lesson and train: {render, dispose}.
+// playground: {render, rerender}; lesson, train and model: {render, dispose}.
 // rerender: the same trace drawn again for another batch, head, step or layout.
 const routes = {};
 
@@ -50,12 +50,13 @@ function renderNav() {
     link('#', 'Playground');
     for (const lesson of lessons) link(`#lesson=${lesson.id}`, navNames[lesson.id] ?? lesson.title).dataset.title = lesson.title;
     link('#train=induction', 'Train live');
+    link('#model=text-gpt', 'Model');
   }
-  document.querySelector('.skip-link').textContent = state.lesson || state.train ? 'Skip to the lesson' : 'Skip to the step player';
+  document.querySelector('.skip-link').textContent = state.lesson || state.train || state.model ? 'Skip to the lesson' : 'Skip to the step player';
   // back to the playground as the learner left it (sentence, settings), not to the default
-  if (!state.lesson && !state.train) lastPlaygroundHash = window.location.hash || '#';
+  if (!state.lesson && !state.train && !state.model) lastPlaygroundHash = window.location.hash || '#';
   nav.querySelector('a').setAttribute('href', lastPlaygroundHash);
-  const current = state.train ? '#train=induction' : state.lesson ? `#lesson=${state.lesson}` : lastPlaygroundHash;
+  const current = state.model ? '#model=text-gpt' : state.train ? '#train=induction' : state.lesson ? `#lesson=${state.lesson}` : lastPlaygroundHash;
   for (const a of nav.querySelectorAll('a')) {
     if (a.getAttribute('href') === current) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
@@ -69,6 +70,13 @@ function refresh() {
 async function render() {
   renderNav();
   showNotice(linkNotice(linkProblems));
+  if (state.model) {
+    routes.train.dispose();
+    routes.lesson.dispose();
+    await routes.model.render();
+    return;
+  }
+  routes.model.dispose();
   if (state.train) {
     routes.lesson.dispose();
     await routes.train.render();

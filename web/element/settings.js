@@ -6,7 +6,7 @@
 import { escapeXml } from '../views/format.js';
 import { lessonIds, maskToText, props, quoteText, readSetting, steps, toHash, trainingIds, defaultState, defaultSentence } from '../state/state.js';
 
-const views = ['matrices', 'graph', 'both', ...lessonIds, 'train'];
+const views = ['matrices', 'graph', 'both', ...lessonIds, 'train', 'model'];
 export const speeds = ['10', '25', '50', '100', '0'];
 const sentenceOnly = { heads: 'heads', 'head-size': 'head_size', 'value-size': 'value_size', embed: 'embed', seed: 'seed' };
 
@@ -37,6 +37,9 @@ export const attributes = {
   training: ['induction', `with view="train": ${trainingIds.join(', ')}, or the URL of a training file on the same site`],
   steps: ['the file\'s', 'with view="train": stop training after this many steps'],
   speed: ['50 (a text task: 0)', `with view="train": steps a second, ${speeds.join(', ')} (0: as fast as it goes)`],
+  model: ['text-gpt', 'with view="model": text-gpt (the lecture\'s GPT), or the URL of a model file (.safetensors) on the same site'],
+  text: ['To be, or not to be', `with view="model": the text the model reads, up to ${props.text.maxLength} characters`],
+  layer: ['0', 'with view="model": the selected head\'s layer (head is its head)'],
 };
 export const attributeNames = Object.keys(attributes);
 
@@ -90,6 +93,12 @@ export function readSettings(get) {
   if (s.training.trim() === '') throw new RangeError('training must be a training preset id or the URL of a training file');
   s.steps = given('steps') ? readSetting('steps', get('steps'), 'steps', { type: 'int', min: 1, max: 100000 }) : null;
   s.speed = given('speed') ? Number(oneOf('speed', speeds, get('speed'))) : null;  // null: the task's own
+
+  for (const name of ['model', 'text', 'layer'])
+    if (given(name) && s.view !== 'model') throw new RangeError(`${name} applies to view="model"`);
+  s.model = given('model') ? readSetting('model', get('model')) : 'text-gpt';
+  s.text = given('text') ? readSetting('text', get('text')) : 'To be, or not to be';
+  s.layer = given('layer') ? readSetting('layer', get('layer')) : 0;
   return s;
 }
 
@@ -104,6 +113,7 @@ export function playgroundHash(s) {
     if (!presetId(s.training)) return null;
     return toHash({ ...defaultState(), train: s.training });
   }
+  if (s.view === 'model') return toHash({ ...defaultState(), model: s.model, text: s.text, layer: s.layer, head: s.head });
   if (lessonIds.includes(s.view)) {
     state.lesson = s.view;
     if (s.view === 'space') state.positions = s.positions;
@@ -120,6 +130,13 @@ export function attributesOfState(state) {
   const a = [];
   const left = [];
   if (state.train) return { attributes: [['view', 'train'], ['training', state.train]], left };
+  if (state.model) {
+    a.push(['view', 'model'], ['model', state.model]);
+    if (state.text !== null) a.push(['text', state.text]);
+    if (state.layer) a.push(['layer', String(state.layer)]);
+    if (state.head) a.push(['head', String(state.head)]);
+    return { attributes: a, left };
+  }
   if (state.file) left.push('the scenario file opened from your disk: put it on your site and give its URL as scenario');
   if (state.sentence !== null) {
     a.push(['sentence', state.sentence]);

@@ -75,7 +75,7 @@ export async function trainingCorpora(text) {
 // Which scenario URLs a figure loads: the page's own origin, by a relative or
 // absolute URL, over http(s). A link to embed.html can carry any URL, so
 // data:, blob:, javascript: and other origins are refused before any request.
-function scenarioUrl(text, kind = 'scenario') {
+export function scenarioUrl(text, kind = 'scenario') {
   let url;
   try {
     url = new URL(text, document.baseURI);
@@ -97,4 +97,13 @@ export async function sameOriginText(kind, text, limit) {
   const declared = Number(response.headers.get('Content-Length') ?? 0);
   if (declared > limit) throw new ScenarioError(`${kind}: ${declared} bytes exceed the limit of ${limit}`);
   return response.text();
+}
+
+// The models the Model view opens by name: the lecture ladder's GPT, trained
+// by the core (web/models/). Anything else is a model file's URL on this site.
+export const modelPresets = { 'text-gpt': new URL('../models/text-gpt.safetensors', import.meta.url).href };
+
+// A model's URL from a preset id or a same-origin URL; a ScenarioError otherwise.
+export function modelSource(text) {
+  return Object.hasOwn(modelPresets, text) ? modelPresets[text] : scenarioUrl(text, 'model').href;
 }

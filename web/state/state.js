@@ -41,7 +41,15 @@ export const props = {
   edits: { type: 'edits', default: null },  // values typed into cells of x or a weight
   file: { type: 'bool', default: null },     // a scenario file opened in this tab
   factor: { type: 'number', min: 0.25, max: 16, default: 3 },
+  // the Model view: a model preset id or a same-origin URL of a model file,
+  // the learner's text, the selected layer (and `head` above)
+  model: { type: 'model', default: null, maxLength: 400 },
+  text: { type: 'text', default: null, maxLength: 400 },
+  layer: { ...int(0, 63), default: 0 },
 };
+
+// What the Model view's link keeps: nothing else of the table applies there.
+const modelKeys = ['model', 'text', 'layer', 'head'];
 
 // The temperature slider is logarithmic over the range a link accepts:
 // 0.05 · 400^(position / 1000), so 0.05, 1 and 20 sit at 0, 500 and 1000.
@@ -77,6 +85,8 @@ function parseValue(spec, raw) {
       return /^[a-z0-9-]{1,80}$/.test(raw) ? raw : undefined;
     case 'text':
       return raw.length > 0 && raw.length <= spec.maxLength ? raw : undefined;
+    case 'model':  // a preset id or a URL; whether it is this site's is checked where it loads
+      return raw.length > 0 && raw.length <= spec.maxLength && !/[\u0000-\u001f\u007f\s]/.test(raw) ? raw : undefined;
     case 'int': {
       if (!/^\d{1,10}$/.test(raw)) return undefined;
       const n = Number(raw);
@@ -111,6 +121,7 @@ function describe(name, spec) {
     case 'order': return `${name} must be positions joined by dots, like 2.0.1`;
     case 'edits': return `${name} must be tensor.index=value pairs joined by commas`;
     case 'id': return `${name} must be a preset id (a-z, 0-9, -)`;
+    case 'model': return `${name} must be a model preset id or a URL on this site, up to ${spec.maxLength} characters without spaces`;
     default: return `${name} must be 1 to ${spec.maxLength} characters`;
   }
 }
@@ -183,12 +194,14 @@ export function toHash(state) {
   for (const [name, spec] of Object.entries(props)) {
     const value = state[name];
     if (value === null || value === undefined || value === spec.default) continue;
+    if (state.model !== null && !modelKeys.includes(name)) continue;
+    if (value === '') continue;  // an emptied text: the link opens on the default
     if ((state.sentence !== null || state.file) && name === 'preset') continue;
     if (state.sentence === null && sentenceOnly.includes(name)) continue;
     const text = spec.type === 'bool' ? (value ? '1' : '0') : spec.type === 'mask' ? maskToText(value)
       : spec.type === 'order' ? value.join('.') : spec.type === 'edits' ? editsToText(value) : String(value);
     params.set(name, text);
   }
-  if (state.sentence !== null && !params.has('sentence')) params.set('sentence', state.sentence);
+  if (state.model === null && state.sentence !== null && !params.has('sentence')) params.set('sentence', state.sentence);
   return '#' + params.toString();
 }

@@ -5,20 +5,9 @@
 // over its cells, and the core's score of how close the head is to it.
 import { Graph } from '../views/graph.js';
 import { Heatmap } from '../views/heatmap.js';
+import { headTrace } from '../views/head-trace.js';
 import { scoreNames } from './scores.js';
 import { element } from './dom.js';
-
-
-// One head's weights (T × T) on a sequence, shaped as a trace for the Graph view.
-function headTrace(id, labels, weights, T) {
-  const keep = new Uint8Array(T * T).map((_, n) => (n % T <= Math.floor(n / T) ? 1 : 0));
-  return {
-    id,
-    summary: { batch: 1, query_length: T, context_length: T, cross: false, tokens: [labels], context_tokens: [labels] },
-    keep: { shape: [T, T], data: keep },
-    step: (_, name) => (name === 'weights' ? { shape: [T, T], data: weights } : null),
-  };
-}
 
 // A text task's heads on one row as far as they fit: up to four a row with
 // labelled cells of 7 px or more; where even two do not fit (a phone), two a

@@ -1,0 +1,249 @@
+// The Model view in the page, under the strict CSP: the shipped text-gpt on
+// the link's text (tokens as chips, every head on one scale, the selected
+// head large, the core's top-10 after the last token and after a hovered or
+// focused one), arrow keys between heads, typing re-runs, Generate, the link
+// kept as the learner goes; a refused file or text keeps the model and the
+// text; a large file loads in the worker with a progress bar and no long
+// main-thread task, and Cancel keeps the model shown; a head opens in the
+// playground as the core's scenario of it. The numbers are compared with the
+// same model opened in Node through the same engine.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { loadEngine } from '../../web/engine/engine.js';
+import { loadModelEngine, openModel } from '../../web/engine/model.js';
+import { tokenText } from '../../web/views/format.js';
+import { percent } from '../../web/views/next-tokens.js';
+import { gptFile } from './gpt-file.mjs';
+import { openPage, root, shot, useBrowser, violations } from './browser.mjs';
+
+const env = useBrowser({ csp: true });
+const shipped = join(root, 'web', 'models', 'text-gpt.safetensors');
+const text = 'To be, or not to be';
+const node = {};
+
+const wasm = join(root, 'build', 'wasm');
+const engineOf = (name) => ({ moduleUrl: new URL(`file://${join(wasm, `${name}.js`)}`), wasmBinary: readFileSync(join(wasm, `${name}.wasm`)) });
+
+before(async () => {
+  const engine = await loadModelEngine(engineOf('attention-model'));
+  node.model = await openModel(new Blob([readFileSync(shipped)]), { engine, name: 'text-gpt' });
+  node.vocabulary = node.model.info.vocabulary;
+});
+
+async function modelPage(hash, options) {
+  const page = await openPage(env.browser, `${env.url}${hash}`, options);
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('.model-view')?.dataset.state), null, { timeout: 30000 });
+  return page;
+}
+
+const bars = (page) => page.$$eval('.next-token-bars li', (items) => items.map((li) => [li.querySelector('.next-token-text').textContent, li.querySelector('.next-token-p').textContent]));
+const expectedBars = (run, position) => {
+  const { k, ids, probabilities } = run.top;
+  return Array.from({ length: 10 }, (_, n) => [tokenText(node.vocabulary[ids[position * k + n]]), percent(probabilities[position * k + n])]);
+};
+const hashOf = (page) => page.evaluate(() => Object.fromEntries(new URLSearchParams(window.location.hash.slice(1))));
+
+test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, the core\'s guesses after the last and a hovered token', async () => {
+  const page = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}&layer=1&head=2`);
+  assert.equal(await page.getAttribute('.model-view', 'data-state'), 'ready');
+  const tokens = node.model.encode(text);
+  const run = node.model.run(tokens);
+  assert.equal(await page.getAttribute('.model-view', 'data-tokens'), tokens.join(','));
+  assert.deepEqual(await page.$$eval('.token-chip', (c) => c.map((x) => x.textContent)), tokens.map((t) => tokenText(node.vocabulary[t])));
+  assert.match(await page.textContent('.model-facts'), /^2 layers × 4 heads, embedding 64, 81 tokens \(characters\), context 32, 112,593 parameters$/);
+  assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 8);
+  assert.deepEqual(await page.$$eval('.model-thumb[aria-pressed="true"]', (b) => b.map((x) => `${x.dataset.layer}.${x.dataset.head}`)), ['1.2']);
+  assert.equal(await page.textContent('.model-head-panel h3'), 'Layer 1, head 2: who listens to whom');
+  assert.equal(await page.getAttribute('.model-head-panel figure[data-view="graph"]', 'data-edges'), String((19 * 20) / 2));
+  assert.deepEqual(await bars(page), expectedBars(run, tokens.length - 1));
+  assert.equal(await page.getAttribute('.next-tokens', 'data-position'), '18');
+  // hover a chip: the guesses after it; focus another: after that one
+  await page.hover('.token-chip[data-position="3"]');
+  assert.deepEqual(await bars(page), expectedBars(run, 3));
+  assert.match(await page.textContent('.next-tokens h3'), /^Next token after token 3, "b"$/);
+  await page.focus('.token-chip[data-position="6"]');
+  assert.deepEqual(await bars(page), expectedBars(run, 6));
+  // arrow keys walk the grid; the link follows
+  await page.focus('.model-thumb[aria-pressed="true"]');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await page.$$eval('.model-thumb[aria-pressed="true"]', (b) => b.map((x) => `${x.dataset.layer}.${x.dataset.head}`)), ['0.3']);
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'layer 0, head 3');
+  assert.deepEqual(await hashOf(page), { model: 'text-gpt', head: '3' }, 'the default text and layer 0 leave the link');
+  await shot(page, 'model-view');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'model-view-390');
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(await violations(page), []);
+  await page.context().close();
+});
+
+test('typing re-runs the model, Generate appends its samples, the link keeps the text; a character outside the vocabulary keeps both', async () => {
+  const page = await modelPage('#model=text-gpt', { colorScheme: 'dark' });
+  assert.equal(await page.inputValue('.model-text-field input'), text, 'the default text');
+  await page.focus('.model-text-field input');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' that');
+  await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 24);
+  const typed = `${text} that`;
+  assert.deepEqual(await bars(page), expectedBars(node.model.run(node.model.encode(typed)), 23));
+  assert.equal((await hashOf(page)).text, typed);
+  await page.fill('.model-generate input', '0.5');
+  await page.click('.model-generate button');
+  await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 32);
+  const grown = await page.inputValue('.model-text-field input');
+  assert.ok(grown.startsWith(typed) && grown.length === typed.length + 10, JSON.stringify(grown));
+  assert.match(await page.textContent('.model-text-error'), /^The model reads 32 tokens at most: the first 2 are left out$/);
+  assert.equal((await hashOf(page)).text, grown);
+  await shot(page, 'model-view-dark');
+  // a character the model never saw: the core's line, the text and the views stay
+  await page.fill('.model-text-field input', 'café');
+  await page.waitForFunction(() => /not in the vocabulary/.test(document.querySelector('.model-text-error').textContent));
+  assert.equal(await page.textContent('.model-text-error'), 'text: character "é" at position 3 is not in the vocabulary');
+  assert.equal(await page.inputValue('.model-text-field input'), 'café');
+  assert.equal(await page.$$eval('.token-chip', (c) => c.length), 32, 'the last text the model read stays drawn');
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(await violations(page), []);
+  await page.context().close();
+});
+
+test('a bad model file shows the core\'s line and keeps the model and the text; a large one loads in the worker with progress, no long task; Cancel keeps the model', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'model-view-'));
+  const bad = join(dir, 'broken.safetensors');
+  writeFileSync(bad, Buffer.from([1, 0, 0]));
+  const large = join(dir, 'large.safetensors');
+  writeFileSync(large, gptFile({ embed: 384, heads: 6, layers: 6, length: 64 }));
+  const page = await modelPage('#model=text-gpt&text=To%20be');
+  await page.evaluate(() => {
+    window.__tasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__tasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask' });
+  });
+  await page.setInputFiles('.model-source input[type="file"]', bad);
+  await page.waitForFunction(() => !document.querySelector('.model-status').hidden);
+  assert.match(await page.textContent('.model-status'), /^"broken\.safetensors": header: the file is shorter than the 8-byte header length; still showing text-gpt$/);
+  assert.equal(await page.inputValue('.model-text-field input'), 'To be');
+  await page.focus('.model-text-field input');
+  await page.keyboard.press('End');
+  await page.keyboard.type('!');
+  await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 6);
+  assert.equal((await hashOf(page)).model, 'text-gpt', 'the link still names the model shown');
+  // the large file: progress in bytes, then 6 layers × 6 heads
+  await page.setInputFiles('.model-source input[type="file"]', large);
+  await page.waitForFunction(() => document.querySelectorAll('.model-thumb').length === 36, null, { timeout: 60000 });
+  const progress = await page.evaluate(() => [document.querySelector('.model-progress').hidden, document.querySelector('.model-progress progress').value, document.querySelector('.model-progress progress').max]);
+  assert.equal(progress[0], true);
+  assert.equal(progress[1], progress[2], 'the bar reached the data\'s size');
+  assert.ok(progress[2] > 40e6, `${progress[2]} bytes of data`);
+  assert.equal(await page.textContent('.model-name'), 'Model: "large.safetensors"');
+  // from choosing the file until the worker has it all (the drawing after is the keystroke's work, see the README)
+  const tasks = await page.evaluate(() => {
+    const opened = performance.getEntriesByName('model-opened').at(-1).startTime;
+    return window.__tasks.filter(([start]) => start < opened).map(([, duration]) => duration);
+  });
+  assert.ok(tasks.every((d) => d <= 100), `main-thread tasks over 50 ms while it loaded: ${tasks.join(', ')} ms`);
+  // Cancel halfway: the large model stays
+  await page.setInputFiles('.model-source input[type="file"]', large);
+  await page.waitForFunction(() => !document.querySelector('.model-progress').hidden);
+  await shot(page, 'model-view-loading');
+  await page.click('.model-progress button');
+  assert.match(await page.textContent('.model-status'), /^Opening was cancelled; still showing "large\.safetensors"$/);
+  assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 36);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(await violations(page), []);
+  await page.context().close();
+});
+
+test('"Open this head in the playground": the core\'s scenario of layer 1, head 2, whose weights are the Model view\'s', async () => {
+  const page = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}&layer=1&head=2`);
+  await page.click('.model-open-head');
+  await page.waitForFunction(() => document.querySelector('#app').dataset.view === 'playground' && document.querySelector('#app').dataset.state === 'ready', null, { timeout: 30000 });
+  const opened = JSON.parse(await page.evaluate(() => sessionStorage.getItem('attention-playground:file')));
+  const tokens = node.model.encode(text);
+  const run = node.model.run(tokens);
+  const labels = tokens.map((t) => node.vocabulary[t]);
+  const expected = node.model.headScenario(1, 2, { labels });
+  assert.deepEqual(opened, expected);
+  // the scenario, played by the core, gives the weights the grid drew
+  const engine = await loadEngine(engineOf('attention-core'));
+  const trace = engine.run(opened);
+  const weights = trace.step(0, 'weights', 0);
+  const T = tokens.length;
+  const at = (1 * 4 + 2) * T * T;
+  for (let n = 0; n < T * T; n++) assert.ok(Math.abs(weights.data[n] - run.attention.data[at + n]) <= 1e-6, `weights[${n}]`);
+  trace.dispose();
+  assert.deepEqual(await page.$$eval('#tokens .token-text', (t) => t.map((x) => x.textContent)), labels.map(tokenText));
+  // q, k, v (the step it opens on) shows the head's biases beside its weights
+  await page.waitForSelector('figure[data-matrix="b_query"]', { timeout: 10000 });
+  assert.ok(await page.$('figure[data-matrix="b_value"]'));
+  await shot(page, 'model-head-in-playground');
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(await violations(page), []);
+  await page.context().close();
+});
+
+test('a GPT-2 vocabulary\'s model: the vendored tokenizer loads only then, its ids are the library\'s, a split emoji\'s chips show bytes', async () => {
+  const gpt2 = await import('gpt-tokenizer/encoding/gpt2');
+  const dir = mkdtempSync(join(tmpdir(), 'model-view-'));
+  const file = join(dir, 'tiny-gpt2.safetensors');
+  writeFileSync(file, gptFile({ embed: 16, heads: 2, layers: 2, length: 64, tokenizer: 'gpt2' }));
+  const page = await modelPage('#model=text-gpt&text=To%20be');
+  const vendored = () => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/vendor/gpt-tokenizer/')).length);
+  assert.equal(await vendored(), 0, 'a character model loads no tokenizer');
+  await page.setInputFiles('.model-source input[type="file"]', file);
+  await page.waitForFunction(() => document.querySelectorAll('.model-thumb').length === 4 && document.querySelector('.model-view').dataset.state === 'ready', null, { timeout: 30000 });
+  assert.ok(await vendored() > 0);
+  assert.match(await page.textContent('.model-facts'), /50,257 tokens \(GPT-2’s BPE\)/);
+  const typed = 'Hi, café 中文 🙂 👍🏽 123!';
+  await page.fill('.model-text-field input', typed);
+  const ids = gpt2.encode(typed);
+  await page.waitForFunction((want) => document.querySelector('.model-view').dataset.tokens === want, ids.join(','));
+  const chips = await page.$$eval('.token-chip', (c) => c.map((x) => x.textContent));
+  assert.ok(chips.includes('\\xF0\\x9F'), chips.join(' | '));
+  const { default: ranks } = await import('gpt-tokenizer/bpeRanks/r50k_base');
+  const { gpt2Tokenizer } = await import('../../web/model/tokens.js');
+  assert.deepEqual(chips, ids.map((id) => tokenText(gpt2Tokenizer(gpt2, ranks).label(id))));
+  assert.equal(await page.$$eval('.next-token-bars li', (l) => l.length), 10);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(await violations(page), []);
+  await page.context().close();
+});
+
+test('a model with its config.json, a model by URL, a URL elsewhere refused; a model without a tokenizer reads ids', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'model-view-'));
+  const config = join(dir, 'config.json');
+  writeFileSync(config, JSON.stringify({ model_type: 'gpt2', n_head: 6, layer_norm_epsilon: 1e-5 }));
+  const badConfig = join(dir, 'bad', 'config.json');
+  (await import('node:fs')).mkdirSync(join(dir, 'bad'));
+  writeFileSync(badConfig, JSON.stringify({ layer_norm_epsilon: 1e-6 }));
+  const hf = join(root, 'tests', 'models', 'hf-f32.safetensors');
+  // a same-origin URL, relative to the page
+  const page = await modelPage('#model=models/text-gpt.safetensors&text=To%20be');
+  assert.equal(await page.getAttribute('.model-view', 'data-state'), 'ready');
+  assert.equal(await page.textContent('.model-name'), 'Model: "models/text-gpt.safetensors"');
+  // the file and its config.json: n_head from the config (3 in the file)
+  await page.setInputFiles('.model-source input[type="file"]', [hf, config]);
+  await page.waitForFunction(() => /no tokenizer/.test(document.querySelector('.model-text-error').textContent));
+  assert.equal(await page.textContent('.model-text-error'), 'text: this model has no tokenizer, so type token ids separated by commas, like 3, 1, 4; got "To be"');
+  assert.equal(await page.isHidden('.model-body'), true, 'the last model\'s views are not shown as this one\'s');
+  await page.fill('.model-text-field input', '3, 1, 4, 1, 5');
+  await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens === '3,1,4,1,5');
+  assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 2 * 6);
+  // a config.json the core refuses: its line, and the model stays
+  await page.setInputFiles('.model-source input[type="file"]', [hf, badConfig]);
+  await page.waitForFunction(() => !document.querySelector('.model-status').hidden);
+  assert.equal(await page.textContent('.model-status'), '"hf-f32.safetensors": config.layer_norm_epsilon: 1e-06, but the core\'s LayerNorm uses eps 1e-5 (gpt-v1.md); still showing "hf-f32.safetensors"');
+  assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 12);
+  // a link to a model elsewhere: refused before any request, the model stays
+  await page.evaluate(() => { window.location.hash = '#model=https://example.org/gpt2.safetensors'; });
+  await page.waitForFunction(() => /not on this site/.test(document.querySelector('.model-status').textContent));
+  assert.equal(await page.textContent('.model-status'), 'model: "https://example.org/gpt2.safetensors" is not on this site; model files load from the page\'s own origin only; still showing "hf-f32.safetensors"');
+  assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 12);
+  assert.deepEqual(page.failed, []);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(await violations(page), []);
+  await page.context().close();
+});

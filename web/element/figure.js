@@ -1,0 +1,42 @@
+// What every <attention-playground> figure shares, whatever its view: the
+// stylesheets (adopted, never a <style>: a strict style-src 'self'), the link
+// of "Open in the playground", and the one DOM builder of its shadow tree.
+import { quoteText } from '../state/state.js';
+import { playgroundHash } from './settings.js';
+
+// Both stylesheets once per page, adopted by every element (a <style> in
+// Shadow DOM would break a strict style-src 'self').
+let sheets = null;
+export function loadSheets() {
+  sheets ??= Promise.all(['../views/views.css', 'element.css'].map(async (name) => {
+    const response = await fetch(new URL(name, import.meta.url));
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(await response.text());
+    return sheet;
+  }));
+  return sheets;
+}
+
+// The link of "Open in the playground", or null when the page cannot show
+// the figure's settings (a file given by URL).
+export function playgroundLink(s) {
+  const hash = playgroundHash(s);
+  if (hash === null) return null;
+  let page;
+  try {
+    page = new URL(s.playground ?? new URL('../index.html', import.meta.url), document.baseURI);
+  } catch {
+    throw new RangeError(`playground must be the URL of the playground's page; got ${quoteText(s.playground)}`);
+  }
+  if (!['http:', 'https:'].includes(page.protocol)) throw new RangeError(`playground must be an http or https URL; got ${quoteText(s.playground)}`);
+  page.hash = hash;
+  return page.href;
+}
+
+export function make(parent, tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  parent.append(node);
+  return node;
+}

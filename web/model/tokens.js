@@ -1,0 +1,44 @@
+// How the Model view names tokens, and GPT-2's byte-level BPE. A character
+// model's ids are the core's (its vocabulary names each); a GPT-2 model's
+// come from npm's gpt-tokenizer, which the site vendors under vendor/ at
+// build time (scripts/build-site.mjs) and this module imports only when such
+// a model opens. A GPT-2 token that holds part of a UTF-8 character is named
+// by its bytes, \xF0\x9F, never as a broken character.
+export function labelsOf(tokens, info, tokenizer) {
+  if (info.tokenizer === 'characters' && Array.isArray(info.vocabulary)) return tokens.map((t) => info.vocabulary[t] ?? `#${t}`);
+  if (info.tokenizer === 'gpt2' && tokenizer) return tokens.map((t) => tokenizer.label(t));
+  return tokens.map((t) => `#${t}`);
+}
+
+// Where the vendored library sits in the built site (a variable, so the
+// layers test does not look for it in web/).
+const vendor = new URL('../vendor/gpt-tokenizer/', import.meta.url);
+
+let loading = null;
+
+// {encode(text) → ids, decode(ids) → text, label(id) → the token's text}.
+export function loadTokenizer(base = vendor) {
+  loading ??= Promise.all([import(new URL('encoding/gpt2.js', base).href), import(new URL('bpeRanks/r50k_base.js', base).href)])
+    .then(([gpt2, ranks]) => gpt2Tokenizer(gpt2, ranks.default));
+  return loading;
+}
+
+// The library's encode and decode; a token's text from its ranks (a string,
+// or the bytes that are not UTF-8 on their own). Text that spells a special
+// token (<|endoftext|>) is encoded as plain text, as tiktoken's
+// encode(text, disallowed_special=()) does.
+export function gpt2Tokenizer(gpt2, ranks) {
+  const plain = { allowedSpecial: new Set(), disallowedSpecial: new Set() };
+  return {
+    encode: (text) => gpt2.encode(text, plain),
+    decode: (ids) => gpt2.decode(ids),
+    label(id) {
+      const piece = ranks[id];
+      if (typeof piece === 'string') return piece;
+      // printable ASCII as itself, every other byte as \xNN
+      if (Array.isArray(piece) || piece instanceof Uint8Array)
+        return Array.from(piece, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+      return id === 50256 ? '<|endoftext|>' : `#${id}`;
+    },
+  };
+}

@@ -1,0 +1,365 @@
+// The Model view: a real GPT from a model file, on the learner's text. The
+// model lives in a Worker (engine/model-client.js): a file streams into it
+// with a progress bar and a Cancel button, each keystroke re-runs it, and
+// this view draws what the core answered: the tokens as chips, every layer
+// × head's attention on one colour scale (views/model-grid.js), the selected
+// head large with its communication graph, the next-token guesses after the
+// last token or the position under the pointer or focus, and Generate. A
+// new model opens in a second worker, so the one shown stays live until the
+// new one has opened; a refused file leaves it, and the text, as they were.
+import { ModelError, ModelWorker } from '../engine/model-client.js';
+import { modelPresets, modelSource } from '../engine/presets.js';
+import { quoteText } from '../state/state.js';
+import { Graph } from '../views/graph.js';
+import { headTrace } from '../views/head-trace.js';
+import { Heatmap } from '../views/heatmap.js';
+import { HeadGrid } from '../views/model-grid.js';
+import { NextTokens } from '../views/next-tokens.js';
+import { TokenChips } from '../views/token-chips.js';
+import { labelsOf, loadTokenizer } from './tokens.js';
+
+export const defaultModel = 'text-gpt';
+export const defaultText = 'To be, or not to be';
+
+function element(parent, tag, props = {}) {
+  const e = document.createElement(tag);
+  Object.assign(e, props);
+  parent.append(e);
+  return e;
+}
+
+const megabytes = (n) => `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)} MB`;
+
+// A model with no tokenizer reads token ids: "3, 1, 4".
+function idsOf(text) {
+  const parts = text.trim().split(/[\s,]+/);
+  if (!parts.every((p) => /^\d{1,9}$/.test(p)))
+    throw new ModelError(`text: this model has no tokenizer, so type token ids separated by commas, like 3, 1, 4; got ${quoteText(text)}`);
+  return parts.map(Number);
+}
+
+export class ModelView {
+  // root: an element to fill. settings: {model (a preset id or a same-origin
+  // URL), text, layer, head}. onState(settings): what the learner changed, for
+  // the URL; onOpenHead({scenario, layer, head}): "Open this head in the playground".
+  constructor(root, { onState = () => {}, onOpenHead = null } = {}) {
+    this.onState = onState;
+    this.onOpenHead = onOpenHead;
+    this.worker = null;      // the model shown
+    this.info = null;
+    this.loading = null;     // {worker} while a model opens
+    this.runs = 0;           // the newest run asked for: older answers are dropped
+    this.seed = 1;
+    this.drawn = 0;          // graphs drawn: each a new trace id
+    this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
+    this.build(root);
+  }
+
+  build(root) {
+    const box = element(root, 'div', { className: 'model-view' });
+    this.box = box;
+    const source = element(box, 'div', { className: 'model-source' });
+    this.name = element(source, 'p', { className: 'model-name' });
+    const fileField = element(source, 'div', { className: 'field' });
+    const fileLabel = element(fileField, 'label', { textContent: 'Open a model file (.safetensors, with its config.json)' });
+    this.fileInput = element(fileField, 'input', { type: 'file', multiple: true, accept: '.safetensors,.json,application/json' });
+    this.fileInput.id = `model-file-${Math.random().toString(36).slice(2)}`;
+    fileLabel.htmlFor = this.fileInput.id;
+    this.fileInput.addEventListener('change', () => {
+      const files = [...this.fileInput.files];
+      this.fileInput.value = '';  // the same file chosen again opens again
+      this.openFiles(files);
+    });
+    this.progressBox = element(box, 'div', { className: 'model-progress', hidden: true });
+    this.progress = element(this.progressBox, 'progress', { max: 1, value: 0 });
+    this.progress.setAttribute('aria-label', 'Opening the model');
+    this.progressText = element(this.progressBox, 'span', { className: 'model-progress-text' });
+    this.cancel = element(this.progressBox, 'button', { type: 'button', textContent: 'Cancel' });
+    this.cancel.addEventListener('click', () => this.cancelOpening());
+    this.status = element(box, 'p', { className: 'model-status', hidden: true });
+    this.status.setAttribute('role', 'alert');
+    this.facts = element(box, 'p', { className: 'model-facts' });
+
+    const textField = element(box, 'div', { className: 'field model-text-field' });
+    const textLabel = element(textField, 'label', { textContent: 'Text' });
+    this.input = element(textField, 'input', { type: 'text', maxLength: 400, autocomplete: 'off', spellcheck: false });
+    this.input.id = `model-text-${Math.random().toString(36).slice(2)}`;
+    textLabel.htmlFor = this.input.id;
+    this.textError = element(textField, 'p', { className: 'field-error model-text-error', hidden: true });
+    this.input.addEventListener('input', () => {
+      this.settings.text = this.input.value;
+      this.onState(this.settings);
+      this.run();
+    });
+    this.chips = new TokenChips(box, { onPosition: (t) => this.showGuesses(t) });
+
+    const body = element(box, 'div', { className: 'model-body', hidden: true });
+    this.body = body;
+    const gridPanel = element(body, 'section', { className: 'model-grid-panel' });
+    element(gridPanel, 'h3', { className: 'small-heading', textContent: 'Every head of every layer' });
+    this.grid = new HeadGrid(gridPanel, { onSelect: (s) => this.select(s) });
+    const headPanel = element(body, 'section', { className: 'model-head-panel' });
+    this.headTitle = element(headPanel, 'h3', { className: 'small-heading' });
+    const headViews = element(headPanel, 'div', { className: 'model-head-views' });
+    this.heatmap = new Heatmap(headViews, { name: 'weights', hook: 'model-head', label: 'weights', scale: 'sequential' });
+    this.graph = new Graph(element(headViews, 'div', { className: 'model-graph' }));
+    this.openHead = element(headPanel, 'button', { type: 'button', className: 'model-open-head', hidden: !this.onOpenHead });
+    this.openHead.addEventListener('click', () => this.openInPlayground());
+
+    const side = element(body, 'section', { className: 'model-next-panel' });
+    this.next = new NextTokens(side);
+    const generate = element(side, 'div', { className: 'model-generate' });
+    const tField = element(generate, 'div', { className: 'field' });
+    const tLabel = element(tField, 'label', { textContent: 'Temperature' });
+    this.temperature = element(tField, 'input', { type: 'number', min: '0.05', max: '5', step: '0.05', value: '0.8' });
+    this.temperature.id = `model-temperature-${Math.random().toString(36).slice(2)}`;
+    tLabel.htmlFor = this.temperature.id;
+    this.generateButton = element(generate, 'button', { type: 'button', className: 'primary', textContent: 'Generate 10 tokens' });
+    this.generateButton.addEventListener('click', () => this.generate());
+    element(side, 'p', { className: 'note', textContent: 'The bars are the model’s own probabilities (temperature 1). Generate samples from them at your temperature: its logits divided by it before the softmax, so below 1 the likeliest tokens win more often, above 1 less.' });
+  }
+
+  showStatus(message) {
+    this.status.textContent = message;
+    this.status.hidden = !message;
+  }
+
+  // Opens settings.model unless it is already shown; then the text, layer and head.
+  async show(settings) {
+    const changed = settings.model !== this.settings.model || !this.worker;
+    this.settings = { ...this.settings, ...settings };
+    if (this.input.value !== this.settings.text) this.input.value = this.settings.text;
+    if (changed) {
+      const model = this.settings.model;
+      const label = Object.hasOwn(modelPresets, model) ? model : quoteText(model, 80);
+      let url;
+      try {
+        url = modelSource(model);
+      } catch (error) {
+        this.showStatus(`${error.message}${this.worker ? `; still showing ${this.label}` : ''}`);
+        return;
+      }
+      await this.open(url, { name: model.split('/').pop(), label });
+    } else await this.run();
+  }
+
+  // The files the learner picked: one model file, and a config.json if given.
+  async openFiles(files) {
+    const model = files.find((f) => !/\.json$/i.test(f.name));
+    const config = files.find((f) => /\.json$/i.test(f.name));
+    if (!model) {
+      this.showStatus('Choose a model file (.safetensors), with its config.json beside it if it has one');
+      return;
+    }
+    const configText = config ? await config.text() : '';
+    await this.open(model, { config: configText, name: model.name, label: quoteText(model.name, 80), file: true });
+  }
+
+  // A new worker opens the model; the one shown stays until it has.
+  async open(source, { config = '', name, label, file = false }) {
+    this.loading?.worker.terminate();
+    const worker = new ModelWorker();
+    const loading = { worker };
+    this.loading = loading;
+    this.progressBox.hidden = false;
+    this.progress.removeAttribute('value');
+    this.progressText.textContent = `Opening ${label}…`;
+    this.box.dataset.state = 'loading';
+    try {
+      const info = await worker.open(source, {
+        config, name,
+        onProgress: ({ received, total }) => {
+          this.progress.max = total || 1;
+          this.progress.value = received;
+          this.progressText.textContent = `${label}: ${megabytes(received)} of ${megabytes(total)}`;
+        },
+      });
+      if (this.loading !== loading) return;
+      performance.mark('model-opened');  // the file is in the worker: what follows is drawing
+      if (info.tokenizer === 'gpt2') this.tokenizer = await loadTokenizer();
+      this.worker?.terminate();
+      Object.assign(this, { worker, info, label });
+      if (file) this.settings.model = null;  // a file cannot be in a link
+      this.loading = null;
+      this.progressBox.hidden = true;
+      this.showStatus('');
+      const c = info.config;
+      this.name.textContent = `Model: ${label}`;
+      this.facts.textContent = `${c.layers} layers × ${c.heads} heads, embedding ${c.embed}, ${c.vocab.toLocaleString('en')} tokens`
+        + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, context ${c.length}, ${c.parameters.toLocaleString('en')} parameters`;
+      // the views drew the last model: hidden until this one has read the text
+      this.result = null;
+      this.body.hidden = this.chips.list.hidden = true;
+      this.settings.layer = Math.min(this.settings.layer, c.layers - 1);
+      this.settings.head = Math.min(this.settings.head, c.heads - 1);
+      this.onState(this.settings);
+      await this.run();
+    } catch (error) {
+      worker.terminate();
+      if (this.loading !== loading) return;
+      this.loading = null;
+      this.progressBox.hidden = true;
+      this.box.dataset.state = this.worker ? 'ready' : 'error';
+      const message = error instanceof ModelError ? error.message : `internal error: ${error?.message ?? error}`;
+      this.showStatus(`${label}: ${message}${this.worker ? `; still showing ${this.label}` : ''}`);
+    }
+  }
+
+  cancelOpening() {
+    if (!this.loading) return;
+    this.loading.worker.terminate();
+    this.loading = null;
+    this.progressBox.hidden = true;
+    this.box.dataset.state = this.worker ? 'ready' : 'error';
+    this.showStatus(this.worker ? `Opening was cancelled; still showing ${this.label}` : 'Opening was cancelled');
+  }
+
+  // The text's tokens: the core's (a character model) or the GPT-2 tokenizer's.
+  async tokensOf(text) {
+    if (this.info.tokenizer === 'gpt2') return this.tokenizer.encode(text);
+    if (this.info.tokenizer === 'ids') return idsOf(text);  // the core checks each against V
+    return this.worker.encode(text);
+  }
+
+  // The text of generated ids, to append to the learner's.
+  async textOf(ids) {
+    if (this.info.tokenizer === 'gpt2') return this.tokenizer.decode(ids);
+    if (this.info.tokenizer === 'ids') return ids.map((id) => `, ${id}`).join('');
+    return this.worker.decode(ids);
+  }
+
+  async run() {
+    if (!this.worker) return;
+    const run = ++this.runs;
+    const worker = this.worker;
+    const text = this.settings.text;
+    try {
+      if (!text) throw new ModelError('text: type something for the model to read');
+      let tokens = await this.tokensOf(text);
+      const context = this.info.config.length;
+      const cut = tokens.length > context ? tokens.length - context : 0;
+      if (cut) tokens = tokens.slice(cut);  // the model reads at most `context` tokens: the last ones
+      const result = await worker.run(tokens);
+      if (run !== this.runs || worker !== this.worker) return;
+      this.textError.hidden = !cut;
+      this.textError.textContent = cut ? `The model reads ${context} tokens at most: the first ${cut} are left out` : '';
+      this.result = result;
+      this.labels = labelsOf(tokens, this.info, this.tokenizer);
+      this.draw();
+    } catch (error) {
+      if (run !== this.runs) return;
+      if (!(error instanceof ModelError)) throw error;
+      // the text stays as typed; the views keep the last text the model could read
+      this.textError.textContent = error.message;
+      this.textError.hidden = false;
+      this.box.dataset.state = 'ready';
+    }
+  }
+
+  // Measured as 'model-draw' (user timing): a keystroke's page work once the worker has answered.
+  draw() {
+    const start = performance.now();
+    const { attention } = this.result;
+    this.body.hidden = this.chips.list.hidden = false;
+    this.chips.draw(this.labels, this.result.tokens);
+    this.grid.draw(attention, this.settings);
+    this.drawHead();
+    this.showGuesses(null);
+    this.box.dataset.state = 'ready';
+    this.box.dataset.tokens = this.result.tokens.join(',');
+    performance.measure('model-draw', { start });
+  }
+
+  select(selected) {
+    Object.assign(this.settings, selected);
+    this.onState(this.settings);
+    this.drawHead();
+  }
+
+  weightsOf(layer, head) {
+    const [, H, T] = this.result.attention.shape;
+    const at = (layer * H + head) * T * T;
+    return this.result.attention.data.slice(at, at + T * T);
+  }
+
+  drawHead() {
+    if (!this.result) return;
+    const { layer, head } = this.settings;
+    const T = this.result.attention.shape[2];
+    const weights = this.weightsOf(layer, head);
+    this.headTitle.textContent = `Layer ${layer}, head ${head}: who listens to whom`;
+    this.openHead.textContent = `Open layer ${layer}, head ${head} in the playground`;
+    const labels = this.labels;
+    this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: labels, colLabels: labels, maxCell: 26 });
+    this.graph.show(headTrace(`model-${++this.drawn}`, labels, weights, T), { head: 0, step: 'weights', progress: 1, batch: 0 });
+    this.grid.select({ layer, head });
+  }
+
+  // The guesses after position t (null: the last one).
+  showGuesses(t) {
+    if (!this.result) return;
+    const T = this.result.tokens.length;
+    const at = t ?? T - 1;
+    const { k, ids, probabilities } = this.result.top;
+    const guesses = [];
+    for (let n = 0; n < 10 && n < k; n++) guesses.push([this.tokenLabel(ids[at * k + n]), probabilities[at * k + n]]);
+    this.next.draw(guesses, t === null ? `the last token, ${JSON.stringify(this.labels[at])}` : `token ${at}, ${JSON.stringify(this.labels[at])}`);
+    this.next.box.dataset.position = String(at);
+    this.chips.mark(t);
+  }
+
+  tokenLabel(id) {
+    return labelsOf([id], this.info, this.tokenizer)[0];
+  }
+
+  async generate() {
+    if (!this.worker || !this.result) return;
+    const temperature = Number(this.temperature.value);
+    if (!(temperature >= 0.05 && temperature <= 5)) {
+      this.showStatus(`Temperature: expected a number from 0.05 to 5, got ${quoteText(this.temperature.value)}`);
+      return;
+    }
+    this.generateButton.disabled = true;
+    try {
+      const tokens = this.result.tokens;
+      const added = await this.worker.generate(tokens, 10, { temperature, seed: this.seed++ });
+      const more = await this.textOf(added);
+      this.settings.text += more;
+      this.input.value = this.settings.text;
+      this.onState(this.settings);
+      this.showStatus('');
+      await this.run();
+    } catch (error) {
+      if (!(error instanceof ModelError)) throw error;
+      this.showStatus(error.message);
+    } finally {
+      this.generateButton.disabled = false;
+    }
+  }
+
+  async openInPlayground() {
+    const { layer, head } = this.settings;
+    try {
+      const scenario = await this.worker.headScenario(layer, head, { labels: this.labels });
+      this.onOpenHead({ scenario, layer, head });
+    } catch (error) {
+      if (!(error instanceof ModelError)) throw error;
+      this.showStatus(error.message);
+    }
+  }
+
+  // What keeps the view from showing the settings ('' when nothing): the
+  // status line (a refused model), else the text's (a character not in the
+  // vocabulary).
+  problem() {
+    if (!this.status.hidden) return this.status.textContent;
+    if (!this.worker) return 'no model is open';
+    return this.textError.hidden || this.result ? '' : this.textError.textContent;
+  }
+
+  dispose() {
+    this.loading?.worker.terminate();
+    this.worker?.terminate();
+    this.loading = this.worker = null;
+  }
+}

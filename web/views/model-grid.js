@@ -1,0 +1,123 @@
+// BertViz's model view: every layer × head's attention as a small heatmap,
+// all on one colour scale (viridis, 0 … 1, one legend for the grid), one
+// row per layer. Each thumbnail is a button; the grid is one tab stop whose
+// arrow keys move the selection (roving tabindex), so 12 × 12 heads stay
+// reachable by keyboard. Each canvas holds one pixel per cell and CSS scales
+// it up without smoothing, so painting 144 heads is 144 small ImageData puts
+// (the colours of one 256-step palette: the same scale as the heatmaps').
+import { sequential } from './colors.js';
+
+// viridis at 256 steps as RGBA words (little-endian: A B G R), so a
+// thumbnail's pixel is one look-up; and the faint grey of a masked cell.
+const rgba = ([r, g, b], a = 255) => ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
+const palette = Uint32Array.from({ length: 256 }, (_, n) => rgba(sequential(n / 255)));
+const masked = rgba([128, 128, 128], 40);
+
+export class HeadGrid {
+  // parent: where it goes; onSelect({layer, head}): a thumbnail was chosen.
+  constructor(parent, { onSelect }) {
+    this.onSelect = onSelect;
+    this.box = document.createElement('div');
+    this.box.className = 'head-grid-box';
+    this.legend = document.createElement('p');
+    this.legend.className = 'legend head-grid-legend';
+    for (const [className, text] of [['legend-label', 'attention weight 0'], ['legend-bar legend-sequential', ''], ['legend-label', '1']]) {
+      const span = document.createElement('span');
+      span.className = className;
+      span.textContent = text;
+      this.legend.append(span);
+    }
+    this.grid = document.createElement('div');
+    this.grid.className = 'head-grid';
+    this.grid.setAttribute('role', 'group');
+    this.grid.addEventListener('keydown', (event) => this.onKey(event));
+    this.box.append(this.legend, this.grid);
+    parent.append(this.box);
+    this.cells = [];
+    this.shape = null;
+    this.selected = { layer: 0, head: 0 };
+  }
+
+  // attention: {shape: [L, H, T, T], data}; selected: {layer, head}.
+  draw(attention, selected) {
+    const [L, H, T] = attention.shape;
+    if (!this.shape || this.shape[0] !== L || this.shape[1] !== H) this.build(L, H);
+    this.shape = attention.shape;
+    this.grid.setAttribute('aria-label', `Attention of all ${L * H} heads: ${L} layers by ${H} heads, ${T} tokens; arrow keys choose a head`);
+    const pixels = new ImageData(T, T);
+    const words = new Uint32Array(pixels.data.buffer);  // one RGBA pixel a word
+    this.cells.forEach(({ canvas }, k) => {
+      if (canvas.width !== T) canvas.width = canvas.height = T;
+      const at = k * T * T;
+      for (let i = 0; i < T; i++)
+        for (let j = 0; j < T; j++)
+          // above the diagonal the causal mask hid the key: left faint, as a masked cell
+          words[i * T + j] = j > i ? masked : palette[Math.round(Math.max(0, Math.min(1, attention.data[at + i * T + j])) * 255)];
+      canvas.getContext('2d').putImageData(pixels, 0, 0);
+    });
+    this.select(selected);
+  }
+
+  build(L, H) {
+    this.grid.textContent = '';
+    this.grid.style.setProperty('--heads', String(H));
+    // 4 heads a layer get 96 px thumbnails, GPT-2's 12 get 40 px: the grid stays about 480 px wide
+    this.grid.style.setProperty('--thumb', `${Math.max(40, Math.min(96, Math.floor(480 / H)))}px`);
+    this.cells = [];
+    const corner = document.createElement('span');
+    corner.className = 'head-grid-axis';
+    this.grid.append(corner);
+    for (let h = 0; h < H; h++) this.grid.append(Object.assign(document.createElement('span'), { className: 'head-grid-axis', textContent: `h${h}` }));
+    for (let l = 0; l < L; l++) {
+      this.grid.append(Object.assign(document.createElement('span'), { className: 'head-grid-axis', textContent: `L${l}` }));
+      for (let h = 0; h < H; h++) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'model-thumb';
+        button.dataset.layer = String(l);
+        button.dataset.head = String(h);
+        button.setAttribute('aria-label', `layer ${l}, head ${h}`);
+        button.tabIndex = -1;
+        const canvas = document.createElement('canvas');
+        canvas.setAttribute('aria-hidden', 'true');
+        button.append(canvas);
+        button.addEventListener('click', () => this.choose({ layer: l, head: h }));
+        this.grid.append(button);
+        this.cells.push({ button, canvas });
+      }
+    }
+  }
+
+  // The selected thumbnail: outlined, pressed, the grid's one tab stop.
+  select({ layer, head }) {
+    this.selected = { layer, head };
+    const H = this.shape[1];
+    this.cells.forEach(({ button }, k) => {
+      const on = k === layer * H + head;
+      button.classList.toggle('selected', on);
+      button.setAttribute('aria-pressed', String(on));
+      button.tabIndex = on ? 0 : -1;
+    });
+  }
+
+  choose(selected) {
+    this.select(selected);
+    this.onSelect(selected);
+  }
+
+  onKey(event) {
+    if (!this.shape) return;
+    const [L, H] = this.shape;
+    let { layer, head } = this.selected;
+    const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+    if (event.key === 'Home') [layer, head] = [0, 0];
+    else if (event.key === 'End') [layer, head] = [L - 1, H - 1];
+    else if (moves[event.key]) {
+      layer = Math.max(0, Math.min(L - 1, layer + moves[event.key][0]));
+      head = Math.max(0, Math.min(H - 1, head + moves[event.key][1]));
+    } else return;
+    event.preventDefault();
+    this.choose({ layer, head });
+    this.cells[layer * H + head].button.focus();
+  }
+}
