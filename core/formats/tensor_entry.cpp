@@ -42,6 +42,14 @@ wide_shape parse_shape(const json& value, const std::string& place) {
   return shape;
 }
 
+// [a, b] of two positive integers: linear's [in, out], embedding's [num, dim]
+wide_shape positive_pair(const json& value, const std::string& place, const char* expected) {
+  ATTENTION_CHECK(value.is_array() && value.size() == 2, place, expected);
+  const std::uint64_t a = positive_integer(value[0]), b = positive_integer(value[1]);
+  ATTENTION_CHECK(a > 0 && b > 0, place, expected);
+  return {a, b};
+}
+
 std::int64_t parse_int64(const json& value, const std::string& place, const char* expected) {
   ATTENTION_CHECK(value.is_number_integer(), place, expected);
   if (value.is_number_unsigned())
@@ -161,19 +169,12 @@ tensor_entry parse_entry(const json& item, const std::string& place) {
       shape = parse_shape(item["shape"], at(place, "shape"));
       break;
     }
-    case k::linear: {
-      const char* expected = ": expected [in, out], two positive integers";
-      ATTENTION_CHECK(argument.is_array() && argument.size() == 2, source_place, expected);
-      const std::uint64_t in = positive_integer(argument[0]), out = positive_integer(argument[1]);
-      ATTENTION_CHECK(in > 0 && out > 0, source_place, expected);
-      shape = {in, out};
+    case k::linear:
+      shape = positive_pair(argument, source_place, ": expected [in, out], two positive integers");
       break;
-    }
     case k::embedding: {
-      const char* expected = ": expected [num, dim], two positive integers";
-      ATTENTION_CHECK(argument.is_array() && argument.size() == 2, source_place, expected);
-      const std::uint64_t num = positive_integer(argument[0]), dim = positive_integer(argument[1]);
-      ATTENTION_CHECK(num > 0 && dim > 0, source_place, expected);
+      const wide_shape table = positive_pair(argument, source_place, ": expected [num, dim], two positive integers");
+      const std::uint64_t num = table[0], dim = table[1];
       ATTENTION_CHECK(saturating_times(num, dim) <= limits::tensor_elements, source_place, ": a table of ", num, " × ", dim,
                       " exceeds the limit of ", limits::tensor_elements, " elements");
       const std::string ids_place = at(place, "ids");
