@@ -163,6 +163,7 @@ test('a bad model file shows the core\'s line and keeps the model and the text; 
   await page.setInputFiles('.model-source input[type="file"]', large);
   await page.waitForFunction((n) => !document.querySelector('.model-progress').hidden || performance.getEntriesByName('model-opened').length > n, opened);
   await shot(page, 'model-view-loading');
+  assert.equal(await page.isHidden('.model-status'), true, 'the cancelled opening\'s line is gone once another opening starts');
   await page.waitForFunction(() => document.querySelector('.model-view').dataset.state === 'ready', null, { timeout: 60000 });
   assert.deepEqual(page.problems, []);
   assert.deepEqual(await violations(page), []);
