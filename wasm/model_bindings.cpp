@@ -108,6 +108,11 @@ class model {
     return answer;
   }
 
+  // While JS waits on the file: up to n bytes of weights the data has not
+  // reached touched (mapped) ahead of it; the bytes touched, 0 when none
+  // are left (or nothing is being opened).
+  double prepare(unsigned n) { return loader_ ? static_cast<double>(loader_->prepare(n)) : 0.0; }
+
   // Frees the model, a load under way, the last run and the buffer.
   void close() {
     drop();
@@ -264,6 +269,7 @@ EMSCRIPTEN_BINDINGS(attention_models) {
       .function("headerLength", &model::header_length)
       .function("open", &model::open)
       .function("feed", &model::feed)
+      .function("prepare", &model::prepare)
       .function("close", &model::close)
       .function("ready", &model::ready)
       .function("config", &model::config)

@@ -46,6 +46,21 @@ bool finite(float v) {
   return (bits & 0x7F800000u) != 0x7F800000u;
 }
 
+// F32 side by side in the file and in place: a plain copy, the exponents'
+// largest kept on the way (an all-ones exponent is a NaN or an infinity). One
+// loop the compiler vectorizes, since this runs over every byte of a 500 MB
+// file; false if any is not finite.
+bool copy_f32(const unsigned char* src, std::size_t n, float* dst) {
+  std::uint32_t largest = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    std::uint32_t bits;
+    std::memcpy(&bits, src + 4 * k, 4);
+    largest = std::max(largest, bits & 0x7F800000u);
+    std::memcpy(dst + k, &bits, 4);
+  }
+  return largest != 0x7F800000u;
+}
+
 // n numbers to dst, stride apart; false if any is not finite.
 template <typename Read>
 bool convert(Read read, std::size_t item, const unsigned char* src, std::size_t n, float* dst, std::size_t stride) {
@@ -178,6 +193,7 @@ model_loader::placement model_loader::place(const planned_tensor& t) {
 void model_loader::store(const planned_tensor& t, const placement& p, const unsigned char* bytes, std::uint64_t first,
                          std::size_t count) {
   const std::size_t item = t.file.item_bytes, blocks_per_row = p.cols / p.col_block;
+  const bool f32 = t.file.dtype == "F32", f16 = t.file.dtype == "F16";  // else BF16 (the plan allows no other)
   std::size_t done = 0;
   while (done < count) {
     const auto e = static_cast<std::size_t>(first + done);  // < 2²⁹: the parameter limit
@@ -187,9 +203,9 @@ void model_loader::store(const planned_tensor& t, const placement& p, const unsi
     float* dst = p.targets[(r / p.row_block) * blocks_per_row + c / p.col_block] + (r % p.row_block) * p.row_stride +
                  (c % p.col_block) * p.col_stride;
     const unsigned char* src = bytes + done * item;
-    const bool ok = t.file.dtype == "F32"   ? convert(f32_at, item, src, run, dst, p.col_stride)
-                    : t.file.dtype == "F16" ? convert(f16_at, item, src, run, dst, p.col_stride)
-                                            : convert(bf16_at, item, src, run, dst, p.col_stride);
+    const bool ok = f32 ? (p.col_stride == 1 ? copy_f32(src, run, dst) : convert(f32_at, item, src, run, dst, p.col_stride))
+                    : f16 ? convert(f16_at, item, src, run, dst, p.col_stride)
+                          : convert(bf16_at, item, src, run, dst, p.col_stride);
     if (!ok) {
       std::size_t k = 0;
       while (finite(dst[k * p.col_stride])) ++k;
@@ -243,6 +259,41 @@ void model_loader::feed(const unsigned char* bytes, std::size_t n) {
     spent_ = true;
     throw;
   }
+}
+
+std::size_t model_loader::prepare(std::size_t bytes) {
+  constexpr std::size_t page = 4096 / sizeof(float);  // floats a page (wasm's pages are 64 KB; the OS's 4 KB)
+  std::size_t touched = 0;
+  if (spent_ || prepared_tensor_ < current_) {  // the data overtook it
+    prepared_tensor_ = current_;
+    prepared_target_ = prepared_floats_ = 0;
+  }
+  while (touched < bytes && !spent_ && prepared_tensor_ < places_.size()) {
+    const placement& p = places_[prepared_tensor_];
+    const std::size_t each = p.targets.empty() ? 0 : p.rows * p.cols / p.targets.size();  // every target is alike
+    std::size_t from = prepared_floats_;
+    if (prepared_tensor_ == current_) {
+      // only a tensor kept as it is, element e at e, is safe ahead of the data inside it
+      const bool in_order = p.targets.size() == 1 && p.col_stride == 1 && p.row_stride == p.cols;
+      const std::uint64_t begin = plan_.tensors[current_].file.begin, item = plan_.tensors[current_].file.item_bytes;
+      const std::size_t written = offset_ > begin ? static_cast<std::size_t>((offset_ - begin) / item) + 1 : 0;
+      from = in_order ? std::max(from, written + page) : each;
+    }
+    if (prepared_target_ >= p.targets.size() || from >= each) {
+      ++prepared_tensor_;
+      prepared_target_ = prepared_floats_ = 0;
+      continue;
+    }
+    float* target = p.targets[prepared_target_];
+    std::size_t k = from;
+    for (; k < each && touched < bytes; k += page, touched += page * sizeof(float)) target[k] = 0.0f;
+    prepared_floats_ = std::min(k, each);
+    if (prepared_floats_ == each) {
+      ++prepared_target_;
+      prepared_floats_ = 0;
+    }
+  }
+  return touched;
 }
 
 gpt_model model_loader::finish() {

@@ -24,6 +24,13 @@ class model_loader {
   // header's tensors hold. After a throw the loader is spent.
   void feed(const unsigned char* bytes, std::size_t n);
 
+  // Touches up to `bytes` of the weights the data has not reached yet, one
+  // write of a zero a page, and returns how many it touched (0: none left).
+  // Fresh memory is mapped on its first touch, which on a VM costs seconds
+  // for GPT-2 small: a caller waiting on the file's next bytes spends that
+  // wait here, so feed() finds its pages mapped. It never writes where
+  // feed() has written.
+  std::size_t prepare(std::size_t bytes);
   std::uint64_t received() const { return offset_; }
   std::uint64_t expected() const { return plan_.data_bytes; }
   bool complete() const { return offset_ == plan_.data_bytes; }
@@ -51,6 +58,9 @@ class model_loader {
   std::uint64_t offset_ = 0;       // bytes received
   unsigned char partial_[8] = {};  // an element split between two chunks
   std::size_t partial_bytes_ = 0;
+  std::size_t prepared_tensor_ = 0;  // prepare()'s place: a tensor, one of its targets,
+  std::size_t prepared_target_ = 0;  // and the floats of that target touched so far
+  std::size_t prepared_floats_ = 0;
   bool spent_ = false;
 };
 

@@ -1,6 +1,7 @@
 // The data streamed into place: any chunk size gives the same weights, F16
 // and BF16 widen exactly, c_attn splits into heads in both layouts, and a
-// NaN is named with its tensor and element; after a refusal the loader is spent.
+// NaN is named with its tensor and element; after a refusal the loader is spent;
+// touching the weights ahead of the data (prepare) changes nothing it wrote.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -24,6 +25,20 @@ gpt_model fed(const std::string& bytes, std::size_t chunk) {
   return loader.finish();
 }
 
+// The same, with prepare(ahead) called before every chunk, as a caller
+// waiting on the file does.
+gpt_model fed_prepared(const std::string& bytes, std::size_t chunk, std::size_t ahead) {
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::uint64_t n = safetensors_header_length(data, bytes.size(), bytes.size());
+  model_loader loader(plan_model(read_safetensors_header(bytes.substr(8, n), bytes.size())));
+  for (std::size_t at = 8 + n; at < bytes.size(); at += chunk) {
+    loader.prepare(ahead);
+    loader.feed(data + at, std::min(chunk, bytes.size() - at));
+  }
+  CHECK(loader.prepare(ahead) == 0);  // nothing is left ahead of a complete load
+  return loader.finish();
+}
+
 bool same(const model_weights& a, const model_weights& b) {
   const auto x = a.all(), y = b.all();
   if (x.size() != y.size()) return false;
@@ -44,6 +59,36 @@ TEST_CASE("any chunk size gives the same weights", "[model-loader]") {
       CHECK(same(fed(bytes, chunk).weights, whole.weights));
     }
   }
+}
+
+TEST_CASE("touching the weights ahead of the data never changes what the data wrote", "[model-loader]") {
+  for (const std::string& name : model_support::golden_models()) {
+    INFO(name);
+    const std::string bytes = test_support::read_text(model_support::model_path(name));
+    const gpt_model whole = fed(bytes, bytes.size());
+    for (std::size_t chunk : {7u, 4096u, 65536u})
+      for (std::size_t ahead : {1u, 4096u, 1u << 30}) {
+        INFO("chunks of " << chunk << ", " << ahead << " bytes ahead");
+        CHECK(same(fed_prepared(bytes, chunk, ahead).weights, whole.weights));
+      }
+  }
+}
+
+TEST_CASE("prepare keeps to its budget, reaches every weight, and stops", "[model-loader]") {
+  const std::string bytes = test_support::read_text(model_support::model_path("text-gpt"));
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  const std::uint64_t n = safetensors_header_length(data, bytes.size(), bytes.size());
+  model_loader loader(plan_model(read_safetensors_header(bytes.substr(8, n), bytes.size())));
+  const std::size_t first = loader.prepare(4096);
+  CHECK(first == 4096);  // one page's write
+  std::size_t total = first, calls = 0;
+  while (const std::size_t more = loader.prepare(8192)) {
+    CHECK(more <= 8192);  // the budget holds
+    total += more;
+    REQUIRE(++calls < 100000);
+  }
+  CHECK(total >= loader.expected() / 2);  // every weight's pages, not merely the first tensor's
+  CHECK(loader.prepare(1u << 20) == 0);
 }
 
 TEST_CASE("c_attn's [q | k | v] splits into heads, in nanoGPT's and in Hugging Face's layout", "[model-loader]") {
@@ -135,6 +180,16 @@ TEST_CASE("a NaN or an infinity is named with its tensor and element, whatever t
       t.bytes.assign(reinterpret_cast<const char*>(half.data()), 16);
     }
   CHECK_THROWS_WITH(fed(g.bytes(), 2), "transformer.ln_f.bias: holds a NaN or an infinity (element [6])");
+  // F32 kept as it is (wte, copied whole): a NaN with its sign bit set, an infinity
+  for (const std::uint32_t bits : {0xFFC00001u, 0x7F800000u}) {
+    file_builder h = model_support::small_nano();
+    for (auto& t : h.tensors)
+      if (t.name == "transformer.wte.weight") std::memcpy(&t.bytes[(2 * 8 + 3) * 4], &bits, 4);  // [2, 3]
+    for (std::size_t chunk : {3u, 1u << 20}) {
+      INFO(bits << " in chunks of " << chunk);
+      CHECK_THROWS_WITH(fed(h.bytes(), chunk), "transformer.wte.weight: holds a NaN or an infinity (element [2, 3])");
+    }
+  }
 }
 
 TEST_CASE("the loader refuses data beyond the tensors, an early end, and use after a refusal", "[model-loader]") {

@@ -11,7 +11,7 @@ import { loadEngine } from './engine.js';
 export const modelUrl = new URL('../wasm/attention-model.js', import.meta.url);
 
 const defaults = {
-  readBytes: 32 << 20,  // 32 MB read ahead while the core takes the last read
+  readBytes: 8 << 20,  // read ahead while the core takes the last read (two such buffers in JS)
   chunkBytes: 8 << 20,  // the wasm staging buffer: 8 MB fed at a time (its size adds to the tab's peak)
   topK: 10,
 };
@@ -56,6 +56,7 @@ export async function openModel(source, options = {}) {
     next = ask();
     let received = 0;
     while (received < total) {
+      await prepareWhile(model, next);
       const chunk = await next;
       if (settings.signal?.aborted) throw new ModelError('model: opening was cancelled');
       if (chunk.length === 0) throw new ModelError(`model: the file ended after ${received} of its ${total} bytes of data`);
@@ -65,6 +66,7 @@ export async function openModel(source, options = {}) {
         put(model, piece);
         received = answer(model.feed(piece.length)).received;
       }
+      reader.give(chunk);  // the read after next fills it again
       settings.onProgress?.({ received, total });
     }
     if (total === 0) answer(model.feed(0));
@@ -145,6 +147,32 @@ export class LoadedModel {
   }
 }
 
+// While `read` is under way, the core maps the weights' memory ahead of the
+// data (Model.prepare: first touches, seconds of page faults for GPT-2 small)
+// a megabyte at a time, giving the stream a turn between them.
+async function prepareWhile(model, read) {
+  let arrived = false;
+  read.then(() => { arrived = true; }, () => { arrived = true; });
+  await null;  // a read already done says so first
+  while (!arrived && model.prepare(1 << 20) > 0) await nextTask();
+}
+
+// A task's turn: setImmediate in Node, a MessageChannel's message in a
+// browser (setTimeout would wait ≥ 4 ms each time).
+let channel = null;
+const turns = [];
+function nextTask() {
+  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => turns.shift()?.();
+  }
+  return new Promise((resolve) => {
+    turns.push(resolve);
+    channel.port2.postMessage(null);
+  });
+}
+
 // Copies bytes into the module's staging buffer: the view is taken after the
 // buffer's allocation and used at once (growing memory would detach it).
 function put(model, bytes) {
@@ -157,10 +185,13 @@ function answer(text) {
   return result;
 }
 
-// read(n): the next n bytes (fewer only at the end) of a Blob or a Response's body.
+// read(n): the next n bytes (fewer only at the end) of a Blob or a Response's
+// body, in a buffer of the reader's own: give(bytes) hands it back once used,
+// and the next read fills it again. Reused buffers matter here: 500 MB of
+// fresh memory (the stream's own chunks, or a new array per read) costs
+// seconds of page faults on top of the weights' own. A byte stream (File and
+// fetch bodies in Chromium and Node) is read straight into those buffers.
 function byteReader(source) {
-  // A File streams from disk as the browser reads ahead (faster in Chromium
-  // than File.slice() reads of any size); a Response as it arrives.
   let size;
   let body;
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
@@ -172,35 +203,52 @@ function byteReader(source) {
     if (!Number.isSafeInteger(size)) throw new ModelError("model: the server did not say the file's size (Content-Length)");
     body = source.body;
   }
-  if (body) {
-    const stream = body.getReader();
-    let pending = new Uint8Array(0);
-    let queue = Promise.resolve();
-    const readNow = async (n) => {
-      const out = new Uint8Array(n);
-      let filled = 0;
-      while (filled < n) {
-        if (pending.length === 0) {
-          const { done, value } = await stream.read();
-          if (done) break;
-          pending = value;
-        }
-        const take = Math.min(n - filled, pending.length);
-        out.set(pending.subarray(0, take), filled);
-        pending = pending.subarray(take);
-        filled += take;
-      }
-      return out.subarray(0, filled);
-    };
-    return {
-      size,
-      read(n) {  // one after the other: a stream has one place
-        const result = queue.then(() => readNow(n));
-        queue = result.catch(() => {});
-        return result;
-      },
-      cancel() { stream.cancel().catch(() => {}); },
-    };
+  if (!body) throw new ModelError('model: expected a File, a Blob or a fetch Response');
+  let stream;
+  let byob = false;
+  try {
+    stream = body.getReader({ mode: 'byob' });
+    byob = true;
+  } catch {
+    stream = body.getReader();  // not a byte stream: its chunks are copied
   }
-  throw new ModelError('model: expected a File, a Blob or a fetch Response');
+  const spare = [];  // buffers given back
+  let pending = new Uint8Array(0);  // the rest of the last chunk (not byob)
+  let queue = Promise.resolve();
+  const readNow = async (n) => {
+    let buffer = spare.pop();
+    if (!buffer || buffer.byteLength < n) buffer = new ArrayBuffer(n);
+    let filled = 0;
+    while (filled < n) {
+      if (byob) {
+        // the buffer is handed to the stream and comes back in the answer
+        const { done, value } = await stream.read(new Uint8Array(buffer, filled, n - filled));
+        if (value) buffer = value.buffer;
+        else if (done) buffer = new ArrayBuffer(n);  // cancelled: the buffer stayed with the stream
+        if (done) break;
+        filled += value.byteLength;
+        continue;
+      }
+      if (pending.length === 0) {
+        const { done, value } = await stream.read();
+        if (done) break;
+        pending = value;
+      }
+      const take = Math.min(n - filled, pending.length);
+      new Uint8Array(buffer, filled, take).set(pending.subarray(0, take));
+      pending = pending.subarray(take);
+      filled += take;
+    }
+    return new Uint8Array(buffer, 0, filled);
+  };
+  return {
+    size,
+    read(n) {  // one after the other: a stream has one place
+      const result = queue.then(() => readNow(n));
+      queue = result.catch(() => {});
+      return result;
+    },
+    give(bytes) { spare.push(bytes.buffer); },
+    cancel() { stream.cancel().catch(() => {}); },
+  };
 }

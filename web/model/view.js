@@ -164,6 +164,7 @@ export class ModelView {
     this.progressBox.hidden = false;
     this.progress.removeAttribute('value');
     this.progressText.textContent = `Opening ${label}…`;
+    this.showStatus('');  // the last opening's line is not this one's
     this.box.dataset.state = 'loading';
     try {
       const info = await worker.open(source, {
