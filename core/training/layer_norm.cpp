@@ -81,9 +81,13 @@ tensor3 layer_norm_backward(const tensor3& d_out, const tensor3& x, const norm_p
       const float c0 = -b * mean - db[k] * rstd * scale;
       float* out = dx.data() + r * d;
       for (std::size_t c = 0; c < d; ++c) out[c] = rstd * dy[c] * g[c] + b * xr[c] + c0;
+      // pointers that cannot alias, so these become whole vectors (each
+      // gradient entry still sums its rows in order)
+      float* __restrict d_weight = grads.weight.data();
+      float* __restrict d_bias = grads.bias.data();
       for (std::size_t c = 0; c < d; ++c) {
-        grads.weight.data()[c] += dy[c] * (xr[c] - mean) * rstd;
-        grads.bias.data()[c] += dy[c];
+        d_weight[c] += dy[c] * (xr[c] - mean) * rstd;
+        d_bias[c] += dy[c];
       }
     }
   }
