@@ -13,6 +13,9 @@ import { graphSVG } from './graph-svg.js';
 import * as paint from './graph-paint.js';
 import { drawEdgeLabels, drawEdges } from './graph-strokes.js';
 import { graphModel, scoresOf } from './graph-model.js';
+import { observedWidth } from './observed-width.js';
+import { offScreen } from './on-screen.js';
+import { textWidth } from './text-width.js';
 
 export { edgeAlpha } from './graph-strokes.js';
 export { graphModel } from './graph-model.js';
@@ -130,9 +133,18 @@ export class Graph {
 
   // New weights for pool `pool` of the graph shown (a model that trains):
   // its edges painted again on the layout it has.
-  reweigh(pool, weights) {
+  // lazy: off screen, they are painted when it comes on screen.
+  reweigh(pool, weights, { lazy = false } = {}) {
     if (!this.model?.pools[pool]) return;
     this.model.pools[pool].weights = weights;
+    this.stale = lazy && offScreen(this.figure, () => this.paintStale());
+    if (!this.stale) this.render();
+  }
+
+  // Weights a reweigh() kept while off screen, painted now.
+  paintStale() {
+    if (!this.stale) return;
+    this.stale = false;
     this.render();
   }
 
@@ -194,7 +206,8 @@ export class Graph {
   }
 
   width() {
-    return Math.max(220, this.figure.parentElement?.clientWidth || defaults.width);
+    const parent = this.figure.parentElement;
+    return Math.max(220, (parent && observedWidth(parent)) || defaults.width);
   }
 
   // The key under the picture says how to read this step's edges.
@@ -232,12 +245,7 @@ export class Graph {
     if (this.L && this.L.model === this.model && this.L.width === width && this.L.name === this.layoutName) return this.L;
     const g = this.canvas.getContext('2d');
     g.font = `${11}px system-ui, sans-serif`;
-    const cache = new Map();
-    const textWidth = (t) => {
-      if (!cache.has(t)) cache.set(t, g.measureText(t).width);
-      return cache.get(t);
-    };
-    const L = layoutFor(this.layoutName, this.model, width, textWidth);
+    const L = layoutFor(this.layoutName, this.model, width, (t) => textWidth(g, t));
     const { tq, tkv, pools } = this.model;
     const curves = pools.map((_, p) => Array.from({ length: tq * tkv }, (__, n) => L.curve(p, n % tkv, Math.floor(n / tkv))));
     return { ...L, model: this.model, curve: (p, j, i) => curves[p][i * tkv + j] };
@@ -245,6 +253,7 @@ export class Graph {
 
   render() {
     if (!this.model) return;
+    this.stale = false;
     const L = (this.L = this.layout());
     const key = this.describe();
     if (this.key.textContent !== key) this.key.textContent = key;

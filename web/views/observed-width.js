@@ -1,0 +1,24 @@
+// An element's clientWidth, read once and kept until the element resizes
+// (a ResizeObserver says so) or the window does: reading it after a frame's
+// writes forces a layout, which a frame that only repaints must not pay.
+const kept = new WeakMap();  // element → [its clientWidth, the window's size generation then]
+const observed = new WeakSet();
+let generation = 0;
+// every report drops the width kept, the first too: the element may have
+// changed between the read and the observer's first look
+const observer = typeof ResizeObserver === 'function' ? new ResizeObserver((entries) => entries.forEach(({ target }) => kept.delete(target))) : null;
+// a window's resize event comes before the observer's reports in a frame
+if (typeof window !== 'undefined') window.addEventListener('resize', () => generation++);
+
+export function observedWidth(element) {
+  const known = kept.get(element);
+  if (known && known[1] === generation) return known[0];
+  const width = element.clientWidth;
+  if (!observer || !element.isConnected) return width;  // a detached element: nothing would say when it changes
+  if (!observed.has(element)) {
+    observed.add(element);
+    observer.observe(element);
+  }
+  kept.set(element, [width, generation]);
+  return width;
+}
