@@ -376,6 +376,8 @@ export class Heatmap {
   drawOverlay() {
     if (!this.layout || this.exportRatio !== undefined) return;
     const boxes = overlays.overlayBoxes(this, this.layout);
+    // no outline to place, none placed: where the empty overlay sits does not matter (reading it forces a layout)
+    if (!boxes.length && !this.overlay.children.length) return;
     this.overlay.style.left = `${this.canvas.offsetLeft}px`;
     this.overlay.style.top = `${this.canvas.offsetTop}px`;
     while (this.overlay.children.length > boxes.length) this.overlay.lastChild.remove();

@@ -4,9 +4,16 @@
 const kept = new WeakMap();  // element → [its clientWidth, the window's size generation then]
 const observed = new WeakSet();
 let generation = 0;
-// every report drops the width kept, the first too: the element may have
-// changed between the read and the observer's first look
-const observer = typeof ResizeObserver === 'function' ? new ResizeObserver((entries) => entries.forEach(({ target }) => kept.delete(target))) : null;
+const reported = new WeakMap();  // element → the content width the observer last reported
+// a report of another width drops the width kept, and so does the first: the
+// element may have changed between the read and the observer's first look;
+// a change of height alone (a heatmap that grows a row) keeps it
+const observer = typeof ResizeObserver === 'function'
+  ? new ResizeObserver((entries) => entries.forEach(({ target, contentRect }) => {
+    if (reported.get(target) !== contentRect.width) kept.delete(target);
+    reported.set(target, contentRect.width);
+  }))
+  : null;
 // a window's resize event comes before the observer's reports in a frame
 if (typeof window !== 'undefined') window.addEventListener('resize', () => generation++);
 
