@@ -138,14 +138,24 @@ export class Graph {
     if (!this.model?.pools[pool]) return;
     this.model.pools[pool].weights = weights;
     this.stale = lazy && offScreen(this.figure, () => this.paintStale());
-    if (!this.stale) this.render();
+    if (!this.stale) this.reweighed();
+  }
+
+  // A render of new weights on the layout the graph has.
+  reweighed() {
+    this.reweighing = true;
+    try {
+      this.render();
+    } finally {
+      this.reweighing = false;
+    }
   }
 
   // Weights a reweigh() kept while off screen, painted now.
   paintStale() {
     if (!this.stale) return;
     this.stale = false;
-    this.render();
+    this.reweighed();
   }
 
   // trace, {head, step, progress, batch}: builds the model, then draws it.
@@ -205,9 +215,11 @@ export class Graph {
     this.caption.append(title, note);
   }
 
-  width() {
+  // fresh: read now, not as kept since the last read (observed-width.js): a
+  // new structure's DOM may have moved since; new weights on the same one have not
+  width({ fresh = true } = {}) {
     const parent = this.figure.parentElement;
-    return Math.max(220, (parent && observedWidth(parent)) || defaults.width);
+    return Math.max(220, (parent && observedWidth(parent, { fresh })) || defaults.width);
   }
 
   // The key under the picture says how to read this step's edges.
@@ -241,7 +253,8 @@ export class Graph {
   // The layout and every edge's curve, kept until the width or the model
   // changes: a frame of the animation only paints.
   layout() {
-    const width = this.width();
+    // only new weights (reweigh): the width as kept, which forces no layout
+    const width = this.width({ fresh: !this.reweighing });
     if (this.L && this.L.model === this.model && this.L.width === width && this.L.name === this.layoutName) return this.L;
     const g = this.canvas.getContext('2d');
     g.font = `${11}px system-ui, sans-serif`;

@@ -9,7 +9,6 @@ import { hatch, resize } from './heatmap-paint.js';
 import * as legend from './heatmap-legend.js';
 import * as overlays from './heatmap-overlays.js';
 import * as svgOf from './heatmap-svg.js';
-import { observedWidth } from './observed-width.js';
 import { offScreen } from './on-screen.js';
 import { textWidth } from './text-width.js';
 
@@ -210,8 +209,7 @@ export class Heatmap {
     // cells come out the same size
     const { count = 1, columns = cols } = this.options.row ?? {}, gap = 26;
     // a view that gave the cell size needs no width (reading it forces a layout)
-    const parent = this.figure.parentElement;
-    const width = this.options.cell ? 0 : parent ? observedWidth(parent) : 600;
+    const width = this.options.cell ? 0 : this.figure.parentElement?.clientWidth ?? 600;
     const sums = this.chrome().sums;  // softmax shows each row's Σ to its right
     const cellIn = (space) => Math.max(defaults.minCell, Math.min(this.options.maxCell ?? defaults.maxCell,
       Math.floor((space - sums - left) / cols), Math.floor(defaults.maxHeight / rows)));

@@ -1,6 +1,7 @@
 // An element's clientWidth, read once and kept until the element resizes
 // (a ResizeObserver says so) or the window does: reading it after a frame's
-// writes forces a layout, which a frame that only repaints must not pay.
+// writes forces a layout, which a frame that only repaints new numbers on the
+// same structure must not pay.
 const kept = new WeakMap();  // element → [its clientWidth, the window's size generation then]
 const observed = new WeakSet();
 let generation = 0;
@@ -17,9 +18,11 @@ const observer = typeof ResizeObserver === 'function'
 // a window's resize event comes before the observer's reports in a frame
 if (typeof window !== 'undefined') window.addEventListener('resize', () => generation++);
 
-export function observedWidth(element) {
+// fresh: read it now (a view whose structure changed: the DOM written in
+// this task may have moved the element, and no observer has said so yet).
+export function observedWidth(element, { fresh = false } = {}) {
   const known = kept.get(element);
-  if (known && known[1] === generation) return known[0];
+  if (!fresh && known && known[1] === generation) return known[0];
   const width = element.clientWidth;
   if (!observer || !element.isConnected) return width;  // a detached element: nothing would say when it changes
   if (!observed.has(element)) {
