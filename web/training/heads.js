@@ -51,7 +51,8 @@ export class TrainingHeads {
   // the sequence's; selected: {layer, head}; kinds: the scores this task is
   // about ('previous', 'induction'). The same sequence and selection only
   // repaint (a training model's frames must stay light); anything else rebuilds.
-  draw(shown, labels, selected, kinds = []) {
+  // lazy: while it trains, what is off screen paints when scrolled to.
+  draw(shown, labels, selected, kinds = [], { lazy = false } = {}) {
     const { layers, heads } = this;
     const T = labels.length;
     this.grid.hidden = !layers;
@@ -80,7 +81,7 @@ export class TrainingHeads {
           this.views.push(view);
         }
       this.graphKey = null;
-    } else this.views.forEach((view, k) => view.update(weightsOf(k)));
+    } else this.views.forEach((view, k) => view.update(weightsOf(k), { lazy }));
     this.views.forEach((view, k) => {
       view.figure.classList.toggle('selected', k === selected.layer * heads + selected.head);
       const score = shown.scores?.[k];
@@ -93,13 +94,19 @@ export class TrainingHeads {
     const key = `${layer}.${head}`;
     const weights = weightsOf(layer * heads + head).data;
     if (this.graphKey === key) {
-      this.graph.reweigh(0, weights);
+      this.graph.reweigh(0, weights, { lazy });
       return;
     }
     this.graphKey = key;
     this.graphTitle.textContent = `Layer ${layer}, head ${head}: who listens to whom`;
     this.open.textContent = `Open layer ${layer}, head ${head} in the playground`;
     this.graph.show(headTrace(`train-${++this.drawn}`, labels, weights, T), { head: 0, step: 'weights', progress: 1, batch: 0 });
+  }
+
+  // Everything a lazy draw left for later, painted now (training stopped).
+  paintStale() {
+    for (const view of this.views ?? []) view.paintStale();
+    this.graph.paintStale();
   }
 
   // A probe position the learner points at, lit in every head: its row, and

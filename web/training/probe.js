@@ -26,10 +26,12 @@ function rowsOf({ tokens, targets, shown, info }) {
   return rows;
 }
 
+// A cell's text and marks, each written only when it changed: a model that
+// trains redraws the table a few times a second, mostly with the same text.
 function fill(td, cell) {
-  for (const mark of ['right', 'wrong', 'unscored']) td.classList.toggle(mark, cell.mark === mark);
+  for (const mark of ['right', 'wrong', 'unscored']) if (td.classList.contains(mark) !== (cell.mark === mark)) td.classList.toggle(mark, cell.mark === mark);
   if (!cell.guess) {
-    td.textContent = cell.text;
+    if (td.childElementCount || td.textContent !== cell.text) td.textContent = cell.text;
     return;
   }
   const [token, p] = cell.guess;
@@ -38,9 +40,11 @@ function fill(td, cell) {
     td.append(Object.assign(document.createElement('span'), { className: 'guess-token' }),
       Object.assign(document.createElement('span'), { className: 'guess-probability' }));
   }
-  td.firstChild.textContent = token;
-  td.lastChild.textContent = percent(p);
-  td.title = `${percent(p)} that ${token} comes next`;
+  const chance = percent(p);
+  if (td.firstChild.textContent !== token) td.firstChild.textContent = token;
+  if (td.lastChild.textContent !== chance) td.lastChild.textContent = chance;
+  const title = `${chance} that ${token} comes next`;
+  if (td.title !== title) td.title = title;
 }
 
 // table: the <table>; tokens, targets (null for the learner's own): ids;

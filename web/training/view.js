@@ -312,6 +312,7 @@ export class TrainingView {
 
   setPlaying(playing, finished = false) {
     this.playing = playing;
+    if (!playing) this.heads.paintStale();  // a stopped model is drawn whole, wherever it is
     this.play.textContent = playing ? 'Pause' : finished ? 'Trained' : 'Train';
     this.play.setAttribute('aria-pressed', String(playing));
     this.root.dataset.playing = String(playing);
@@ -367,7 +368,8 @@ export class TrainingView {
     this.drawnKey = key;
     const tokens = this.own ? this.own.tokens : this.info.probe.tokens;
     const labels = labelsOf(tokens, this.info);
-    this.heads.draw(shown, labels, this.selected, this.kinds);
+    // while it trains, the heads scrolled away paint when the learner scrolls to them
+    this.heads.draw(shown, labels, this.selected, this.kinds, { lazy: this.playing });
     this.probe.draw({ tokens, targets: this.own ? null : this.info.probe.targets, shown, info: this.info });
     // what the learner points at, lit again on the new numbers (a new sequence has other copies)
     const position = this.lit ?? null;

@@ -1,3 +1,5 @@
+import { textWidth } from './text-width.js';
+
 // Text as it goes into SVG or HTML markup (an attribute or an element).
 export function escapeXml(text) {
   return String(text).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
@@ -7,9 +9,9 @@ export function escapeXml(text) {
 // (nothing where not even one letter fits).
 export function clip(g, text, width) {
   if (width <= 6) return '';
-  if (g.measureText(text).width <= width) return text;
+  if (textWidth(g, text) <= width) return text;
   let t = text;
-  while (t.length > 1 && g.measureText(t + '…').width > width) t = t.slice(0, -1);
+  while (t.length > 1 && textWidth(g, t + '…') > width) t = t.slice(0, -1);
   return t + '…';
 }
 

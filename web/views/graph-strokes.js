@@ -7,6 +7,7 @@ import { eachEdge } from './graph-edges.js';
 import { pointOn } from './graph-layout.js';
 import { arrow, highlight, traceCurve } from './graph-paint.js';
 import { formatNumber } from './format.js';
+import { textWidth } from './text-width.js';
 
 const buckets = 24;
 const removedColor = '#d9480f';  // the mask's edges, fading out
@@ -127,7 +128,7 @@ export function drawEdgeLabels(g, L, p, labelled, { panel, ink }) {
   for (const e of [...labelled].sort((a, b) => Math.abs(b.value) - Math.abs(a.value))) {
     const c = L.curve(p, e.from, e.to);
     const text = formatNumber(e.value, 2);
-    const w = g.measureText(text).width + 6, h = 13;
+    const w = textWidth(g, text) + 6, h = 13;
     // the arc's top first, then nearer its sender, where arcs spread apart
     const spots = c.loop ? [0.5] : L.name === 'columns' ? [0.25, 0.15, 0.4] : [0.5, 0.33, 0.2, 0.66];
     const boxAt = (t) => {

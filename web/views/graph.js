@@ -13,6 +13,9 @@ import { graphSVG } from './graph-svg.js';
 import * as paint from './graph-paint.js';
 import { drawEdgeLabels, drawEdges } from './graph-strokes.js';
 import { graphModel, scoresOf } from './graph-model.js';
+import { observedWidth } from './observed-width.js';
+import { offScreen } from './on-screen.js';
+import { textWidth } from './text-width.js';
 
 export { edgeAlpha } from './graph-strokes.js';
 export { graphModel } from './graph-model.js';
@@ -130,10 +133,29 @@ export class Graph {
 
   // New weights for pool `pool` of the graph shown (a model that trains):
   // its edges painted again on the layout it has.
-  reweigh(pool, weights) {
+  // lazy: off screen, they are painted when it comes on screen.
+  reweigh(pool, weights, { lazy = false } = {}) {
     if (!this.model?.pools[pool]) return;
     this.model.pools[pool].weights = weights;
-    this.render();
+    this.stale = lazy && offScreen(this.figure, () => this.paintStale());
+    if (!this.stale) this.reweighed();
+  }
+
+  // A render of new weights on the layout the graph has.
+  reweighed() {
+    this.reweighing = true;
+    try {
+      this.render();
+    } finally {
+      this.reweighing = false;
+    }
+  }
+
+  // Weights a reweigh() kept while off screen, painted now.
+  paintStale() {
+    if (!this.stale) return;
+    this.stale = false;
+    this.reweighed();
   }
 
   // trace, {head, step, progress, batch}: builds the model, then draws it.
@@ -193,8 +215,11 @@ export class Graph {
     this.caption.append(title, note);
   }
 
-  width() {
-    return Math.max(220, this.figure.parentElement?.clientWidth || defaults.width);
+  // fresh: read now, not as kept since the last read (observed-width.js): a
+  // new structure's DOM may have moved since; new weights on the same one have not
+  width({ fresh = true } = {}) {
+    const parent = this.figure.parentElement;
+    return Math.max(220, (parent && observedWidth(parent, { fresh })) || defaults.width);
   }
 
   // The key under the picture says how to read this step's edges.
@@ -228,16 +253,12 @@ export class Graph {
   // The layout and every edge's curve, kept until the width or the model
   // changes: a frame of the animation only paints.
   layout() {
-    const width = this.width();
+    // only new weights (reweigh): the width as kept, which forces no layout
+    const width = this.width({ fresh: !this.reweighing });
     if (this.L && this.L.model === this.model && this.L.width === width && this.L.name === this.layoutName) return this.L;
     const g = this.canvas.getContext('2d');
     g.font = `${11}px system-ui, sans-serif`;
-    const cache = new Map();
-    const textWidth = (t) => {
-      if (!cache.has(t)) cache.set(t, g.measureText(t).width);
-      return cache.get(t);
-    };
-    const L = layoutFor(this.layoutName, this.model, width, textWidth);
+    const L = layoutFor(this.layoutName, this.model, width, (t) => textWidth(g, t));
     const { tq, tkv, pools } = this.model;
     const curves = pools.map((_, p) => Array.from({ length: tq * tkv }, (__, n) => L.curve(p, n % tkv, Math.floor(n / tkv))));
     return { ...L, model: this.model, curve: (p, j, i) => curves[p][i * tkv + j] };
@@ -245,6 +266,7 @@ export class Graph {
 
   render() {
     if (!this.model) return;
+    this.stale = false;
     const L = (this.L = this.layout());
     const key = this.describe();
     if (this.key.textContent !== key) this.key.textContent = key;

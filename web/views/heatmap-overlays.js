@@ -21,6 +21,7 @@ export function drawSums(heatmap, g, { left, top, cols, cell, rows }, phase, sho
 // changed with a corner tab, so a learner sees what flowed downstream.
 export function drawChanges(heatmap, g, { left, top, cols, cell }) {
   const { changed, edited } = heatmap.options;
+  if (!changed && edited === undefined) return;  // nothing to mark: no style to read
   const color = getComputedStyle(heatmap.canvas).getPropertyValue('--mark').trim() || '#d9480f';
   g.fillStyle = color;
   if (changed) {

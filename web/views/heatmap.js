@@ -1,7 +1,7 @@
 // One matrix as a heatmap on a canvas: row and column labels, numbers in the
 // cells when they fit, −∞ hatched. Hover or keyboard focus picks a cell;
 // arrow keys move it. Labels are drawn as text, never parsed as HTML.
-import { css, diverging, maskedColor, sequential, textOn } from './colors.js';
+import { diverging, maskedColor, sequential, textOn } from './colors.js';
 import { rowsShown, softmaxPhase } from './timing.js';
 import * as editor from './cell-editor.js';
 import { clip, decimalsThatFit, formatNumber } from './format.js';
@@ -9,6 +9,8 @@ import { hatch, resize } from './heatmap-paint.js';
 import * as legend from './heatmap-legend.js';
 import * as overlays from './heatmap-overlays.js';
 import * as svgOf from './heatmap-svg.js';
+import { offScreen } from './on-screen.js';
+import { textWidth } from './text-width.js';
 
 export { formatNumber };
 export { hatchStyle, resize } from './heatmap-paint.js';
@@ -23,6 +25,26 @@ export const defaults = {
   labelWidth: 84,
   maxHeight: 560,  // a tall matrix shrinks its cells rather than the page growing without end
 };
+
+// One canvas and one ImageData per size, shared by every heatmap: a cell is a
+// pixel there, which render() scales onto its own canvas.
+const scratch = { canvas: null, pixels: new Map() };
+function cellCanvas(cols, rows) {
+  scratch.canvas ??= document.createElement('canvas');
+  if (scratch.canvas.width < cols) scratch.canvas.width = cols;
+  if (scratch.canvas.height < rows) scratch.canvas.height = rows;
+  return scratch.canvas;
+}
+function cellPixels(rows, cols) {
+  const key = `${rows}x${cols}`;
+  if (!scratch.pixels.has(key)) {
+    if (scratch.pixels.size > 16) scratch.pixels.clear();
+    scratch.pixels.set(key, new ImageData(cols, rows));
+  }
+  return scratch.pixels.get(key);
+}
+// An opaque colour as one RGBA word (little-endian: A B G R).
+const rgba = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
 
 export class Heatmap {
   constructor(parent, { name, hook, label, scale = 'diverging', onCell = () => {}, onEdit = null }) {
@@ -89,6 +111,7 @@ export class Heatmap {
     this.matrix = matrix;
     this.options = options;
     this.layout = null;
+    this.stale = false;
     delete this.figure.dataset.phase;
     const [rows, cols] = matrix.shape;
     const shape = `${rows} × ${cols}`;
@@ -128,20 +151,31 @@ export class Heatmap {
     const context = this.canvas.getContext('2d');
     context.font = defaults.font;
     const labels = this.options.rowLabels ?? [];
-    const widest = labels.reduce((w, l) => Math.max(w, context.measureText(l).width), 0);
+    const widest = labels.reduce((w, l) => Math.max(w, textWidth(context, l)), 0);
     return { left: Math.min(defaults.labelWidth, Math.ceil(widest) + 8), sums: this.options.mode === 'softmax' ? 64 : 0 };
   }
 
   // The same matrix with new numbers (a model that trains): only the canvas
   // is painted again; its size, labels, caption and legend stay. Anything
   // else (another shape, nothing drawn yet) draws afresh.
-  update(matrix) {
+  // lazy: off screen, the numbers are kept and painted when it comes on screen.
+  update(matrix, { lazy = false } = {}) {
     if (!this.matrix || !this.layout || matrix.shape.join() !== this.matrix.shape.join()) {
       this.draw(matrix, this.options ?? {});
       return;
     }
     this.matrix = matrix;
-    this.render({ overlay: false });  // its boxes sit where they sat: no layout to read
+    this.stale = lazy && offScreen(this.figure, () => this.paintStale());
+    if (this.stale) return;
+    // its boxes sit where they sat (no layout to read), its labels too: only the cells are painted
+    this.render({ overlay: false, cellsOnly: true });
+  }
+
+  // Numbers an update() kept while off screen, painted now.
+  paintStale() {
+    if (!this.stale) return;
+    this.stale = false;
+    this.render({ overlay: false, cellsOnly: true });
   }
 
   // The ± bound of the diverging colours: the given limit, or the largest
@@ -168,7 +202,7 @@ export class Heatmap {
     const { colLabels = [] } = this.options;
     const context = this.canvas.getContext('2d');
     context.font = defaults.font;
-    const widest = (labels) => labels.reduce((w, l) => Math.max(w, context.measureText(l).width), 0);
+    const widest = (labels) => labels.reduce((w, l) => Math.max(w, textWidth(context, l)), 0);
     const { left } = this.chrome();
     // row: {count, columns}: the matrices that share this row (a step's input
     // beside its output) split it in proportion to their columns, so their
@@ -192,7 +226,7 @@ export class Heatmap {
     // a mask's 0/1 always fit; other numbers only where the widest does.
     // The view's precision, else the most that fits: data-numbers says which.
     const fit = this.scale === 'binary' ? (cell >= defaults.numbersFrom ? 4 : 0)
-      : decimalsThatFit(this.matrix.data, cell, (t) => context.measureText(t).width, defaults);
+      : decimalsThatFit(this.matrix.data, cell, (t) => textWidth(context, t), defaults);
     const layout = { rows, cols, cell, left, top, sums, fit, width: left + cols * cell + 1 + sums, height: top + rows * cell + 1, rotate };
     this.figure.dataset.cell = String(cell);
     return this.precision(layout);
@@ -213,17 +247,26 @@ export class Heatmap {
     resize(this.canvas, this.layout.width, this.layout.height, this.exportRatio ?? (window.devicePixelRatio || 1));
   }
 
-  // overlay: whether to place the outlines again (which reads the layout)
-  render({ overlay = true } = {}) {
+  // overlay: whether to place the outlines again (which reads the layout);
+  // cellsOnly: the labels the canvas holds stay, only the cells' area is painted
+  render({ overlay = true, cellsOnly = false } = {}) {
     if (!this.matrix) return;
+    this.stale = false;
     // measuring every label costs more than a frame's drawing: once per draw()
     const layout = (this.layout ??= this.measure());
     const { rows, cols, cell, left, top, width, height, rotate } = layout;
     const ratio = this.exportRatio ?? (window.devicePixelRatio || 1);  // exportRatio: see export/picture.js snapshot()
+    const size = `${this.canvas.width}x${this.canvas.height}`;
     resize(this.canvas, width, height, ratio);
     const g = this.canvas.getContext('2d');
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
-    g.clearRect(0, 0, width, height);
+    const style = getComputedStyle(this.canvas);
+    const ink = style.color || '#222';
+    // a resized canvas was cleared, another theme has another ink: the labels again
+    const labelled = !cellsOnly || size !== `${this.canvas.width}x${this.canvas.height}` || layout.ink !== ink;
+    layout.ink = ink;
+    if (labelled) g.clearRect(0, 0, width, height);
+    else g.clearRect(left, top, width - left, height - top);
     g.font = defaults.font;
 
     const { data } = this.matrix;
@@ -245,20 +288,19 @@ export class Heatmap {
     };
     // −∞ cells: the theme's --masked (dark grey in light mode, light grey in
     // dark mode, so they stand out from either panel), hatched in the other tone
-    const maskedVar = getComputedStyle(this.canvas).getPropertyValue('--masked').trim();
+    const maskedVar = style.getPropertyValue('--masked').trim();
     const masked = { color: /^#[0-9a-f]{6}$/i.test(maskedVar) ? maskedVar : maskedColor };
     masked.rgb = [1, 3, 5].map((i) => parseInt(masked.color.slice(i, i + 2), 16));
     masked.light = masked.rgb[0] > 128;
     const { numbers, decimals } = layout;
-    const ink = getComputedStyle(this.canvas).color || '#222';
 
     // labels: thinned out when cells are small, so they never overlap
     g.fillStyle = ink;
     g.textBaseline = 'middle';
     const every = Math.max(1, Math.ceil(14 / cell));
     g.textAlign = 'right';
-    for (let r = 0; r < rows; r += every) if (rowLabels[r] !== undefined) g.fillText(clip(g, rowLabels[r], left - 6), left - 4, top + (r + 0.5) * cell);
-    for (let c = 0; c < cols; c += every) {
+    if (labelled) for (let r = 0; r < rows; r += every) if (rowLabels[r] !== undefined) g.fillText(clip(g, rowLabels[r], left - 6), left - 4, top + (r + 0.5) * cell);
+    for (let c = 0; c < cols && labelled; c += every) {
       if (colLabels[c] === undefined) continue;
       const x = left + (c + 0.5) * cell;
       if (rotate) {
@@ -274,6 +316,26 @@ export class Heatmap {
       }
     }
 
+    // the cells' colours as one pixel each, scaled up unsmoothed: one
+    // drawImage instead of a fillRect and a colour string per cell
+    const rgbOf = (v) => (this.scale === 'sequential' ? sequential(v) : this.scale === 'binary' ? (v ? [53, 183, 121] : masked.rgb) : diverging(v, bound));
+    const pixels = cellPixels(rows, cols);
+    const words = new Uint32Array(pixels.data.buffer);
+    const values = new Float64Array(rows * cols);
+    for (let i = 0; i < rows * cols; i++) {
+      if (i >= shown) {
+        words[i] = 0;
+        continue;
+      }
+      const v = (values[i] = valueAt(i));
+      words[i] = v === -Infinity ? rgba(masked.rgb) : rgba(rgbOf(v));
+    }
+    const cells = cellCanvas(cols, rows);
+    cells.getContext('2d').putImageData(pixels, 0, 0);
+    g.imageSmoothingEnabled = false;
+    g.drawImage(cells, 0, 0, cols, rows, left, top, cols * cell, rows * cell);
+    g.imageSmoothingEnabled = true;
+
     g.textAlign = 'center';
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
@@ -285,10 +347,8 @@ export class Heatmap {
           g.strokeRect(x + 0.5, y + 0.5, cell - 1, cell - 1);
           continue;
         }
-        const v = valueAt(i);
+        const v = values[i];
         if (v === -Infinity) {
-          g.fillStyle = masked.color;
-          g.fillRect(x, y, cell, cell);
           hatch(g, x, y, cell, masked.light);
           if (numbers) {
             g.fillStyle = masked.light ? '#111' : '#fff';
@@ -296,12 +356,8 @@ export class Heatmap {
           }
           continue;
         }
-        // a mask's 0 cells share the −∞ cells' colour, as the legend's swatch does
-        const rgb = this.scale === 'sequential' ? sequential(v) : this.scale === 'binary' ? (v ? [53, 183, 121] : masked.rgb) : diverging(v, bound);
-        g.fillStyle = css(rgb);
-        g.fillRect(x, y, cell, cell);
         if (numbers) {
-          g.fillStyle = textOn(rgb);
+          g.fillStyle = textOn(rgbOf(v));
           g.fillText(this.scale === 'binary' ? String(v) : formatNumber(v, decimals), x + cell / 2, y + cell / 2);
         }
       }
@@ -318,6 +374,8 @@ export class Heatmap {
   drawOverlay() {
     if (!this.layout || this.exportRatio !== undefined) return;
     const boxes = overlays.overlayBoxes(this, this.layout);
+    // no outline to place, none placed: where the empty overlay sits does not matter (reading it forces a layout)
+    if (!boxes.length && !this.overlay.children.length) return;
     this.overlay.style.left = `${this.canvas.offsetLeft}px`;
     this.overlay.style.top = `${this.canvas.offsetTop}px`;
     while (this.overlay.children.length > boxes.length) this.overlay.lastChild.remove();

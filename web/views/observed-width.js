@@ -1,0 +1,34 @@
+// An element's clientWidth, read once and kept until the element resizes
+// (a ResizeObserver says so) or the window does: reading it after a frame's
+// writes forces a layout, which a frame that only repaints new numbers on the
+// same structure must not pay.
+const kept = new WeakMap();  // element → [its clientWidth, the window's size generation then]
+const observed = new WeakSet();
+let generation = 0;
+const reported = new WeakMap();  // element → the content width the observer last reported
+// a report of another width drops the width kept, and so does the first: the
+// element may have changed between the read and the observer's first look;
+// a change of height alone (a heatmap that grows a row) keeps it
+const observer = typeof ResizeObserver === 'function'
+  ? new ResizeObserver((entries) => entries.forEach(({ target, contentRect }) => {
+    if (reported.get(target) !== contentRect.width) kept.delete(target);
+    reported.set(target, contentRect.width);
+  }))
+  : null;
+// a window's resize event comes before the observer's reports in a frame
+if (typeof window !== 'undefined') window.addEventListener('resize', () => generation++);
+
+// fresh: read it now (a view whose structure changed: the DOM written in
+// this task may have moved the element, and no observer has said so yet).
+export function observedWidth(element, { fresh = false } = {}) {
+  const known = kept.get(element);
+  if (!fresh && known && known[1] === generation) return known[0];
+  const width = element.clientWidth;
+  if (!observer || !element.isConnected) return width;  // a detached element: nothing would say when it changes
+  if (!observed.has(element)) {
+    observed.add(element);
+    observer.observe(element);
+  }
+  kept.set(element, [width, generation]);
+  return width;
+}
