@@ -57,6 +57,43 @@ const keystrokes = await page.evaluate((options) => window.keystrokes(options), 
   url: 'text-gpt.safetensors', texts: Array.from({ length: 60 }, (_, i) => typed.slice(0, 1 + (i % 31))),
 });
 await page.context().close();
+
+// The Model view itself with the shipped model: each keystroke's page work
+// on the main thread, from the input event to the end of the frame that
+// shows its run: the input's handler, the view's draw once the worker has
+// answered (its 'model-draw' measure) and that frame's style, layout and
+// paint (from the frame's start to its next task), summed.
+log('the Model view: keystrokes …');
+const viewPage = await openPage(browser, `${server.url}assets/attention-playground/index.html#model=text-gpt`);
+await viewPage.waitForFunction(() => document.querySelector('.model-view')?.dataset.state === 'ready'
+  && document.querySelector('.model-view')?.dataset.tokens, null, { timeout: 60000 });
+const viewKeystrokes = await viewPage.evaluate(async ({ typed, count }) => {
+  const input = document.querySelector('.model-view input[type=text]');
+  const box = document.querySelector('.model-view');
+  const nextFrameWork = () => new Promise((resolve) => requestAnimationFrame(() => {
+    const started = performance.now();
+    setTimeout(() => resolve(performance.now() - started), 0);
+  }));
+  const work = [];
+  for (let i = 0; i < count; i++) {
+    const text = typed.slice(0, 1 + (i % 31));
+    const tokensBefore = box.dataset.tokens;
+    performance.clearMeasures('model-draw');
+    const t0 = performance.now();
+    input.value = text;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    const handler = performance.now() - t0;
+    // the worker's answer drawn: a 'model-draw' measure appears
+    while (!performance.getEntriesByName('model-draw').length) await new Promise((r) => setTimeout(r, 1));
+    const draw = performance.getEntriesByName('model-draw')[0].duration;
+    const frame = await nextFrameWork();
+    work.push(handler + draw + frame);
+    if (box.dataset.tokens === tokensBefore && i > 0 && text.length > 1) throw new Error('bench: the Model view did not redraw');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return work;
+}, { typed: 'To be, or not to be, that is the question', count: 60 });
+await viewPage.context().close();
 await browser.close();
 server.server.close();
 
@@ -90,13 +127,16 @@ for (const r of Object.values(rows)) {
   r.of_avx2_fma_peak = ofPeak(r, peaks.avx2_fma);
 }
 const memoryRatio = wasm.memory_peak_bytes / fileBytes;
-const keystroke = { page_p95_ms: percentile(keystrokes.page, 0.95), round_trip_median_ms: median(keystrokes.roundTrip), round_trip_p95_ms: percentile(keystrokes.roundTrip, 0.95) };
+const keystroke = {
+  page_p95_ms: percentile(keystrokes.page, 0.95), round_trip_median_ms: median(keystrokes.roundTrip), round_trip_p95_ms: percentile(keystrokes.roundTrip, 0.95),
+  view_median_ms: median(viewKeystrokes), view_p95_ms: percentile(viewKeystrokes, 0.95),
+};
 const budgets = [
   { budget: 'forward in wasm ≥ 50% of the wasm SIMD peak', value: `${(100 * rows.wasm.of_peak).toFixed(0)}%`, met: rows.wasm.of_peak >= 0.5 },
   { budget: 'forward natively at least as fast as PyTorch one thread', value: `${(rows.torch.ms / rows.native.ms).toFixed(2)}× PyTorch's speed`, met: rows.native.ms <= rows.torch.ms },
   { budget: 'load in the page under 3 s', value: `${(wasm.load_ms / 1000).toFixed(2)} s`, met: wasm.load_ms < 3000 },
   { budget: 'peak wasm memory ≤ 1.3 × the file', value: `${memoryRatio.toFixed(2)} ×`, met: memoryRatio <= 1.3 },
-  { budget: "a keystroke's page work p95 ≤ 16.7 ms (text-gpt, receiving the run)", value: `${keystroke.page_p95_ms.toFixed(2)} ms`, met: keystroke.page_p95_ms <= 16.7 },
+  { budget: "a keystroke's page work p95 ≤ 16.7 ms (text-gpt in the Model view: the input, the draw, the frame)", value: `${keystroke.view_p95_ms.toFixed(2)} ms`, met: keystroke.view_p95_ms <= 16.7 },
 ];
 const machine = `${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores; Chromium ${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium /, '').split(' ')[0]}`;
 const results = {
@@ -121,7 +161,7 @@ const table = [
     [`PyTorch ${torch.torch}, one thread`, rows.torch, `${f(rows.torch.peak, 1)} (native, ${peaks.kernel.lanes} floats)`],
   ].map(([name, r, peak]) => `| ${name} | ${f(r.ms, 0)} | ${f(r.gflops, 2)} | ${peak} | ${pct(r.of_peak)} | ${pct(r.of_sse_peak)} | ${pct(r.of_avx2_fma_peak)} |`),
   '',
-  `Opening the file in the page (a File streamed from disk in the engine's model worker, from \`open()\` to its answer: the worker's start, the wasm module, the file read 8 MB ahead into two reused buffers while the core checks, widens and moves the last 8 MB into place, the core mapping the weights' next pages whenever it waits on the file): ${f(wasm.load_ms / 1000, 2)} s, where merely first touching as many fresh bytes as the weights takes ${f(wasm.touch_ms / 1000, 2)} s in the same tab (this VM's page faults; natively ${f(native.touch_ms / 1000, 2)} s, and the native load ${f(native.load_ms / 1000, 2)} s). Wasm memory: ${mb(wasm.memory_after_load_bytes)} after the load, ${mb(wasm.memory_peak_bytes)} at its peak after ${runs + 1} forwards, ${f(memoryRatio, 2)} × the ${mb(fileBytes)} file; natively the peak RSS is ${mb(native.peak_rss_bytes)}. A keystroke with text-gpt (up to 31 characters): the worker's run comes back in ${f(keystroke.round_trip_median_ms, 2)} ms (p95 ${f(keystroke.round_trip_p95_ms, 2)} ms); the page's share of it, receiving the arrays, p95 ${f(keystroke.page_p95_ms, 2)} ms (drawing is the Model view's).`,
+  `Opening the file in the page (a File streamed from disk in the engine's model worker, from \`open()\` to its answer: the worker's start, the wasm module, the file read 8 MB ahead into two reused buffers while the core checks, widens and moves the last 8 MB into place, the core mapping the weights' next pages whenever it waits on the file): ${f(wasm.load_ms / 1000, 2)} s, where merely first touching as many fresh bytes as the weights takes ${f(wasm.touch_ms / 1000, 2)} s in the same tab (this VM's page faults; natively ${f(native.touch_ms / 1000, 2)} s, and the native load ${f(native.load_ms / 1000, 2)} s). Wasm memory: ${mb(wasm.memory_after_load_bytes)} after the load, ${mb(wasm.memory_peak_bytes)} at its peak after ${runs + 1} forwards, ${f(memoryRatio, 2)} × the ${mb(fileBytes)} file; natively the peak RSS is ${mb(native.peak_rss_bytes)}. A keystroke with text-gpt (up to 31 characters): the worker's run comes back in ${f(keystroke.round_trip_median_ms, 2)} ms (p95 ${f(keystroke.round_trip_p95_ms, 2)} ms); receiving the arrays takes the page p95 ${f(keystroke.page_p95_ms, 2)} ms; in the Model view itself a keystroke's page work (the input's handler, the view's draw and the frame that shows it, summed) is ${f(keystroke.view_median_ms, 2)} ms median, p95 ${f(keystroke.view_p95_ms, 2)} ms.`,
   '',
   '| budget | measured | met |',
   '| --- | --- | --- |',
