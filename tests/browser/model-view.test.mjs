@@ -58,7 +58,7 @@ test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, t
   assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 8);
   assert.deepEqual(await page.$$eval('.model-thumb[aria-pressed="true"]', (b) => b.map((x) => `${x.dataset.layer}.${x.dataset.head}`)), ['1.2']);
   assert.equal(await page.textContent('.model-head-panel h3'), 'Layer 1, head 2: who listens to whom');
-  assert.equal(await page.getAttribute('.model-head-panel figure[data-view="graph"]', 'data-edges'), String((19 * 20) / 2));
+  assert.equal(await page.getAttribute('.model-graph-panel figure[data-view="graph"]', 'data-edges'), String((19 * 20) / 2));
   assert.deepEqual(await bars(page), expectedBars(run, tokens.length - 1));
   assert.equal(await page.getAttribute('.next-tokens', 'data-position'), '18');
   // hover a chip: the guesses after it; focus another: after that one
@@ -76,6 +76,8 @@ test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, t
   assert.deepEqual(await hashOf(page), { model: 'text-gpt', head: '3' }, 'the default text and layer 0 leave the link');
   await shot(page, 'model-view');
   await page.setViewportSize({ width: 390, height: 844 });
+  // the graph is laid out again for the narrower page, not left 1280 px wide
+  await page.waitForFunction(() => document.querySelector('.model-view figure[data-view="graph"] canvas').getBoundingClientRect().width <= 390);
   await shot(page, 'model-view-390');
   assert.deepEqual(page.problems, []);
   assert.deepEqual(await violations(page), []);
@@ -99,6 +101,9 @@ test('typing re-runs the model, Generate appends its samples, the link keeps the
   assert.ok(grown.startsWith(typed) && grown.length === typed.length + 10, JSON.stringify(grown));
   assert.match(await page.textContent('.model-text-error'), /^The model reads 32 tokens at most: the first 2 are left out$/);
   assert.equal((await hashOf(page)).text, grown);
+  // 32 tokens, a node each: the graph takes the page's width, not the middle column's
+  const graphWidth = await page.$eval('.model-view figure[data-view="graph"] canvas', (c) => c.getBoundingClientRect().width);
+  assert.ok(graphWidth >= 32 * 24, `the graph is ${graphWidth} px wide for 32 tokens`);
   await shot(page, 'model-view-dark');
   // a character the model never saw: the core's line, the text and the views stay
   await page.fill('.model-text-field input', 'café');

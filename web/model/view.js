@@ -102,9 +102,20 @@ export class ModelView {
     this.headTitle = element(headPanel, 'h3', { className: 'small-heading' });
     const headViews = element(headPanel, 'div', { className: 'model-head-views' });
     this.heatmap = new Heatmap(headViews, { name: 'weights', hook: 'model-head', label: 'weights', scale: 'sequential' });
-    this.graph = new Graph(element(headViews, 'div', { className: 'model-graph' }));
     this.openHead = element(headPanel, 'button', { type: 'button', className: 'model-open-head', hidden: !this.onOpenHead });
     this.openHead.addEventListener('click', () => this.openInPlayground());
+    // the graph takes the page's whole width: a token a node, 32 of them do
+    // not fit the middle column
+    const graphPanel = element(body, 'section', { className: 'model-graph-panel' });
+    this.graph = new Graph(element(graphPanel, 'div', { className: 'model-graph' }));
+    // a new width (a window resized, a phone turned) lays the graph out again
+    let graphWidth = null;
+    this.resizing = new ResizeObserver(([entry]) => {
+      const width = Math.round(entry.contentRect.width);
+      if (graphWidth !== null && width !== graphWidth) requestAnimationFrame(() => this.drawHead());
+      graphWidth = width;
+    });
+    this.resizing.observe(graphPanel);
 
     const side = element(body, 'section', { className: 'model-next-panel' });
     this.next = new NextTokens(side);
@@ -359,6 +370,7 @@ export class ModelView {
   }
 
   dispose() {
+    this.resizing.disconnect();
     this.loading?.worker.terminate();
     this.worker?.terminate();
     this.loading = this.worker = null;
