@@ -60,7 +60,7 @@ test('hovering a node lights its row of the weights; hovering a cell lights its 
   const canvas = await page.$('.graph canvas');
   // node 3 ("in"): chips sit evenly from a 10 px margin, under the title (20 px)
   // and the band of arcs from the past (26% of the width, 54 to 130 px)
-  const geometry = await page.$eval('.graph canvas', (c) => ({ width: c.clientWidth, height: c.clientHeight }));
+  const geometry = await page.$eval('#lesson-body figure[data-view="graph"] canvas', (c) => ({ width: c.clientWidth, height: c.clientHeight }));
   const box = await canvas.boundingBox();
   const x = box.x + 10 + 3.5 * ((geometry.width - 20) / 6);
   const y = box.y + 20 + Math.max(54, Math.min(130, geometry.width * 0.26)) + 10;
@@ -177,4 +177,15 @@ test('the graph reads in a still picture: scores colour the edges, and past T = 
   assert.equal(await long.getAttribute('.graph', 'data-live-edges'), '14', 'a causal mask: 14 edges into token 13');
   await shot(long, 'graph-one-query-t16');
   await long.context().close();
+});
+
+test('any host\'s graph is laid out again for a new width: a lesson\'s, drawn once, fits a phone after a resize', async () => {
+  const page = await openPage(env.browser, `${env.url}#lesson=qkv`);
+  await ready(page);
+  const width = () => page.$eval('#lesson-body figure[data-view="graph"] canvas', (c) => c.getBoundingClientRect().width);
+  assert.ok(await width() > 390, `the graph is ${await width()} px wide at 1280`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => document.querySelector('#lesson-body figure[data-view="graph"] canvas').getBoundingClientRect().width <= 390 - 16);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
 });

@@ -50,7 +50,6 @@ export class ModelView {
     this.loading = null;     // {worker} while a model opens
     this.runs = 0;           // the newest run asked for: older answers are dropped
     this.seed = 1;
-    this.drawn = 0;          // graphs drawn: each a new trace id
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
   }
@@ -88,7 +87,7 @@ export class ModelView {
     this.textError = element(textField, 'p', { className: 'field-error model-text-error', hidden: true });
     this.input.addEventListener('input', () => {
       this.settings.text = this.input.value;
-      this.onState(this.settings);
+      this.onState(this.settings, { typing: true });
       this.run();
     });
     this.chips = new TokenChips(box, { onPosition: (t) => this.showGuesses(t) });
@@ -105,17 +104,9 @@ export class ModelView {
     this.openHead = element(headPanel, 'button', { type: 'button', className: 'model-open-head', hidden: !this.onOpenHead });
     this.openHead.addEventListener('click', () => this.openInPlayground());
     // the graph takes the page's whole width: a token a node, 32 of them do
-    // not fit the middle column
+    // not fit the middle column (and it lays itself out again when that changes)
     const graphPanel = element(body, 'section', { className: 'model-graph-panel' });
     this.graph = new Graph(element(graphPanel, 'div', { className: 'model-graph' }));
-    // a new width (a window resized, a phone turned) lays the graph out again
-    let graphWidth = null;
-    this.resizing = new ResizeObserver(([entry]) => {
-      const width = Math.round(entry.contentRect.width);
-      if (graphWidth !== null && width !== graphWidth) requestAnimationFrame(() => this.drawHead());
-      graphWidth = width;
-    });
-    this.resizing.observe(graphPanel);
 
     const side = element(body, 'section', { className: 'model-next-panel' });
     this.next = new NextTokens(side);
@@ -272,10 +263,12 @@ export class ModelView {
   draw() {
     const start = performance.now();
     const { attention } = this.result;
-    this.body.hidden = this.chips.list.hidden = false;
+    this.body.hidden = this.chips.list.hidden = false;  // the first draw's widths are read once shown
+    // every width this draw needs, read before it writes: a read after the chips' writes forces a layout
+    const widths = this.widths();
     this.chips.draw(this.labels, this.result.tokens);
     this.grid.draw(attention, this.settings);
-    this.drawHead();
+    this.drawHead(widths);
     this.showGuesses(null);
     this.box.dataset.state = 'ready';
     this.box.dataset.tokens = this.result.tokens.join(',');
@@ -294,7 +287,13 @@ export class ModelView {
     return this.result.attention.data.slice(at, at + T * T);
   }
 
-  drawHead() {
+  // The px the head's heatmap and the graph may take, read together.
+  widths() {
+    return { heatmap: this.heatmap.figure.parentElement.clientWidth, graph: this.graph.width() };
+  }
+
+  // widths: as read before this draw's writes; else read now.
+  drawHead(widths = this.widths()) {
     if (!this.result) return;
     const { layer, head } = this.settings;
     const T = this.result.attention.shape[2];
@@ -302,8 +301,9 @@ export class ModelView {
     this.headTitle.textContent = `Layer ${layer}, head ${head}: who listens to whom`;
     this.openHead.textContent = `Open layer ${layer}, head ${head} in the playground`;
     const labels = this.labels;
-    this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: labels, colLabels: labels, maxCell: 26 });
-    this.graph.show(headTrace(`model-${++this.drawn}`, labels, weights, T), { head: 0, step: 'weights', progress: 1, batch: 0 });
+    this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: labels, colLabels: labels, maxCell: 26 }, { width: widths.heatmap });
+    // the same tokens keep the graph's nodes and layout: another head only reweighs its edges
+    this.graph.show(headTrace(`model:${labels.join('\u0000')}`, labels, weights, T), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: widths.graph });
     this.grid.select({ layer, head });
   }
 
@@ -370,7 +370,6 @@ export class ModelView {
   }
 
   dispose() {
-    this.resizing.disconnect();
     this.loading?.worker.terminate();
     this.worker?.terminate();
     this.loading = this.worker = null;

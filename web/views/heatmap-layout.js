@@ -3,7 +3,7 @@
 // gives), the decimals printed, and the canvas sized to all that.
 import { decimalsThatFit } from './format.js';
 import { resize } from './heatmap-paint.js';
-import { textWidth } from './text-width.js';
+import { fontWidth } from './text-width.js';
 
 export const defaults = {
   maxCell: 54,
@@ -18,10 +18,8 @@ export const defaults = {
 
 // The px beside the cells: the row labels and softmax's Σ column.
 export function chrome(h) {
-  const context = h.canvas.getContext('2d');
-  context.font = defaults.font;
   const labels = h.options.rowLabels ?? [];
-  const widest = labels.reduce((w, l) => Math.max(w, textWidth(context, l)), 0);
+  const widest = labels.reduce((w, l) => Math.max(w, fontWidth(defaults.font, l)), 0);
   return { left: Math.min(defaults.labelWidth, Math.ceil(widest) + 8), sums: h.options.mode === 'softmax' ? 64 : 0 };
 }
 
@@ -30,9 +28,8 @@ export function chrome(h) {
 export function measure(h, { width: given } = {}) {
   const [rows, cols] = h.matrix.shape;
   const { colLabels = [] } = h.options;
-  const context = h.canvas.getContext('2d');
-  context.font = defaults.font;
-  const widest = (labels) => labels.reduce((w, l) => Math.max(w, textWidth(context, l)), 0);
+  const textWidth = (t) => fontWidth(defaults.font, t);
+  const widest = (labels) => labels.reduce((w, l) => Math.max(w, textWidth(l)), 0);
   const { left, sums } = chrome(h);  // softmax shows each row's Σ to its right
   // row: {count, columns}: the matrices that share this row (a step's input
   // beside its output) split it in proportion to their columns, so their
@@ -55,7 +52,7 @@ export function measure(h, { width: given } = {}) {
   // a mask's 0/1 always fit; other numbers only where the widest does.
   // The view's precision, else the most that fits: data-numbers says which.
   const fit = h.scale === 'binary' ? (cell >= defaults.numbersFrom ? 4 : 0)
-    : decimalsThatFit(h.matrix.data, cell, (t) => textWidth(context, t), defaults);
+    : decimalsThatFit(h.matrix.data, cell, textWidth, defaults);
   const layout = { rows, cols, cell, left, top, sums, fit, width: left + cols * cell + 1 + sums, height: top + rows * cell + 1, rotate };
   h.figure.dataset.cell = String(cell);
   return precision(h, layout);
