@@ -60,7 +60,7 @@ test('hovering a node lights its row of the weights; hovering a cell lights its 
   const canvas = await page.$('.graph canvas');
   // node 3 ("in"): chips sit evenly from a 10 px margin, under the title (20 px)
   // and the band of arcs from the past (26% of the width, 54 to 130 px)
-  const geometry = await page.$eval('#lesson-body figure[data-view="graph"] canvas', (c) => ({ width: c.clientWidth, height: c.clientHeight }));
+  const geometry = await page.$eval('.graph canvas', (c) => ({ width: c.clientWidth, height: c.clientHeight }));
   const box = await canvas.boundingBox();
   const x = box.x + 10 + 3.5 * ((geometry.width - 20) / 6);
   const y = box.y + 20 + Math.max(54, Math.min(130, geometry.width * 0.26)) + 10;

@@ -78,6 +78,8 @@ test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, t
   await page.setViewportSize({ width: 390, height: 844 });
   // the graph is laid out again for the narrower page, not left 1280 px wide
   await page.waitForFunction(() => document.querySelector('.model-view figure[data-view="graph"] canvas').getBoundingClientRect().width <= 390);
+  // and the head's heatmap sized again for it, not left overflowing
+  await page.waitForFunction(() => document.querySelector('.model-view figure[data-matrix="model-head"] canvas').getBoundingClientRect().right <= 390);
   await shot(page, 'model-view-390');
   assert.deepEqual(page.problems, []);
   assert.deepEqual(await violations(page), []);

@@ -84,7 +84,7 @@ export class Graph {
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
     // another width (a window resized, a phone turned): laid out again for it,
     // in the next frame (painting in the observer's report would resize it again)
-    watchWidth(parent, () => requestAnimationFrame(() => this.render()));
+    watchWidth(parent, (width) => width && requestAnimationFrame(() => this.render()));
   }
 
   // Two buttons: "Arcs" and "From → to".

@@ -12,6 +12,13 @@ const watchers = new WeakMap();  // element → [onChange(width) …] (watchWidt
 // a change of height alone (a heatmap that grows a row) keeps it
 const observer = typeof ResizeObserver === 'function'
   ? new ResizeObserver((entries) => entries.forEach(({ target, contentRect }) => {
+    // an element taken out of the page (a lesson left) is reported once more: forgotten
+    if (!target.isConnected) {
+      observer.unobserve(target);
+      for (const map of [kept, reported, watchers]) map.delete(target);
+      observed.delete(target);
+      return;
+    }
     const before = reported.get(target);
     if (before !== contentRect.width) kept.delete(target);
     reported.set(target, contentRect.width);
