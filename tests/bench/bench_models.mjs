@@ -15,6 +15,7 @@ import { join } from 'node:path';
 
 import { hostSite, launch, openPage, root, serve } from '../browser/browser.mjs';
 import { describePeaks, readPeaks } from './peaks.mjs';
+import { median, percentile, viewKeystrokes as viewKeystrokesOf } from './view-keystrokes.mjs';
 
 const nativeBench = process.argv[2] ?? join(root, 'build', 'native', 'attention-model-bench');
 const peaks = await readPeaks(process.argv[3] ?? join(root, 'build', 'native', 'attention-bench'));
@@ -67,47 +68,12 @@ log('the Model view: keystrokes …');
 const viewPage = await openPage(browser, `${server.url}assets/attention-playground/index.html#model=text-gpt`);
 await viewPage.waitForFunction(() => document.querySelector('.model-view')?.dataset.state === 'ready'
   && document.querySelector('.model-view')?.dataset.tokens, null, { timeout: 60000 });
-const viewKeystrokes = await viewPage.evaluate(async ({ typed, count }) => {
-  const input = document.querySelector('.model-view input[type=text]');
-  const box = document.querySelector('.model-view');
-  const nextFrameWork = () => new Promise((resolve) => requestAnimationFrame(() => {
-    const started = performance.now();
-    setTimeout(() => resolve(performance.now() - started), 0);
-  }));
-  const work = [];
-  for (let i = 0; i < count; i++) {
-    const text = typed.slice(0, 1 + (i % 31));
-    const tokensBefore = box.dataset.tokens;
-    performance.clearMeasures('model-draw');
-    const t0 = performance.now();
-    input.value = text;
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-    const handler = performance.now() - t0;
-    // the worker's answer drawn: a 'model-draw' measure appears
-    while (!performance.getEntriesByName('model-draw').length) await new Promise((r) => setTimeout(r, 1));
-    const draw = performance.getEntriesByName('model-draw')[0].duration;
-    const frame = await nextFrameWork();
-    work.push(handler + draw + frame);
-    if (box.dataset.tokens === tokensBefore && i > 0 && text.length > 1) throw new Error('bench: the Model view did not redraw');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return work;
-}, { typed: 'To be, or not to be, that is the question', count: 60 });
+const viewKeystrokes = (await viewKeystrokesOf(viewPage, { typed: 'To be, or not to be, that is the question', count: 60 })).map((k) => k.total);
 await viewPage.context().close();
 await browser.close();
 server.server.close();
 
 // ---- putting it together ------------------------------------------------------
-const median = (values) => {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const percentile = (values, p) => {
-  const s = [...values].sort((a, b) => a - b);
-  const i = p * (s.length - 1);
-  const lo = Math.floor(i);
-  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
-};
 const flop = 2 * native.multiply_adds;
 const gflops = (ms) => flop / (ms * 1e6);
 const rows = {

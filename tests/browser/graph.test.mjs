@@ -178,3 +178,14 @@ test('the graph reads in a still picture: scores colour the edges, and past T = 
   await shot(long, 'graph-one-query-t16');
   await long.context().close();
 });
+
+test('any host\'s graph is laid out again for a new width: a lesson\'s, drawn once, fits a phone after a resize', async () => {
+  const page = await openPage(env.browser, `${env.url}#lesson=qkv`);
+  await ready(page);
+  const width = () => page.$eval('#lesson-body figure[data-view="graph"] canvas', (c) => c.getBoundingClientRect().width);
+  assert.ok(await width() > 390, `the graph is ${await width()} px wide at 1280`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => document.querySelector('#lesson-body figure[data-view="graph"] canvas').getBoundingClientRect().width <= 390 - 16);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

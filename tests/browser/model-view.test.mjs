@@ -78,6 +78,8 @@ test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, t
   await page.setViewportSize({ width: 390, height: 844 });
   // the graph is laid out again for the narrower page, not left 1280 px wide
   await page.waitForFunction(() => document.querySelector('.model-view figure[data-view="graph"] canvas').getBoundingClientRect().width <= 390);
+  // and the head's heatmap sized again for it, not left overflowing
+  await page.waitForFunction(() => document.querySelector('.model-view figure[data-matrix="model-head"] canvas').getBoundingClientRect().right <= 390);
   await shot(page, 'model-view-390');
   assert.deepEqual(page.problems, []);
   assert.deepEqual(await violations(page), []);
@@ -93,7 +95,8 @@ test('typing re-runs the model, Generate appends its samples, the link keeps the
   await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 24);
   const typed = `${text} that`;
   assert.deepEqual(await bars(page), expectedBars(node.model.run(node.model.encode(typed)), 23));
-  assert.equal((await hashOf(page)).text, typed);
+  // the link is written once the typing pauses
+  await page.waitForFunction((typed) => new URLSearchParams(window.location.hash.slice(1)).get('text') === typed, typed);
   await page.fill('.model-generate input', '0.5');
   await page.click('.model-generate button');
   await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 32);
@@ -113,6 +116,67 @@ test('typing re-runs the model, Generate appends its samples, the link keeps the
   assert.equal(await page.$$eval('.token-chip', (c) => c.length), 32, 'the last text the model read stays drawn');
   assert.deepEqual(page.problems, []);
   assert.deepEqual(await violations(page), []);
+  await page.context().close();
+});
+
+// Types into the text field as an input event would, then `after` (in the
+// same task, so no timer runs between): the link then, and before `after`.
+const typeThen = (page, typed, after) => page.evaluate(({ typed, after }) => {
+  const input = document.querySelector('.model-text-field input');
+  input.value = typed;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  const before = new URLSearchParams(window.location.hash.slice(1)).get('text');
+  if (after === 'blur') input.blur();
+  if (after === 'pagehide') window.dispatchEvent(new PageTransitionEvent('pagehide'));
+  if (after === 'leave') window.location.href = new URL('embed.html#scenario=bank-raw', window.location.href).href;
+  return { before, after: new URLSearchParams(window.location.hash.slice(1)).get('text') };
+}, { typed, after });
+
+test('a keystroke\'s link is written when the typing pauses, and at once when the text field is left or the page hidden or left', async () => {
+  const page = await modelPage('#model=text-gpt');
+  await page.focus('.model-text-field input');
+  // typing: no history write per keystroke
+  assert.deepEqual(await typeThen(page, 'To be', 'nothing'), { before: null, after: null });
+  await page.waitForFunction(() => new URLSearchParams(window.location.hash.slice(1)).get('text') === 'To be');
+  // leaving the field (a click on a link, the address bar) writes it in that moment
+  await page.focus('.model-text-field input');
+  assert.deepEqual(await typeThen(page, 'To be, or', 'blur'), { before: 'To be', after: 'To be, or' });
+  await page.focus('.model-text-field input');
+  assert.deepEqual(await typeThen(page, 'To be, or not', 'pagehide'), { before: 'To be, or', after: 'To be, or not' });
+  // a page left mid-typing: back to it, the text typed
+  await typeThen(page, 'To be, or not to', 'leave');
+  await page.waitForURL(/embed\.html/);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('.model-view')?.dataset.state === 'ready', null, { timeout: 30000 });
+  assert.equal((await hashOf(page)).text, 'To be, or not to');
+  assert.equal(await page.inputValue('.model-text-field input'), 'To be, or not to');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a keystroke changes the token chips in place, and another head on the same tokens draws the graph a fresh page draws', async () => {
+  const page = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}&layer=1&head=2`);
+  const graph = () => page.$eval('.model-view figure[data-view="graph"] canvas', (c) => c.toDataURL());
+  const firstChip = await page.$('.token-chip');
+  await page.focus('.model-text-field input');
+  await page.keyboard.press('End');
+  await page.keyboard.type('!');
+  await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 20);
+  assert.ok(await page.evaluate((chip) => chip.isConnected && chip === document.querySelector('.token-chip'), firstChip), 'the first chip is the same element');
+  assert.deepEqual(await page.$$eval('.token-chip', (c) => c.map((x) => [x.textContent, x.title])),
+    node.model.encode(`${text}!`).map((t, n) => [tokenText(node.vocabulary[t]), `token ${n}: id ${t}`]));
+  // back to the link's text, then another head: its edges on the layout kept
+  await page.keyboard.press('Backspace');
+  await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 19);
+  const before = await graph();
+  await page.click('.model-thumb[data-layer="0"][data-head="1"]');
+  await page.waitForFunction(() => document.querySelector('.model-head-panel h3').textContent.startsWith('Layer 0, head 1'));
+  const reweighed = await graph();
+  assert.notEqual(reweighed, before, 'the graph shows the new head\'s weights');
+  const fresh = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}&layer=0&head=1`);
+  assert.equal(reweighed, await fresh.$eval('.model-view figure[data-view="graph"] canvas', (c) => c.toDataURL()), 'the same picture as a fresh page\'s');
+  assert.deepEqual(page.problems, []);
+  await fresh.context().close();
   await page.context().close();
 });
 

@@ -5,7 +5,7 @@ import { showEmbedCode } from './embed-view.js';
 import { openFile } from './file.js';
 import { $, fail } from './page.js';
 import { exporters, player, reducedMotion, trace, views } from './playground.js';
-import { applyHash, state, update } from './router.js';
+import { applyHash, flushHash, state, update } from './router.js';
 
 function showDrawer(open) {
   $('settings-drawer').hidden = !open;
@@ -31,6 +31,7 @@ export function bindControls() {
     const box = $('embed-code');
     box.hidden = !box.hidden;
     $('embed-view').setAttribute('aria-expanded', String(!box.hidden));
+    flushHash();
     if (!box.hidden) showEmbedCode(box, state);
   });
   $('settings-toggle').addEventListener('click', () => showDrawer($('settings-drawer').hidden));
@@ -112,6 +113,9 @@ export function bindControls() {
   });
   window.addEventListener('popstate', applyHash);
   window.addEventListener('hashchange', applyHash);
+  // a link whose write waits (typing) is written before the page is left or hidden
+  window.addEventListener('pagehide', flushHash);
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') flushHash(); });
   window.addEventListener('resize', debounce(() => views.redraw(), 100));
   reducedMotion.addEventListener('change', (e) => { player.reducedMotion = e.matches; });
 }

@@ -5,7 +5,7 @@
 // when the link names another.
 import { openScenarioText } from './file.js';
 import { $, app } from './page.js';
-import { setState, state, writeHash } from './router.js';
+import { flushHash, setState, state, writeHash, writeHashSoon } from './router.js';
 
 let view = null;
 
@@ -28,15 +28,18 @@ export async function renderModel() {
     body.textContent = '';
     body.dataset.lesson = 'model';
     view = new ModelView(body, {
-      onState: ({ text, layer, head }) => {
+      // typing: the link is written once the typing pauses, or the text field is left
+      onState: ({ text, layer, head }, { typing = false } = {}) => {
         setState({ ...state, text: text === defaultText ? null : text, layer, head });
-        writeHash('replace');
+        if (typing) writeHashSoon();
+        else writeHash('replace');
       },
       onOpenHead: ({ scenario }) => {
         disposeModel();
         openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'qkv' });
       },
     });
+    body.addEventListener('focusout', flushHash);
   }
   $('status').hidden = true;
   app.dataset.state = 'ready';

@@ -92,12 +92,34 @@ async function render() {
 }
 
 export function writeHash(mode) {
+  cancelSoon();
   const hash = toHash(state);
   if (hash === window.location.hash || (hash === '#' && !window.location.hash)) return;
   if (mode === 'push') history.pushState(null, '', hash);
   else history.replaceState(null, '', hash);
   appliedHash = window.location.hash;
   if (!$('embed-code').hidden) showEmbedCode($('embed-code'), state);
+}
+
+// A link written after typing pauses: history.replaceState on every
+// keystroke cost the Model view's input handler most of its time. Whatever
+// reads the link flushes it first (flushHash): the page hidden or left, the
+// text field left, "Embed this view".
+const pause = 300;  // ms
+let soon = null;     // the timer of the write waiting
+
+function cancelSoon() {
+  clearTimeout(soon);
+  soon = null;
+}
+
+export function writeHashSoon() {
+  cancelSoon();
+  soon = setTimeout(() => writeHash('replace'), pause);
+}
+
+export function flushHash() {
+  if (soon !== null) writeHash('replace');
 }
 
 export function update(patch, { history: mode = 'push' } = {}) {
@@ -121,6 +143,7 @@ let appliedHash = null;
 
 export function applyHash() {
   if (window.location.hash === appliedHash) return;
+  cancelSoon();  // the link followed replaces the state a write was waiting with
   appliedHash = window.location.hash;
   const { state: parsed, problems } = parseHash(window.location.hash);
   linkProblems = problems;

@@ -16,6 +16,7 @@ import { Heatmap } from '../views/heatmap.js';
 import { HeadGrid } from '../views/model-grid.js';
 import { NextTokens } from '../views/next-tokens.js';
 import { TokenChips } from '../views/token-chips.js';
+import { watchWidth } from '../views/observed-width.js';
 import { labelsOf, loadTokenizer } from './tokens.js';
 
 export const defaultModel = 'text-gpt';
@@ -50,7 +51,6 @@ export class ModelView {
     this.loading = null;     // {worker} while a model opens
     this.runs = 0;           // the newest run asked for: older answers are dropped
     this.seed = 1;
-    this.drawn = 0;          // graphs drawn: each a new trace id
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
   }
@@ -88,7 +88,7 @@ export class ModelView {
     this.textError = element(textField, 'p', { className: 'field-error model-text-error', hidden: true });
     this.input.addEventListener('input', () => {
       this.settings.text = this.input.value;
-      this.onState(this.settings);
+      this.onState(this.settings, { typing: true });
       this.run();
     });
     this.chips = new TokenChips(box, { onPosition: (t) => this.showGuesses(t) });
@@ -101,21 +101,15 @@ export class ModelView {
     const headPanel = element(body, 'section', { className: 'model-head-panel' });
     this.headTitle = element(headPanel, 'h3', { className: 'small-heading' });
     const headViews = element(headPanel, 'div', { className: 'model-head-views' });
+    // a new width (a window resized, a phone turned) sizes the heatmap's cells again (the graph lays itself out)
+    watchWidth(headViews, (width) => width && requestAnimationFrame(() => this.drawHeatmap()));
     this.heatmap = new Heatmap(headViews, { name: 'weights', hook: 'model-head', label: 'weights', scale: 'sequential' });
     this.openHead = element(headPanel, 'button', { type: 'button', className: 'model-open-head', hidden: !this.onOpenHead });
     this.openHead.addEventListener('click', () => this.openInPlayground());
     // the graph takes the page's whole width: a token a node, 32 of them do
-    // not fit the middle column
+    // not fit the middle column (and it lays itself out again when that changes)
     const graphPanel = element(body, 'section', { className: 'model-graph-panel' });
     this.graph = new Graph(element(graphPanel, 'div', { className: 'model-graph' }));
-    // a new width (a window resized, a phone turned) lays the graph out again
-    let graphWidth = null;
-    this.resizing = new ResizeObserver(([entry]) => {
-      const width = Math.round(entry.contentRect.width);
-      if (graphWidth !== null && width !== graphWidth) requestAnimationFrame(() => this.drawHead());
-      graphWidth = width;
-    });
-    this.resizing.observe(graphPanel);
 
     const side = element(body, 'section', { className: 'model-next-panel' });
     this.next = new NextTokens(side);
@@ -272,10 +266,16 @@ export class ModelView {
   draw() {
     const start = performance.now();
     const { attention } = this.result;
+    // the widths hold from one draw of a model to the next (its grid's column
+    // keeps its size): read before this draw writes, as a read after the
+    // chips' writes forces a layout. The first draw of a model reads them
+    // once the views are shown and the grid is built.
+    const same = !this.body.hidden && this.grid.shape?.[0] === attention.shape[0] && this.grid.shape?.[1] === attention.shape[1];
+    const read = same ? this.readFirst() : null;
     this.body.hidden = this.chips.list.hidden = false;
     this.chips.draw(this.labels, this.result.tokens);
     this.grid.draw(attention, this.settings);
-    this.drawHead();
+    this.drawHead(read ?? this.readFirst());
     this.showGuesses(null);
     this.box.dataset.state = 'ready';
     this.box.dataset.tokens = this.result.tokens.join(',');
@@ -294,7 +294,13 @@ export class ModelView {
     return this.result.attention.data.slice(at, at + T * T);
   }
 
-  drawHead() {
+  // The px the head's heatmap and the graph may take, read together.
+  readFirst() {
+    return { heatmap: this.heatmap.figure.parentElement.clientWidth, graph: this.graph.width() };
+  }
+
+  // read: the widths read before this draw wrote (readFirst()); else read now.
+  drawHead(read = this.readFirst()) {
     if (!this.result) return;
     const { layer, head } = this.settings;
     const T = this.result.attention.shape[2];
@@ -302,9 +308,17 @@ export class ModelView {
     this.headTitle.textContent = `Layer ${layer}, head ${head}: who listens to whom`;
     this.openHead.textContent = `Open layer ${layer}, head ${head} in the playground`;
     const labels = this.labels;
-    this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: labels, colLabels: labels, maxCell: 26 });
-    this.graph.show(headTrace(`model-${++this.drawn}`, labels, weights, T), { head: 0, step: 'weights', progress: 1, batch: 0 });
+    this.drawHeatmap(weights, read.heatmap);
+    // the same tokens keep the graph's nodes and layout: another head only reweighs its edges
+    this.graph.show(headTrace(`model:${labels.join('\u0000')}`, labels, weights, T), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: read.graph });
     this.grid.select({ layer, head });
+  }
+
+  // The selected head's weights as a heatmap, in `width` px (else read now).
+  drawHeatmap(weights = this.weightsOf(this.settings.layer, this.settings.head), width = undefined) {
+    if (!this.result) return;
+    const T = this.result.attention.shape[2];
+    this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: this.labels, colLabels: this.labels, maxCell: 26 }, { width });
   }
 
   // The guesses after position t (null: the last one).
@@ -370,7 +384,6 @@ export class ModelView {
   }
 
   dispose() {
-    this.resizing.disconnect();
     this.loading?.worker.terminate();
     this.worker?.terminate();
     this.loading = this.worker = null;

@@ -13,9 +13,9 @@ import { graphSVG } from './graph-svg.js';
 import * as paint from './graph-paint.js';
 import { drawEdgeLabels, drawEdges } from './graph-strokes.js';
 import { graphModel, scoresOf } from './graph-model.js';
-import { observedWidth } from './observed-width.js';
+import { observedWidth, watchWidth } from './observed-width.js';
 import { offScreen } from './on-screen.js';
-import { textWidth } from './text-width.js';
+import { fontWidth } from './text-width.js';
 
 export { edgeAlpha } from './graph-strokes.js';
 export { graphModel } from './graph-model.js';
@@ -82,6 +82,9 @@ export class Graph {
     this.canvas.addEventListener('focus', () => this.pick(this.focus ?? { pool: 0, node: this.mode() === 'one' ? this.query ?? 0 : 0 }));
     this.canvas.addEventListener('blur', () => this.pick(null));
     this.canvas.addEventListener('keydown', (e) => this.onKey(e));
+    // another width (a window resized, a phone turned): laid out again for it,
+    // in the next frame (painting in the observer's report would resize it again)
+    watchWidth(parent, (width) => width && requestAnimationFrame(() => this.render()));
   }
 
   // Two buttons: "Arcs" and "From → to".
@@ -159,12 +162,32 @@ export class Graph {
   }
 
   // trace, {head, step, progress, batch}: builds the model, then draws it.
-  show(trace, view) {
+  // width: the container's px, read by a caller before its writes (else read here).
+  show(trace, view, { width } = {}) {
+    this.given = width;
+    try {
+      this.showAt(trace, view);
+    } finally {
+      this.given = undefined;
+    }
+  }
+
+  showAt(trace, view) {
+    const before = this.shown?.[0];
     this.shown = [trace, view];
     const { head, step, progress, batch } = view;
-    // The pools and their edges depend on the trace, head, batch and layout
-    // only; a step or a frame of the animation just redraws them.
+    // The pools and their edges depend on the trace's id (its tokens), head,
+    // batch and layout only; a step or a frame of the animation just redraws
+    // them, and another trace of the same id (another head of a model on the
+    // same text) just brings its numbers.
     const structure = `${trace.id}|${head}|${batch}|${this.layoutName}`;
+    if (structure === this.built && this.model && trace !== before) {
+      for (const pool of this.model.pools) Object.assign(pool, { weights: trace.step(head, 'weights', pool.batch).data, out: trace.step(head, 'out', pool.batch) });
+      Object.assign(this.model, { step, progress });
+      this.model.scores = scoresOf(trace, this.model, head, step);
+      this.reweighed();
+      return;
+    }
     if (structure === this.built && this.model) {
       if (step === this.model.step && (progress === this.model.progress || !moving(step, this.model.progress, progress))) return;
       if (step !== this.model.step) this.model.scores = scoresOf(trace, this.model, head, step);
@@ -218,6 +241,7 @@ export class Graph {
   // fresh: read now, not as kept since the last read (observed-width.js): a
   // new structure's DOM may have moved since; new weights on the same one have not
   width({ fresh = true } = {}) {
+    if (this.given !== undefined) return Math.max(220, this.given || defaults.width);
     const parent = this.figure.parentElement;
     return Math.max(220, (parent && observedWidth(parent, { fresh })) || defaults.width);
   }
@@ -256,9 +280,7 @@ export class Graph {
     // only new weights (reweigh): the width as kept, which forces no layout
     const width = this.width({ fresh: !this.reweighing });
     if (this.L && this.L.model === this.model && this.L.width === width && this.L.name === this.layoutName) return this.L;
-    const g = this.canvas.getContext('2d');
-    g.font = `${11}px system-ui, sans-serif`;
-    const L = layoutFor(this.layoutName, this.model, width, (t) => textWidth(g, t));
+    const L = layoutFor(this.layoutName, this.model, width, (t) => fontWidth('11px system-ui, sans-serif', t));
     const { tq, tkv, pools } = this.model;
     const curves = pools.map((_, p) => Array.from({ length: tq * tkv }, (__, n) => L.curve(p, n % tkv, Math.floor(n / tkv))));
     return { ...L, model: this.model, curve: (p, j, i) => curves[p][i * tkv + j] };

@@ -1,50 +1,21 @@
 // One matrix as a heatmap on a canvas: row and column labels, numbers in the
 // cells when they fit, −∞ hatched. Hover or keyboard focus picks a cell;
 // arrow keys move it. Labels are drawn as text, never parsed as HTML.
-import { diverging, maskedColor, sequential, textOn } from './colors.js';
+import { diverging, maskedColor, sequential } from './colors.js';
 import { rowsShown, softmaxPhase } from './timing.js';
 import * as editor from './cell-editor.js';
-import { clip, decimalsThatFit, formatNumber } from './format.js';
-import { hatch, resize } from './heatmap-paint.js';
+import { clip, formatNumber } from './format.js';
+import * as layouts from './heatmap-layout.js';
+import { defaults } from './heatmap-layout.js';
+import { paintCells, resize } from './heatmap-paint.js';
 import * as legend from './heatmap-legend.js';
 import * as overlays from './heatmap-overlays.js';
 import * as svgOf from './heatmap-svg.js';
 import { offScreen } from './on-screen.js';
-import { textWidth } from './text-width.js';
 
 export { formatNumber };
+export { defaults } from './heatmap-layout.js';
 export { hatchStyle, resize } from './heatmap-paint.js';
-
-export const defaults = {
-  maxCell: 54,
-  fourDigitsFrom: 50,  // cell size (px) from which 4 decimals fit, as PyTorch prints
-  minCell: 5,
-  numbersFrom: 30,  // cell size (px) from which numbers are printed
-  spare: 4,  // px a cell keeps around its widest number
-  font: '12px system-ui, sans-serif',
-  labelWidth: 84,
-  maxHeight: 560,  // a tall matrix shrinks its cells rather than the page growing without end
-};
-
-// One canvas and one ImageData per size, shared by every heatmap: a cell is a
-// pixel there, which render() scales onto its own canvas.
-const scratch = { canvas: null, pixels: new Map() };
-function cellCanvas(cols, rows) {
-  scratch.canvas ??= document.createElement('canvas');
-  if (scratch.canvas.width < cols) scratch.canvas.width = cols;
-  if (scratch.canvas.height < rows) scratch.canvas.height = rows;
-  return scratch.canvas;
-}
-function cellPixels(rows, cols) {
-  const key = `${rows}x${cols}`;
-  if (!scratch.pixels.has(key)) {
-    if (scratch.pixels.size > 16) scratch.pixels.clear();
-    scratch.pixels.set(key, new ImageData(cols, rows));
-  }
-  return scratch.pixels.get(key);
-}
-// An opaque colour as one RGBA word (little-endian: A B G R).
-const rgba = ([r, g, b]) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
 
 export class Heatmap {
   constructor(parent, { name, hook, label, scale = 'diverging', onCell = () => {}, onEdit = null }) {
@@ -99,8 +70,10 @@ export class Heatmap {
   // reveal: 0…1, revealBy: 'cell' | 'row', limit (diverging), note, patterns
   // (heatmap-overlays.js drawPatterns: a head's ideal cells, dashed),
   // cell: the px a view gave each cell, decimals: the view's one precision}
-  draw(matrix, options = {}) {
+  // width: the container's px, read by a caller before its writes (else read here)
+  draw(matrix, options = {}, { width } = {}) {
     this.prepare(matrix, options);
+    if (width !== undefined) this.layout = this.measure({ width });
     this.render();
     this.drawLegend();
   }
@@ -148,11 +121,7 @@ export class Heatmap {
 
   // The px beside the cells: the row labels and softmax's Σ column.
   chrome() {
-    const context = this.canvas.getContext('2d');
-    context.font = defaults.font;
-    const labels = this.options.rowLabels ?? [];
-    const widest = labels.reduce((w, l) => Math.max(w, textWidth(context, l)), 0);
-    return { left: Math.min(defaults.labelWidth, Math.ceil(widest) + 8), sums: this.options.mode === 'softmax' ? 64 : 0 };
+    return layouts.chrome(this);
   }
 
   // The same matrix with new numbers (a model that trains): only the canvas
@@ -197,54 +166,20 @@ export class Heatmap {
     return legend.drawLegend(this);
   }
 
-  measure() {
-    const [rows, cols] = this.matrix.shape;
-    const { colLabels = [] } = this.options;
-    const context = this.canvas.getContext('2d');
-    context.font = defaults.font;
-    const widest = (labels) => labels.reduce((w, l) => Math.max(w, textWidth(context, l)), 0);
-    const { left } = this.chrome();
-    // row: {count, columns}: the matrices that share this row (a step's input
-    // beside its output) split it in proportion to their columns, so their
-    // cells come out the same size
-    const { count = 1, columns = cols } = this.options.row ?? {}, gap = 26;
-    // a view that gave the cell size needs no width (reading it forces a layout)
-    const width = this.options.cell ? 0 : this.figure.parentElement?.clientWidth ?? 600;
-    const sums = this.chrome().sums;  // softmax shows each row's Σ to its right
-    const cellIn = (space) => Math.max(defaults.minCell, Math.min(this.options.maxCell ?? defaults.maxCell,
-      Math.floor((space - sums - left) / cols), Math.floor(defaults.maxHeight / rows)));
-    const shared = ((width - (count - 1) * gap) * cols) / columns - 8;
-    // too narrow to share (a phone, a sidebar), or sharing would cost the
-    // numbers that a row of its own shows: each matrix takes the whole row
-    const alone = cellIn(width - 8);
-    const share = shared >= 140 && !(cellIn(shared) < defaults.numbersFrom && alone >= defaults.numbersFrom);
-    // maxCell: a caller may match another matrix's cells (a 6 × 1 out beside 6 × 6 weights)
-    // a view that lays out its matrices together says the size (stage.js)
-    const cell = this.options.cell ?? (share ? cellIn(shared) : cellIn(Math.max(160, width - 8)));
-    const rotate = widest(colLabels) > cell - 4;
-    const top = rotate ? Math.min(defaults.labelWidth, Math.ceil(widest(colLabels)) + 8) : 18;
-    // a mask's 0/1 always fit; other numbers only where the widest does.
-    // The view's precision, else the most that fits: data-numbers says which.
-    const fit = this.scale === 'binary' ? (cell >= defaults.numbersFrom ? 4 : 0)
-      : decimalsThatFit(this.matrix.data, cell, (t) => textWidth(context, t), defaults);
-    const layout = { rows, cols, cell, left, top, sums, fit, width: left + cols * cell + 1 + sums, height: top + rows * cell + 1, rotate };
-    this.figure.dataset.cell = String(cell);
-    return this.precision(layout);
+  // The layout (heatmap-layout.js); width: the container's, when the caller read it already.
+  measure({ width } = {}) {
+    return layouts.measure(this, { width });
   }
 
   // Prints `decimals` where they fit (the view's one rule), else none.
-  precision(layout, decimals = this.options.decimals ?? layout.fit) {
-    layout.decimals = layout.fit >= decimals ? decimals : 0;
-    layout.numbers = layout.decimals > 0;
-    this.figure.dataset.numbers = String(layout.decimals);
-    return layout;
+  precision(layout, decimals) {
+    return layouts.precision(this, layout, decimals);
   }
 
   // Measures and sizes the canvas without painting it: a view lays out
   // several matrices (their captions wrap to the new widths) before painting.
   place() {
-    this.layout = this.measure();
-    resize(this.canvas, this.layout.width, this.layout.height, this.exportRatio ?? (window.devicePixelRatio || 1));
+    layouts.place(this);
   }
 
   // overlay: whether to place the outlines again (which reads the layout);
@@ -292,7 +227,6 @@ export class Heatmap {
     const masked = { color: /^#[0-9a-f]{6}$/i.test(maskedVar) ? maskedVar : maskedColor };
     masked.rgb = [1, 3, 5].map((i) => parseInt(masked.color.slice(i, i + 2), 16));
     masked.light = masked.rgb[0] > 128;
-    const { numbers, decimals } = layout;
 
     // labels: thinned out when cells are small, so they never overlap
     g.fillStyle = ink;
@@ -316,52 +250,8 @@ export class Heatmap {
       }
     }
 
-    // the cells' colours as one pixel each, scaled up unsmoothed: one
-    // drawImage instead of a fillRect and a colour string per cell
     const rgbOf = (v) => (this.scale === 'sequential' ? sequential(v) : this.scale === 'binary' ? (v ? [53, 183, 121] : masked.rgb) : diverging(v, bound));
-    const pixels = cellPixels(rows, cols);
-    const words = new Uint32Array(pixels.data.buffer);
-    const values = new Float64Array(rows * cols);
-    for (let i = 0; i < rows * cols; i++) {
-      if (i >= shown) {
-        words[i] = 0;
-        continue;
-      }
-      const v = (values[i] = valueAt(i));
-      words[i] = v === -Infinity ? rgba(masked.rgb) : rgba(rgbOf(v));
-    }
-    const cells = cellCanvas(cols, rows);
-    cells.getContext('2d').putImageData(pixels, 0, 0);
-    g.imageSmoothingEnabled = false;
-    g.drawImage(cells, 0, 0, cols, rows, left, top, cols * cell, rows * cell);
-    g.imageSmoothingEnabled = true;
-
-    g.textAlign = 'center';
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) {
-        const i = r * cols + c;
-        const x = left + c * cell;
-        const y = top + r * cell;
-        if (i >= shown) {
-          g.strokeStyle = 'rgba(128, 128, 128, 0.35)';
-          g.strokeRect(x + 0.5, y + 0.5, cell - 1, cell - 1);
-          continue;
-        }
-        const v = values[i];
-        if (v === -Infinity) {
-          hatch(g, x, y, cell, masked.light);
-          if (numbers) {
-            g.fillStyle = masked.light ? '#111' : '#fff';
-            g.fillText('−∞', x + cell / 2, y + cell / 2);
-          }
-          continue;
-        }
-        if (numbers) {
-          g.fillStyle = textOn(rgbOf(v));
-          g.fillText(this.scale === 'binary' ? String(v) : formatNumber(v, decimals), x + cell / 2, y + cell / 2);
-        }
-      }
-    }
+    paintCells(g, layout, { shown, valueAt, rgbOf, masked, binary: this.scale === 'binary' });
     if (layout.sums && this.options.sums) this.drawSums(g, layout, phase, shown / cols, ink);
     this.drawChanges(g, layout);
     overlays.drawPatterns(this, g, layout);

@@ -16,22 +16,37 @@ export class NextTokens {
   }
 
   // guesses: [[text, probability] …] best first; after: a description of the position.
+  // The bars are kept and changed in place: each keystroke brings ten new ones.
   draw(guesses, after) {
-    this.title.textContent = `Next token after ${after}`;
-    this.list.textContent = '';
-    for (const [text, p] of guesses) {
-      const item = document.createElement('li');
-      const label = Object.assign(document.createElement('span'), { className: 'next-token-text', textContent: tokenText(text) });
-      const bar = Object.assign(document.createElement('span'), { className: 'next-token-bar' });
-      const fill = Object.assign(document.createElement('span'), { className: 'next-token-fill' });
-      fill.style.width = `${(p * 100).toFixed(2)}%`;
-      bar.append(fill);
-      const value = Object.assign(document.createElement('span'), { className: 'next-token-p', textContent: percent(p) });
-      item.append(label, bar, value);
-      item.dataset.p = String(p);
-      this.list.append(item);
-    }
+    const title = `Next token after ${after}`;
+    if (this.title.textContent !== title) this.title.textContent = title;
+    const items = this.list.children;
+    while (items.length > guesses.length) this.list.lastChild.remove();
+    while (items.length < guesses.length) this.list.append(bar());
+    guesses.forEach(([text, p], n) => {
+      const [label, bar, value] = items[n].children;
+      set(label, 'textContent', tokenText(text));
+      set(bar.firstChild.style, 'width', `${(p * 100).toFixed(2)}%`);
+      set(value, 'textContent', percent(p));
+      set(items[n].dataset, 'p', String(p));
+    });
   }
+}
+
+// A bar's item: the token's text, the bar and its fill, the probability.
+function bar() {
+  const item = document.createElement('li');
+  const label = Object.assign(document.createElement('span'), { className: 'next-token-text' });
+  const bar = Object.assign(document.createElement('span'), { className: 'next-token-bar' });
+  bar.append(Object.assign(document.createElement('span'), { className: 'next-token-fill' }));
+  const value = Object.assign(document.createElement('span'), { className: 'next-token-p' });
+  item.append(label, bar, value);
+  return item;
+}
+
+// Writes only a value that changed (an equal textContent still replaces its text node).
+function set(target, key, value) {
+  if (target[key] !== value) target[key] = value;
 }
 
 export function percent(p) {

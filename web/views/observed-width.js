@@ -6,13 +6,23 @@ const kept = new WeakMap();  // element → [its clientWidth, the window's size 
 const observed = new WeakSet();
 let generation = 0;
 const reported = new WeakMap();  // element → the content width the observer last reported
+const watchers = new WeakMap();  // element → [onChange(width) …] (watchWidth)
 // a report of another width drops the width kept, and so does the first: the
 // element may have changed between the read and the observer's first look;
 // a change of height alone (a heatmap that grows a row) keeps it
 const observer = typeof ResizeObserver === 'function'
   ? new ResizeObserver((entries) => entries.forEach(({ target, contentRect }) => {
-    if (reported.get(target) !== contentRect.width) kept.delete(target);
+    // an element taken out of the page (a lesson left) is reported once more: forgotten
+    if (!target.isConnected) {
+      observer.unobserve(target);
+      for (const map of [kept, reported, watchers]) map.delete(target);
+      observed.delete(target);
+      return;
+    }
+    const before = reported.get(target);
+    if (before !== contentRect.width) kept.delete(target);
     reported.set(target, contentRect.width);
+    if (before !== undefined && before !== contentRect.width) for (const onChange of watchers.get(target) ?? []) onChange(contentRect.width);
   }))
   : null;
 // a window's resize event comes before the observer's reports in a frame
@@ -31,4 +41,17 @@ export function observedWidth(element, { fresh = false } = {}) {
   }
   kept.set(element, [width, generation]);
   return width;
+}
+
+// onChange(width) whenever the element's width changes (a window resized, a
+// phone turned), not for its first width: a view laid out for the width it
+// read lays itself out again.
+export function watchWidth(element, onChange) {
+  if (!observer) return;
+  if (!watchers.has(element)) watchers.set(element, []);
+  watchers.get(element).push(onChange);
+  if (!observed.has(element)) {
+    observed.add(element);
+    observer.observe(element);
+  }
 }

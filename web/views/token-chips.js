@@ -19,24 +19,38 @@ export class TokenChips {
   }
 
   // labels: each token's text; ids: their ids (shown on hover as a title).
+  // The chips are kept and changed in place: a keystroke adds or changes a
+  // few tokens, and the others stay as they are (no restyle of every chip).
   draw(labels, ids) {
-    this.list.textContent = '';
+    const items = this.list.children;
+    while (items.length > labels.length) this.list.lastChild.remove();
+    while (items.length < labels.length) this.list.append(this.chip(items.length));
     labels.forEach((label, t) => {
-      const item = document.createElement('li');
-      const chip = document.createElement('button');
-      chip.type = 'button';
-      chip.className = 'token-chip';
-      chip.textContent = tokenText(label);
-      chip.title = `token ${t}: id ${ids[t]}`;
-      chip.dataset.position = String(t);
-      chip.addEventListener('mouseenter', () => this.onPosition(t));
-      chip.addEventListener('focus', () => this.onPosition(t));
-      item.append(chip);
-      this.list.append(item);
+      const chip = items[t].firstChild;
+      const text = tokenText(label), title = `token ${t}: id ${ids[t]}`;
+      if (chip.textContent !== text) chip.textContent = text;
+      if (chip.title !== title) chip.title = title;
     });
   }
 
+  // The chip of position t, in its list item.
+  chip(t) {
+    const item = document.createElement('li');
+    const chip = document.createElement('button');
+    chip.type = 'button';
+    chip.className = 'token-chip';
+    chip.dataset.position = String(t);
+    chip.addEventListener('mouseenter', () => this.onPosition(t));
+    chip.addEventListener('focus', () => this.onPosition(t));
+    item.append(chip);
+    return item;
+  }
+
   mark(position) {
-    for (const chip of this.list.querySelectorAll('.token-chip')) chip.classList.toggle('active', Number(chip.dataset.position) === position);
+    for (const item of this.list.children) {
+      const chip = item.firstChild;
+      const on = Number(chip.dataset.position) === position;
+      if (chip.classList.contains('active') !== on) chip.classList.toggle('active', on);
+    }
   }
 }
