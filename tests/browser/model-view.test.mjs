@@ -329,3 +329,52 @@ test('a model with its config.json, a model by URL, a URL elsewhere refused; a m
   assert.deepEqual(await violations(page), []);
   await page.context().close();
 });
+
+test('"Embed this view" gives the element and the iframe of the Model view as it is; a model file from disk: the link says file=1, the embed says it stays behind, and the link followed opens the default model with a line saying why', async () => {
+  const page = await modelPage('#model=text-gpt&text=To%20be&layer=1&head=2');
+  await page.click('#lesson-embed');
+  assert.equal(await page.getAttribute('#lesson-embed', 'aria-expanded'), 'true');
+  const element = await page.inputValue('#lesson-embed-code-element');
+  assert.match(element, /\n<attention-playground view="model" model="text-gpt" text="To be" layer="1" head="2"><\/attention-playground>$/);
+  const iframe = await page.inputValue('#lesson-embed-code-iframe');
+  const src = /src="([^"]+)"/.exec(iframe)[1].replaceAll('&amp;', '&');
+  assert.equal(src, `${env.url}embed.html#view=model&model=text-gpt&text=To+be&layer=1&head=2`);
+  assert.equal(await page.isHidden('#lesson-embed-code .embed-left'), true, 'nothing left out');
+  await shot(page, 'model-view-embed');
+  // the iframe's page draws the same run, layer 1 head 2 selected
+  const frame = await openPage(env.browser, src);
+  await frame.waitForFunction(() => document.querySelector('attention-playground')?.shadowRoot?.querySelector('.model-view')?.dataset.state === 'ready', null, { timeout: 30000 });
+  const embedded = await frame.$eval('attention-playground', (e) => ({
+    tokens: e.shadowRoot.querySelector('.model-view').dataset.tokens,
+    selected: [...e.shadowRoot.querySelectorAll('.model-thumb[aria-pressed="true"]')].map((b) => `${b.dataset.layer}.${b.dataset.head}`),
+  }));
+  assert.deepEqual(embedded, { tokens: await page.getAttribute('.model-view', 'data-tokens'), selected: ['1.2'] });
+  assert.deepEqual(frame.problems, []);
+  await frame.context().close();
+
+  // a model file from disk: the link cannot carry it, and says so
+  await page.setInputFiles('.model-source input[type="file"]', shipped);
+  await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "text-gpt.safetensors"' && document.querySelector('.model-view').dataset.state === 'ready');
+  assert.deepEqual(await hashOf(page), { model: 'text-gpt', file: '1', text: 'To be', layer: '1', head: '2' });
+  await page.fill('.model-text-field input', 'To be!');
+  await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 6);
+  await page.waitForFunction(() => new URLSearchParams(window.location.hash.slice(1)).get('text') === 'To be!');  // once the typing pauses
+  assert.deepEqual(await hashOf(page), { model: 'text-gpt', file: '1', text: 'To be!', layer: '1', head: '2' }, 'still from the file as the learner types');
+  assert.equal(await page.textContent('.model-name'), 'Model: "text-gpt.safetensors"', 'the file stays shown');
+  assert.doesNotMatch(await page.inputValue('#lesson-embed-code-element'), /model=/);
+  assert.equal(await page.textContent('#lesson-embed-code .embed-left'), 'Not carried into a figure: the model file opened from your disk: put it on your site and give its URL as model.');
+  await shot(page, 'model-view-embed-file');
+  const link = await page.evaluate(() => window.location.hash);
+  await page.context().close();
+
+  // the link followed: the default model, one line saying why, and a link that no longer says file
+  const followed = await modelPage(link);
+  assert.equal(await followed.textContent('.model-name'), 'Model: text-gpt');
+  assert.equal(await followed.textContent('#notice'), 'Some link settings were not valid and were replaced: file: a model file opened from someone\'s disk cannot travel in a link; opened text-gpt, the default model.');
+  assert.equal(await followed.getAttribute('.model-view', 'data-tokens'), node.model.encode('To be!').join(','));
+  assert.deepEqual(await hashOf(followed), { model: 'text-gpt', text: 'To be!', layer: '1', head: '2' });
+  await shot(followed, 'model-view-file-link');
+  assert.deepEqual(followed.problems, []);
+  assert.deepEqual(await violations(followed), []);
+  await followed.context().close();
+});

@@ -117,6 +117,16 @@ test('view="model": model, text and layer belong to it; the link carries only th
   assert.equal(toHash(state), '#model=text-gpt&text=x&layer=1');
 });
 
+test('the Model view with a model file from disk: its link says file=1, and its figure opens the default model and says the file stays behind', () => {
+  const state = { ...defaultState(), model: 'text-gpt', file: true, text: 'To be', layer: 1, head: 2 };
+  assert.deepEqual(Object.fromEntries(new URLSearchParams(toHash(state).slice(1))), { model: 'text-gpt', file: '1', text: 'To be', layer: '1', head: '2' });
+  assert.deepEqual(parseHash(toHash(state)).state.file, true);
+  const { attributes: list, left } = attributesOfState(state);
+  assert.deepEqual(list, [['view', 'model'], ['text', 'To be'], ['layer', '1'], ['head', '2']]);
+  assert.deepEqual(left, ['the model file opened from your disk: put it on your site and give its URL as model']);
+  assert.equal(settingsOf(Object.fromEntries(list)).model, 'text-gpt');
+});
+
 test('the snippets escape what they quote', () => {
   const { element, iframe } = embedSnippets([['sentence', 'say "hi" & <b>']], 'https://example.org/ap/embed.html');
   assert.match(element, /<attention-playground sentence="say &quot;hi&quot; &amp; &lt;b&gt;"><\/attention-playground>$/);

@@ -27,13 +27,15 @@ export function bindControls() {
   // .then(run): a synchronous throw in an exporter reaches fail() too
   for (const [id, run] of Object.entries(exporters)) $(id).addEventListener('click', () => Promise.resolve().then(run).catch(fail));
   $('clear-edits').addEventListener('click', () => update({ edits: null }));
-  $('embed-view').addEventListener('click', () => {
-    const box = $('embed-code');
-    box.hidden = !box.hidden;
-    $('embed-view').setAttribute('aria-expanded', String(!box.hidden));
-    flushHash();
-    if (!box.hidden) showEmbedCode(box, state);
-  });
+  // the playground's, and the Model view's above its body
+  for (const [button, box] of [[$('embed-view'), $('embed-code')], [$('lesson-embed'), $('lesson-embed-code')]]) {
+    button.addEventListener('click', () => {
+      box.hidden = !box.hidden;
+      button.setAttribute('aria-expanded', String(!box.hidden));
+      flushHash();
+      if (!box.hidden) showEmbedCode(box, state);
+    });
+  }
   $('settings-toggle').addEventListener('click', () => showDrawer($('settings-drawer').hidden));
   $('mode-sentence').addEventListener('change', () => showDrawer(true));  // its numbers are in the drawer
   document.querySelector('.skip-link').addEventListener('click', (e) => {

@@ -33,13 +33,16 @@ function block(parent, id, label, text) {
   parent.append(wrap);
 }
 
-// Fills `box` for `state`; embed.html is found beside the page.
+// Fills `box` for `state`; embed.html is found beside the page. The text
+// areas' ids: embed-element and embed-iframe in the playground's box
+// (#embed-code), prefixed by another box's id (the Model view's).
 export function showEmbedCode(box, state) {
   const { attributes, left } = attributesOfState(state);
   const { element, iframe } = embedSnippets(attributes, new URL('embed.html', window.location.href).href.split('#')[0]);
+  const prefix = box.id === 'embed-code' ? 'embed' : box.id;
   box.replaceChildren();
-  block(box, 'embed-element', 'The element (copy dist/ to assets/attention-playground/ of your site)', element);
-  block(box, 'embed-iframe', 'The iframe', iframe);
+  block(box, `${prefix}-element`, 'The element (copy dist/ to assets/attention-playground/ of your site)', element);
+  block(box, `${prefix}-iframe`, 'The iframe', iframe);
   if (left.length) {
     const note = document.createElement('p');
     note.className = 'embed-left';

@@ -2,17 +2,24 @@
 // kept while the page stays on it (its worker holds the model). What the
 // learner changes goes into the link without redrawing the page; a link
 // followed (back, forward) is handed to the view, which opens a model only
-// when the link names another.
+// when the link names another. A model file from the learner's disk cannot
+// travel in a link: the link says file=1, and followed it opens the default
+// model with a line saying why.
 import { openScenarioText } from './file.js';
-import { $, app } from './page.js';
-import { flushHash, setState, state, writeHash, writeHashSoon } from './router.js';
+import { $, app, showNotice } from './page.js';
+import { linkNotice } from '../state/state.js';
+import { flushHash, linkProblems, setLinkProblems, setState, state, writeHash, writeHashSoon } from './router.js';
 
 let view = null;
+let fromFile = false;  // the view shows a model file opened from disk
 
 export function disposeModel() {
   view?.dispose();
   view = null;
+  fromFile = false;
   $('lesson-body').classList.remove('model-body-wrap');
+  $('lesson-embed').hidden = $('lesson-embed-code').hidden = true;
+  $('lesson-embed').setAttribute('aria-expanded', 'false');
 }
 
 export async function renderModel() {
@@ -21,16 +28,19 @@ export async function renderModel() {
   $('lesson-title').textContent = 'A real GPT: every head of every layer';
   $('lesson-open').hidden = true;
   // the model view's modules load when it opens: a first visit skips them
-  const { ModelView, defaultText } = await import('../model/view.js');
+  const { ModelView, defaultModel, defaultText } = await import('../model/view.js');
   if (!state.model) return;  // the learner moved on
+  $('lesson-embed').hidden = false;
   if (!view) {
     const body = $('lesson-body');
     body.textContent = '';
     body.dataset.lesson = 'model';
     view = new ModelView(body, {
+      // the view's model is null once a file from disk is shown;
       // typing: the link is written once the typing pauses, or the text field is left
-      onState: ({ text, layer, head }, { typing = false } = {}) => {
-        setState({ ...state, text: text === defaultText ? null : text, layer, head });
+      onState: ({ model, text, layer, head }, { typing = false } = {}) => {
+        fromFile = model === null;
+        setState({ ...state, model: model ?? defaultModel, file: fromFile || null, text: text === defaultText ? null : text, layer, head });
         if (typing) writeHashSoon();
         else writeHash('replace');
       },
@@ -41,7 +51,16 @@ export async function renderModel() {
     });
     body.addEventListener('focusout', flushHash);
   }
+  let model = state.model;
+  if (state.file && fromFile) model = null;  // the file shown stays: null opens nothing new
+  else if (state.file) {
+    model = defaultModel;
+    setState({ ...state, model, file: null });
+    writeHash('replace');
+    setLinkProblems([...linkProblems, `file: a model file opened from someone's disk cannot travel in a link; opened ${defaultModel}, the default model`]);
+    showNotice(linkNotice(linkProblems));
+  }
   $('status').hidden = true;
   app.dataset.state = 'ready';
-  await view.show({ model: state.model, text: state.text ?? defaultText, layer: state.layer, head: state.head });
+  await view.show({ model, text: state.text ?? defaultText, layer: state.layer, head: state.head });
 }

@@ -98,7 +98,7 @@ export function writeHash(mode) {
   if (mode === 'push') history.pushState(null, '', hash);
   else history.replaceState(null, '', hash);
   appliedHash = window.location.hash;
-  if (!$('embed-code').hidden) showEmbedCode($('embed-code'), state);
+  for (const box of [$('embed-code'), $('lesson-embed-code')]) if (!box.hidden) showEmbedCode(box, state);
 }
 
 // A link written after typing pauses: history.replaceState on every

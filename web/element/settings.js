@@ -131,7 +131,10 @@ export function attributesOfState(state) {
   const left = [];
   if (state.train) return { attributes: [['view', 'train'], ['training', state.train]], left };
   if (state.model) {
-    a.push(['view', 'model'], ['model', state.model]);
+    a.push(['view', 'model']);
+    // a file from the learner's disk is not on any site: the figure opens its default model
+    if (state.file) left.push('the model file opened from your disk: put it on your site and give its URL as model');
+    else a.push(['model', state.model]);
     if (state.text !== null) a.push(['text', state.text]);
     if (state.layer) a.push(['layer', String(state.layer)]);
     if (state.head) a.push(['head', String(state.head)]);

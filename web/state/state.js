@@ -39,7 +39,7 @@ export const props = {
   order: { type: 'order', default: null },  // the space lesson's word order: "5.4.3.2.1.0"
   positions: { type: 'bool', default: null },
   edits: { type: 'edits', default: null },  // values typed into cells of x or a weight
-  file: { type: 'bool', default: null },     // a scenario file opened in this tab
+  file: { type: 'bool', default: null },     // a scenario file opened in this tab; in the Model view, a model file opened from disk
   factor: { type: 'number', min: 0.25, max: 16, default: 3 },
   // the Model view: a model preset id or a same-origin URL of a model file,
   // the learner's text, the selected layer (and `head` above)
@@ -48,8 +48,9 @@ export const props = {
   layer: { ...int(0, 63), default: 0 },
 };
 
-// What the Model view's link keeps: nothing else of the table applies there.
-const modelKeys = ['model', 'text', 'layer', 'head'];
+// What the Model view's link keeps: nothing else of the table applies there
+// (file: the model shown came from the learner's disk, which a link cannot carry).
+const modelKeys = ['model', 'file', 'text', 'layer', 'head'];
 
 // The temperature slider is logarithmic over the range a link accepts:
 // 0.05 · 400^(position / 1000), so 0.05, 1 and 20 sit at 0, 500 and 1000.
