@@ -306,6 +306,10 @@ test('a model with its config.json, a model by URL, a URL elsewhere refused; a m
   const page = await modelPage('#model=models/text-gpt.safetensors&text=To%20be');
   assert.equal(await page.getAttribute('.model-view', 'data-state'), 'ready');
   assert.equal(await page.textContent('.model-name'), 'Model: "models/text-gpt.safetensors"');
+  // its embed carries the URL from the site's root: an author's page elsewhere on the site reads the same file
+  await page.click('#lesson-embed');
+  assert.match(await page.inputValue('#lesson-embed-code-element'), new RegExp(`<attention-playground view="model" model="${new URL('models/text-gpt.safetensors', env.url).pathname}" text="To be">`));
+  await page.click('#lesson-embed');
   // the file and its config.json: n_head from the config (3 in the file)
   await page.setInputFiles('.model-source input[type="file"]', [hf, config]);
   await page.waitForFunction(() => /no tokenizer/.test(document.querySelector('.model-text-error').textContent));
