@@ -80,6 +80,8 @@ test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, t
   await page.waitForFunction(() => document.querySelector('.model-view figure[data-view="graph"] canvas').getBoundingClientRect().width <= 390);
   // and the head's heatmap sized again for it, not left overflowing
   await page.waitForFunction(() => document.querySelector('.model-view figure[data-matrix="model-head"] canvas').getBoundingClientRect().right <= 390);
+  // every head of every layer in view on a phone: 4 heads a layer fit its width, none cut off
+  assert.deepEqual(await page.$$eval('.model-thumb', (b) => b.filter((x) => x.getBoundingClientRect().right > 390 - 8).length), 0);
   await shot(page, 'model-view-390');
   assert.deepEqual(page.problems, []);
   assert.deepEqual(await violations(page), []);

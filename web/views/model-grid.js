@@ -61,8 +61,7 @@ export class HeadGrid {
   build(L, H) {
     this.grid.textContent = '';
     this.grid.style.setProperty('--heads', String(H));
-    // 4 heads a layer get 96 px thumbnails, GPT-2's 12 get 40 px: the grid stays about 480 px wide
-    this.grid.style.setProperty('--thumb', `${Math.max(40, Math.min(96, Math.floor(480 / H)))}px`);
+    // the thumbnails' size follows --heads and the view's width (views.css)
     this.cells = [];
     const corner = document.createElement('span');
     corner.className = 'head-grid-axis';
