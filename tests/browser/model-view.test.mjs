@@ -296,6 +296,31 @@ test('a GPT-2 vocabulary\'s model: the vendored tokenizer loads only then, its i
   await page.context().close();
 });
 
+test('12 layers × 12 heads (GPT-2 small\'s grid): every thumbnail in view at 1280 and at least 40 px, the last head selectable', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'model-view-'));
+  const file = join(dir, 'twelve.safetensors');
+  writeFileSync(file, gptFile({ embed: 24, heads: 12, layers: 12, length: 32 }));
+  const page = await modelPage('#model=text-gpt&text=To%20be');
+  await page.setInputFiles('.model-source input[type="file"]', file);
+  await page.waitForFunction(() => document.querySelectorAll('.model-thumb').length === 144 && document.querySelector('.model-view').dataset.state === 'ready', null, { timeout: 30000 });
+  const fit = await page.evaluate(() => {
+    const box = document.querySelector('.head-grid-box');
+    const edge = box.getBoundingClientRect();
+    const thumbs = [...document.querySelectorAll('.model-thumb')].map((t) => t.getBoundingClientRect());
+    return {
+      smallest: Math.min(...thumbs.map((r) => Math.min(r.width, r.height))),
+      outside: thumbs.filter((r) => r.left < edge.left || r.right > edge.right + 0.5 || r.bottom > edge.bottom + 0.5).length,
+      scrolls: box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight,
+    };
+  });
+  assert.deepEqual(fit, { smallest: 40, outside: 0, scrolls: false });
+  await page.click('.model-thumb[data-layer="11"][data-head="11"]');
+  await page.waitForFunction(() => /^Layer 11, head 11:/.test(document.querySelector('.model-head-panel h3')?.textContent ?? ''));
+  await shot(page, 'model-view-12x12');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('a model with its config.json, a model by URL, a URL elsewhere refused; a model without a tokenizer reads ids', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'model-view-'));
   const config = join(dir, 'config.json');
