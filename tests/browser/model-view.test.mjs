@@ -296,6 +296,38 @@ test('a GPT-2 vocabulary\'s model: the vendored tokenizer loads only then, its i
   await page.context().close();
 });
 
+test('a Model view left while its GPT-2 tokenizer loads never takes the link back, and an open "Embed this view" follows Back', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'model-view-'));
+  const file = join(dir, 'tiny-gpt2.safetensors');
+  writeFileSync(file, gptFile({ embed: 16, heads: 2, layers: 2, length: 64, tokenizer: 'gpt2' }));
+  const page = await modelPage('#model=text-gpt&text=To%20be');
+  // the embed box open, then another head: Back shows the first one's snippet, as the view does
+  await page.click('#lesson-embed');
+  await page.click('.model-thumb[data-layer="1"][data-head="2"]');
+  await page.waitForFunction(() => /head="2"/.test(document.querySelector('#lesson-embed-code-element').value));
+  await page.evaluate(() => { window.location.hash = '#model=text-gpt&text=To%20be&layer=1&head=3'; });
+  await page.waitForFunction(() => /head="3"/.test(document.querySelector('#lesson-embed-code-element').value));
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('.model-thumb[aria-pressed="true"]')?.dataset.head === '2');
+  assert.match(await page.inputValue('#lesson-embed-code-element'), /layer="1" head="2">/);
+  // the tokenizer held back until the learner has gone to a lesson
+  let release;
+  const gate = new Promise((resolve) => { release = resolve; });
+  await page.route('**/vendor/gpt-tokenizer/bpeRanks/**', async (route) => { await gate; await route.continue(); });
+  const asked = page.waitForRequest((r) => r.url().includes('/vendor/gpt-tokenizer/bpeRanks/'));
+  await page.setInputFiles('.model-source input[type="file"]', file);
+  const ranks = (await asked).url();
+  await page.evaluate(() => { window.location.hash = '#lesson=trick'; });
+  await page.waitForFunction(() => document.querySelector('#lesson-title').textContent === 'The mathematical trick');
+  release();
+  // the ranks evaluated (the same module the view waits on), then its continuation's turn
+  await page.evaluate(async (url) => { await import(url); await new Promise((r) => setTimeout(r, 50)); }, ranks);
+  assert.equal(await page.evaluate(() => window.location.hash), '#lesson=trick');
+  assert.equal(await page.textContent('#lesson-title'), 'The mathematical trick');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('12 layers × 12 heads (GPT-2 small\'s grid): every thumbnail in view at 1280 and at least 40 px, the last head selectable', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'model-view-'));
   const file = join(dir, 'twelve.safetensors');

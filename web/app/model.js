@@ -11,12 +11,12 @@ import { linkNotice } from '../state/state.js';
 import { flushHash, linkProblems, setLinkProblems, setState, state, writeHash, writeHashSoon } from './router.js';
 
 let view = null;
-let fromFile = false;  // the view shows a model file opened from disk
+// the view shows a model file opened from disk (not one it is still opening)
+const showsFile = () => view?.settings.model === null && !view.loading;
 
 export function disposeModel() {
   view?.dispose();
   view = null;
-  fromFile = false;
   $('lesson-body').classList.remove('model-body-wrap');
   $('lesson-embed').hidden = $('lesson-embed-code').hidden = true;
   $('lesson-embed').setAttribute('aria-expanded', 'false');
@@ -35,12 +35,12 @@ export async function renderModel() {
     const body = $('lesson-body');
     body.textContent = '';
     body.dataset.lesson = 'model';
-    view = new ModelView(body, {
+    const made = view = new ModelView(body, {
       // the view's model is null once a file from disk is shown;
       // typing: the link is written once the typing pauses, or the text field is left
       onState: ({ model, text, layer, head }, { typing = false } = {}) => {
-        fromFile = model === null;
-        setState({ ...state, model: model ?? defaultModel, file: fromFile || null, text: text === defaultText ? null : text, layer, head });
+        if (view !== made || !state.model) return;  // a view left: the page shows something else
+        setState({ ...state, model: model ?? defaultModel, file: model === null || null, text: text === defaultText ? null : text, layer, head });
         if (typing) writeHashSoon();
         else writeHash('replace');
       },
@@ -52,7 +52,7 @@ export async function renderModel() {
     body.addEventListener('focusout', flushHash);
   }
   let model = state.model;
-  if (state.file && fromFile) model = null;  // the file shown stays: null opens nothing new
+  if (state.file && showsFile()) model = null;  // the file shown stays: null opens nothing new
   else if (state.file) {
     model = defaultModel;
     setState({ ...state, model, file: null });

@@ -98,6 +98,11 @@ export function writeHash(mode) {
   if (mode === 'push') history.pushState(null, '', hash);
   else history.replaceState(null, '', hash);
   appliedHash = window.location.hash;
+  refreshEmbedBoxes();
+}
+
+// An open "Embed this view" box shows the state the page shows
+function refreshEmbedBoxes() {
   for (const box of [$('embed-code'), $('lesson-embed-code')]) if (!box.hidden) showEmbedCode(box, state);
 }
 
@@ -143,10 +148,14 @@ let appliedHash = null;
 
 export function applyHash() {
   if (window.location.hash === appliedHash) return;
-  cancelSoon();  // the link followed replaces the state a write was waiting with
+  // the link followed replaces the state a write was waiting with: Back within
+  // the page in the 300 ms after a keystroke leaves that keystroke out of the
+  // entry left (the URL has changed by now; Forward shows the text before it)
+  cancelSoon();
   appliedHash = window.location.hash;
   const { state: parsed, problems } = parseHash(window.location.hash);
   linkProblems = problems;
   state = parsed;
   refresh();
+  refreshEmbedBoxes();
 }

@@ -183,6 +183,10 @@ export class ModelView {
       if (this.loading !== loading) return;
       performance.mark('model-opened');  // the file is in the worker: what follows is drawing
       if (info.tokenizer === 'gpt2') this.tokenizer = await loadTokenizer();
+      if (this.loading !== loading) {  // left or replaced while the tokenizer loaded
+        worker.terminate();
+        return;
+      }
       this.worker?.terminate();
       Object.assign(this, { worker, info, label });
       if (file) this.settings.model = null;  // a file cannot be in a link
@@ -315,8 +319,9 @@ export class ModelView {
   }
 
   // The selected head's weights as a heatmap, in `width` px (else read now).
-  drawHeatmap(weights = this.weightsOf(this.settings.layer, this.settings.head), width = undefined) {
-    if (!this.result) return;
+  drawHeatmap(weights = null, width = undefined) {
+    if (!this.result) return;  // a resize's frame after another model was asked for
+    weights ??= this.weightsOf(this.settings.layer, this.settings.head);
     const T = this.result.attention.shape[2];
     this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: this.labels, colLabels: this.labels, maxCell: 26 }, { width });
   }

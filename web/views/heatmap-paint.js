@@ -38,7 +38,6 @@ export function hatch(g, x, y, size, onLight = false) {
   g.restore();
 }
 
-
 // One canvas and one ImageData per size, shared by every heatmap: a cell is a
 // pixel there, which paintCells() scales onto the heatmap's own canvas.
 const scratch = { canvas: null, pixels: new Map() };

@@ -6,7 +6,6 @@ import { rowsShown, softmaxPhase } from './timing.js';
 import * as editor from './cell-editor.js';
 import { clip, formatNumber } from './format.js';
 import * as layouts from './heatmap-layout.js';
-import { defaults } from './heatmap-layout.js';
 import { paintCells, resize } from './heatmap-paint.js';
 import * as legend from './heatmap-legend.js';
 import * as overlays from './heatmap-overlays.js';
@@ -202,7 +201,7 @@ export class Heatmap {
     layout.ink = ink;
     if (labelled) g.clearRect(0, 0, width, height);
     else g.clearRect(left, top, width - left, height - top);
-    g.font = defaults.font;
+    g.font = layouts.defaults.font;
 
     const { data } = this.matrix;
     const { rowLabels = [], colLabels = [], reveal = 1, revealBy = 'cell', mode = 'fill', from, exps } = this.options;

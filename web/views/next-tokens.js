@@ -22,11 +22,11 @@ export class NextTokens {
     if (this.title.textContent !== title) this.title.textContent = title;
     const items = this.list.children;
     while (items.length > guesses.length) this.list.lastChild.remove();
-    while (items.length < guesses.length) this.list.append(bar());
+    while (items.length < guesses.length) this.list.append(barItem());
     guesses.forEach(([text, p], n) => {
-      const [label, bar, value] = items[n].children;
+      const [label, track, value] = items[n].children;
       set(label, 'textContent', tokenText(text));
-      set(bar.firstChild.style, 'width', `${(p * 100).toFixed(2)}%`);
+      set(track.firstChild.style, 'width', `${(p * 100).toFixed(2)}%`);
       set(value, 'textContent', percent(p));
       set(items[n].dataset, 'p', String(p));
     });
@@ -34,13 +34,13 @@ export class NextTokens {
 }
 
 // A bar's item: the token's text, the bar and its fill, the probability.
-function bar() {
+function barItem() {
   const item = document.createElement('li');
   const label = Object.assign(document.createElement('span'), { className: 'next-token-text' });
-  const bar = Object.assign(document.createElement('span'), { className: 'next-token-bar' });
-  bar.append(Object.assign(document.createElement('span'), { className: 'next-token-fill' }));
+  const track = Object.assign(document.createElement('span'), { className: 'next-token-bar' });
+  track.append(Object.assign(document.createElement('span'), { className: 'next-token-fill' }));
   const value = Object.assign(document.createElement('span'), { className: 'next-token-p' });
-  item.append(label, bar, value);
+  item.append(label, track, value);
   return item;
 }
 

@@ -3,7 +3,7 @@
 // writes forces a layout, which a frame that only repaints new numbers on the
 // same structure must not pay.
 const kept = new WeakMap();  // element → [its clientWidth, the window's size generation then]
-const observed = new WeakSet();
+const observed = new Set();  // swept of elements taken out of the page (forget)
 let generation = 0;
 const reported = new WeakMap();  // element → the content width the observer last reported
 const watchers = new WeakMap();  // element → [onChange(width) …] (watchWidth)
@@ -12,19 +12,31 @@ const watchers = new WeakMap();  // element → [onChange(width) …] (watchWidt
 // a change of height alone (a heatmap that grows a row) keeps it
 const observer = typeof ResizeObserver === 'function'
   ? new ResizeObserver((entries) => entries.forEach(({ target, contentRect }) => {
-    // an element taken out of the page (a lesson left) is reported once more: forgotten
-    if (!target.isConnected) {
-      observer.unobserve(target);
-      for (const map of [kept, reported, watchers]) map.delete(target);
-      observed.delete(target);
-      return;
-    }
+    if (!target.isConnected) return forget(target);
     const before = reported.get(target);
     if (before !== contentRect.width) kept.delete(target);
     reported.set(target, contentRect.width);
     if (before !== undefined && before !== contentRect.width) for (const onChange of watchers.get(target) ?? []) onChange(contentRect.width);
   }))
   : null;
+// An element taken out of the page (a lesson left) is no longer observed, so
+// the observer does not keep it and its view alive. Not always reported: a
+// hidden element (0 wide) removed stays 0 wide, so a new observation sweeps
+// the others first. Its watchers stay (a weak map): observed again when drawn
+// again, a view put back in the page follows its width again.
+function forget(element) {
+  observer.unobserve(element);
+  kept.delete(element);
+  reported.delete(element);
+  observed.delete(element);
+}
+
+function observe(element) {
+  for (const other of observed) if (!other.isConnected) forget(other);
+  observed.add(element);
+  observer.observe(element);
+}
+
 // a window's resize event comes before the observer's reports in a frame
 if (typeof window !== 'undefined') window.addEventListener('resize', () => generation++);
 
@@ -35,10 +47,7 @@ export function observedWidth(element, { fresh = false } = {}) {
   if (!fresh && known && known[1] === generation) return known[0];
   const width = element.clientWidth;
   if (!observer || !element.isConnected) return width;  // a detached element: nothing would say when it changes
-  if (!observed.has(element)) {
-    observed.add(element);
-    observer.observe(element);
-  }
+  if (!observed.has(element)) observe(element);
   kept.set(element, [width, generation]);
   return width;
 }
@@ -50,8 +59,5 @@ export function watchWidth(element, onChange) {
   if (!observer) return;
   if (!watchers.has(element)) watchers.set(element, []);
   watchers.get(element).push(onChange);
-  if (!observed.has(element)) {
-    observed.add(element);
-    observer.observe(element);
-  }
+  if (!observed.has(element)) observe(element);
 }
