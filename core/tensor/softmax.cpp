@@ -23,20 +23,25 @@ template <int W>
 ATTENTION_INLINE row_problem shift_rows_kernel(const float* in, float* out, std::size_t rows, std::size_t n) {
   constexpr float largest = std::numeric_limits<float>::max();
   for (std::size_t r = 0; r < rows; ++r, in += n, out += n) {
-    vec<W> most = splat<W>(minus_inf);
-    vec_int<W> bad{};  // a lane that saw inf or nan (-inf, masked, aside)
+    // One select per compare: AVX-512F has no instruction that turns a
+    // compare into a vector of ints, which GCC would build lane by lane.
+    // +inf is the max when there is one; NaN never wins a compare, so a
+    // lane of `nan` marks it.
+    const vec<W> one = splat<W>(1.0f);
+    vec<W> most = splat<W>(minus_inf), nan{};
     std::size_t j = 0;
     for (; j + W <= n; j += W) {
       const vec<W> x = load<W>(in + j);
-      most = x > most ? x : most;  // a compare, not fmaxf: NaN never wins one (the check below names it)
-      bad |= ~(floats_of<W>(bits_of<W>(x) & 0x7fffffff) <= largest) & (x != minus_inf);
+      most = x > most ? x : most;  // a compare, not fmaxf
+      nan = x == x ? nan : one;
     }
     float row_max = minus_inf;
 #pragma GCC unroll 16
     for (int l = 0; l < W; ++l) {
       if (most[l] > row_max) row_max = most[l];
-      if (bad[l]) return row_problem::not_finite;
+      if (nan[l] != 0.0f) return row_problem::not_finite;
     }
+    if (!(row_max <= largest) && row_max != minus_inf) return row_problem::not_finite;  // +inf
     bool finite = true;
     for (; j < n; ++j) {
       if (in[j] > row_max) row_max = in[j];
