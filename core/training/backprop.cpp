@@ -6,6 +6,7 @@
 #include "tensor/gemm.hpp"
 #include "tensor/sums.hpp"
 #include "tensor/vector_math.hpp"
+#include "training/head_through.hpp"
 
 namespace attention {
 namespace {
@@ -76,7 +77,6 @@ tensor2 row_sum(const tensor3& g, const tensor2& bias) {
 // What every head of a layer uses in turn, allocated once per layer.
 struct head_scratch {
   tensor3 d_weights, d_qk;  // (B, T, T)
-  tensor3 through_q, through_k, through_v;  // (B, T, d)
 };
 
 // One head backwards from its columns of d concat (B, T, d): d k, d q, d v
@@ -137,12 +137,8 @@ void head_backward(const head_pass& hp, const model_head& hw, std::size_t h, con
     sum_each_column(all_rows(2), gh.value_bias.data());
   }
   // back through x @ Wq, x @ Wk, x @ Wv: d_read += (d q Wqᵀ + d k Wkᵀ) + d v Wvᵀ
-  float* through[3] = {scratch.through_k.data(), scratch.through_q.data(), scratch.through_v.data()};
-  const tensor2* weights[3] = {&hw.key, &hw.query, &hw.value};
-  for (std::size_t part = 0; part < 3; ++part)
-    gemm(all_rows(part), row_major(weights[part]->data(), d, hs).t(), through[part], d);
-  float* out = d_read.data();
-  for (std::size_t i = 0; i < d_read.size(); ++i) out[i] += (through[1][i] + through[0][i]) + through[2][i];
+  add_through_head({block(1), block(0), block(2), width, hw.query.data(), hw.key.data(), hw.value.data()}, B * T, d, hs,
+                   d_read.data());
 }
 
 }  // namespace
@@ -186,8 +182,7 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
     tensor3 d_read = xt::zeros<float>({B, T, d});
     const std::size_t H = layer.heads.size();
     tensor3 d_kqv({B, T, 3 * H * hs});
-    head_scratch scratch{tensor3({B, T, T}), xt::zeros<float>({B, T, T}), tensor3({B, T, d}), tensor3({B, T, d}),
-                         tensor3({B, T, d})};
+    head_scratch scratch{tensor3({B, T, T}), xt::zeros<float>({B, T, T})};
     for (std::size_t k = 0; k < H; ++k)
       head_backward(lp.heads[k], layer.heads[k], k, d_concat, scale, gl.heads[k], d_kqv, d_read, scratch);
     // every head's key, query and value gradient: one product, each entry its own sum over the rows
