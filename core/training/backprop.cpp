@@ -32,36 +32,27 @@ tensor3 back_through(const tensor3& g, const tensor2& w) {
   return out;
 }
 
-// d logits of the mean cross-entropy: (softmax(logits) − onehot(target)) / count.
-tensor3 logits_gradient(const tensor3& logits, const std::vector<std::int64_t>& targets) {
+// d logits of the mean cross-entropy: (softmax(logits) − onehot(target)) / count,
+// from the loss's e^(x − max) and sums (exps_of).
+tensor3 logits_gradient(const tensor3& logits, const logit_exps& exps, const std::vector<std::int64_t>& targets) {
   const std::size_t rows = rows_of(logits), V = logits.shape(2);
   std::size_t count = 0;
   for (std::int64_t t : targets) count += t >= 0 ? 1 : 0;
   tensor3 g = xt::zeros<float>(logits.shape());
   if (count == 0) return g;
   const float share = 1.0f / static_cast<float>(count);
-  // every row's e^(x − max) at once, their sums, then exp(log_softmax) at once
-  std::vector<float> maxima(rows), e(rows * V), sums(rows);  // (rows,), (rows, V), (rows,)
+  std::vector<float> p(rows * V);  // (rows, V): log_softmax, then exp(log_softmax), as its backward uses
   for (std::size_t r = 0; r < rows; ++r) {
     const float* row = logits.data() + r * V;
-    float max = row[0];
-    for (std::size_t c = 1; c < V; ++c) max = std::max(max, row[c]);
-    maxima[r] = max;
-    for (std::size_t c = 0; c < V; ++c) e[r * V + c] = row[c] - max;
+    const float log_sum = std::log(exps.sums[r]);
+    for (std::size_t c = 0; c < V; ++c) p[r * V + c] = row[c] - exps.maxima[r] - log_sum;
   }
-  exp_each(e.data(), e.data(), e.size());
-  sum_each_row(e.data(), rows, V, sums.data());
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* row = logits.data() + r * V;
-    const float log_sum = std::log(sums[r]);
-    for (std::size_t c = 0; c < V; ++c) e[r * V + c] = row[c] - maxima[r] - log_sum;
-  }
-  exp_each(e.data(), e.data(), e.size());  // exp(log_softmax), as its backward uses
+  exp_each(p.data(), p.data(), p.size());
   for (std::size_t r = 0; r < rows; ++r) {
     if (targets[r] < 0) continue;
     float* out = g.data() + r * V;
     for (std::size_t c = 0; c < V; ++c)
-      out[c] = (e[r * V + c] - (static_cast<std::int64_t>(c) == targets[r] ? 1.0f : 0.0f)) * share;
+      out[c] = (p[r * V + c] - (static_cast<std::int64_t>(c) == targets[r] ? 1.0f : 0.0f)) * share;
   }
   return g;
 }
@@ -144,11 +135,11 @@ void head_backward(const head_pass& hp, const model_head& hw, std::size_t h, con
 }  // namespace
 
 model_weights gradients(const model_weights& w, const model_spec& spec, const forward_pass& pass,
-                        const std::vector<std::int64_t>& targets) {
+                        const std::vector<std::int64_t>& targets, const logit_exps* exps) {
   const std::size_t B = pass.batch, T = pass.length, d = spec.embed, hs = spec.head_size();
   const auto scale = static_cast<float>(std::pow(static_cast<double>(hs), -0.5));
   model_weights g;
-  const tensor3 d_logits = logits_gradient(pass.logits, targets);  // (B, T, V)
+  const tensor3 d_logits = logits_gradient(pass.logits, exps != nullptr ? *exps : exps_of(pass.logits), targets);  // (B, T, V)
   g.unembed = outer_sum(pass.unembedded(), d_logits);
   g.unembed_bias = row_sum(d_logits, w.unembed_bias);
   tensor3 dh = back_through(d_logits, w.unembed);  // (B, T, d)

@@ -238,25 +238,37 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
   return pass;
 }
 
-loss_value cross_entropy(const tensor3& logits, const std::vector<std::int64_t>& targets) {
+logit_exps exps_of(const tensor3& logits) {
   const std::size_t rows = logits.shape(0) * logits.shape(1), V = logits.shape(2);
   const float* data = logits.data();
   // each row's max (and its first index), then every row's e^(x − max) at once
-  std::vector<float> maxima(rows), e(rows * V), sums(rows);  // (rows,), (rows, V), (rows,)
-  std::vector<std::size_t> best(rows);
+  logit_exps x{std::vector<float>(rows), std::vector<float>(rows * V), std::vector<float>(rows),
+               std::vector<std::size_t>(rows)};
   for (std::size_t r = 0; r < rows; ++r) {
     const float* row = data + r * V;
     float max = row[0];
     for (std::size_t c = 1; c < V; ++c)
       if (row[c] > max) {
         max = row[c];
-        best[r] = c;
+        x.best[r] = c;
       }
-    maxima[r] = max;
-    for (std::size_t c = 0; c < V; ++c) e[r * V + c] = row[c] - max;
+    x.maxima[r] = max;
+    for (std::size_t c = 0; c < V; ++c) x.e[r * V + c] = row[c] - max;
   }
-  exp_each(e.data(), e.data(), e.size());
-  sum_each_row(e.data(), rows, V, sums.data());
+  exp_each(x.e.data(), x.e.data(), x.e.size());
+  sum_each_row(x.e.data(), rows, V, x.sums.data());
+  return x;
+}
+
+loss_value cross_entropy(const tensor3& logits, const std::vector<std::int64_t>& targets) {
+  return cross_entropy(logits, exps_of(logits), targets);
+}
+
+loss_value cross_entropy(const tensor3& logits, const logit_exps& exps, const std::vector<std::int64_t>& targets) {
+  const std::size_t rows = logits.shape(0) * logits.shape(1), V = logits.shape(2);
+  const float* data = logits.data();
+  const std::vector<float>&maxima = exps.maxima, &sums = exps.sums;
+  const std::vector<std::size_t>& best = exps.best;
   double total = 0;
   loss_value result;
   for (std::size_t r = 0; r < rows; ++r) {
