@@ -214,10 +214,9 @@ ATTENTION_INLINE void gemm_blocked(const matrix_ref& a, const matrix_ref& b, flo
 }
 
 // The register blocking of each width: 16 sums of AVX-512's 32 registers
-// (8 when c is one vector wide), 12 of AVX2's 16, 8 of SSE's and SIMD128's
-// 16 (V8 keeps one for itself).
 // (8 when c is one vector wide, or when a causal c leaves out the tiles
-// above its diagonal, a vector wide each)
+// above its diagonal, each a vector wide), 12 of AVX2's 16, 8 of SSE's and
+// SIMD128's 16 (V8 keeps one for itself).
 template <int W>
 ATTENTION_INLINE void gemm_one(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc, causal_part part) {
   if constexpr (W == 16) {
