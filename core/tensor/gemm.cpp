@@ -5,6 +5,7 @@
 
 #include "errors/check.hpp"
 #include "tensor/simd.hpp"
+#include "tensor/transpose.hpp"
 
 namespace attention {
 namespace {
@@ -73,6 +74,7 @@ struct b_panel {
 template <int NR>
 ATTENTION_INLINE void pack_b(const matrix_ref& b, std::size_t p0, std::size_t kc, std::size_t j0, std::size_t nc,
                              float* out, b_panel* panels) {
+  static_assert(NR % 8 == 0, "a transposed b is packed 8 columns at a time");
   const bool small = b.col_stride == 1 && b.rows * b.row_stride <= (std::size_t{64} << 10);
   for (std::size_t jr = 0; jr < nc; jr += NR, out += NR * kc) {
     const std::size_t cols = smaller<std::size_t>(NR, nc - jr);
@@ -90,13 +92,14 @@ ATTENTION_INLINE void pack_b(const matrix_ref& b, std::size_t p0, std::size_t kc
         for (std::size_t j = 0; j < NR; ++j) to[j] = row[j];
       }
     } else if (b.row_stride == 1 && cols == NR) {  // a transposed weight: each column of b contiguous
-      constexpr std::size_t CHUNK = 8;  // 8 steps of every column at a time: whole cache lines in and out
+      // 8 steps of 8 columns at a time, transposed in registers: whole cache lines in and out
       std::size_t p = 0;
-      for (; p + CHUNK <= kc; p += CHUNK)
-        for (std::size_t j = 0; j < NR; ++j) {
-          const float* column = from + j * b.col_stride + p;
-#pragma GCC unroll 8
-          for (std::size_t q = 0; q < CHUNK; ++q) out[(p + q) * NR + j] = column[q];
+      for (; p + 8 <= kc; p += 8)
+        for (std::size_t j = 0; j < NR; j += 8) {
+          floats8 columns[8], steps[8];
+          for (std::size_t k = 0; k < 8; ++k) columns[k] = load8(from + (j + k) * b.col_stride + p);
+          transpose8(columns, steps);
+          for (std::size_t q = 0; q < 8; ++q) store8(out + (p + q) * NR + j, steps[q]);
         }
       for (; p < kc; ++p)
         for (std::size_t j = 0; j < NR; ++j) out[p * NR + j] = from[j * b.col_stride + p];

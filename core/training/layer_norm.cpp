@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "tensor/simd.hpp"
+#include "tensor/transpose.hpp"
 
 namespace attention {
 
@@ -16,41 +17,16 @@ constexpr float eps = 1e-5f;
 // sums and each step adds a whole vector: each lane is still its row's
 // sum in order, the same bits as one row at a time.
 constexpr std::size_t group = 8;
-typedef float floats8 __attribute__((vector_size(32)));
 typedef double doubles8 __attribute__((vector_size(64)));
-
-ATTENTION_INLINE floats8 eight(const float* at) {
-  floats8 v;
-  __builtin_memcpy(&v, at, sizeof v);
-  return v;
-}
-
-// An 8×8 block of floats transposed in registers: v[k] is row k, out[q] column q.
-ATTENTION_INLINE void transpose8(const floats8 v[8], floats8 out[8]) {
-  floats8 t[8], u[8];
-  for (int k = 0; k < 8; k += 2) {  // pairs of rows interleaved
-    t[k] = __builtin_shufflevector(v[k], v[k + 1], 0, 8, 1, 9, 4, 12, 5, 13);
-    t[k + 1] = __builtin_shufflevector(v[k], v[k + 1], 2, 10, 3, 11, 6, 14, 7, 15);
-  }
-  for (int k = 0; k < 8; k += 4)  // then pairs of pairs
-    for (int h = 0; h < 2; ++h) {
-      u[k + 2 * h] = __builtin_shufflevector(t[k + h], t[k + h + 2], 0, 1, 8, 9, 4, 5, 12, 13);
-      u[k + 2 * h + 1] = __builtin_shufflevector(t[k + h], t[k + h + 2], 2, 3, 10, 11, 6, 7, 14, 15);
-    }
-  for (int q = 0; q < 4; ++q) {  // then the halves of rows 0-3 and 4-7
-    out[q] = __builtin_shufflevector(u[q], u[q + 4], 0, 1, 2, 3, 8, 9, 10, 11);
-    out[q + 4] = __builtin_shufflevector(u[q], u[q + 4], 4, 5, 6, 7, 12, 13, 14, 15);
-  }
-}
 
 // n ≤ 8 rows of d floats into a (d, 8) block, zeros past the last row.
 ATTENTION_INLINE void side_by_side(const float* x0, std::size_t n, std::size_t d, float* block) {
   if (n == group && d % group == 0) {  // 8×8 blocks at a time
     for (std::size_t c = 0; c < d; c += group) {
       floats8 rows[8], columns[8];
-      for (std::size_t k = 0; k < group; ++k) rows[k] = eight(x0 + k * d + c);
+      for (std::size_t k = 0; k < group; ++k) rows[k] = load8(x0 + k * d + c);
       transpose8(rows, columns);
-      for (std::size_t q = 0; q < group; ++q) __builtin_memcpy(block + (c + q) * group, &columns[q], sizeof(floats8));
+      for (std::size_t q = 0; q < group; ++q) store8(block + (c + q) * group, columns[q]);
     }
     return;
   }
@@ -67,11 +43,11 @@ ATTENTION_INLINE void moments_kernel(const float* x, std::size_t rows, std::size
     const std::size_t n = rows - r0 < group ? rows - r0 : group;
     side_by_side(x + r0 * d, n, d, block);
     doubles8 sum{};
-    for (std::size_t c = 0; c < d; ++c) sum += __builtin_convertvector(eight(block + c * group), doubles8);
+    for (std::size_t c = 0; c < d; ++c) sum += __builtin_convertvector(load8(block + c * group), doubles8);
     const doubles8 mean = sum / static_cast<double>(d);
     doubles8 square{};
     for (std::size_t c = 0; c < d; ++c) {
-      const doubles8 centred = __builtin_convertvector(eight(block + c * group), doubles8) - mean;
+      const doubles8 centred = __builtin_convertvector(load8(block + c * group), doubles8) - mean;
       square += centred * centred;
     }
     for (std::size_t k = 0; k < n; ++k) {
@@ -92,8 +68,8 @@ ATTENTION_INLINE void backward_sums_kernel(const float* d_out, const float* x, c
     side_by_side(d_out + r0 * d, n, d, dy_block);
     floats8 s{}, b{};
     for (std::size_t c = 0; c < d; ++c) {
-      const floats8 dy_g = eight(dy_block + c * group) * g[c];
-      s += dy_g * eight(block + c * group);
+      const floats8 dy_g = load8(dy_block + c * group) * g[c];
+      s += dy_g * load8(block + c * group);
       b += dy_g;
     }
     for (std::size_t k = 0; k < n; ++k) {
