@@ -52,6 +52,8 @@ TEST_CASE("a head's gradient into what it read: three in-order sums added as aut
   std::mt19937 gen(19);
   check_through(gen, 1024, 64, 16);  // text-gpt's layers
   check_through(gen, 7, 64, 16);     // rows past the last tile
+  check_through(gen, 512, 16, 16);   // the toy presets: d one vector wide
   check_through(gen, 9, 40, 10);     // columns past the last tile
+  check_through(gen, 6, 24, 8);
   check_through(gen, 3, 5, 1);
 }
