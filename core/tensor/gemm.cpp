@@ -5,6 +5,7 @@
 
 #include "errors/check.hpp"
 #include "tensor/simd.hpp"
+#include "tensor/transpose.hpp"
 
 namespace attention {
 namespace {
@@ -73,6 +74,7 @@ struct b_panel {
 template <int NR>
 ATTENTION_INLINE void pack_b(const matrix_ref& b, std::size_t p0, std::size_t kc, std::size_t j0, std::size_t nc,
                              float* out, b_panel* panels) {
+  static_assert(NR % 8 == 0, "a transposed b is packed 8 columns at a time");
   const bool small = b.col_stride == 1 && b.rows * b.row_stride <= (std::size_t{64} << 10);
   for (std::size_t jr = 0; jr < nc; jr += NR, out += NR * kc) {
     const std::size_t cols = smaller<std::size_t>(NR, nc - jr);
@@ -90,13 +92,14 @@ ATTENTION_INLINE void pack_b(const matrix_ref& b, std::size_t p0, std::size_t kc
         for (std::size_t j = 0; j < NR; ++j) to[j] = row[j];
       }
     } else if (b.row_stride == 1 && cols == NR) {  // a transposed weight: each column of b contiguous
-      constexpr std::size_t CHUNK = 8;  // 8 steps of every column at a time: whole cache lines in and out
+      // 8 steps of 8 columns at a time, transposed in registers: whole cache lines in and out
       std::size_t p = 0;
-      for (; p + CHUNK <= kc; p += CHUNK)
-        for (std::size_t j = 0; j < NR; ++j) {
-          const float* column = from + j * b.col_stride + p;
-#pragma GCC unroll 8
-          for (std::size_t q = 0; q < CHUNK; ++q) out[(p + q) * NR + j] = column[q];
+      for (; p + 8 <= kc; p += 8)
+        for (std::size_t j = 0; j < NR; j += 8) {
+          floats8 columns[8], steps[8];
+          for (std::size_t k = 0; k < 8; ++k) columns[k] = load8(from + (j + k) * b.col_stride + p);
+          transpose8(columns, steps);
+          for (std::size_t q = 0; q < 8; ++q) store8(out + (p + q) * NR + j, steps[q]);
         }
       for (; p < kc; ++p)
         for (std::size_t j = 0; j < NR; ++j) out[p * NR + j] = from[j * b.col_stride + p];
@@ -139,8 +142,20 @@ ATTENTION_INLINE void micro_kernel(std::size_t kc, const a_panel& a, const b_pan
     for (int v = 0; v < NV; ++v) store<W>(c + r * ldc + v * W, sum[r][v]);
 }
 
+// The inner steps [from, to) a tile of rows [i, i + rows) needs: all, or
+// (one slice holding the whole sum) those a causal operand's zeros leave.
+struct inner_range {
+  std::size_t from, to;
+};
+ATTENTION_INLINE inner_range inner_of(causal_part part, std::size_t i, std::size_t rows, std::size_t kc, bool whole) {
+  if (whole && part == causal_part::lower_a) return {0, smaller(kc, i + rows)};
+  if (whole && part == causal_part::upper_a) return {smaller(kc, i), kc};
+  return {0, kc};
+}
+
 template <int W, int MR, int NV>
-ATTENTION_INLINE void gemm_blocked(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc) {
+ATTENTION_INLINE void gemm_blocked(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc,
+                                   causal_part part) {
   constexpr std::size_t NR = W * NV;
   constexpr std::size_t MC = (MC_TARGET + MR - 1) / MR * MR;
   const std::size_t m = a.rows, k = a.cols, n = b.cols;
@@ -157,7 +172,7 @@ ATTENTION_INLINE void gemm_blocked(const matrix_ref& a, const matrix_ref& b, flo
     const std::size_t nc = smaller(NC, n - jc);
     for (std::size_t pc = 0; pc < k; pc += KC) {
       const std::size_t kc = smaller(KC, k - pc);
-      const bool first = pc == 0;
+      const bool first = pc == 0, whole = kc == k;
       b_panel b_panels[NC / NR + 1];
       pack_b<NR>(b, pc, kc, jc, nc, b_pack, b_panels);
       for (std::size_t ic = 0; ic < m; ic += MC) {
@@ -176,15 +191,22 @@ ATTENTION_INLINE void gemm_blocked(const matrix_ref& a, const matrix_ref& b, flo
           const std::size_t cols = smaller(NR, nc - jr);
           for (std::size_t ir = 0; ir < mc; ir += MR) {
             const std::size_t rows = smaller<std::size_t>(MR, mc - ir);
+            if (part == causal_part::lower_c && jc + jr >= ic + ir + rows) continue;  // above the diagonal
             float* tile = c + (ic + ir) * ldc + jc + jr;
+            // the steps the causal zeros leave (a first slice: the sums start at +0 wherever they start)
+            const inner_range steps = inner_of(part, ic + ir, rows, kc, whole);
+            const a_panel& ap = panels[ir / MR];
+            const a_panel a_from{ap.at + steps.from * ap.step, ap.row, ap.step};
+            const b_panel b_from{bp.at + steps.from * bp.step, bp.step};
+            const std::size_t length = steps.to - steps.from;
             if (rows == MR && cols == NR) {
-              micro_kernel<W, MR, NV>(kc, panels[ir / MR], bp, tile, ldc, first);
+              micro_kernel<W, MR, NV>(length, a_from, b_from, tile, ldc, first);
               continue;
             }
             if (!first)
               for (std::size_t r = 0; r < rows; ++r)
                 for (std::size_t j = 0; j < cols; ++j) edge[r * NR + j] = tile[r * ldc + j];
-            micro_kernel<W, MR, NV>(kc, panels[ir / MR], bp, edge, NR, first);
+            micro_kernel<W, MR, NV>(length, a_from, b_from, edge, NR, first);
             for (std::size_t r = 0; r < rows; ++r)
               for (std::size_t j = 0; j < cols; ++j) tile[r * ldc + j] = edge[r * NR + j];
           }
@@ -195,27 +217,39 @@ ATTENTION_INLINE void gemm_blocked(const matrix_ref& a, const matrix_ref& b, flo
 }
 
 // The register blocking of each width: 16 sums of AVX-512's 32 registers
-// (8 when c is one vector wide), 12 of AVX2's 16, 8 of SSE's and SIMD128's
-// 16 (V8 keeps one for itself).
+// (8 when c is one vector wide, or when a causal c leaves out the tiles
+// above its diagonal, each a vector wide), 12 of AVX2's 16, 8 of SSE's and
+// SIMD128's 16 (V8 keeps one for itself).
 template <int W>
-ATTENTION_INLINE void gemm_kernel(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc) {
+ATTENTION_INLINE void gemm_one(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc, causal_part part) {
   if constexpr (W == 16) {
-    if (b.cols <= 16) return gemm_blocked<16, 8, 1>(a, b, c, ldc);  // a head's 16 columns: one vector wide
-    gemm_blocked<16, 8, 2>(a, b, c, ldc);
+    if (b.cols <= 16 || part == causal_part::lower_c) return gemm_blocked<16, 8, 1>(a, b, c, ldc, part);
+    gemm_blocked<16, 8, 2>(a, b, c, ldc, part);
   }
-  else if constexpr (W == 8) gemm_blocked<8, 6, 2>(a, b, c, ldc);
-  else gemm_blocked<4, 4, 2>(a, b, c, ldc);
+  else if constexpr (W == 8) gemm_blocked<8, 6, 2>(a, b, c, ldc, part);
+  else gemm_blocked<4, 4, 2>(a, b, c, ldc, part);
 }
 
-ATTENTION_SIMD_DISPATCH(gemm_widest, gemm_kernel, (const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc),
-                        (a, b, c, ldc))
+template <int W>
+ATTENTION_INLINE void gemm_kernel(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc,
+                                  const gemm_batch& batch) {
+  matrix_ref as = a, bs = b;
+  for (std::size_t s = 0; s < batch.count; ++s, as.data += batch.a_step, bs.data += batch.b_step, c += batch.c_step)
+    gemm_one<W>(as, bs, c, ldc, batch.part);
+}
+
+ATTENTION_SIMD_DISPATCH(gemm_widest, gemm_kernel,
+                        (const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc, const gemm_batch& batch),
+                        (a, b, c, ldc, batch))
 
 }  // namespace
 
-void gemm(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc) {
+void gemm(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc, const gemm_batch& batch) {
   ATTENTION_CHECK(a.cols == b.rows, "gemm: a is (", a.rows, ", ", a.cols, ") but b is (", b.rows, ", ", b.cols, ")");
-  if (a.rows == 0 || b.cols == 0) return;
-  gemm_widest(a, b, c, ldc);
+  if (a.rows == 0 || b.cols == 0 || batch.count == 0) return;
+  gemm_widest(a, b, c, ldc, batch);
 }
+
+void gemm(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc) { gemm(a, b, c, ldc, gemm_batch{}); }
 
 }  // namespace attention

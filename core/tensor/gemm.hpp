@@ -36,4 +36,25 @@ inline matrix_ref row_major(const float* data, std::size_t rows, std::size_t col
 // and must not overlap a or b. k = 0 writes zeros. At simd_lanes() floats.
 void gemm(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc);
 
+// What a product of causal attention may skip. An exact zero of a (a
+// masked weight, or its gradient) adds +0 to a sum that is never −0 (it
+// starts at +0, and x + (−x) is +0), so leaving out zeros at either end of
+// a sum changes no bit while the other operand is finite; outputs that the
+// mask overwrites, or that nothing reads, need not be computed.
+//   lower_c: c (T, T) is only read on and below its diagonal (q kᵀ, d w);
+//   lower_a: a (m, T) is 0 above its diagonal, a[i][p > i] (w @ v);
+//   upper_a: a (m, T) is 0 below its diagonal, a[i][p < i] (wᵀ @ d out).
+// A part left out is a whole tile of registers at a time, so c above the
+// diagonal may still be written, with the product's own values.
+enum class causal_part { none, lower_c, lower_a, upper_a };
+
+// One product per sequence: for s < count, c + s·c_step = (a + s·a_step) @
+// (b + s·b_step), a, b and c as above. One call for a batch's sequences,
+// which are too small for a call each.
+struct gemm_batch {
+  std::size_t count = 1, a_step = 0, b_step = 0, c_step = 0;
+  causal_part part = causal_part::none;
+};
+void gemm(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc, const gemm_batch& batch);
+
 }  // namespace attention

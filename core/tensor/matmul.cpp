@@ -23,25 +23,35 @@ tensor3 project_transposed(const tensor3& x, const tensor2& w) {
   return out;
 }
 
-tensor3 scores_of(const tensor3& q, const tensor3& k) {
+namespace {
+
+// q @ kᵀ per batch element, one gemm call for all of them; kᵀ read where k lies
+tensor3 scores_with(const tensor3& q, const tensor3& k, causal_part part) {
   const std::size_t B = q.shape(0), Tq = q.shape(1), d = q.shape(2), Tkv = k.shape(1);
   tensor3 out({B, Tq, Tkv});
-  for (std::size_t b = 0; b < B; ++b)  // kᵀ read where k lies
-    gemm(row_major(q.data() + b * Tq * d, Tq, d), row_major(k.data() + b * Tkv * d, Tkv, d).t(),
-         out.data() + b * Tq * Tkv, Tkv);
+  gemm(row_major(q.data(), Tq, d), row_major(k.data(), Tkv, d).t(), out.data(), Tkv,
+       gemm_batch{B, Tq * d, Tkv * d, Tq * Tkv, part});
   return out;
 }
 
-tensor3 weighted_sum(const tensor3& weights, const tensor3& v) {
+// A masked weight is exactly 0 and adds a zero to a sum that is never -0:
+// summing it, or not (causal), changes no bit (v is finite: every caller
+// checks it or its inputs).
+tensor3 weighted_with(const tensor3& weights, const tensor3& v, causal_part part) {
   const std::size_t B = weights.shape(0), Tq = weights.shape(1), Tkv = weights.shape(2), dv = v.shape(2);
   tensor3 out({B, Tq, dv});
-  // A masked weight is exactly 0 and adds a zero to a sum that is never -0:
-  // summing it changes no bit (v is finite: every caller checks it or its
-  // inputs), and costs less than skipping it.
-  for (std::size_t b = 0; b < B; ++b)
-    gemm(row_major(weights.data() + b * Tq * Tkv, Tq, Tkv), row_major(v.data() + b * Tkv * dv, Tkv, dv),
-         out.data() + b * Tq * dv, dv);
+  gemm(row_major(weights.data(), Tq, Tkv), row_major(v.data(), Tkv, dv), out.data(), dv,
+       gemm_batch{B, Tq * Tkv, Tkv * dv, Tq * dv, part});
   return out;
+}
+
+}  // namespace
+
+tensor3 scores_of(const tensor3& q, const tensor3& k) { return scores_with(q, k, causal_part::none); }
+tensor3 weighted_sum(const tensor3& weights, const tensor3& v) { return weighted_with(weights, v, causal_part::none); }
+tensor3 causal_scores_of(const tensor3& q, const tensor3& k) { return scores_with(q, k, causal_part::lower_c); }
+tensor3 causal_weighted_sum(const tensor3& weights, const tensor3& v) {
+  return weighted_with(weights, v, causal_part::lower_a);
 }
 
 tensor2 matmul(const tensor2& a, const tensor2& b) {

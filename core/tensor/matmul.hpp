@@ -20,6 +20,13 @@ tensor3 scores_of(const tensor3& q, const tensor3& k);
 // weights @ v: (B, Tq, Tkv) @ (B, Tkv, d_v) -> (B, Tq, d_v)
 tensor3 weighted_sum(const tensor3& weights, const tensor3& v);
 
+// The same two under a causal mask (Tq = Tkv): scores on and below the
+// diagonal (the cells above it the caller masks: their values are
+// unspecified), and weights that are exactly 0 above it, whose terms are
+// left out (gemm.hpp's causal_part: the same bits, about half the work).
+tensor3 causal_scores_of(const tensor3& q, const tensor3& k);
+tensor3 causal_weighted_sum(const tensor3& weights, const tensor3& v);
+
 // a @ b for plain matrices: (n, k) @ (k, m) -> (n, m)
 tensor2 matmul(const tensor2& a, const tensor2& b);
 

@@ -103,8 +103,15 @@ struct gelu_backward_of {  // from d y, x and u
 };
 template <int W>
 ATTENTION_INLINE void gelu_kernel(const float* x, float* y, float* u, std::size_t n) {
-  each_vector<W, erf_plus_one_of>(n, x, x, x, u);
-  each_vector<W, gelu_of>(n, x, u, u, y);
+  std::size_t i = 0;
+  for (; i + W <= n; i += W) {  // u and y of a vector at once: x read once, u never read back
+    const vec<W> xi = load<W>(x + i);
+    const vec<W> ui = erf_plus_one_of::of<W>(xi, xi, xi);
+    store<W>(u + i, ui);
+    store<W>(y + i, gelu_of::of<W>(xi, ui, ui));
+  }
+  each_vector<W, erf_plus_one_of>(n - i, x + i, x + i, x + i, u + i);  // the last few
+  each_vector<W, gelu_of>(n - i, x + i, u + i, u + i, y + i);
 }
 template <int W>
 ATTENTION_INLINE void gelu_backward_kernel(const float* d_y, const float* x, const float* u, float* d_x, std::size_t n) {

@@ -1,10 +1,12 @@
 #include "training/backprop.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "tensor/gemm.hpp"
 #include "tensor/sums.hpp"
 #include "tensor/vector_math.hpp"
+#include "training/head_through.hpp"
 
 namespace attention {
 namespace {
@@ -30,36 +32,27 @@ tensor3 back_through(const tensor3& g, const tensor2& w) {
   return out;
 }
 
-// d logits of the mean cross-entropy: (softmax(logits) − onehot(target)) / count.
-tensor3 logits_gradient(const tensor3& logits, const std::vector<std::int64_t>& targets) {
+// d logits of the mean cross-entropy: (softmax(logits) − onehot(target)) / count,
+// from the loss's e^(x − max) and sums (exps_of).
+tensor3 logits_gradient(const tensor3& logits, const logit_exps& exps, const std::vector<std::int64_t>& targets) {
   const std::size_t rows = rows_of(logits), V = logits.shape(2);
   std::size_t count = 0;
   for (std::int64_t t : targets) count += t >= 0 ? 1 : 0;
   tensor3 g = xt::zeros<float>(logits.shape());
   if (count == 0) return g;
   const float share = 1.0f / static_cast<float>(count);
-  // every row's e^(x − max) at once, their sums, then exp(log_softmax) at once
-  std::vector<float> maxima(rows), e(rows * V), sums(rows);  // (rows,), (rows, V), (rows,)
+  std::vector<float> p(rows * V);  // (rows, V): log_softmax, then exp(log_softmax), as its backward uses
   for (std::size_t r = 0; r < rows; ++r) {
     const float* row = logits.data() + r * V;
-    float max = row[0];
-    for (std::size_t c = 1; c < V; ++c) max = std::max(max, row[c]);
-    maxima[r] = max;
-    for (std::size_t c = 0; c < V; ++c) e[r * V + c] = row[c] - max;
+    const float log_sum = std::log(exps.sums[r]);
+    for (std::size_t c = 0; c < V; ++c) p[r * V + c] = row[c] - exps.maxima[r] - log_sum;
   }
-  exp_each(e.data(), e.data(), e.size());
-  sum_each_row(e.data(), rows, V, sums.data());
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* row = logits.data() + r * V;
-    const float log_sum = std::log(sums[r]);
-    for (std::size_t c = 0; c < V; ++c) e[r * V + c] = row[c] - maxima[r] - log_sum;
-  }
-  exp_each(e.data(), e.data(), e.size());  // exp(log_softmax), as its backward uses
+  exp_each(p.data(), p.data(), p.size());
   for (std::size_t r = 0; r < rows; ++r) {
     if (targets[r] < 0) continue;
     float* out = g.data() + r * V;
     for (std::size_t c = 0; c < V; ++c)
-      out[c] = (e[r * V + c] - (static_cast<std::int64_t>(c) == targets[r] ? 1.0f : 0.0f)) * share;
+      out[c] = (p[r * V + c] - (static_cast<std::int64_t>(c) == targets[r] ? 1.0f : 0.0f)) * share;
   }
   return g;
 }
@@ -75,7 +68,6 @@ tensor2 row_sum(const tensor3& g, const tensor2& bias) {
 // What every head of a layer uses in turn, allocated once per layer.
 struct head_scratch {
   tensor3 d_weights, d_qk;  // (B, T, T)
-  tensor3 through_q, through_k, through_v;  // (B, T, d)
 };
 
 // One head backwards from its columns of d concat (B, T, d): d k, d q, d v
@@ -86,38 +78,47 @@ void head_backward(const head_pass& hp, const model_head& hw, std::size_t h, con
                    model_head& gh, tensor3& d_kqv, tensor3& d_read, head_scratch& scratch) {
   const std::size_t B = d_concat.shape(0), T = d_concat.shape(1), d = d_concat.shape(2), hs = hp.q.shape(2),
                     width = d_kqv.shape(2);
-  // Per sequence, each product a gemm whose sums run in the loops' order. A
-  // masked weight (j > i) is exactly 0, so its terms add zeros that change
-  // no bit; d_weights' masked cells are computed and never read.
-  const auto seq = [T](const tensor3& t, std::size_t b, std::size_t cols) {
-    return row_major(t.data() + b * T * cols, T, cols);
+  // Per sequence (one gemm call for all B of them), each product's sums in
+  // the loops' order. A masked weight (j > i) is exactly 0, so its terms
+  // are left out, which changes no bit (gemm.hpp's causal_part); d_weights'
+  // masked cells are not all computed, and never read.
+  const auto seq = [T](const tensor3& t, std::size_t cols) { return row_major(t.data(), T, cols); };
+  const matrix_ref d_out = row_major(d_concat.data() + h * hs, T, hs, d);
+  // d_kqv's block `part` (0 k, 1 q, 2 v) of this head
+  const auto block = [&](std::size_t part) { return d_kqv.data() + (3 * h + part) * hs; };
+  // one product per sequence: each operand's steps from one sequence to the next
+  const auto per_sequence = [B](std::size_t a_step, std::size_t b_step, std::size_t c_step, causal_part part) {
+    return gemm_batch{B, a_step, b_step, c_step, part};
   };
-  const auto d_out = [&](std::size_t b) { return row_major(d_concat.data() + b * T * d + h * hs, T, hs, d); };
-  // d_kqv's block `part` (0 k, 1 q, 2 v) of this head, for sequence b
-  const auto block = [&](std::size_t part, std::size_t b) { return d_kqv.data() + b * T * width + (3 * h + part) * hs; };
   // out = weights @ v: d weights = d_out @ vᵀ, d v = weightsᵀ @ d_out
   float* d_weights = scratch.d_weights.data();
-  for (std::size_t b = 0; b < B; ++b) {
-    gemm(d_out(b), seq(hp.v, b, hs).t(), d_weights + b * T * T, T);
-    gemm(seq(hp.weights, b, T).t(), d_out(b), block(2, b), width);
-  }
+  gemm(d_out, seq(hp.v, hs).t(), d_weights, T, per_sequence(T * d, T * hs, T * T, causal_part::lower_c));
+  gemm(seq(hp.weights, T).t(), d_out, block(2), width, per_sequence(T * T, T * d, T * width, causal_part::upper_a));
   // softmax: d s_ij = w_ij (d w_ij − Σ_k w_ik d w_ik); masked cells get none
   // (d_qk's stay 0). Then s = (q kᵀ) · scale: d(q kᵀ) = d s · scale.
+  // Each row's Σ w·d w is a chain of dependent adds: eight rows side by
+  // side run eight chains at once, each still in order over j ≤ i.
   float* d_qk = scratch.d_qk.data();
-  for (std::size_t row = 0; row < B * T; ++row) {
-    const std::size_t i = row % T;
-    const float* w = hp.weights.data() + row * T;
-    const float* dw = d_weights + row * T;
-    float dot = 0;
-    for (std::size_t j = 0; j <= i; ++j) dot += w[j] * dw[j];
-    for (std::size_t j = 0; j <= i; ++j) d_qk[row * T + j] = w[j] * (dw[j] - dot) * scale;
+  constexpr std::size_t group = 8;
+  for (std::size_t r0 = 0; r0 < B * T; r0 += group) {
+    const std::size_t n = std::min(group, B * T - r0);
+    const float* w = hp.weights.data() + r0 * T;
+    const float* dw = d_weights + r0 * T;
+    float dot[group] = {};
+    std::size_t count[group] = {}, most = 0;  // each row's j ≤ i
+    for (std::size_t k = 0; k < n; ++k) most = std::max(most, count[k] = (r0 + k) % T + 1);
+    for (std::size_t j = 0; j < most; ++j)
+      for (std::size_t k = 0; k < n; ++k)
+        if (j < count[k]) dot[k] += w[k * T + j] * dw[k * T + j];
+    for (std::size_t k = 0; k < n; ++k)
+      for (std::size_t j = 0; j < count[k]; ++j)
+        d_qk[(r0 + k) * T + j] = w[k * T + j] * (dw[k * T + j] - dot[k]) * scale;
   }
   // q kᵀ: d q = d(q kᵀ) @ k, d k = d(q kᵀ)ᵀ @ q
-  for (std::size_t b = 0; b < B; ++b) {
-    gemm(seq(scratch.d_qk, b, T), seq(hp.k, b, hs), block(1, b), width);
-    gemm(seq(scratch.d_qk, b, T).t(), seq(hp.q, b, hs), block(0, b), width);
-  }
-  const auto all_rows = [&](std::size_t part) { return row_major(block(part, 0), B * T, hs, width); };
+  gemm(seq(scratch.d_qk, T), seq(hp.k, hs), block(1), width, per_sequence(T * T, T * hs, T * width, causal_part::lower_a));
+  gemm(seq(scratch.d_qk, T).t(), seq(hp.q, hs), block(0), width,
+       per_sequence(T * T, T * hs, T * width, causal_part::upper_a));
+  const auto all_rows = [&](std::size_t part) { return row_major(block(part), B * T, hs, width); };
   if (hw.query_bias.size() != 0) {
     gh.query_bias = tensor2({std::size_t{1}, hs});
     sum_each_column(all_rows(1), gh.query_bias.data());
@@ -127,22 +128,18 @@ void head_backward(const head_pass& hp, const model_head& hw, std::size_t h, con
     sum_each_column(all_rows(2), gh.value_bias.data());
   }
   // back through x @ Wq, x @ Wk, x @ Wv: d_read += (d q Wqᵀ + d k Wkᵀ) + d v Wvᵀ
-  float* through[3] = {scratch.through_k.data(), scratch.through_q.data(), scratch.through_v.data()};
-  const tensor2* weights[3] = {&hw.key, &hw.query, &hw.value};
-  for (std::size_t part = 0; part < 3; ++part)
-    gemm(all_rows(part), row_major(weights[part]->data(), d, hs).t(), through[part], d);
-  float* out = d_read.data();
-  for (std::size_t i = 0; i < d_read.size(); ++i) out[i] += (through[1][i] + through[0][i]) + through[2][i];
+  add_through_head({block(1), block(0), block(2), width, hw.query.data(), hw.key.data(), hw.value.data()}, B * T, d, hs,
+                   d_read.data());
 }
 
 }  // namespace
 
 model_weights gradients(const model_weights& w, const model_spec& spec, const forward_pass& pass,
-                        const std::vector<std::int64_t>& targets) {
+                        const std::vector<std::int64_t>& targets, const logit_exps* exps) {
   const std::size_t B = pass.batch, T = pass.length, d = spec.embed, hs = spec.head_size();
   const auto scale = static_cast<float>(std::pow(static_cast<double>(hs), -0.5));
   model_weights g;
-  const tensor3 d_logits = logits_gradient(pass.logits, targets);  // (B, T, V)
+  const tensor3 d_logits = logits_gradient(pass.logits, exps != nullptr ? *exps : exps_of(pass.logits), targets);  // (B, T, V)
   g.unembed = outer_sum(pass.unembedded(), d_logits);
   g.unembed_bias = row_sum(d_logits, w.unembed_bias);
   tensor3 dh = back_through(d_logits, w.unembed);  // (B, T, d)
@@ -176,8 +173,7 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
     tensor3 d_read = xt::zeros<float>({B, T, d});
     const std::size_t H = layer.heads.size();
     tensor3 d_kqv({B, T, 3 * H * hs});
-    head_scratch scratch{tensor3({B, T, T}), xt::zeros<float>({B, T, T}), tensor3({B, T, d}), tensor3({B, T, d}),
-                         tensor3({B, T, d})};
+    head_scratch scratch{tensor3({B, T, T}), xt::zeros<float>({B, T, T})};
     for (std::size_t k = 0; k < H; ++k)
       head_backward(lp.heads[k], layer.heads[k], k, d_concat, scale, gl.heads[k], d_kqv, d_read, scratch);
     // every head's key, query and value gradient: one product, each entry its own sum over the rows
@@ -199,12 +195,16 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
   // h0 = tok[x] + pos[t]
   g.tok = xt::zeros<float>(w.tok.shape());
   g.pos = xt::zeros<float>(w.pos.shape());
+  // rows of d floats through non-aliasing pointers, so they are whole-vector adds
   for (std::size_t b = 0; b < B; ++b)
     for (std::size_t t = 0; t < T; ++t) {
       const auto id = static_cast<std::size_t>(pass.tokens[b * T + t]);
+      const float* __restrict from = dh.data() + (b * T + t) * d;
+      float* __restrict tok = g.tok.data() + id * d;
+      float* __restrict pos = g.pos.data() + t * d;
       for (std::size_t c = 0; c < d; ++c) {
-        g.tok(id, c) += dh(b, t, c);
-        g.pos(t, c) += dh(b, t, c);
+        tok[c] += from[c];
+        pos[c] += from[c];
       }
     }
   return g;

@@ -12,8 +12,9 @@
 
 namespace attention {
 
-// grads has model_weights' shapes; targets (B, T) with -100 ignored.
+// grads has model_weights' shapes; targets (B, T) with -100 ignored. exps:
+// the loss's exps_of(pass.logits) when the caller has them, else computed.
 model_weights gradients(const model_weights& w, const model_spec& spec, const forward_pass& pass,
-                        const std::vector<std::int64_t>& targets);
+                        const std::vector<std::int64_t>& targets, const logit_exps* exps = nullptr);
 
 }  // namespace attention

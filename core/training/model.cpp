@@ -4,6 +4,7 @@
 #include <cmath>
 #include <initializer_list>
 #include <limits>
+#include <utility>
 
 #include "random/sampling.hpp"
 #include "tensor/matmul.hpp"
@@ -185,22 +186,25 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
   for (std::size_t b = 0; b < B; ++b)
     for (std::size_t t = 0; t < T; ++t) {
       const auto id = static_cast<std::size_t>(tokens[b * T + t]);
-      for (std::size_t c = 0; c < d; ++c) h(b, t, c) = w.tok(id, c) + w.pos(t, c);
+      const float* __restrict tok = w.tok.data() + id * d;  // rows of d floats: whole-vector adds
+      const float* __restrict pos = w.pos.data() + t * d;
+      float* __restrict row = h.data() + (b * T + t) * d;
+      for (std::size_t c = 0; c < d; ++c) row[c] = tok[c] + pos[c];
     }
   // hs ** -0.5 in Python's double, applied as a float32 scalar
   const auto scale = static_cast<float>(std::pow(static_cast<double>(hs), -0.5));
   constexpr float minus_inf = -std::numeric_limits<float>::infinity();
   for (const model_layer& layer : w.layers) {
     layer_pass lp;
-    lp.input = h;
+    lp.input = std::exchange(h, tensor3());  // no copy: h becomes the sum below (a moved-from xtensor keeps its shape, not its data)
     lp.normed = spec.norm;
-    if (spec.norm) lp.ln1 = layer_norm(h, layer.ln1);
+    if (spec.norm) lp.ln1 = layer_norm(lp.input, layer.ln1);
     const tensor3& a = lp.attended();
     lp.concat = tensor3({B, T, d});
     project_heads(a, layer, lp.heads);
     for (std::size_t k = 0; k < layer.heads.size(); ++k) {
       head_pass& hp = lp.heads[k];
-      tensor3 scores = scores_of(hp.q, hp.k);  // (B, T, T)
+      tensor3 scores = causal_scores_of(hp.q, hp.k);  // (B, T, T), masked below
       for (std::size_t row = 0; row < B * T; ++row) {
         float* s = scores.data() + row * T;
         const std::size_t i = row % T;
@@ -208,14 +212,14 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
         for (std::size_t j = i + 1; j < T; ++j) s[j] = minus_inf;
       }
       hp.weights = softmax(scores);
-      hp.out = weighted_sum(hp.weights, hp.v);
+      hp.out = causal_weighted_sum(hp.weights, hp.v);
       for (std::size_t r = 0; r < B * T; ++r)
         for (std::size_t c = 0; c < hs; ++c) lp.concat.data()[r * d + k * hs + c] = hp.out.data()[r * hs + c];
     }
     h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias);  // the residual stream
     if (layer.fc.size() != 0) {  // the MLP
-      lp.middle = h;
-      if (spec.norm) lp.ln2 = layer_norm(h, layer.ln2);
+      lp.middle = std::exchange(h, tensor3());
+      if (spec.norm) lp.ln2 = layer_norm(lp.middle, layer.ln2);
       lp.hidden = linear_of(spec.norm ? lp.ln2.out : lp.middle, layer.fc, layer.fc_bias);
       lp.active = activate(lp.hidden, spec.activation, &lp.gelu_erf);
       h = lp.middle + linear_of(lp.active, layer.fc2, layer.fc2_bias);
@@ -223,9 +227,9 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
     drop_unkept(lp, options.keep);
     pass.layers.push_back(std::move(lp));
   }
-  pass.last = h;
+  pass.last = std::exchange(h, tensor3());
   pass.normed = spec.norm;
-  if (spec.norm) pass.ln_f = layer_norm(h, w.ln_f);
+  if (spec.norm) pass.ln_f = layer_norm(pass.last, w.ln_f);
   pass.logits = unembedding(options.last_logits_only ? last_positions(pass.unembedded()) : pass.unembedded(), w);
   if (options.keep != kept::everything) {
     pass.last = tensor3();
@@ -234,25 +238,37 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
   return pass;
 }
 
-loss_value cross_entropy(const tensor3& logits, const std::vector<std::int64_t>& targets) {
+logit_exps exps_of(const tensor3& logits) {
   const std::size_t rows = logits.shape(0) * logits.shape(1), V = logits.shape(2);
   const float* data = logits.data();
   // each row's max (and its first index), then every row's e^(x − max) at once
-  std::vector<float> maxima(rows), e(rows * V), sums(rows);  // (rows,), (rows, V), (rows,)
-  std::vector<std::size_t> best(rows);
+  logit_exps x{std::vector<float>(rows), std::vector<float>(rows * V), std::vector<float>(rows),
+               std::vector<std::size_t>(rows)};
   for (std::size_t r = 0; r < rows; ++r) {
     const float* row = data + r * V;
     float max = row[0];
     for (std::size_t c = 1; c < V; ++c)
       if (row[c] > max) {
         max = row[c];
-        best[r] = c;
+        x.best[r] = c;
       }
-    maxima[r] = max;
-    for (std::size_t c = 0; c < V; ++c) e[r * V + c] = row[c] - max;
+    x.maxima[r] = max;
+    for (std::size_t c = 0; c < V; ++c) x.e[r * V + c] = row[c] - max;
   }
-  exp_each(e.data(), e.data(), e.size());
-  sum_each_row(e.data(), rows, V, sums.data());
+  exp_each(x.e.data(), x.e.data(), x.e.size());
+  sum_each_row(x.e.data(), rows, V, x.sums.data());
+  return x;
+}
+
+loss_value cross_entropy(const tensor3& logits, const std::vector<std::int64_t>& targets) {
+  return cross_entropy(logits, exps_of(logits), targets);
+}
+
+loss_value cross_entropy(const tensor3& logits, const logit_exps& exps, const std::vector<std::int64_t>& targets) {
+  const std::size_t rows = logits.shape(0) * logits.shape(1), V = logits.shape(2);
+  const float* data = logits.data();
+  const std::vector<float>&maxima = exps.maxima, &sums = exps.sums;
+  const std::vector<std::size_t>& best = exps.best;
   double total = 0;
   loss_value result;
   for (std::size_t r = 0; r < rows; ++r) {

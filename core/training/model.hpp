@@ -125,8 +125,18 @@ struct loss_value {
   std::size_t correct = 0;  // argmax(logits) (first on ties) == target
 };
 
+// What the loss and its gradient both start from, computed once a step:
+// each row of the logits' max (and its first index) and e^(x − max), and
+// each row's sum of those.
+struct logit_exps {
+  std::vector<float> maxima, e, sums;  // (rows,), (rows, V), (rows,)
+  std::vector<std::size_t> best;       // (rows,)
+};
+logit_exps exps_of(const tensor3& logits);
+
 // F.cross_entropy(logits.view(-1, V), y.view(-1), ignore_index=-100), with accuracy.
 loss_value cross_entropy(const tensor3& logits, const std::vector<std::int64_t>& targets);
+loss_value cross_entropy(const tensor3& logits, const logit_exps& exps, const std::vector<std::int64_t>& targets);
 
 // argmax over the last axis, the first index on ties: (B, T).
 std::vector<std::int64_t> predictions(const tensor3& logits);

@@ -62,9 +62,10 @@ float training_run::step() {
   } catch (const error&) {  // finite weights whose scores overflow: softmax refuses them
     diverged(n, "the attention scores overflow float32", spec_.optimizer);
   }
-  const float loss = cross_entropy(pass.logits, batch.y).loss;
+  const logit_exps exps = exps_of(pass.logits);  // the loss's and its gradient's, computed once
+  const float loss = cross_entropy(pass.logits, exps, batch.y).loss;
   if (!std::isfinite(loss)) diverged(n, std::string("the loss is ") + (std::isnan(loss) ? "nan" : "inf"), spec_.optimizer);
-  const model_weights grads = gradients(weights_, model_, pass, batch.y);
+  const model_weights grads = gradients(weights_, model_, pass, batch.y, &exps);
   // PyTorch's AdamW skips a parameter with no gradient: ln2 when there is no MLP
   std::vector<tensor2*> params = weights_.all();
   std::vector<const tensor2*> given = grads.all();

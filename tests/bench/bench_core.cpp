@@ -1,10 +1,12 @@
 // The native core on full traces: parse the scenario, draw its tensors, run
 // every head recording every step. `make bench` runs it; with --json it
 // prints {"native": [...]} for tests/bench/bench.mjs; --training and --peak
-// print the training steps and the machine's peak for bench_training.mjs.
+// print the training steps and the machine's peak for bench_training.mjs,
+// --training-paired a preset's steps each between two peaks.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -100,14 +102,17 @@ ATTENTION_TARGET_AVX512 float peak_16() { return bench::peak_loop<16, 2, 12>(pea
 ATTENTION_TARGET_AVX512 BENCH_FUSED float peak_16_fused() { return bench::peak_loop<16, 2, 12>(peak_steps, ones); }
 #endif
 
-int peak() {
+struct peak_kind {
+  const char* what;
+  int lanes, sums;
+  float (*run)();
+};
+
+// Every loop this machine runs: multiply then add at each width, fused at
+// AVX2's and AVX-512's.
+std::vector<peak_kind> peak_kinds() {
   for (float& one : ones) one = 1.0f;
-  struct kind {
-    const char* what;
-    int lanes, sums;
-    float (*run)();
-  };
-  std::vector<kind> kinds = {{"mul+add", 4, 8, peak_4}};
+  std::vector<peak_kind> kinds = {{"mul+add", 4, 8, peak_4}};
 #if ATTENTION_X86
   if (attention::simd_runs(8)) {
     kinds.push_back({"mul+add", 8, 8, peak_8});
@@ -118,18 +123,67 @@ int peak() {
     kinds.push_back({"fma", 16, 24, peak_16_fused});
   }
 #endif
+  return kinds;
+}
+
+// GFLOP/s of `runs` runs of one loop.
+std::vector<double> peak_runs(const peak_kind& kind, int runs) {
+  std::vector<double> gflops;
+  volatile float sink = 0;
+  for (int r = 0; r < runs; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    sink = sink + kind.run();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    gflops.push_back(bench::peak_flops(peak_steps, kind.lanes, kind.sums) / seconds / 1e9);
+  }
+  return gflops;
+}
+
+int peak() {
+  const std::vector<peak_kind> kinds = peak_kinds();
   std::printf("{\"kernel_lanes\": %d, \"peak\": [", attention::simd_lanes());
   for (std::size_t k = 0; k < kinds.size(); ++k) {
-    std::vector<double> gflops;
-    volatile float sink = 0;
-    for (int r = 0; r < 15; ++r) {
-      const auto start = std::chrono::steady_clock::now();
-      sink = sink + kinds[k].run();
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      gflops.push_back(bench::peak_flops(peak_steps, kinds[k].lanes, kinds[k].sums) / seconds / 1e9);
-    }
+    const std::vector<double> gflops = peak_runs(kinds[k], 15);
     std::printf("%s{\"what\": \"%s\", \"lanes\": %d, \"gflops\": %.2f, \"median_gflops\": %.2f}", k ? ", " : "",
                 kinds[k].what, kinds[k].lanes, *std::max_element(gflops.begin(), gflops.end()), percentile(gflops, 0.5));
+  }
+  std::printf("]}\n");
+  return 0;
+}
+
+// --training-paired PAIRS FILE: the peak moves from minute to minute on a
+// shared VM, so each timing of the preset's step (the best of 3 runs of 20
+// steps) has the kernels' own peak (multiply then add at simd_lanes(), the
+// best of 5 runs) measured right before and right after it. Prints each
+// pair; bench_training.mjs takes the step's share of each pair's peaks.
+int training_paired(int pairs, const char* path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const attention::training_file file = attention::parse_training(text.str(), corpora_beside(path));
+  attention::training_run run(file.spec);
+  for (int i = 0; i < 5; ++i) run.step();
+  const std::vector<peak_kind> kinds = peak_kinds();
+  const auto kernel = std::find_if(kinds.begin(), kinds.end(), [](const peak_kind& k) {
+    return k.lanes == attention::simd_lanes() && std::strcmp(k.what, "mul+add") == 0;
+  });
+  const auto best_peak = [&] {
+    const std::vector<double> gflops = peak_runs(*kernel, 5);
+    return *std::max_element(gflops.begin(), gflops.end());
+  };
+  std::printf("{\"id\": \"%s\", \"lanes\": %d, \"multiply_adds\": %llu, \"pairs\": [", file.id.c_str(),
+              kernel->lanes, static_cast<unsigned long long>(attention::cost_of(file.spec).step_multiply_adds));
+  for (int p = 0; p < pairs; ++p) {
+    const double before = best_peak();
+    std::vector<double> ms;
+    for (int r = 0; r < 3; ++r) {
+      const auto start = std::chrono::steady_clock::now();
+      for (int i = 0; i < 20; ++i) run.step();
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 20);
+    }
+    const double after = best_peak();
+    std::printf("%s{\"peak_before_gflops\": %.2f, \"ms_per_step\": %.4f, \"peak_after_gflops\": %.2f}", p ? ", " : "",
+                before, *std::min_element(ms.begin(), ms.end()), after);
   }
   std::printf("]}\n");
   return 0;
@@ -139,6 +193,7 @@ int main(int argc, char** argv) {
   attention::keep_freed_memory();
   if (argc > 1 && std::strcmp(argv[1], "--training") == 0) return training(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--peak") == 0) return peak();
+  if (argc == 4 && std::strcmp(argv[1], "--training-paired") == 0) return training_paired(std::atoi(argv[2]), argv[3]);
   const bool json = argc > 1 && std::strcmp(argv[1], "--json") == 0;
   std::vector<size> sizes;
   for (int heads : {1, 8})

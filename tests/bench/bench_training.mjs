@@ -19,7 +19,10 @@ import { join } from 'node:path';
 import { launch, openPage, root, serve, siteDir } from '../browser/browser.mjs';
 import { describePeaks, readPeaks } from './peaks.mjs';
 
-const nativeBinary = process.argv[2] ?? join(root, 'build', 'native', 'attention-bench');
+// --native-only: the native timings and text-gpt's paired shares alone,
+// printed, nothing written (a quick check of the native side).
+const nativeOnly = process.argv.includes('--native-only');
+const nativeBinary = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? join(root, 'build', 'native', 'attention-bench');
 const toys = ['previous-token', 'reverse', 'induction', 'induction-one-layer'];
 const ladder = ['text-bigram', 'text-one-head', 'text-four-heads', 'text-mlp', 'text-gpt'];
 const ids = [...toys, ...ladder];
@@ -29,9 +32,33 @@ const corpora = { 'literature.txt': readFileSync(golden('literature.txt'), 'utf8
 const log = (text) => console.error(text);
 const json = (binary, args, options = {}) => JSON.parse(execFileSync(binary, args, { encoding: 'utf8', maxBuffer: 1 << 26, ...options }));
 
-const peaks = await readPeaks(nativeBinary);
 log('training: native …');
 const native = json(nativeBinary, ['--training', ...files]).training;
+
+// The native peak moves from minute to minute on this VM (137-213 GFLOP/s),
+// so text-gpt's step is also timed between two peaks, several times: each
+// pair's share is the step's GFLOP/s over the higher of its two peaks (the
+// machine could run that fast around the step), and the goal reads the
+// median of the pairs' shares.
+log('training: native text-gpt between peaks …');
+const paired = json(nativeBinary, ['--training-paired', '9', golden('text-gpt.json')]);
+for (const pair of paired.pairs) {
+  pair.gflops = (2 * paired.multiply_adds) / pair.ms_per_step / 1e6;
+  pair.share = pair.gflops / Math.max(pair.peak_before_gflops, pair.peak_after_gflops);
+}
+const middle = (values) => { const v = [...values].sort((a, b) => a - b); return v[Math.floor(v.length / 2)]; };
+const textGptPaired = {
+  pairs: paired.pairs,
+  median_share: middle(paired.pairs.map((p) => p.share)),
+  median_ms: middle(paired.pairs.map((p) => p.ms_per_step)),
+  peaks_gflops: [Math.min(...paired.pairs.flatMap((p) => [p.peak_before_gflops, p.peak_after_gflops])),
+    Math.max(...paired.pairs.flatMap((p) => [p.peak_before_gflops, p.peak_after_gflops]))],
+};
+if (nativeOnly) {
+  console.log(JSON.stringify({ native, text_gpt_paired: textGptPaired }, null, 1));
+  process.exit(0);
+}
+const peaks = await readPeaks(nativeBinary);
 
 log('training: PyTorch …');
 let torch = null;
@@ -139,6 +166,7 @@ const results = {
   date: new Date().toISOString().slice(0, 10),
   peaks,
   native, wasm, torch,
+  text_gpt_paired: textGptPaired,
   text_gpt_page: { ms: gptRun.ms, pace: gptRun.pace, steps: gptRun.steps, frames: gptRun.frames, work_p95_ms: percentile(gptRun.work.slice(5), 0.95) },
   induction_to_95_ms: { median: percentile(reach, 0.5), runs: reach },
   frames: { intervals_p95_ms: percentile(frames.intervals.slice(5), 0.95), work_p95_ms: percentile(frames.work.slice(5), 0.95) },
@@ -146,7 +174,7 @@ const results = {
 const gpt = (list) => find(list, 'text-gpt')?.ms_per_step;
 const induction = (list) => find(list, 'induction')?.ms_per_step;
 const budgets = [
-  { budget: 'text-gpt\'s step natively: at least 40% of the native peak', value: `${(100 * share('text-gpt', gpt(native), nativePeak)).toFixed(0)}%`, met: share('text-gpt', gpt(native), nativePeak) >= 0.4 },
+  { budget: 'text-gpt\'s step natively: at least 40% of the native peak (the median of 9 steps each between two peaks)', value: `${(100 * textGptPaired.median_share).toFixed(0)}% (against the run's one peak ${(100 * share('text-gpt', gpt(native), nativePeak)).toFixed(0)}%)`, met: textGptPaired.median_share >= 0.4 },
   { budget: 'text-gpt\'s step in wasm: at least 40% of the wasm SIMD peak', value: `${(100 * share('text-gpt', gpt(wasm), wasmPeak)).toFixed(0)}%`, met: share('text-gpt', gpt(wasm), wasmPeak) >= 0.4 },
   { budget: 'text-gpt\'s whole preset trained in the page, unpaced: under 90 s', value: `${(gptRun.ms / 1000).toFixed(1)} s`, met: gptRun.ms < 90000 },
   { budget: 'the page\'s work per frame p95 while text-gpt trains at its default pace: ≤ 16.7 ms', value: `${results.text_gpt_page.work_p95_ms.toFixed(1)} ms`, met: results.text_gpt_page.work_p95_ms <= 16.7 },
@@ -172,6 +200,7 @@ const table = [
     return `| ${id} | ${millions(n.multiply_adds)} | ${cells(id, n.ms_per_step, nativePeak)} | ${cells(id, w?.ms_per_step, wasmPeak)} | ${t ? cells(id, t.ms_per_step, nativePeak) : '— | —'} |`;
   }),
   '',
+  `text-gpt natively between two peaks, ${textGptPaired.pairs.length} times (the best of 3 runs of 20 steps, each with the kernels' peak, the best of 5 runs, measured right before and right after it; peaks ${f(textGptPaired.peaks_gflops[0], 1)}–${f(textGptPaired.peaks_gflops[1], 1)} GFLOP/s): median step ${f(textGptPaired.median_ms)} ms; shares of the higher of each pair's peaks ${textGptPaired.pairs.map((p) => `${(100 * p.share).toFixed(0)}%`).join(', ')}: median ${(100 * textGptPaired.median_share).toFixed(0)}%, which the goal reads.`,
   `text-gpt's whole preset trained in the page (\`#train=text-gpt\`, its default pace: as fast as it goes), from clicking Train to "Trained" (${gptRun.steps} steps, an evaluation of 256 windows and a 120-character sample every 100): ${f(gptRun.ms / 1000, 1)} s; the page's work per frame meanwhile p95 ${results.text_gpt_page.work_p95_ms.toFixed(1)} ms over ${gptRun.frames} frames.`,
   `Induction to 95% validation accuracy, unpaced, from clicking Train: median ${(results.induction_to_95_ms.median / 1000).toFixed(2)} s of 3 (${reach.map((r) => (r / 1000).toFixed(2)).join(', ')} s). Frames while induction trains at its default 50 steps a second: the page's work p95 ${results.frames.work_p95_ms.toFixed(1)} ms, frame interval p95 ${results.frames.intervals_p95_ms.toFixed(1)} ms.`,
   '',

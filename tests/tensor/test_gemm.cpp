@@ -98,6 +98,64 @@ TEST_CASE("gemm of the training's shapes and GPT-2's projections' layouts", "[ge
   check_product(gen, 16, 768, 96);        // x @ Wᵀ with W stored [out, in], as nn.Linear keeps it
 }
 
+namespace {
+
+// A batch of causal products, each sequence's a zero on one side of its
+// diagonal (a masked weight, or its gradient): c equals the whole product's
+// bits, on and below the diagonal at least for lower_c, everywhere else.
+void check_causal(std::mt19937& gen, std::size_t count, std::size_t T, std::size_t n, causal_part part) {
+  INFO(count << " sequences, T " << T << ", n " << n << ", part " << static_cast<int>(part));
+  const bool square = part == causal_part::lower_c;  // q @ kᵀ: (T, n) @ (n, T)
+  const std::size_t k = square ? n : T, cols = square ? T : n;
+  std::vector<stored_matrix> as, bs;
+  for (std::size_t s = 0; s < count; ++s) {
+    as.emplace_back(gen, T, k, part == causal_part::upper_a && s % 2 == 0, 0);  // wᵀ @ d out reads w transposed
+    bs.emplace_back(gen, k, cols, square, 0);
+    matrix_ref& a = as.back().view;
+    for (std::size_t i = 0; i < T && !square; ++i)
+      for (std::size_t p = 0; p < k; ++p)
+        if ((part == causal_part::lower_a && p > i) || (part == causal_part::upper_a && p < i))
+          const_cast<float&>(a.data[i * a.row_stride + p * a.col_stride]) = 0.0f;
+  }
+  // one batch needs equal steps between sequences: copy them into one buffer each
+  const std::size_t a_step = T * k, b_step = k * cols, c_step = T * cols;
+  std::vector<float> a_all(count * a_step), b_all(count * b_step), expected(count * c_step);
+  for (std::size_t s = 0; s < count; ++s) {
+    for (std::size_t i = 0; i < T; ++i)
+      for (std::size_t p = 0; p < k; ++p) a_all[s * a_step + i * k + p] = as[s].view.data[i * as[s].view.row_stride + p * as[s].view.col_stride];
+    for (std::size_t p = 0; p < k; ++p)
+      for (std::size_t j = 0; j < cols; ++j) b_all[s * b_step + p * cols + j] = bs[s].view.data[p * bs[s].view.row_stride + j * bs[s].view.col_stride];
+    plain_product(row_major(a_all.data() + s * a_step, T, k), row_major(b_all.data() + s * b_step, k, cols),
+                  expected.data() + s * c_step, cols);
+  }
+  const matrix_ref b_first = square ? row_major(b_all.data(), cols, k).t() : row_major(b_all.data(), k, cols);
+  if (square)  // b as kᵀ: the transposed view of k (T, n), the way scores read it
+    for (std::size_t s = 0; s < count; ++s)
+      for (std::size_t p = 0; p < k; ++p)
+        for (std::size_t j = 0; j < cols; ++j) b_all[s * b_step + j * k + p] = bs[s].view.data[p * bs[s].view.row_stride + j * bs[s].view.col_stride];
+  test_support::at_every_width([&](int) {
+    std::vector<float> got(count * c_step, -7.0f);
+    gemm(row_major(a_all.data(), T, k), b_first, got.data(), cols, gemm_batch{count, a_step, b_step, c_step, part});
+    bool same = true;
+    for (std::size_t s = 0; s < count; ++s)
+      for (std::size_t i = 0; i < T; ++i)
+        for (std::size_t j = 0; j < cols; ++j)
+          if (!square || j <= i)
+            same = same && std::memcmp(&got[s * c_step + i * cols + j], &expected[s * c_step + i * cols + j], sizeof(float)) == 0;
+    CHECK(same);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("batched causal products leave out the zeros and the masked cells, not a bit of the rest", "[gemm]") {
+  std::mt19937 gen(32);
+  for (causal_part part : {causal_part::none, causal_part::lower_c, causal_part::lower_a, causal_part::upper_a})
+    for (std::size_t T : {1, 5, 32, 37}) check_causal(gen, 3, T, 16, part);
+  check_causal(gen, 2, 300, 9, causal_part::lower_a);  // a sum longer than a slice: nothing left out, the same bits
+  check_causal(gen, 2, 300, 9, causal_part::upper_a);
+}
+
 TEST_CASE("gemm with an empty inner index writes zeros; an empty c writes nothing", "[gemm]") {
   std::vector<float> c(6, 5.0f), none;
   gemm(row_major(none.data(), 2, 0), row_major(none.data(), 0, 3), c.data(), 3);

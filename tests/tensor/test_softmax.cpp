@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "errors/check.hpp"
+#include "support.hpp"
 #include "tensor/softmax.hpp"
 
 using namespace attention;
@@ -61,4 +62,29 @@ TEST_CASE("a score that is not finite is named as such, not as a fully masked ro
   CHECK_THROWS_WITH(softmax(tensor3{{{nan, nan}}}), "softmax: a score is not finite (inf or nan): the numbers overflow float32");
   CHECK_THROWS_WITH(softmax(tensor3{{{1.0f, inf}}}), Catch::StartsWith("softmax: a score is not finite"));
   CHECK_THROWS_WITH(softmax(tensor3{{{1.0f, nan, -inf}}}), Catch::StartsWith("softmax: a score is not finite"));
+}
+
+TEST_CASE("long rows are checked whole vectors at a time: inf or nan anywhere, or every entry masked", "[softmax]") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  // rows of 37: two vectors of 16 (or more of 8, 4) and a scalar tail
+  for (std::size_t at : {0, 5, 15, 16, 31, 36})
+    for (float bad : {inf, nan}) {
+      INFO("entry " << at << " is " << bad);
+      tensor3 row = xt::zeros<float>({std::size_t{1}, std::size_t{2}, std::size_t{37}});
+      row(0, 1, 2) = -inf;  // masked entries are allowed
+      row(0, 1, at) = bad;
+      test_support::at_every_width([&](int) {
+        CHECK_THROWS_WITH(softmax(row), Catch::StartsWith("softmax: a score is not finite"));
+      });
+    }
+  tensor3 masked = xt::zeros<float>({std::size_t{1}, std::size_t{2}, std::size_t{37}});
+  for (std::size_t j = 0; j < 37; ++j) masked(0, 1, j) = -inf;
+  test_support::at_every_width([&](int) {
+    CHECK_THROWS_WITH(softmax(masked), Catch::Contains("allows no position"));
+    masked(0, 1, 36) = 2.0f;  // one allowed position: all its weight
+    const tensor3 w = softmax(masked);
+    CHECK(w(0, 1, 36) == 1.0f);
+    CHECK(w(0, 1, 0) == 0.0f);
+    masked(0, 1, 36) = -inf;
+  });
 }
