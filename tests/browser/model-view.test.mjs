@@ -328,6 +328,28 @@ test('a Model view left while its GPT-2 tokenizer loads never takes the link bac
   await page.context().close();
 });
 
+test('the Model view\'s wiring loads when the view first opens, and a learner gone on before it arrived keeps the view they went to', async () => {
+  const page = await openPage(env.browser, `${env.url}#lesson=trick`);
+  await page.waitForFunction(() => document.querySelector('#lesson-title').textContent === 'The mathematical trick');
+  const loaded = () => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /\/app\/(model|training)\.js$/.test(e.name)).length);
+  assert.equal(await loaded(), 0, 'a first visit carries neither the Model view\'s nor the training view\'s wiring');
+  let release;
+  const gate = new Promise((resolve) => { release = resolve; });
+  await page.route('**/app/model.js', async (route) => { await gate; await route.continue(); });
+  const asked = page.waitForRequest((r) => r.url().endsWith('/app/model.js'));
+  await page.evaluate(() => { window.location.hash = '#model=text-gpt'; });
+  await asked;
+  await page.evaluate(() => { window.location.hash = '#lesson=qkv'; });
+  await page.waitForFunction(() => document.querySelector('#lesson-title').textContent === 'Queries, keys and values');
+  release();
+  await page.evaluate(() => import(new URL('app/model.js', document.baseURI).href));  // arrived and evaluated
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+  assert.deepEqual(await page.evaluate(() => [document.querySelector('#app').dataset.view, document.querySelector('#lesson-title').textContent, !!document.querySelector('.model-view')]),
+    ['lesson', 'Queries, keys and values', false]);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('12 layers × 12 heads (GPT-2 small\'s grid): every thumbnail in view at 1280 and at least 40 px, the last head selectable', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'model-view-'));
   const file = join(dir, 'twelve.safetensors');

@@ -3,8 +3,6 @@
 // and graph with every head, the player; an edit in place, and the exports.
 import { ScenarioError } from '../engine/engine.js';
 import { presetIndex, presetScenario } from '../engine/presets.js';
-import { download, pictureSVG, picturePNG } from '../export/picture.js';
-import { pytorchSnippet } from '../export/pytorch.js';
 import { editedScenario, hasEdits, withEdit } from '../state/edits.js';
 import { drive, Player } from '../state/player.js';
 import { scenarioFromSentence, withOverrides } from '../state/sentence.js';
@@ -286,18 +284,29 @@ function exportName(extension) {
   return `${trace.summary.id}${hasEdits(state.edits) ? '-edited' : ''}.${extension}`;
 }
 
+// what leaves as a file loads when first asked for: a first visit carries none of it
+const picture = () => import('../export/picture.js');
+
 export const exporters = {
   'export-png': async () => {
+    const { download, picturePNG } = await picture();
     const s = trace.summary;
     const figures = [...views.heatmaps().map((h) => ({ view: h, caption: `${h.label} (${h.matrix.shape.join(' × ')})`, legend: h.legendText() })),
       { view: views.graph, caption: s.cross ? 'Communication graph: context → queries' : 'Communication graph', legend: 'an edge j → i for each position i may attend to, as thick as weights[i, j]' }];
     const subtitle = `step ${state.step} · head ${state.head} of ${s.heads.length} · batch element ${state.batch} of ${s.batch} · Attention Playground`;
     download(exportName('png'), await picturePNG({ title: `${s.title || s.id}${hasEdits(state.edits) ? ' (edited)' : ''}`, subtitle, figures }));
   },
-  'export-svg': () => download(exportName('svg'), pictureSVG([...views.heatmaps().map((h) => h.toSVG()), views.graph.toSVGPart()]), 'image/svg+xml'),
-  'export-scenario': () => download(exportName('json'), JSON.stringify(scenario, null, 2) + '\n', 'application/json'),
-  'export-trace': () => download(exportName('trace.json'), trace.json(), 'application/json'),
-  'export-pytorch': () => download(exportName('py'), pytorchSnippet(scenario), 'text/x-python'),
+  'export-svg': async () => {
+    const { download, pictureSVG } = await picture();
+    const parts = await Promise.all([...views.heatmaps().map((h) => h.toSVG()), views.graph.toSVGPart()]);
+    download(exportName('svg'), pictureSVG(parts), 'image/svg+xml');
+  },
+  'export-scenario': async () => (await picture()).download(exportName('json'), JSON.stringify(scenario, null, 2) + '\n', 'application/json'),
+  'export-trace': async () => (await picture()).download(exportName('trace.json'), trace.json(), 'application/json'),
+  'export-pytorch': async () => {
+    const [{ download }, { pytorchSnippet }] = await Promise.all([picture(), import('../export/pytorch.js')]);
+    download(exportName('py'), pytorchSnippet(scenario), 'text/x-python');
+  },
 };
 
 export async function loadPresets() {

@@ -9,7 +9,6 @@
 
 import { resize } from './heatmap.js';
 import { columnsPerRow, layoutFor, layoutNames } from './graph-layout.js';
-import { graphSVG } from './graph-svg.js';
 import * as paint from './graph-paint.js';
 import { drawEdgeLabels, drawEdges } from './graph-strokes.js';
 import { graphModel, scoresOf } from './graph-model.js';
@@ -424,7 +423,8 @@ export class Graph {
   }
 
   // The picture as an SVG group for pictureSVG: the step's end state.
-  toSVGPart() {
+  async toSVGPart() {
+    const { graphSVG } = await import('./graph-svg.js');  // only an SVG export needs it
     const L = this.L ?? this.layout();
     return { svg: graphSVG(this.model, L, defaults, { query: this.mode() === 'one' ? this.query : null }), width: L.width, height: L.height };
   }

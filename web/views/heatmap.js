@@ -9,7 +9,6 @@ import * as layouts from './heatmap-layout.js';
 import { paintCells, resize } from './heatmap-paint.js';
 import * as legend from './heatmap-legend.js';
 import * as overlays from './heatmap-overlays.js';
-import * as svgOf from './heatmap-svg.js';
 import { offScreen } from './on-screen.js';
 
 export { formatNumber };
@@ -349,7 +348,8 @@ export class Heatmap {
     this.drawOverlay();
   }
 
-  toSVG() {
+  async toSVG() {
+    const svgOf = await import('./heatmap-svg.js');  // only an SVG export needs it
     return svgOf.toSVG(this);
   }
 
