@@ -189,7 +189,7 @@ const f = (x, digits = 2) => (x === undefined || x === null ? '—' : x.toFixed(
 const millions = (n) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} M`;
 const cells = (id, ms, peak) => `${f(ms)} | ${f(gflops(id, ms), 1)}${peak ? ` (${f(100 * share(id, ms, peak), 0)}%)` : ''}`;
 const table = [
-  `Measured ${results.date}; ms per optimizer step (draw a batch, forward, backward, AdamW): the best of 9 runs of 20 steps after 5 to warm up (the machine is shared: medians are in tests/bench/training-results.json). GFLOP/s: 2 × the step's multiply-adds by the core's cost model (formats/training_cost.hpp, 3 × a batch's forward; it counts attention's causal products whole) per second; in brackets, the share of the single-core peak measured in the same run.`,
+  `Measured ${results.date}; ms per optimizer step (draw a batch, forward, backward, AdamW): the best of 9 runs of 20 steps after 5 to warm up (the machine is shared: medians are in tests/bench/training-results.json). GFLOP/s: 2 × the step's multiply-adds by the core's cost model (formats/training_cost.hpp, 3 × a batch's forward; it counts attention's causal products whole, though the core skips their masked half: about 4% of text-gpt's count) per second; in brackets, the share of the single-core peak measured in the same run.`,
   '',
   describePeaks(peaks),
   '',
