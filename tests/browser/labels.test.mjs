@@ -48,3 +48,21 @@ test('the cross-attention lesson names its weights once, with one shape', async 
   assert.doesNotMatch(await page.textContent('#lesson'), /\(\d+ × \d+\)\s*\(\d+ × \d+\)/);
   await page.context().close();
 });
+
+test('a heatmap labels a space, a newline and a tab as the token chips and the graph do (␣ ↵ ⇥), not as blank rows', async () => {
+  const page = await openPage(env.browser, env.url, { reducedMotion: 'reduce' });
+  assert.equal(await ready(page), 'ready');
+  const labels = await page.evaluate(async () => {
+    const { Heatmap } = await import(new URL('views/heatmap.js', document.baseURI).href);
+    const box = document.body.appendChild(document.createElement('div'));
+    const heatmap = new Heatmap(box, { name: 'weights', label: 'weights', scale: 'sequential' });
+    const rows = [' ', 'a', '\n'];
+    heatmap.draw({ shape: [3, 3], data: new Float32Array(9).fill(0.5) }, { rowLabels: rows, colLabels: [' ', 'a', '\t'] });
+    const { svg } = await heatmap.toSVG();
+    box.remove();
+    return { texts: [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).slice(1, 7), rows };
+  });
+  assert.deepEqual(labels.texts, ['␣', 'a', '↵', '␣', 'a', '⇥']);
+  assert.deepEqual(labels.rows, [' ', 'a', '\n'], 'the caller\'s labels are left as they were');
+  await page.context().close();
+});

@@ -4,7 +4,7 @@
 import { diverging, maskedColor, sequential } from './colors.js';
 import { rowsShown, softmaxPhase } from './timing.js';
 import * as editor from './cell-editor.js';
-import { clip, formatNumber } from './format.js';
+import { clip, formatNumber, tokenText } from './format.js';
 import * as layouts from './heatmap-layout.js';
 import { paintCells, resize } from './heatmap-paint.js';
 import * as legend from './heatmap-legend.js';
@@ -14,6 +14,17 @@ import { offScreen } from './on-screen.js';
 export { formatNumber };
 export { defaults } from './heatmap-layout.js';
 export { hatchStyle, resize } from './heatmap-paint.js';
+
+// Labels as the token chips and the graph show them: a space, a newline or
+// another invisible character as its picture (␣, ↵), not a blank row. Kept
+// per array: the same labels drawn again are the same array.
+const shownLabels = new WeakMap();
+function shown(labels) {
+  if (!Array.isArray(labels)) return labels;
+  let out = shownLabels.get(labels);
+  if (!out) shownLabels.set(labels, (out = labels.map((l) => (l === undefined ? l : tokenText(l)))));
+  return out;
+}
 
 export class Heatmap {
   constructor(parent, { name, hook, label, scale = 'diverging', onCell = () => {}, onEdit = null }) {
@@ -80,7 +91,7 @@ export class Heatmap {
   // sizes several matrices together prepares them all, then paints.
   prepare(matrix, options = {}) {
     this.matrix = matrix;
-    this.options = options;
+    this.options = { ...options, rowLabels: shown(options.rowLabels), colLabels: shown(options.colLabels) };
     this.layout = null;
     this.stale = false;
     delete this.figure.dataset.phase;
