@@ -54,7 +54,7 @@ test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, t
   const run = node.model.run(tokens);
   assert.equal(await page.getAttribute('.model-view', 'data-tokens'), tokens.join(','));
   assert.deepEqual(await page.$$eval('.token-chip', (c) => c.map((x) => x.textContent)), tokens.map((t) => tokenText(node.vocabulary[t])));
-  assert.match(await page.textContent('.model-facts'), /^2 layers × 4 heads, embedding 64, 81 tokens \(characters\), context 32, 112,593 parameters$/);
+  assert.match(await page.textContent('.model-facts'), /^2 layers × 4 heads, embedding 64, a vocabulary of 81 tokens \(characters\), reads up to 32 tokens, 112,593 parameters$/);
   assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 8);
   assert.deepEqual(await page.$$eval('.model-thumb[aria-pressed="true"]', (b) => b.map((x) => `${x.dataset.layer}.${x.dataset.head}`)), ['1.2']);
   assert.equal(await page.textContent('.model-head-panel h3'), 'Layer 1, head 2: who listens to whom');

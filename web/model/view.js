@@ -195,8 +195,9 @@ export class ModelView {
       this.showStatus('');
       const c = info.config;
       this.name.textContent = `Model: ${label}`;
-      this.facts.textContent = `${c.layers} layers × ${c.heads} heads, embedding ${c.embed}, ${c.vocab.toLocaleString('en')} tokens`
-        + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, context ${c.length}, ${c.parameters.toLocaleString('en')} parameters`;
+      // "a vocabulary of 81": how many tokens it knows, not how many the text has
+      this.facts.textContent = `${c.layers} layers × ${c.heads} heads, embedding ${c.embed}, a vocabulary of ${c.vocab.toLocaleString('en')} tokens`
+        + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, reads up to ${c.length} tokens, ${c.parameters.toLocaleString('en')} parameters`;
       // the views drew the last model: hidden until this one has read the text
       this.result = null;
       this.body.hidden = this.chips.list.hidden = true;
