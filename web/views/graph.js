@@ -8,6 +8,8 @@
 // so T = 64 stays fluid; graph-svg.js writes the same picture as SVG.
 
 import { resize } from './heatmap.js';
+import { buttonGroup } from './button-group.js';
+import * as focus from './graph-focus.js';
 import { columnsPerRow, layoutFor, layoutNames } from './graph-layout.js';
 import * as paint from './graph-paint.js';
 import { drawEdgeLabels, drawEdges } from './graph-strokes.js';
@@ -373,54 +375,11 @@ export class Graph {
 
 
 
-  nodeAt(event) {
-    if (!this.L) return null;
-    const box = this.canvas.getBoundingClientRect();
-    return this.L.nodeAt(event.clientX - box.left, event.clientY - box.top);
-  }
-
-  pick(target) {
-    const same = target && this.focus && target.pool === this.focus.pool && target.node === this.focus.node;
-    if (target) this.focus = target;
-    else if (this.canvas.getRootNode().activeElement !== this.canvas) this.focus = null;
-    this.edgeFocus = null;
-    if (!same) this.render();
-    const f = this.focus;
-    const pool = f && this.model.pools[f.pool];
-    if (f) this.figure.dataset.focusNode = `${pool.batch}:${f.node}`;
-    else delete this.figure.dataset.focusNode;
-    // the weights are told once the learner has reached them
-    const weighted = ['weights', 'out'].includes(this.model.step);
-    this.onNode(f ? { batch: pool.batch, node: f.node, pool: weighted ? pool : { ...pool, weights: null } } : null);
-  }
-
-  onKey(event) {
-    const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
-    const move = moves[event.key];
-    if (!move || !this.model) return;
-    event.preventDefault();
-    event.stopPropagation();
-    const at = this.focus ?? { pool: 0, node: 0 };
-    // in the columns the tokens run down, the pools across
-    const [dp, dn] = this.layoutName === 'columns' ? [move[1], move[0]] : move;
-    const next = {
-      pool: Math.max(0, Math.min(this.model.pools.length - 1, at.pool + dp)),
-      node: Math.max(0, Math.min(this.model.tq - 1, at.node + dn)),
-    };
-    if (this.mode() === 'one') this.query = next.node;  // the keys pick the query too
-    this.pick(next);
-  }
-
-  // A matrix cell (row i, column j) of batch element b: light up edge j → i.
-  highlightEdge(batch, to, from) {
-    if (!this.model) return;
-    const p = this.model.pools.findIndex((pool) => pool.batch === batch);
-    this.edgeFocus = p >= 0 && to !== null ? { pool: p, to, from } : null;
-    if (this.edgeFocus) this.figure.dataset.focusEdge = `${from}→${to}`;
-    else delete this.figure.dataset.focusEdge;
-    if (!this.edgeFocus) this.focus = this.canvas.getRootNode().activeElement === this.canvas ? this.focus : null;
-    this.render();
-  }
+  // The learner's focus: graph-focus.js
+  nodeAt(event) { return focus.nodeAt(this, event); }
+  pick(target) { focus.pick(this, target); }
+  onKey(event) { focus.onKey(this, event); }
+  highlightEdge(batch, to, from) { focus.highlightEdge(this, batch, to, from); }
 
   // The picture as an SVG group for pictureSVG: the step's end state.
   async toSVGPart() {
@@ -432,22 +391,4 @@ export class Graph {
   remove() {
     this.figure.remove();
   }
-}
-
-// A row of toggle buttons, each with data-<key>="<name>": onPick(name).
-function buttonGroup(className, label, key, choices, onPick) {
-  const group = document.createElement('div');
-  group.className = className;
-  group.setAttribute('role', 'group');
-  group.setAttribute('aria-label', label);
-  const buttons = choices.map(([name, text]) => {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.dataset[key] = name;
-    button.textContent = text;
-    button.addEventListener('click', () => onPick(name));
-    group.append(button);
-    return button;
-  });
-  return { group, buttons };
 }
