@@ -30,9 +30,9 @@ export function bindControls() {
   // the playground's, and the Model view's above its body
   for (const [button, box] of [[$('embed-view'), $('embed-code')], [$('lesson-embed'), $('lesson-embed-code')]]) {
     button.addEventListener('click', () => {
+      flushHash();  // the link's state first: a box already open is refreshed by it
       box.hidden = !box.hidden;
       button.setAttribute('aria-expanded', String(!box.hidden));
-      flushHash();
       if (!box.hidden) showEmbedCode(box, state);
     });
   }

@@ -2,6 +2,7 @@
 // the token's text (as a label shows it) and its probability, the numbers
 // the core gave. `after` says which position they follow.
 import { tokenText } from './format.js';
+import { set } from './write.js';
 
 export class NextTokens {
   constructor(parent) {
@@ -42,11 +43,6 @@ function barItem() {
   const value = Object.assign(document.createElement('span'), { className: 'next-token-p' });
   item.append(label, track, value);
   return item;
-}
-
-// Writes only a value that changed (an equal textContent still replaces its text node).
-function set(target, key, value) {
-  if (target[key] !== value) target[key] = value;
 }
 
 export function percent(p) {

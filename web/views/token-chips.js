@@ -4,6 +4,7 @@
 // A chip's text is set as text, never markup; a byte-level token that is part
 // of a UTF-8 character comes here already written as its bytes (\xF0\x9F).
 import { tokenText } from './format.js';
+import { set } from './write.js';
 
 export class TokenChips {
   constructor(parent, { onPosition }) {
@@ -28,8 +29,8 @@ export class TokenChips {
     labels.forEach((label, t) => {
       const chip = items[t].firstChild;
       const text = tokenText(label), title = `token ${t}: id ${ids[t]}`;
-      if (chip.textContent !== text) chip.textContent = text;
-      if (chip.title !== title) chip.title = title;
+      set(chip, 'textContent', text);
+      set(chip, 'title', title);
     });
   }
 
