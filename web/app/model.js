@@ -46,7 +46,7 @@ export async function renderModel() {
       },
       onOpenHead: ({ scenario }) => {
         disposeModel();
-        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'qkv' });
+        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'weights' });
       },
     });
     body.addEventListener('focusout', flushHash);

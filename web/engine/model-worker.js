@@ -18,10 +18,11 @@ const requests = {
     const file = typeof source === 'string' ? await fetch(source) : source;
     if (typeof source === 'string' && !file.ok) throw new ModelError(`model: ${file.status} ${file.statusText} for the model's URL`);
     model = await openModel(file, { engine, config, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
-    return model.info;
+    return { ...model.info, counts: model.parameterCounts() };
   },
   run: ({ tokens, topK }) => loaded().run(tokens, { topK }),
   trace: () => loaded().traceJson(),
+  scores: () => loaded().headScores(),
   head: ({ layer, head, labels }) => loaded().headScenario(layer, head, { labels }),
   encode: ({ text }) => loaded().encode(text),
   decode: ({ ids }) => loaded().decode(ids),

@@ -17,6 +17,8 @@ import { HeadGrid } from '../views/model-grid.js';
 import { NextTokens } from '../views/next-tokens.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
+import { parametersText } from './parameters.js';
+import { StartHere } from './start-here.js';
 import { labelsOf, loadTokenizer } from './tokens.js';
 
 export const defaultModel = 'text-gpt';
@@ -58,6 +60,7 @@ export class ModelView {
   build(root) {
     const box = element(root, 'div', { className: 'model-view' });
     this.box = box;
+    this.startHere = new StartHere(box, { shipped: defaultModel, onSelect: (s) => this.select(s) });
     const source = element(box, 'div', { className: 'model-source' });
     this.name = element(source, 'p', { className: 'model-name' });
     const fileField = element(source, 'div', { className: 'field' });
@@ -197,7 +200,7 @@ export class ModelView {
       this.name.textContent = `Model: ${label}`;
       // "a vocabulary of 81": how many tokens it knows, not how many the text has
       this.facts.textContent = `${c.layers} layers × ${c.heads} heads, embedding ${c.embed}, a vocabulary of ${c.vocab.toLocaleString('en')} tokens`
-        + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, reads up to ${c.length} tokens, ${c.parameters.toLocaleString('en')} parameters`;
+        + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, reads up to ${c.length} tokens, ${parametersText(info.counts)}`;
       // the views drew the last model: hidden until this one has read the text
       this.result = null;
       this.body.hidden = this.chips.list.hidden = true;
@@ -285,6 +288,7 @@ export class ModelView {
     this.box.dataset.state = 'ready';
     this.box.dataset.tokens = this.result.tokens.join(',');
     performance.measure('model-draw', { start });
+    this.startHere.update({ model: this.settings.model, worker: this.worker, text: this.settings.text, labels: this.labels });
   }
 
   select(selected) {

@@ -7,6 +7,7 @@
 import { viewDecimals } from './format.js';
 import { Heatmap, defaults as heatmapDefaults } from './heatmap.js';
 import { activeRow, changesOf, marksFor, outRow, plan } from './stage-plan.js';
+import { ZoomRows } from './zoom-rows.js';
 
 // What each step makes: on the first screen whatever else does not fit.
 const results = { x: ['x'], qkv: ['q', 'k', 'v'], scores: ['scores'], scaled: ['scaled'], masked: ['masked'], weights: ['weights'], out: ['out'] };
@@ -29,6 +30,8 @@ export class Stage {
     this.fitBottom = fitBottom;
     this.views = [];
     this.key = '';
+    // a result too large for numbers: its last rows again, numbered, above it
+    this.zoom = new ZoomRows(parent, { onCell: this.onCell });
   }
 
   // Rebuilds the panels when the step, head, batch or trace changes; else
@@ -48,6 +51,7 @@ export class Stage {
       const refocus = focused ? focused.name : null;
       for (const view of this.views) view.heatmap.remove();
       this.parent.textContent = '';
+      this.parent.append(this.zoom.root);
       const panels = plan(trace, head, batch)[step].filter(Boolean);
       if (panels.length === 0) {
         const note = document.createElement('p');
@@ -159,6 +163,8 @@ export class Stage {
       heatmap.render();
       heatmap.drawLegend();
     }
+    const made = results[this.at?.step] ?? [];
+    this.zoom.show(views.find((v) => made.includes(v.heatmap.name))?.heatmap ?? null);
   }
 
   // The out step's weights row and products follow the row being built.
