@@ -23,7 +23,7 @@ const cropped = (page) => page.$$eval('.training-heads figure', (figures) => {
   const grid = document.querySelector('.training-heads-grid').getBoundingClientRect();
   return figures.filter((f) => {
     const c = f.querySelector('canvas').getBoundingClientRect();
-    return f.scrollWidth > f.clientWidth + 1 || c.right > grid.right + 1 || c.left < grid.left - 1;
+    return !c.width || f.scrollWidth > f.clientWidth + 1 || c.right > grid.right + 1 || c.left < grid.left - 1;
   }).map((f) => f.dataset.matrix);
 });
 
@@ -75,9 +75,9 @@ test('a finished run says what was trained and how far: "Trained: previous-token
 
 test('resizing the window while text-gpt trains lays every head out again: no heatmap cropped', async () => {
   const page = await trainingPage('#train=text-gpt', { viewport: { width: 1280, height: 720 } });
-  assert.deepEqual(await cropped(page), []);
   await page.click('#train-play');
   await page.waitForFunction(() => Number(document.querySelector('.training').dataset.step) >= 20, null, { timeout: 60000 });
+  assert.deepEqual(await cropped(page), []);
   for (const [width, height] of [[700, 720], [390, 844], [1000, 720]]) {
     await page.setViewportSize({ width, height });
     await page.waitForTimeout(400);  // a few frames of training, drawn at the new width

@@ -7,7 +7,6 @@
 import { viewDecimals } from './format.js';
 import { Heatmap, defaults as heatmapDefaults } from './heatmap.js';
 import { activeRow, changesOf, marksFor, outRow, plan } from './stage-plan.js';
-import { ZoomRows } from './zoom-rows.js';
 
 // What each step makes: on the first screen whatever else does not fit.
 const results = { x: ['x'], qkv: ['q', 'k', 'v'], scores: ['scores'], scaled: ['scaled'], masked: ['masked'], weights: ['weights'], out: ['out'] };
@@ -30,8 +29,9 @@ export class Stage {
     this.fitBottom = fitBottom;
     this.views = [];
     this.key = '';
-    // a result too large for numbers: its last rows again, numbered, above it
-    this.zoom = new ZoomRows(parent, { onCell: this.onCell });
+    // a result too large for numbers: its last rows again, numbered, above
+    // it (zoom-rows.js, loaded when a step first needs it)
+    this.zoom = null;
   }
 
   // Rebuilds the panels when the step, head, batch or trace changes; else
@@ -51,7 +51,7 @@ export class Stage {
       const refocus = focused ? focused.name : null;
       for (const view of this.views) view.heatmap.remove();
       this.parent.textContent = '';
-      this.parent.append(this.zoom.root);
+      if (this.zoom) this.parent.append(this.zoom.root);
       const panels = plan(trace, head, batch)[step].filter(Boolean);
       if (panels.length === 0) {
         const note = document.createElement('p');
@@ -164,7 +164,20 @@ export class Stage {
       heatmap.drawLegend();
     }
     const made = results[this.at?.step] ?? [];
-    this.zoom.show(views.find((v) => made.includes(v.heatmap.name))?.heatmap ?? null);
+    const result = views.find((v) => made.includes(v.heatmap.name))?.heatmap;
+    const large = result && !result.layout.numbers && result.matrix.shape[0] > 1;
+    if (large || this.zoom) this.showZoom(large ? result : null);
+  }
+
+  // The zoomed rows of `result` (null: none), once their module is here.
+  async showZoom(result) {
+    if (!this.zoom) {
+      const { ZoomRows } = await import('./zoom-rows.js');
+      this.zoom ??= new ZoomRows(this.parent, { onCell: this.onCell });
+    }
+    if (result && !this.views.some((v) => v.heatmap === result)) return;  // the stage was rebuilt meanwhile
+    if (!this.zoom.root.isConnected) this.parent.prepend(this.zoom.root);
+    this.zoom.show(result);
   }
 
   // The out step's weights row and products follow the row being built.
