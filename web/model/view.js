@@ -44,9 +44,11 @@ function idsOf(text) {
 export class ModelView {
   // root: an element to fill. settings: {model (a preset id or a same-origin
   // URL), text, layer, head}. onState(settings): what the learner changed, for
-  // the URL; onOpenHead({scenario, layer, head}): "Open this head in the playground".
-  constructor(root, { onState = () => {}, onOpenHead = null } = {}) {
+  // the URL; onOpenHead({scenario, layer, head}): "Open this head in the playground";
+  // startHere: the page's first-visit box (start-here.js), not an author's figure.
+  constructor(root, { onState = () => {}, onOpenHead = null, startHere = false } = {}) {
     this.onState = onState;
+    this.showsStartHere = startHere;
     this.onOpenHead = onOpenHead;
     this.worker = null;      // the model shown
     this.info = null;
@@ -60,7 +62,7 @@ export class ModelView {
   build(root) {
     const box = element(root, 'div', { className: 'model-view' });
     this.box = box;
-    this.startHere = new StartHere(box, { shipped: defaultModel, onSelect: (s) => this.select(s) });
+    this.startHere = this.showsStartHere ? new StartHere(box, { shipped: defaultModel, onSelect: (s) => this.select(s) }) : null;
     const source = element(box, 'div', { className: 'model-source' });
     this.name = element(source, 'p', { className: 'model-name' });
     const fileField = element(source, 'div', { className: 'field' });
@@ -288,7 +290,7 @@ export class ModelView {
     this.box.dataset.state = 'ready';
     this.box.dataset.tokens = this.result.tokens.join(',');
     performance.measure('model-draw', { start });
-    this.startHere.update({ model: this.settings.model, worker: this.worker, text: this.settings.text, labels: this.labels });
+    this.startHere?.update({ model: this.settings.model, worker: this.worker, text: this.settings.text, labels: this.labels });
   }
 
   select(selected) {

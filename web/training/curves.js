@@ -29,8 +29,9 @@ export class Curves extends StepChart {
         : 'Training curves: not started' });
     // the loss axis zooms to the curves and the guessing line: a text task's
     // on a log scale, so the slow stretch from 2.8 to 2.2 is as tall as the fall from 4.4
+    // (a diverging run's losses may be Infinity or NaN: the axis holds the finite ones)
     const all = [...losses, ...evals.map((e) => e.loss)].filter(Number.isFinite);
-    const ceiling = Math.max(0.1, uniform ?? 0, ...losses.slice(0, 5), ...evals.map((e) => e.loss));
+    const ceiling = Math.max(0.1, uniform ?? 0, ...losses.slice(0, 5).filter(Number.isFinite), ...evals.map((e) => e.loss).filter(Number.isFinite));
     const log = !accuracy && all.length > 0 && Math.min(...all) > 0.05;
     const floor = log ? Math.min(...all) * 0.92 : 0;
     const scale = log ? Math.log : (v) => v;
@@ -40,8 +41,9 @@ export class Curves extends StepChart {
     const { left, right } = margin;
     g.textAlign = 'right';
     g.textBaseline = 'middle';
-    // ticks every 0.5 (every 1 past 6 units), each with a faint line across
-    const spacing = ceiling - floor > 6 ? 1 : 0.5;
+    // ticks every 0.5, or 1, 2, 5, 10 … so that at most 8 fit, each with a faint line across
+    let spacing = 0.5;
+    for (let n = 0; (ceiling * 1.04 - floor) / spacing > 8; n++) spacing = [1, 2, 5][n % 3] * 10 ** Math.floor(n / 3);
     g.strokeStyle = 'rgba(128,128,128,0.22)';
     const ticks = [];  // [loss, y px]: a hook for tests (data-ticks)
     for (let v = Math.ceil(floor / spacing) * spacing; v <= ceiling * 1.04; v += spacing) {
