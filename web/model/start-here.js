@@ -77,13 +77,13 @@ export class StartHere {
     }
     if (asked !== this.asked || this.closed) return;
     const unit = labels.every((l) => [...l].length <= 1) ? 'character' : 'token';
-    this.what.textContent = `This is ${model}, a small GPT trained on quotations about literature (the training view’s text-gpt), reading “${text}”: ${labels.length} ${unit}s, each one a row and a column of every head below.`;
+    this.what.textContent = `This is ${model}, a small GPT trained on quotations about literature, reading “${text}”: ${labels.length} ${unit}s, each a row and a column of every head below.`;
     // the head whose weight sits most on the token just before: the easiest pattern to see
     this.best = (scores ?? []).reduce((best, s) => (!best || s.previous > best.previous ? s : best), null);
     this.look.hidden = !this.best;
     if (this.best) {
       const { layer, head, previous } = this.best;
-      this.lookText.textContent = `Look at layer ${layer}, head ${head} first: it looks one ${unit} back. On this text ${previous.toFixed(2)} of each ${unit}’s attention, on average, goes to the ${unit} just before it (its previous-token score); in its heatmap that is the bright line under the diagonal. `;
+      this.lookText.textContent = `Look at layer ${layer}, head ${head} first: it looks one ${unit} back. On this text ${previous.toFixed(2)} of each ${unit}’s attention goes, on average, to the one just before it (its previous-token score): the bright line under its diagonal. `;
       this.show.textContent = `Show layer ${layer}, head ${head}`;
       this.box.dataset.head = `${layer}.${head}`;
       this.box.dataset.score = String(previous);

@@ -48,7 +48,6 @@ export class ModelView {
   // startHere: the page's first-visit box (start-here.js), not an author's figure.
   constructor(root, { onState = () => {}, onOpenHead = null, startHere = false } = {}) {
     this.onState = onState;
-    this.showsStartHere = startHere;
     this.onOpenHead = onOpenHead;
     this.worker = null;      // the model shown
     this.info = null;
@@ -57,12 +56,12 @@ export class ModelView {
     this.seed = 1;
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
+    this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s) => this.select(s) }) : null;
   }
 
   build(root) {
     const box = element(root, 'div', { className: 'model-view' });
     this.box = box;
-    this.startHere = this.showsStartHere ? new StartHere(box, { shipped: defaultModel, onSelect: (s) => this.select(s) }) : null;
     const source = element(box, 'div', { className: 'model-source' });
     this.name = element(source, 'p', { className: 'model-name' });
     const fileField = element(source, 'div', { className: 'field' });

@@ -7,6 +7,7 @@
 import { trainingCorpora } from '../engine/presets.js';
 import { trainingIds } from '../state/state.js';
 import { Curves } from './curves.js';
+import { doneText } from './done.js';
 import { TrainingHeads } from './heads.js';
 import { labelsOf } from './labels.js';
 import { ProbeView } from './probe.js';
@@ -323,17 +324,11 @@ export class TrainingView {
     this.root.dataset.playing = String(playing);
   }
 
-  // "Trained: text-gpt, 2,000 of 2,000 steps, validation loss 1.52": the run's
-  // preset, the steps it took and the loss it ended at, once it is done.
+  // Once a run is done: what was trained and how far (done.js).
   showDone() {
     const last = this.evals?.at(-1);
-    const shown = Boolean(this.finished && this.info && last);
-    this.done.hidden = !shown;
-    if (!shown) return;
-    const n = (v) => v.toLocaleString('en');
-    const step = this.text ? this.step : last.step;
-    setText(this.done, `Trained: ${this.info.id} (${this.info.title}), ${n(step)} of ${n(this.info.steps)} steps, validation loss ${last.loss.toFixed(2)}`
-      + (this.text ? '' : `, accuracy ${(last.accuracy * 100).toFixed(1)}%`) + '. Reset trains it again from the start.');
+    this.done.hidden = !(this.finished && this.info && last);
+    if (!this.done.hidden) setText(this.done, doneText(this.info, last, this.text ? this.step : last.step, this.text));
   }
 
   fail(message) {

@@ -13,6 +13,7 @@ const results = { x: ['x'], qkv: ['q', 'k', 'v'], scores: ['scores'], scaled: ['
 const gap = 22;
 const numbersCell = 42;  // px that print two decimals of most numbers (−1.23)  // px between the matrices of a line (views.css: .matrix-line's gap)
 const legendHeight = 28;  // the legend under a matrix
+const zoomedRows = 8;  // zoom-rows.js's block: a result with more rows than this, too small for numbers, gets one
 
 export class Stage {
   // fitBottom(): the page's y (from the top of the document) that the first
@@ -165,7 +166,8 @@ export class Stage {
     }
     const made = results[this.at?.step] ?? [];
     const result = views.find((v) => made.includes(v.heatmap.name))?.heatmap;
-    const large = result && !result.layout.numbers && result.matrix.shape[0] > 1;
+    // more rows than the block shows (a real model's head): the presets' few rows keep their one view
+    const large = result && !result.layout.numbers && result.matrix.shape[0] > zoomedRows;
     if (large || this.zoom) this.showZoom(large ? result : null);
   }
 

@@ -6,7 +6,7 @@
 // numbers are the trace's, the same array's rows: nothing is computed here.
 import { Heatmap } from './heatmap.js';
 
-const shownRows = 8;  // the queries a learner can read at once
+const shownRows = 8;  // the queries a learner can read at once (stage.js's zoomedRows)
 const cell = 40;      // px: two decimals and a sign (−0.12) with room around them; at least heatmap's numbersFrom
 
 export class ZoomRows {
@@ -30,7 +30,7 @@ export class ZoomRows {
   // print decides whether the block is needed.
   show(source) {
     const { matrix, options } = source ?? {};
-    const needed = matrix && source.layout && !source.layout.numbers && matrix.shape[0] > 1;
+    const needed = matrix && source.layout && !source.layout.numbers && matrix.shape[0] > shownRows;
     this.root.hidden = !needed;
     this.root.dataset.shown = String(Boolean(needed));
     if (!needed) return;
