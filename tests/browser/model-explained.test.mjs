@@ -5,6 +5,7 @@
 // chose; the file's parameter count says what it holds; a real head opened
 // in the playground opens on its weights with the last queries' rows
 // numbered, and one line says which rows those are.
+import { createRequire } from 'node:module';
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,14 @@ import { join } from 'node:path';
 import { loadModelEngine, openModel } from '../../web/engine/model.js';
 import { tokenText } from '../../web/views/format.js';
 import { openPage, root, shot, useBrowser, violations } from './browser.mjs';
+
+// axe-core's WCAG A and AA violations on the page as it is
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function axe(page) {
+  await page.evaluate(axeSource);  // through the debugger protocol: the page's strict CSP allows no inline script
+  const result = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 const env = useBrowser({ csp: true });
 const shipped = join(root, 'web', 'models', 'text-gpt.safetensors');
@@ -51,6 +60,7 @@ test('start here: the shipped model on a sentence names its clearest previous-to
       assert.match(await page.textContent('.start-here-what'), /^This is text-gpt, .* reading “To be, or not to be”: 19 characters/);
       assert.equal(await page.$$eval('.start-here-next li', (l) => l.length), 3);
       await shot(page, `model-start-here-${width}-${colorScheme}`);
+      assert.deepEqual(await axe(page), []);
       // the box's button shows that head large
       await page.click('.start-here-show');
       await page.waitForFunction((want) => document.querySelector('.model-head-panel h3').textContent.startsWith(`Layer ${want.layer}, head ${want.head}:`), best);
@@ -118,6 +128,7 @@ test('a real head opened in the playground opens on its weights, the last 8 quer
       await page.keyboard.press('ArrowRight');
       assert.match(await page.textContent('#detail'), new RegExp(`^weights \\[${T - 8}, 1\\] = `));
       await shot(page, `model-head-readable-${width}-${colorScheme}`);
+      assert.deepEqual(await axe(page), []);
       // the block's numbers are the model's attention of layer 1, head 2
       const data = await page.evaluate(() => [...document.querySelector('figure[data-matrix="weights"] canvas') ? [] : []]);
       assert.deepEqual(data, []);

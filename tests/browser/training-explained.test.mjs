@@ -3,10 +3,20 @@
 // axis is a log scale with labelled ticks so the stretch from 2.8 to 2.2 is
 // readable, a finished run says what was trained and how far, and a window
 // resized while it trains lays every head's heatmap out again to fit.
+import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 
 import { openPage, shot, useBrowser } from './browser.mjs';
+
+// axe-core's WCAG A and AA violations on the page as it is
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function axe(page) {
+  await page.evaluate(axeSource);  // through the debugger protocol: the page's strict CSP allows no inline script
+  const result = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 const env = useBrowser();
 
@@ -66,6 +76,7 @@ test('a finished run says what was trained and how far: "Trained: previous-token
       assert.equal(await page.getAttribute('#train-play', 'aria-describedby'), 'train-done');
       assert.match(await page.textContent('.training-about'), /[\d,]+ trained weights; /);
       await shot(page, `training-end-${width}-${colorScheme}`);
+      assert.deepEqual(await axe(page), []);
       await page.click('#train-reset');
       await page.waitForFunction(() => document.querySelector('#train-done').hidden);
       assert.deepEqual(page.problems, []);
