@@ -124,9 +124,11 @@ test('a real head opened in the playground opens on its weights, the last 8 quer
       // a cell of the block explains the whole matrix's cell (its row counted in all 19)
       const box = await page.$eval('figure[data-matrix="zoom"]', (f) => ({ cell: Number(f.dataset.cell) }));
       assert.ok(box.cell >= 30, `cells of ${box.cell} px print numbers`);
+      // once the page has settled: a render that follows the opening clears the detail panel
+      await page.waitForTimeout(500);
       await page.focus('figure[data-matrix="zoom"] canvas');
       await page.keyboard.press('ArrowRight');
-      assert.match(await page.textContent('#detail'), new RegExp(`^weights \\[${T - 8}, 1\\] = `));
+      await page.waitForFunction((want) => new RegExp(want).test(document.querySelector('#detail').textContent), `^weights \\[${T - 8}, 1\\] = `, { timeout: 5000 });
       await shot(page, `model-head-readable-${width}-${colorScheme}`);
       assert.deepEqual(await axe(page), []);
       // the block's numbers are the model's attention of layer 1, head 2
