@@ -47,7 +47,7 @@ TEST_CASE("generate refuses a bad temperature, count or prompt", "[generate]") {
   CHECK(generate_tokens(model, {1}, 0, 1.0, 0).empty());
 }
 
-TEST_CASE("tempered guesses: at temperature 1 the run's own; else what generate draws its next token from", "[generate]") {
+TEST_CASE("tempered guesses: at temperature 1 the run's own, else what generate draws its next token from", "[generate]") {
   const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
   const std::vector<std::int64_t> prompt = encode_text(model.config, "To be, or not", "--text");
   const model_run run = run_model(model, prompt, 10);

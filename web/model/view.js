@@ -356,8 +356,7 @@ export class ModelView {
     this.showGuesses(t);
     this.grid.markRow(t);
     this.heatmap.setHighlightRow(t);
-    this.box.dataset.focus = t === null ? '' : String(t);
-    if (fromGraph) return;
+    if (fromGraph || (this.graph.focus?.node ?? null) === t) return;  // a keystroke's draw paints the graph once
     this.picking = true;  // the graph tells its onNode: not back here
     try {
       this.graph.pick(t === null ? null : { pool: 0, node: t });
@@ -370,6 +369,7 @@ export class ModelView {
   showGuesses(t) { nextToken.showGuesses(this, t); }
   retemper() { return nextToken.retemper(this); }
   generate() { return nextToken.generate(this); }
+
   async openInPlayground() {
     const { layer, head } = this.settings;
     try {
