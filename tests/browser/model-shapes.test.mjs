@@ -114,6 +114,9 @@ test('nanoGPT\'s padded GPT-2 vocabulary: ids past the tokenizer\'s show as <503
   assert.deepEqual((await chips(page)).slice(tokens.length), generated.map((id) => `<${id}>`));
   assert.equal(await page.isHidden('.model-status'), true);
   await shot(page, 'model-padded-vocabulary');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'model-padded-vocabulary-390-dark');
   assert.deepEqual(page.problems, []);
   assert.deepEqual(await violations(page), []);
   await page.context().close();
