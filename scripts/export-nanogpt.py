@@ -163,7 +163,8 @@ def state_of(checkpoint, path):
             key = key[len("_orig_mod."):]
         if key.endswith(BUFFERS):
             continue
-        name = json.dumps(key)                       # the file's text, quoted
+        plain = 0 < len(key) <= 100 and all(c.isascii() and (c.isalnum() or c in "._-") for c in key)
+        name = key if plain else json.dumps(key)   # the file's text: quoted unless plain
         # a tensor is rebuilt from the file's sizes and strides: checked before any arithmetic touches it
         if not torch.is_tensor(tensor) or tensor.layout != torch.strided or tensor.device.type != "cpu":
             raise ExportError(f"{path}: model.{name} is not a dense tensor")

@@ -251,6 +251,16 @@ def hostile_files(tmp):
         check(not os.path.exists(marker), f"{name}: nothing runs (no marker file)")
         check(r.returncode == 2 and r.stderr == f'{ckpt}: cannot read (it asks for "io.open"; only tensors and '
               "plain values are read, and nothing in a checkpoint is run)\n", f"{name}: one line ({r.stderr.strip()})")
+    # tensors are rebuilt from the file's sizes and strides: a 2⁴⁰-element view of one number, a sparse tensor
+    ckpt = os.path.join(tmp, "odd.pt")
+    torch.save({"model": {"transformer.wte.weight": torch.zeros(1).expand(1 << 20, 1 << 20)}, "model_args": a}, ckpt)
+    r = run(sys.executable, EXPORT, ckpt, out)
+    check(r.returncode == 2 and r.stderr == f"{ckpt}: more than 536,870,912 parameters (at model.transformer.wte.weight), "
+          "the core's limit\n", f"a tensor of 2^40 elements over one number: one line, nothing allocated ({r.stderr.strip()})")
+    torch.save({"model": {"transformer.wte.weight": torch.zeros(3, 4).to_sparse()}, "model_args": a}, ckpt)
+    r = run(sys.executable, EXPORT, ckpt, out)
+    check(r.returncode == 2 and r.stderr.startswith(f'{ckpt}: cannot read (it asks for "torch._utils._rebuild_sparse_tensor"'),
+          f"a sparse tensor: one line ({r.stderr.strip()})")
     ckpt, marker = os.path.join(tmp, "script.pt"), os.path.join(tmp, "script-marker")
     torchscript_archive(ckpt, marker)
     r = run(sys.executable, EXPORT, ckpt, out)
