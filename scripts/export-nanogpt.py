@@ -57,7 +57,7 @@ class Refused(pickle.UnpicklingError):
 def allowed_globals():
     """What a checkpoint's pickle may name: the functions that rebuild a
     tensor or a parameter from its storage, OrderedDict (a state dict),
-    torch.Size and the dtypes. Storages are mapped by torch.load itself."""
+    torch.Size and the dtypes. Storages are mapped by torch's readers."""
     allowed = {f"torch._utils.{f.__name__}": f for f in (
         torch._utils._rebuild_tensor, torch._utils._rebuild_tensor_v2, torch._utils._rebuild_parameter)}
     allowed["collections.OrderedDict"] = collections.OrderedDict
@@ -95,16 +95,17 @@ class CheckpointUnpickler(pickle._Unpickler):
     dispatch[pickle.BUILD[0]] = load_build
     for opcode in (pickle.INST, pickle.OBJ, pickle.NEWOBJ, pickle.NEWOBJ_EX):
         dispatch[opcode[0]] = refuse_instance
+    del opcode
 
 
-restricted_pickle = types.ModuleType("restricted_pickle")  # what torch.load takes as pickle_module
+restricted_pickle = types.ModuleType("restricted_pickle")  # torch's readers take it as their pickle_module
 restricted_pickle.Unpickler = CheckpointUnpickler
 restricted_pickle.load = lambda f, **options: CheckpointUnpickler(f, **options).load()
 
 
 class NoFileno(io.BufferedReader):
-    """The checkpoint without a file descriptor: torch.load then never tries
-    the pre-2018 tar format, which it would extract to disk."""
+    """The checkpoint without a file descriptor: torch's legacy reader then
+    never tries the pre-2018 tar format, which it would extract to disk."""
 
     def fileno(self):
         raise io.UnsupportedOperation("fileno")
