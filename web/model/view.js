@@ -98,7 +98,11 @@ export class ModelView {
     const gridPanel = element(body, 'section', { className: 'model-grid-panel' });
     element(gridPanel, 'h3', { className: 'small-heading', textContent: 'Every head of every layer' });
     this.grid = new HeadGrid(gridPanel, { onSelect: (s) => this.select(s) });
+    // a model without blocks (n_layer 0) has no head: its guesses come from the embeddings alone
+    this.noHeads = element(gridPanel, 'p', { className: 'note model-no-heads', hidden: true,
+      textContent: 'This model has no blocks, so no attention layers: its next-token guesses come from the token and position embeddings alone.' });
     const headPanel = element(body, 'section', { className: 'model-head-panel' });
+    this.headPanel = headPanel;
     this.headTitle = element(headPanel, 'h3', { className: 'small-heading' });
     const headViews = element(headPanel, 'div', { className: 'model-head-views' });
     // a new width (a window resized, a phone turned) sizes the heatmap's cells again (the graph lays itself out)
@@ -109,6 +113,7 @@ export class ModelView {
     // the graph takes the page's whole width: a token a node, 32 of them do
     // not fit the middle column (and it lays itself out again when that changes)
     const graphPanel = element(body, 'section', { className: 'model-graph-panel' });
+    this.graphPanel = graphPanel;
     this.graph = new Graph(element(graphPanel, 'div', { className: 'model-graph' }));
 
     const side = element(body, 'section', { className: 'model-next-panel' });
@@ -156,8 +161,8 @@ export class ModelView {
       this.showStatus('Choose a model file (.safetensors), with its config.json beside it if it has one');
       return;
     }
-    const configText = config ? await config.text() : '';
-    await this.open(model, { config: configText, name: model.name, label: quoteText(model.name, 80), file: true });
+    // the worker reads the config.json once it has checked its size
+    await this.open(model, { config: config ?? '', name: model.name, label: quoteText(model.name, 80), file: true });
   }
 
   // A new worker opens the model; the one shown stays until it has.
@@ -201,8 +206,8 @@ export class ModelView {
       // the views drew the last model: hidden until this one has read the text
       this.result = null;
       this.body.hidden = this.chips.list.hidden = true;
-      this.settings.layer = Math.min(this.settings.layer, c.layers - 1);
-      this.settings.head = Math.min(this.settings.head, c.heads - 1);
+      this.settings.layer = Math.max(0, Math.min(this.settings.layer, c.layers - 1));
+      this.settings.head = Math.max(0, Math.min(this.settings.head, c.heads - 1));
       this.onState(this.settings);
       await this.run();
     } catch (error) {
@@ -227,7 +232,7 @@ export class ModelView {
 
   // The text's tokens: the core's (a character model) or the GPT-2 tokenizer's.
   async tokensOf(text) {
-    if (this.info.tokenizer === 'gpt2') return this.tokenizer.encode(text);
+    if (this.info.tokenizer === 'gpt2') return this.tokenizer.encode(text, this.info.config.vocab);
     if (this.info.tokenizer === 'ids') return idsOf(text);  // the core checks each against V
     return this.worker.encode(text);
   }
@@ -279,12 +284,22 @@ export class ModelView {
     const read = same ? this.readFirst() : null;
     this.body.hidden = this.chips.list.hidden = false;
     this.chips.draw(this.labels, this.result.tokens);
-    this.grid.draw(attention, this.settings);
-    this.drawHead(read ?? this.readFirst());
+    const heads = this.hasHeads();
+    this.noHeads.hidden = heads;
+    this.grid.box.hidden = this.headPanel.hidden = this.graphPanel.hidden = !heads;
+    if (heads) {
+      this.grid.draw(attention, this.settings);
+      this.drawHead(read ?? this.readFirst());
+    }
     this.showGuesses(null);
     this.box.dataset.state = 'ready';
     this.box.dataset.tokens = this.result.tokens.join(',');
     performance.measure('model-draw', { start });
+  }
+
+  // Whether the last run has heads to draw (a model without blocks has none).
+  hasHeads() {
+    return this.result.attention.shape[0] > 0 && this.result.attention.shape[1] > 0;
   }
 
   select(selected) {
@@ -306,7 +321,7 @@ export class ModelView {
 
   // read: the widths read before this draw wrote (readFirst()); else read now.
   drawHead(read = this.readFirst()) {
-    if (!this.result) return;
+    if (!this.result || !this.hasHeads()) return;
     const { layer, head } = this.settings;
     const T = this.result.attention.shape[2];
     const weights = this.weightsOf(layer, head);
@@ -321,7 +336,7 @@ export class ModelView {
 
   // The selected head's weights as a heatmap, in `width` px (else read now).
   drawHeatmap(weights = null, width = undefined) {
-    if (!this.result) return;  // a resize's frame after another model was asked for
+    if (!this.result || !this.hasHeads()) return;  // a resize's frame after another model was asked for
     weights ??= this.weightsOf(this.settings.layer, this.settings.head);
     const T = this.result.attention.shape[2];
     this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: this.labels, colLabels: this.labels, maxCell: 26 }, { width });
