@@ -183,8 +183,26 @@ test('a fetch Response streams in as a File does, a byte stream or not', async (
   assert.equal(chunked.traceJson(), whole.traceJson());
   chunked.dispose();
   whole.dispose();
-  await assert.rejects(open(new Response(new Blob([bytes]).stream())),
-    { name: 'ModelError', message: "model: the server did not say the file's size (Content-Length)" });
+});
+
+test('a Response of unknown size (no Content-Length, or gzip-encoded) is read as far as its header declares, and no further', async () => {
+  const bytes = readFileSync(modelFile('nano-f16-nobias'));
+  const headerLength = Number(bytes.readBigUInt64LE(0));
+  // no Content-Length: the header says how much data follows
+  const model = await open(new Response(new Blob([bytes]).stream()));
+  assert.equal(model.config.parameters, 7040);
+  model.dispose();
+  // gzip-encoded: Content-Length is what was sent, not the file (a body fetch has decoded)
+  const encoded = await open(new Response(new Blob([bytes]).stream(), { headers: { 'content-length': '100', 'content-encoding': 'gzip' } }));
+  assert.equal(encoded.config.parameters, 7040);
+  encoded.dispose();
+  // a body that goes on past what its header declares, or stops short of it: refused
+  await assert.rejects(open(new Response(new Blob([bytes, new Uint8Array(5)]).stream())),
+    { name: 'ModelError', message: `model: the file goes on past the ${bytes.length} bytes its header declares` });
+  await assert.rejects(open(new Response(new Blob([bytes.subarray(0, bytes.length - 3)]).stream())),
+    { name: 'ModelError', message: `model: the file ended after ${bytes.length - 8 - headerLength - 3} of its ${bytes.length - 8 - headerLength} bytes of data` });
+  await assert.rejects(open(new Response(new Blob([bytes.subarray(0, 8 + headerLength - 1)]).stream())),
+    { name: 'ModelError', message: `header: the file ended after ${headerLength - 1} of the header's ${headerLength} bytes` });
 });
 
 test('every hostile model file is refused with its line; the module stays usable and the heap where it was', async () => {

@@ -33,7 +33,8 @@ export class ModelWorker {
   }
 
   // source: a File or Blob (it streams from disk in the worker), or a URL
-  // of the page's own origin. Resolves with the model's info
+  // of the page's own origin; config: config.json's text, or its File.
+  // Resolves with the model's info
   // ({config, tokenizer, vocabulary, layout, tied, norm, dataBytes, weightBytes}).
   open(source, { config = '', name, onProgress } = {}) {
     // a URL is the page's: resolved here, not against the worker's own URL

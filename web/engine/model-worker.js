@@ -5,6 +5,7 @@
 // also posts {id, progress: {received, total}}. model-client.js is its
 // other side.
 import { loadModelEngine, ModelError, openModel } from './model.js';
+import { fetchModel } from './model-fetch.js';
 
 let engine = null;
 let model = null;
@@ -15,8 +16,7 @@ const requests = {
     engine ??= await loadModelEngine();
     model?.dispose();
     model = null;
-    const file = typeof source === 'string' ? await fetch(source) : source;
-    if (typeof source === 'string' && !file.ok) throw new ModelError(`model: ${file.status} ${file.statusText} for the model's URL`);
+    const file = typeof source === 'string' ? await fetchModel(source) : source;
     model = await openModel(file, { engine, config, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
     return model.info;
   },

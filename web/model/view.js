@@ -21,6 +21,7 @@ import { HeadGrid } from '../views/model-grid.js';
 import { NextTokens } from '../views/next-tokens.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
+import * as focus from './focus.js';
 import * as nextToken from './next.js';
 import { TemperatureField } from './temperature.js';
 import { labelsOf, loadTokenizer, tokensOf } from './tokens.js';
@@ -106,7 +107,11 @@ export class ModelView {
     const gridPanel = element(body, 'section', { className: 'model-grid-panel' });
     element(gridPanel, 'h3', { className: 'small-heading', textContent: 'Every head of every layer' });
     this.grid = new HeadGrid(gridPanel, { onSelect: (s) => this.select(s) });
+    // a model without blocks (n_layer 0) has no head: its guesses come from the embeddings alone
+    this.noHeads = element(gridPanel, 'p', { className: 'note model-no-heads', hidden: true,
+      textContent: 'This model has no blocks, so no attention layers: its next-token guesses come from the token and position embeddings alone.' });
     const headPanel = element(body, 'section', { className: 'model-head-panel' });
+    this.headPanel = headPanel;
     this.headTitle = element(headPanel, 'h3', { className: 'small-heading' });
     const headViews = element(headPanel, 'div', { className: 'model-head-views' });
     // a new width (a window resized, a phone turned) sizes the heatmap's cells again (the graph lays itself out)
@@ -117,6 +122,7 @@ export class ModelView {
     // the graph takes the page's whole width: a token a node, 32 of them do
     // not fit the middle column (and it lays itself out again when that changes)
     const graphPanel = element(body, 'section', { className: 'model-graph-panel' });
+    this.graphPanel = graphPanel;
     this.graph = new Graph(element(graphPanel, 'div', { className: 'model-graph' }), {
       onNode: (node) => this.picking || this.focusToken(node ? node.node : null, { fromGraph: true }),
     });
@@ -167,8 +173,8 @@ export class ModelView {
       this.showStatus('Choose a model file (.safetensors), with its config.json beside it if it has one');
       return;
     }
-    const configText = config ? await config.text() : '';
-    await this.open(model, { config: configText, name: model.name, label: quoteText(model.name, 80), file: true });
+    // the worker reads the config.json once it has checked its size
+    await this.open(model, { config: config ?? '', name: model.name, label: quoteText(model.name, 80), file: true });
   }
 
   // A new worker opens the model; the one shown stays until it has.
@@ -214,8 +220,8 @@ export class ModelView {
       this.position = null;
       this.body.hidden = this.chips.list.hidden = this.stale.hidden = true;
       delete this.box.dataset.tokens;
-      this.settings.layer = Math.min(this.settings.layer, c.layers - 1);
-      this.settings.head = Math.min(this.settings.head, c.heads - 1);
+      this.settings.layer = Math.max(0, Math.min(this.settings.layer, c.layers - 1));
+      this.settings.head = Math.max(0, Math.min(this.settings.head, c.heads - 1));
       this.onState(this.settings);
       await this.run();
     } catch (error) {
@@ -298,13 +304,23 @@ export class ModelView {
     this.stale.hidden = this.empty.hidden = true;
     this.box.dataset.shows = 'text';
     this.chips.draw(this.labels, this.result.tokens);
-    this.grid.draw(attention, this.settings);
-    this.drawHead(read ?? this.readFirst());
+    const heads = this.hasHeads();
+    this.noHeads.hidden = heads;
+    this.grid.box.hidden = this.headPanel.hidden = this.graphPanel.hidden = !heads;
+    if (heads) {
+      this.grid.draw(attention, this.settings);
+      this.drawHead(read ?? this.readFirst());
+    }
     // the token in focus stays in focus while it is there (a keystroke at the end)
     this.focusToken(this.position !== null && this.position < this.result.tokens.length ? this.position : null);
     this.box.dataset.state = 'ready';
     this.box.dataset.tokens = this.result.tokens.join(',');
     performance.measure('model-draw', { start });
+  }
+
+  // Whether the last run has heads to draw (a model without blocks has none).
+  hasHeads() {
+    return this.result.attention.shape[0] > 0 && this.result.attention.shape[1] > 0;
   }
 
   select(selected) {
@@ -326,7 +342,7 @@ export class ModelView {
 
   // read: the widths read before this draw wrote (readFirst()); else read now.
   drawHead(read = this.readFirst()) {
-    if (!this.result) return;
+    if (!this.result || !this.hasHeads()) return;
     const { layer, head } = this.settings;
     const T = this.result.attention.shape[2];
     const weights = this.weightsOf(layer, head);
@@ -341,31 +357,14 @@ export class ModelView {
 
   // The selected head's weights as a heatmap, in `width` px (else read now).
   drawHeatmap(weights = null, width = undefined) {
-    if (!this.result) return;  // a resize's frame after another model was asked for
+    if (!this.result || !this.hasHeads()) return;  // a resize's frame after another model was asked for
     weights ??= this.weightsOf(this.settings.layer, this.settings.head);
     const T = this.result.attention.shape[2];
     this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: this.labels, colLabels: this.labels, maxCell: 26 }, { width });
   }
 
-  // Token t in focus (null: none): its chip, its row in every head and the
-  // large one, its node and edges in the graph, the guesses after it (after
-  // the last token when none). fromGraph: the graph's own focus moved.
-  focusToken(t, { fromGraph = false } = {}) {
-    if (!this.result) return;
-    this.position = t;
-    this.showGuesses(t);
-    this.grid.markRow(t);
-    this.heatmap.setHighlightRow(t);
-    if (fromGraph || (this.graph.focus?.node ?? null) === t) return;  // a keystroke's draw paints the graph once
-    this.picking = true;  // the graph tells its onNode: not back here
-    try {
-      this.graph.pick(t === null ? null : { pool: 0, node: t });
-    } finally {
-      this.picking = false;
-    }
-  }
-
-  // What it writes next: next.js
+  // The token in focus: focus.js; what it writes next: next.js
+  focusToken(t, options) { focus.focusToken(this, t, options); }
   showGuesses(t) { nextToken.showGuesses(this, t); }
   retemper() { return nextToken.retemper(this); }
   generate() { return nextToken.generate(this); }
