@@ -137,6 +137,7 @@ class model {
       ATTENTION_CHECK(top_k >= 1 && top_k <= 100, "topK: ", top_k, " is outside [1, 100]");
       const std::vector<std::int64_t> ids = ids_of(tokens);
       run_.reset();  // the last run's memory first: a long sequence's attention is large
+      drop_tempered();
       run_ = attention::run_model(*model_, ids, top_k);
       top_ids_.resize(run_->top.size());
       top_probabilities_.resize(run_->top.size());
@@ -159,6 +160,33 @@ class model {
   val top_ids() const { return int32_copy(top_ids_.data(), top_ids_.size()); }
   val top_probabilities() const { return float32_copy(top_probabilities_.data(), top_probabilities_.size()); }
   val last_logits() const { return run_ ? float32_copy(run_->last_logits.data(), run_->last_logits.size()) : float32_copy(nullptr, 0); }
+
+  // The last run's guesses at `temperature`: after each position, its topK
+  // tokens most probable in the distribution Generate samples from (the
+  // core's tempered_guesses). {"topK", "temperature"} or {"error"}; the
+  // arrays come from temperedIds(), temperedProbabilities() and
+  // ownProbabilities() (temperature 1), (T, topK) each.
+  std::string temper(double temperature) {
+    return json_or_error([&] {
+      ATTENTION_CHECK(run_.has_value(), "model: nothing run");
+      const std::vector<attention::tempered_guess> guesses =
+          attention::tempered_guesses(*run_, temperature, run_->top_k);
+      tempered_ids_.resize(guesses.size());
+      tempered_probabilities_.resize(guesses.size());
+      own_probabilities_.resize(guesses.size());
+      for (std::size_t i = 0; i < guesses.size(); ++i) {
+        tempered_ids_[i] = static_cast<std::int32_t>(guesses[i].id);
+        tempered_probabilities_[i] = guesses[i].probability;
+        own_probabilities_[i] = guesses[i].own;
+      }
+      return nlohmann::json{{"topK", run_->top_k}, {"temperature", temperature}}.dump();
+    });
+  }
+  val tempered_ids() const { return int32_copy(tempered_ids_.data(), tempered_ids_.size()); }
+  val tempered_probabilities() const {
+    return float32_copy(tempered_probabilities_.data(), tempered_probabilities_.size());
+  }
+  val own_probabilities() const { return float32_copy(own_probabilities_.data(), own_probabilities_.size()); }
 
   // The last run as the model trace (gpt-v1.md), as the CLI writes it.
   std::string trace_json() const {
@@ -248,6 +276,14 @@ class model {
     run_.reset();
     std::vector<std::int32_t>().swap(top_ids_);
     std::vector<float>().swap(top_probabilities_);
+    drop_tempered();
+  }
+
+  // The guesses of temper(), which belong to the run they were read from.
+  void drop_tempered() {
+    std::vector<std::int32_t>().swap(tempered_ids_);
+    std::vector<float>().swap(tempered_probabilities_);
+    std::vector<float>().swap(own_probabilities_);
   }
 
   std::vector<unsigned char> staging_;
@@ -256,6 +292,9 @@ class model {
   std::optional<attention::model_run> run_;
   std::vector<std::int32_t> top_ids_;
   std::vector<float> top_probabilities_;
+  std::vector<std::int32_t> tempered_ids_;
+  std::vector<float> tempered_probabilities_;
+  std::vector<float> own_probabilities_;
 };
 
 std::size_t heap_in_use() { return mallinfo().uordblks; }
@@ -278,6 +317,10 @@ EMSCRIPTEN_BINDINGS(attention_models) {
       .function("topIds", &model::top_ids)
       .function("topProbabilities", &model::top_probabilities)
       .function("lastLogits", &model::last_logits)
+      .function("temper", &model::temper)
+      .function("temperedIds", &model::tempered_ids)
+      .function("temperedProbabilities", &model::tempered_probabilities)
+      .function("ownProbabilities", &model::own_probabilities)
       .function("traceJson", &model::trace_json)
       .function("headScenario", &model::head_scenario)
       .function("encode", &model::encode)

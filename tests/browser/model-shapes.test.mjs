@@ -59,7 +59,7 @@ test('a model without blocks opens: its chips, its guesses and a line saying it 
     await page.setViewportSize({ width: 390, height: 844 });
     await shot(page, `model-no-blocks-390-${scheme}`);
     // typing and hovering work as for any model
-    await page.fill('.model-text-field input', 'To be, or');
+    await page.fill('.model-text-field textarea', 'To be, or');
     await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 9);
     await page.hover('.token-chip[data-position="2"]');
     assert.equal(await page.getAttribute('.next-tokens', 'data-position'), '2');
@@ -104,10 +104,10 @@ test('nanoGPT\'s padded GPT-2 vocabulary: ids past the tokenizer\'s show as <503
   await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "padded-gpt2.safetensors"' && document.querySelector('.model-view').dataset.state === 'ready', null, { timeout: 30000 });
   assert.match(await page.textContent('.model-facts'), /a vocabulary of 50,304 tokens \(GPT-2’s BPE\)/);
   assert.deepEqual(await barLabels(page), guessed.map((id) => `<${id}>`));
-  await page.fill('.model-generate input', '0.8');
+  assert.equal(await page.textContent('.model-generate output'), '0.8', 'the slider starts at 0.8');
   await page.click('.model-generate button');
   const want = `To be${generated.map((id) => `<${id}>`).join('')}`;
-  await page.waitForFunction((want) => document.querySelector('.model-text-field input').value === want, want, { timeout: 20000 });
+  await page.waitForFunction((want) => document.querySelector('.model-text-field textarea').value === want, want, { timeout: 20000 });
   // the text read again: each <id> is that id once more, one chip, its own guesses after it
   await page.waitForFunction((n) => document.querySelectorAll('.token-chip').length === n, tokens.length + 10);
   assert.equal(await page.getAttribute('.model-view', 'data-tokens'), [...tokens, ...generated].join(','));

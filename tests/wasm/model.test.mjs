@@ -104,6 +104,51 @@ test('generate: the seed decides the tokens; errors are the core\'s lines', asyn
   model.dispose();
 });
 
+test('the guesses at a temperature are the core\'s: at 1 the run\'s own, else softmax(logits / T) with the own beside', async () => {
+  const model = await open(blob(modelFile('text-gpt')));
+  assert.throws(() => model.temper(0.5), { name: 'ModelError', message: 'model: nothing run' });
+  const tokens = model.encode('To be, or not');
+  const T = tokens.length;
+  const run = model.run(tokens);
+  // temperature 1 by default: run.top's numbers, bit for bit
+  assert.equal(run.tempered.temperature, 1);
+  assert.equal(run.tempered.k, 10);
+  assert.deepEqual([...run.tempered.ids], [...run.top.ids]);
+  assert.deepEqual([...run.tempered.probabilities], [...run.top.probabilities]);
+  assert.deepEqual([...run.tempered.own], [...run.top.probabilities]);
+  // after the last token, softmax(logits / T) as the test computes it in double
+  const softmax = (logits, t) => {
+    const scaled = Array.from(logits, (x) => Math.fround(x / Math.fround(t)));
+    const max = Math.max(...scaled);
+    const e = scaled.map((x) => Math.exp(x - max));
+    const sum = e.reduce((a, b) => a + b, 0);
+    return e.map((x) => x / sum);
+  };
+  const own = softmax(run.last.logits, 1);
+  const first = run.tempered.probabilities[(T - 1) * 10];
+  for (const t of [0.1, 0.5, 2, 5]) {
+    const tempered = model.temper(t);
+    assert.equal(tempered.k, 10);
+    assert.equal(tempered.ids.length, T * 10);
+    const want = softmax(run.last.logits, t);
+    for (let n = 0; n < 10; n++) {
+      const at = (T - 1) * 10 + n;
+      const id = tempered.ids[at];
+      assert.ok(Math.abs(tempered.probabilities[at] - want[id]) <= 1e-6, `T ${t}, id ${id}: ${tempered.probabilities[at]} against ${want[id]}`);
+      assert.ok(Math.abs(tempered.own[at] - own[id]) <= 1e-6, `own of id ${id}`);
+      if (n) assert.ok(tempered.probabilities[at - 1] >= tempered.probabilities[at], 'most probable first');
+    }
+    // below 1 the likeliest token gains, above 1 it loses
+    assert.ok(t < 1 ? tempered.probabilities[(T - 1) * 10] > first : tempered.probabilities[(T - 1) * 10] < first, `T ${t}`);
+  }
+  // a run at a temperature carries that temperature's guesses
+  const cold = model.run(tokens, { temperature: 0.5 });
+  assert.deepEqual([...cold.tempered.probabilities], [...model.temper(0.5).probabilities]);
+  for (const bad of [0, -1, Number.NaN, 1e39])
+    assert.throws(() => model.temper(bad), { name: 'ModelError', message: /^temperature: expected a number > 0 that fits in float32, got / });
+  model.dispose();
+});
+
 test("a Hugging Face config.json overrides the file's metadata, or is refused in one line", async () => {
   const model = await open(blob(modelFile('hf-f32')), { config: JSON.stringify({ model_type: 'gpt2', n_head: 6, layer_norm_epsilon: 1e-5 }) });
   assert.equal(model.config.heads, 6);

@@ -111,9 +111,10 @@ export class LoadedModel {
 
   // The model on token ids: {tokens, attention: {shape: [L, H, T, T], data},
   // top: {k, ids, probabilities} ((T, k) each: the k most probable next tokens
-  // after every position), last: {logits, top: [[id, p] × 10]}, loss (null
-  // when T < 2)}. topK ≥ 10 guesses are kept per position.
-  run(tokens, { topK = defaults.topK } = {}) {
+  // after every position), tempered: temper(temperature)'s answer, last:
+  // {logits, top: [[id, p] × 10]}, loss (null when T < 2)}. topK ≥ 10
+  // guesses are kept per position.
+  run(tokens, { topK = defaults.topK, temperature = 1 } = {}) {
     const k = Math.max(10, topK);
     const summary = answer(this.model.run(JSON.stringify(tokens), k));
     const { layers, heads } = this.config;
@@ -129,9 +130,19 @@ export class LoadedModel {
       tokens: [...tokens],
       attention: { shape: [layers, heads, T, T], data: attention },
       top: { k: summary.topK, ids, probabilities },
+      tempered: this.temper(temperature),
       last: { logits: this.model.lastLogits(), top: last },
       loss: summary.loss,
     };
+  }
+
+  // The last run's guesses at `temperature`, as Generate would sample them:
+  // {temperature, k, ids, probabilities, own} ((T, k) each: after every
+  // position the k tokens most probable at that temperature, their
+  // probability there and their own at temperature 1), all the core's.
+  temper(temperature) {
+    const { topK } = answer(this.model.temper(temperature));
+    return { temperature, k: topK, ids: this.model.temperedIds(), probabilities: this.model.temperedProbabilities(), own: this.model.ownProbabilities() };
   }
 
   // The last run as the CLI's model trace (JSON text).

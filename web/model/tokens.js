@@ -6,7 +6,11 @@
 // by its bytes, \xF0\x9F, never as a broken character; an id past the
 // tokenizer's 50,257 (nanoGPT pads GPT-2's vocabulary to 50,304, and such a
 // model may still guess or sample the padding) as <50300>, in labels and in
-// decoded text alike, and such text read back as that id again.
+// decoded text alike, and such text read back as that id again. tokensOf
+// and textOf turn the learner's text into a model's ids and back.
+import { ModelError } from '../engine/model-client.js';
+import { quoteText } from '../state/state.js';
+
 export function labelsOf(tokens, info, tokenizer) {
   if (info.tokenizer === 'characters' && Array.isArray(info.vocabulary)) return tokens.map((t) => info.vocabulary[t] ?? `#${t}`);
   if (info.tokenizer === 'gpt2' && tokenizer) return tokens.map((t) => tokenizer.label(t));
@@ -79,4 +83,28 @@ export function gpt2Tokenizer(gpt2, ranks) {
       return '<|endoftext|>';
     },
   };
+}
+
+// A model with no tokenizer reads token ids: "3, 1, 4".
+function idsOf(text) {
+  const parts = text.trim().split(/[\s,]+/);
+  if (!parts.every((p) => /^\d{1,9}$/.test(p)))
+    throw new ModelError(`text: this model has no tokenizer, so type token ids separated by commas, like 3, 1, 4; got ${quoteText(text)}`);
+  return parts.map(Number);
+}
+
+// The text's tokens for a model: the core's (a character model), the GPT-2
+// tokenizer's, or typed ids (the core checks each against V).
+// model: {info, worker, tokenizer}, the Model view's.
+export async function tokensOf({ info, worker, tokenizer }, text) {
+  if (info.tokenizer === 'gpt2') return tokenizer.encode(text, info.config.vocab);
+  if (info.tokenizer === 'ids') return idsOf(text);
+  return worker.encode(text);
+}
+
+// The text of generated ids, to append to the learner's.
+export async function textOf({ info, worker, tokenizer }, ids) {
+  if (info.tokenizer === 'gpt2') return tokenizer.decode(ids);
+  if (info.tokenizer === 'ids') return ids.map((id) => `, ${id}`).join('');
+  return worker.decode(ids);
 }
