@@ -112,7 +112,7 @@ void check_cost(const training_spec& s) {
                   "; train fewer steps or a smaller model");
   // the whole run's time, named by what makes it long: the steps, or the evaluations (their samples)
   if (c.run_picoseconds > bound::run_seconds * 1000000000000ull) {
-    const u64 seconds = c.run_picoseconds / 1000000000000ull;
+    const u64 seconds = plus(c.run_picoseconds, 999999999999ull) / 1000000000000ull;  // rounded up: never "120 s, beyond 120 s"
     const u64 step_ms = c.step_picoseconds / 1000000000ull;
     if (c.steps_picoseconds >= c.evaluations_picoseconds)
       detail::fail("train.steps: ", s.steps, " steps of about ", step_ms, " ms each and their evaluations would take about ",
