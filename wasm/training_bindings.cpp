@@ -60,7 +60,9 @@ class training {
   void corpus(const std::u16string& name, const val& bytes) {
     const std::string key = glue::utf8_replacing(name);
     if (!bytes.isString()) {
-      corpora_[key] = bytes.as<std::string>();
+      // only bytes convert: anything else would throw from inside Embind
+      corpora_[key] = bytes.instanceof(val::global("Uint8Array")) ? bytes.as<std::string>()
+                                                                   : std::string(1, '\0') + ": is neither text nor bytes";
       return;
     }
     const std::string message = error_of([&] { corpora_[key] = utf8_of(bytes.as<std::u16string>(), ""); });

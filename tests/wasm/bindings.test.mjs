@@ -235,6 +235,11 @@ test('a lone surrogate in any text is refused naming the field, never glued to t
   // a corpus given as a JS string with a lone surrogate: named when the file names it
   run.corpus('literature.txt', `${golden('literature.txt')}\uD800`);
   assert.match(run.load(golden('text-bigram.json')), /^task\.corpus: literature\.txt: not valid Unicode: a lone surrogate U\+D800 at character \d+/);
+  // neither text nor bytes: named when the file names it, never a throw from inside Embind
+  for (const given of [42, { length: 3 }, null]) {
+    run.corpus('literature.txt', given);
+    assert.equal(run.load(golden('text-bigram.json')), 'task.corpus: literature.txt: is neither text nor bytes');
+  }
   run.delete();
 
   const model = new models.Model();
