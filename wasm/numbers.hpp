@@ -21,7 +21,7 @@ inline constexpr double largest_seed = 9007199254740992.0;  // 2⁵³: the large
 inline bool whole(double n, double most = largest_index) { return n >= 0 && n <= most && std::floor(n) == n; }
 
 // n as JS shows it: whole numbers in full (4294967296, -1), others shortest.
-inline std::string js_number(double n) {
+[[gnu::noinline]] inline std::string js_number(double n) {
   if (std::isnan(n)) return "NaN";
   if (std::isinf(n)) return n > 0 ? "Infinity" : "-Infinity";
   char text[40];
@@ -31,7 +31,7 @@ inline std::string js_number(double n) {
 }
 
 // n as an integer, or attention::error "name: n is not a whole number from 0 to most".
-inline std::uint64_t whole_of(double n, const char* name, double most = largest_index) {
+[[gnu::noinline]] inline std::uint64_t whole_of(double n, const char* name, double most = largest_index) {
   ATTENTION_CHECK(whole(n, most), name, ": ", js_number(n), " is not a whole number from 0 to ", js_number(most));
   return static_cast<std::uint64_t>(n);
 }

@@ -33,7 +33,7 @@ inline void append_utf8(std::string& out, char32_t c) {
 
 // The UTF-8 of a JS string with each lone surrogate shown as U+FFFD (for
 // names that are only looked up, never computed on).
-inline std::string utf8_replacing(const std::u16string& text) {
+[[gnu::noinline]] inline std::string utf8_replacing(const std::u16string& text) {
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char16_t u = text[i];
@@ -50,7 +50,7 @@ inline std::string utf8_replacing(const std::u16string& text) {
 
 // The UTF-8 of a JS string, or attention::error "name: not valid Unicode: a
 // lone surrogate U+D800 at character 5 (counted from 0, in UTF-16 code units)".
-inline std::string utf8_of(const std::u16string& text, const char* name) {
+[[gnu::noinline]] inline std::string utf8_of(const std::u16string& text, const char* name) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {
