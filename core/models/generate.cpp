@@ -18,6 +18,9 @@ void check_temperature(double temperature) {
                         static_cast<float>(temperature) > 0 &&
                         temperature <= std::numeric_limits<float>::max();
   ATTENTION_CHECK(positive, "temperature: expected a number > 0 that fits in float32, got ", temperature);
+  ATTENTION_CHECK(temperature >= limits::sampling::temperature_floor, "temperature: ", temperature,
+                  " is below the floor of ", limits::sampling::temperature_floor,
+                  " (the logits divided by it could overflow float32)");
 }
 
 std::vector<std::int64_t> generate_tokens(const gpt_model& model, const std::vector<std::int64_t>& prompt,

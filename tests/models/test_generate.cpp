@@ -42,6 +42,10 @@ TEST_CASE("generate refuses a bad temperature, count or prompt", "[generate]") {
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 0.0, 0), "temperature: expected a number > 0 that fits in float32, got 0");
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1e39, 0), Catch::StartsWith("temperature: expected a number > 0"));
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1e-50, 0), Catch::StartsWith("temperature: expected a number > 0"));
+  // below the floor (limits::sampling) the logits could overflow: refused up front, naming the field
+  CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1e-38, 0), Catch::StartsWith("temperature: 1e-38 is below the floor of 0.001"));
+  CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1e-40, 0), Catch::StartsWith("temperature: 1e-40 is below the floor of 0.001"));
+  CHECK(generate_tokens(model, {1}, 1, 1e-3, 0).size() == 1);
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 5000, 1.0, 0), "count: 5000 is beyond the limit of 4096 tokens");
   CHECK_THROWS_WITH(generate_tokens(model, {}, 1, 1.0, 0), "tokens: empty");
   CHECK(generate_tokens(model, {1}, 0, 1.0, 0).empty());

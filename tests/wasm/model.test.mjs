@@ -100,7 +100,7 @@ test('generate: the seed decides the tokens; errors are the core\'s lines', asyn
   assert.throws(() => model.run([1, 81]), { name: 'ModelError', message: 'tokens[1]: 81 is outside [0, 81)' });
   assert.throws(() => model.run([1, 2 ** 64]), { name: 'ModelError' });
   assert.throws(() => model.run(new Array(33).fill(1)), { name: 'ModelError', message: "tokens: 33 tokens, the model's wpe.weight holds 32 positions" });
-  assert.throws(() => model.run([1], { topK: 1000 }), { name: 'ModelError', message: 'topK: 1000 is outside [1, 100]' });
+  assert.throws(() => model.run([1], { topK: 1000 }), { name: 'ModelError', message: 'topK: 1000 is not a whole number from 1 to 100' });
   model.dispose();
 });
 
