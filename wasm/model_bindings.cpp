@@ -25,6 +25,7 @@
 #include "models/hf_config.hpp"
 #include "models/model_loader.hpp"
 #include "models/model_trace.hpp"
+#include "models/parameter_counts.hpp"
 #include "models/vocabulary.hpp"
 
 namespace {
@@ -177,6 +178,35 @@ class model {
   val top_ids() const { return int32_copy(top_ids_.data(), top_ids_.size()); }
   val top_probabilities() const { return float32_copy(top_probabilities_.data(), top_probabilities_.size()); }
   val last_logits() const { return run_ ? float32_copy(run_->last_logits.data(), run_->last_logits.size()) : float32_copy(nullptr, 0); }
+
+  // Every head's scores on the last run's tokens, layer by layer, head by
+  // head: [{"layer", "head", "previous", "induction"}] (induction null when
+  // no token repeats), or {"error"}.
+  std::string head_scores() const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(run_.has_value(), "model: nothing run");
+      const std::vector<attention::head_score> scores = attention::run_head_scores(*run_);
+      nlohmann::json list = nlohmann::json::array();
+      const std::size_t H = model_->config.heads;
+      for (std::size_t i = 0; i < scores.size(); ++i) {
+        nlohmann::json one{{"layer", i / H}, {"head", i % H}, {"previous", scores[i].previous}, {"induction", nullptr}};
+        if (scores[i].induction) one["induction"] = *scores[i].induction;
+        list.push_back(one);
+      }
+      return list.dump();
+    });
+  }
+
+  // What the file's parameter count holds: {"file", "zeroKeyBiases",
+  // "others"} (models/parameter_counts.hpp), or {"error"}.
+  std::string parameter_counts() const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
+      const attention::parameter_counts counts = attention::count_parameters(*model_);
+      return nlohmann::json{{"file", counts.file}, {"zeroKeyBiases", counts.zero_key_biases}, {"others", counts.others()}}
+          .dump();
+    });
+  }
 
   // The last run's guesses at `temperature`: after each position, its topK
   // tokens most probable in the distribution Generate samples from (the
@@ -344,6 +374,8 @@ EMSCRIPTEN_BINDINGS(attention_models) {
       .function("temperedProbabilities", &model::tempered_probabilities)
       .function("ownProbabilities", &model::own_probabilities)
       .function("traceJson", &model::trace_json)
+      .function("headScores", &model::head_scores)
+      .function("parameterCounts", &model::parameter_counts)
       .function("headScenario", &model::head_scenario)
       .function("encode", &model::encode)
       .function("decode", &model::decode)

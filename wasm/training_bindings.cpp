@@ -6,6 +6,7 @@
 
 #include <malloc.h>
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -103,6 +104,8 @@ class training {
                           {"embed", s.embed}, {"heads", s.heads}, {"layers", s.layers}, {"steps", s.steps},
                           {"batch", s.batch}, {"lr", s.optimizer.lr},
                           {"every", s.eval_every}, {"parameters", parameters},
+                          // the loss of guessing every token of the vocabulary alike: where a run starts
+                          {"uniformLoss", std::log(static_cast<double>(run_->model().vocab))},
                           {"mlp", s.mlp}, {"norm", s.norm}, {"bias", s.bias},
                           {"activation", attention::activation_name(s.activation)}, {"samples", s.sample.has_value()},
                           {"probe", {{"tokens", std::vector<std::int64_t>(v.x.begin(), v.x.begin() + v.length)},

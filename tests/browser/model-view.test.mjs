@@ -55,7 +55,7 @@ test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, t
   const run = node.model.run(tokens);
   assert.equal(await page.getAttribute('.model-view', 'data-tokens'), tokens.join(','));
   assert.deepEqual(await page.$$eval('.token-chip', (c) => c.map((x) => x.textContent)), tokens.map((t) => tokenText(node.vocabulary[t])));
-  assert.match(await page.textContent('.model-facts'), /^2 layers × 4 heads, embedding 64, a vocabulary of 81 tokens \(characters\), reads up to 32 tokens, 112,593 parameters$/);
+  assert.match(await page.textContent('.model-facts'), /^2 layers × 4 heads, embedding 64, a vocabulary of 81 tokens \(characters\), reads up to 32 tokens, 112,593 parameters in the file: 112,465 trained weights and 128 key biases that are always zero \(softmax ignores a key’s bias, so training never moves it\)$/);
   assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 8);
   assert.deepEqual(await page.$$eval('.model-thumb[aria-pressed="true"]', (b) => b.map((x) => `${x.dataset.layer}.${x.dataset.head}`)), ['1.2']);
   assert.equal(await page.textContent('.model-head-panel h3'), 'Layer 1, head 2: who listens to whom');
@@ -265,7 +265,8 @@ test('"Open this head in the playground": the core\'s scenario of layer 1, head 
   for (let n = 0; n < T * T; n++) assert.ok(Math.abs(weights.data[n] - run.attention.data[at + n]) <= 1e-6, `weights[${n}]`);
   trace.dispose();
   assert.deepEqual(await page.$$eval('#tokens .token-text', (t) => t.map((x) => x.textContent)), labels.map(tokenText));
-  // q, k, v (the step it opens on) shows the head's biases beside its weights
+  // q, k, v shows the head's biases beside its weights
+  await page.click('.step-button[data-step="qkv"]');
   await page.waitForSelector('figure[data-matrix="b_query"]', { timeout: 10000 });
   assert.ok(await page.$('figure[data-matrix="b_value"]'));
   await shot(page, 'model-head-in-playground');

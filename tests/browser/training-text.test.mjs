@@ -34,7 +34,7 @@ test('text-gpt in the page: characters as labels, the core\'s guesses under the 
   const page = await trainingPage('#train=text-gpt');
   const trace = goldenTrace('text-gpt');
   assert.match(await page.textContent('#train-status'), /^Step 0 of 1100 · validation loss 4\.\d{3} at step 0$/);
-  assert.match(await page.textContent('.training-about'), /2 layers of 4 heads, embedding 64, an MLP 4× wide, LayerNorm, biases, GELU, [\d,]+ weights; 81 distinct characters, 48,228 to train on and 5,359 to validate/);
+  assert.match(await page.textContent('.training-about'), /2 layers of 4 heads, embedding 64, an MLP 4× wide, LayerNorm, biases, GELU, [\d,]+ trained weights; 81 distinct characters, 48,228 to train on and 5,359 to validate/);
   assert.equal(await page.$eval('#train-speed', (s) => s.value), '0', 'a language model trains as fast as it goes');
   assert.deepEqual(await page.$$eval('.training-heads figure', (f) => f.map((x) => x.dataset.matrix)),
     ['attention-l0h0', 'attention-l0h1', 'attention-l0h2', 'attention-l0h3', 'attention-l1h0', 'attention-l1h1', 'attention-l1h2', 'attention-l1h3']);
@@ -217,7 +217,7 @@ test('the lesson "Finishing the lecture": five rungs on one chart, what each add
     const card = cards[k];
     assert.match(card.text, new RegExp(words[k]));
     assert.ok(card.text.includes(`validation loss ${rung.evals.at(-1).loss.toFixed(3)}`), `${rung.id}: its final validation loss`);
-    assert.ok(card.text.includes(`${rung.parameters.toLocaleString('en')} weights`));
+    assert.ok(card.text.includes(`${rung.parameters.toLocaleString('en')} trained weights`));
     if (k) assert.ok(card.text.includes(`${(ladder.rungs[k - 1].evals.at(-1).loss - rung.evals.at(-1).loss).toFixed(3)} lower than the rung before`), `${rung.id}: what it buys`);
     assert.equal(card.step, String(rung.steps));
   });

@@ -87,6 +87,32 @@ test('the guesses after every position, and a head as a scenario', async () => {
   model.dispose();
 });
 
+test('every head\'s scores on the last run, and what the file\'s parameter count holds', async () => {
+  const model = await open(blob(modelFile('text-gpt')), { name: 'text-gpt.safetensors' });
+  assert.throws(() => model.headScores(), { name: 'ModelError', message: 'model: nothing run' });
+  // text-gpt's file: its trained weights and 2 layers × 64 zero key biases
+  assert.deepEqual(model.parameterCounts(), { file: 112593, zeroKeyBiases: 128, others: 112465 });
+  const tokens = model.encode('To be, or not to be');
+  const run = model.run(tokens);
+  const scores = model.headScores();
+  const T = tokens.length;
+  assert.deepEqual(scores.map((s) => `${s.layer}.${s.head}`), ['0.0', '0.1', '0.2', '0.3', '1.0', '1.1', '1.2', '1.3']);
+  scores.forEach((s, k) => {
+    // a previous-token score: the mean weight on (i, i − 1)
+    let sum = 0;
+    for (let i = 1; i < T; i++) sum += run.attention.data[k * T * T + i * T + i - 1];
+    assert.ok(Math.abs(s.previous - sum / (T - 1)) < 1e-6, `head ${k}`);
+    assert.equal(typeof s.induction, 'number', '"to be" repeats: an induction score');
+  });
+  model.run(model.encode('abc'));
+  assert.ok(model.headScores().every((s) => s.induction === null), 'no token repeats: no induction score');
+  model.dispose();
+  const nobias = await open(blob(modelFile('nano-f16-nobias')));
+  assert.equal(nobias.parameterCounts().zeroKeyBiases, 0);
+  assert.equal(nobias.parameterCounts().others, nobias.parameters);
+  nobias.dispose();
+});
+
 test('generate: the seed decides the tokens; errors are the core\'s lines', async () => {
   const model = await open(blob(modelFile('text-gpt')));
   const prompt = model.encode('To be');

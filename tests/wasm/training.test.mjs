@@ -45,6 +45,15 @@ for (const id of ['previous-token', 'induction']) {
   });
 }
 
+test('the info says the loss of guessing uniformly: ln V of the task\'s vocabulary', () => {
+  for (const [id, V] of [['previous-token', 16], ['text-gpt', 81]]) {
+    const run = engine.training(golden(`${id}.json`), { 'literature.txt': readFileSync(join(root, 'tests', 'golden-training', 'literature.txt'), 'utf8') });
+    assert.equal(run.info.vocab, V);
+    assert.ok(Math.abs(run.info.uniformLoss - Math.log(V)) < 1e-12, `${id}: ${run.info.uniformLoss}`);
+    run.dispose();
+  }
+});
+
 test('a snapshot restores the whole state: the same steps after it give the same losses', () => {
   const run = engine.training(golden('induction.json'));
   run.steps(50);

@@ -18,11 +18,12 @@ const requests = {
     model = null;
     const file = typeof source === 'string' ? await fetchModel(source) : source;
     model = await openModel(file, { engine, config, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
-    return model.info;
+    return { ...model.info, counts: model.parameterCounts() };
   },
   run: ({ tokens, topK, temperature }) => loaded().run(tokens, { topK, temperature }),
   temper: ({ temperature }) => loaded().temper(temperature),
   trace: () => loaded().traceJson(),
+  scores: () => loaded().headScores(),
   head: ({ layer, head, labels }) => loaded().headScenario(layer, head, { labels }),
   encode: ({ text }) => loaded().encode(text),
   decode: ({ ids }) => loaded().decode(ids),

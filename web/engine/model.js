@@ -136,6 +136,14 @@ export class LoadedModel {
     };
   }
 
+  // Every head's scores on the last run's tokens (training/head_scores.hpp):
+  // [{layer, head, previous, induction}], induction null when no token repeats.
+  headScores() { return answer(this.model.headScores()); }
+
+  // What the file's parameter count holds: {file, zeroKeyBiases, others}
+  // (a nanoGPT export's key biases are zeros training never moves).
+  parameterCounts() { return answer(this.model.parameterCounts()); }
+
   // The last run's guesses at `temperature`, as Generate would sample them:
   // {temperature, k, ids, probabilities, own} ((T, k) each: after every
   // position the k tokens most probable at that temperature, their

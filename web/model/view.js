@@ -23,6 +23,8 @@ import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
 import * as focus from './focus.js';
 import * as nextToken from './next.js';
+import { parametersText } from './parameters.js';
+import { StartHere } from './start-here.js';
 import { TemperatureField } from './temperature.js';
 import { labelsOf, loadTokenizer, tokensOf } from './tokens.js';
 
@@ -41,8 +43,9 @@ const megabytes = (n) => `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)} MB`;
 export class ModelView {
   // root: an element to fill. settings: {model (a preset id or a same-origin
   // URL), text, layer, head}. onState(settings): what the learner changed, for
-  // the URL; onOpenHead({scenario, layer, head}): "Open this head in the playground".
-  constructor(root, { onState = () => {}, onOpenHead = null } = {}) {
+  // the URL; onOpenHead({scenario, layer, head}): "Open this head in the playground";
+  // startHere: the page's first-visit box (start-here.js), not an author's figure.
+  constructor(root, { onState = () => {}, onOpenHead = null, startHere = false } = {}) {
     this.onState = onState;
     this.onOpenHead = onOpenHead;
     this.worker = null;      // the model shown
@@ -53,6 +56,7 @@ export class ModelView {
     this.seed = 1;
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
+    this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s) => this.select(s) }) : null;
   }
 
   build(root) {
@@ -214,7 +218,7 @@ export class ModelView {
       this.name.textContent = `Model: ${label}`;
       // "a vocabulary of 81": how many tokens it knows, not how many the text has
       this.facts.textContent = `${c.layers} layers × ${c.heads} heads, embedding ${c.embed}, a vocabulary of ${c.vocab.toLocaleString('en')} tokens`
-        + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, reads up to ${c.length} tokens, ${c.parameters.toLocaleString('en')} parameters`;
+        + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, reads up to ${c.length} tokens, ${parametersText(info.counts)}`;
       // the views drew the last model: hidden until this one has read the text
       this.result = null;
       this.position = null;
@@ -316,6 +320,7 @@ export class ModelView {
     this.box.dataset.state = 'ready';
     this.box.dataset.tokens = this.result.tokens.join(',');
     performance.measure('model-draw', { start });
+    this.startHere?.update({ model: this.settings.model, worker: this.worker, text: this.settings.text, labels: this.labels });
   }
 
   // Whether the last run has heads to draw (a model without blocks has none).
