@@ -1,7 +1,8 @@
 #include "models/model_stream.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -70,8 +71,9 @@ gpt_model read_model(std::istream& in, std::uint64_t size, const model_overrides
 }
 
 gpt_model read_model_file(const std::string& path, const model_overrides& overrides) {
-  std::error_code ignored;
-  ATTENTION_CHECK(!std::filesystem::is_directory(path, ignored), quote(path), ": a directory, not a model file");
+  struct stat status {};  // POSIX rather than <filesystem>: this file is built for wasm too
+  ATTENTION_CHECK(stat(path.c_str(), &status) != 0 || !S_ISDIR(status.st_mode), quote(path),
+                  ": a directory, not a model file");
   std::ifstream file(path, std::ios::binary | std::ios::ate);
   ATTENTION_CHECK(file.is_open(), quote(path), ": cannot open");
   const std::streamoff size = file.tellg();
