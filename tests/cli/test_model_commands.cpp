@@ -3,6 +3,7 @@
 // refused with its own line (tests/fuzz/model/hostile.json) by each command.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <fstream>
@@ -202,4 +203,21 @@ TEST_CASE("head never writes a scenario that trace would refuse", "[model-comman
   REQUIRE(fine.code == 0);
   const result traced = cli({"trace", "-"}, fine.out);
   CHECK(traced.code == 0);
+}
+
+TEST_CASE("every hostile config.json of the fuzz seeds is refused in one line starting config", "[model-commands]") {
+  namespace fs = std::filesystem;
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(test_support::tests_dir() + "/fuzz/config/regressions")) {
+    INFO(entry.path().filename().string());
+    const result r = cli({"validate", model("hf-f32"), "--config", entry.path().string()});
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.rfind("config", 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    ++files;
+  }
+  CHECK(files >= 7);
+  // and each seed of the corpus that agrees with hf-f32's sizes is read
+  CHECK(cli({"validate", model("hf-f32"), "--config", test_support::tests_dir() + "/fuzz/config/corpus/empty.json"}).code == 0);
 }
