@@ -79,8 +79,8 @@ void run_model_command(const arguments& a, std::string_view first, std::istream&
   const std::string* text = a.option("--text");
   const std::vector<std::int64_t> tokens =
       text ? encode_text(model.config, *text, "--text") : tokens_of(*a.option("--tokens"));
-  check_tokens(model.config, tokens, text ? "--text" : "--tokens");
   const std::string place = text ? "--text" : "--tokens";
+  check_tokens(model.config, tokens, place);
   if (a.command == "model") {
     check_model_trace(model.config, tokens.size(), place);  // before the forward: what it would print
     write_model_trace(out, model, run_model(model, tokens));
