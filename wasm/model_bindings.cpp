@@ -217,7 +217,7 @@ class model {
     return json_or_error([&] {
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
       const std::vector<attention::tempered_guess> guesses =
-          attention::tempered_guesses(*run_, temperature, run_->top_k);
+          attention::tempered_guesses(*model_, *run_, temperature, run_->top_k);
       tempered_ids_.resize(guesses.size());
       tempered_probabilities_.resize(guesses.size());
       own_probabilities_.resize(guesses.size());

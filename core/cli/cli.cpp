@@ -1,5 +1,6 @@
 #include "cli/cli.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <iterator>
@@ -51,8 +52,16 @@ std::string read_all(std::istream& in, const std::string& path, bool training) {
   return text;
 }
 
+// A path that is a directory, named as one: opening it "succeeds" on Linux
+// and then reads nothing or fails with a message that names no path.
+void check_not_directory(const std::string& path, const std::string& place, const char* expected) {
+  std::error_code ignored;
+  ATTENTION_CHECK(!std::filesystem::is_directory(path, ignored), place, ": a directory, not ", expected);
+}
+
 std::string read_input(const std::string& path, std::istream& in, bool training) {
   if (path == "-") return read_all(in, "standard input", training);
+  check_not_directory(path, quote(path), training ? "a training file" : "a file");
   std::ifstream file(path, std::ios::binary);
   ATTENTION_CHECK(file.is_open(), quote(path), ": cannot open");
   return read_all(file, quote(path), training);
@@ -63,6 +72,7 @@ std::string read_input(const std::string& path, std::istream& in, bool training)
 corpus_reader corpora_beside(const std::string& path) {
   const std::string folder = path == "-" || path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
   return [folder](const std::string& name) {
+    check_not_directory(folder + "/" + name, "task.corpus: " + quote(name), "a file of text");
     std::ifstream file(folder + "/" + name, std::ios::binary);
     ATTENTION_CHECK(file.is_open(), "task.corpus: ", quote(name), " cannot be opened beside the training file");
     std::string bytes;
@@ -101,6 +111,7 @@ std::string first_bytes(const std::string& path, std::istream& in) {
     in.read(buffer, sizeof buffer);
     return std::string(buffer, static_cast<std::size_t>(in.gcount()));
   }
+  check_not_directory(path, quote(path), "a file");
   std::ifstream file(path, std::ios::binary);
   ATTENTION_CHECK(file.is_open(), quote(path), ": cannot open");
   file.read(buffer, sizeof buffer);
@@ -149,12 +160,12 @@ int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& o
       }
       training_run run(file.spec);
       const training_result result = train_all(run, file.spec);
-      write_training_trace(out, file, run, result);
-      if (model_path) {
+      if (model_path) {  // the model first: a model that cannot be written stops before any trace is printed
         write_model_file(model, file, run);
         model.close();
         ATTENTION_CHECK(!model.fail(), quote(*model_path), ": cannot write (disk full?); the model is incomplete");
       }
+      write_training_trace(out, file, run, result);
       return written(out, err);
     }
     const scenario s = parse_scenario(text);

@@ -1,6 +1,7 @@
 #include "cli/model_commands.hpp"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -15,28 +16,20 @@
 namespace attention {
 namespace {
 
-// Standard input is read whole (its size is not known before), up to a limit;
-// a file streams in chunks from its known size.
+// Standard input streams as far as its header says, up to a limit; a file
+// streams in chunks from its known size.
 gpt_model open_model(const std::string& path, std::string_view first, std::istream& in,
                      const model_overrides& overrides) {
-  if (path == "-") {
-    std::string bytes(first);
-    char buffer[1 << 16];
-    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-      bytes.append(buffer, static_cast<std::size_t>(in.gcount()));
-      ATTENTION_CHECK(bytes.size() <= limits::models::standard_input, "standard input: more than ",
-                      limits::models::standard_input, " bytes; the limit of a model file read from standard input");
-    }
-    ATTENTION_CHECK(!in.bad(), "standard input: cannot read");
-    std::istringstream whole(bytes);
-    return read_model(whole, bytes.size(), overrides);
-  }
+  if (path == "-") return read_model_stream(in, first, limits::models::standard_input, overrides);
   return read_model_file(path, overrides);
 }
 
 model_overrides overrides_of(const arguments& a) {
   const std::string* path = a.option("--config");
   if (path == nullptr) return {};
+  std::error_code ignored;
+  ATTENTION_CHECK(!std::filesystem::is_directory(*path, ignored), "--config: ", quote(*path),
+                  ": a directory, not a config.json");
   std::ifstream file(*path, std::ios::binary);
   ATTENTION_CHECK(file.is_open(), quote(*path), ": cannot open");
   std::string text;
@@ -86,8 +79,10 @@ void run_model_command(const arguments& a, std::string_view first, std::istream&
   const std::string* text = a.option("--text");
   const std::vector<std::int64_t> tokens =
       text ? encode_text(model.config, *text, "--text") : tokens_of(*a.option("--tokens"));
-  check_tokens(model.config, tokens, text ? "--text" : "--tokens");
+  const std::string place = text ? "--text" : "--tokens";
+  check_tokens(model.config, tokens, place);
   if (a.command == "model") {
+    check_model_trace(model.config, tokens.size(), place);  // before the forward: what it would print
     write_model_trace(out, model, run_model(model, tokens));
     return;
   }
@@ -95,7 +90,8 @@ void run_model_command(const arguments& a, std::string_view first, std::istream&
   const std::size_t layer = *index_option(*a.option("--layer")), head = *index_option(*a.option("--head"));
   ATTENTION_CHECK(layer < model.config.layers, "--layer: ", layer, " is outside [0, ", model.config.layers, ")");
   ATTENTION_CHECK(head < model.config.heads, "--head: ", head, " is outside [0, ", model.config.heads, ")");
-  out << model_head_scenario(model, run_model(model, tokens), layer, head, name) << "\n";
+  check_head_tokens(tokens.size(), place);
+  out << model_head_scenario(model, run_model(model, tokens), layer, head, name, {}, place) << "\n";
 }
 
 }  // namespace attention

@@ -140,7 +140,8 @@ std::string problem_of(const std::string& what) {
 
 }  // namespace
 
-json read_json(std::string_view text, std::string_view what, std::size_t max_bytes, std::size_t max_depth) {
+json read_json(std::string_view text, std::string_view what, std::size_t max_bytes, std::size_t max_depth,
+               bool under_name) {
   const std::string name(what);
   ATTENTION_CHECK(text.size() <= max_bytes, name, ": ", text.size(), " bytes exceed the limit of ", max_bytes);
   // nlohmann stops at a NUL as if the text ended there: refuse it outright.
@@ -155,7 +156,10 @@ json read_json(std::string_view text, std::string_view what, std::size_t max_byt
     detail::fail(name, ": not valid JSON: ", quote(e.what(), 120));
   }
   ATTENTION_CHECK(!sax.too_deep(), name, ": nested deeper than ", max_depth, " levels");
-  ATTENTION_CHECK(sax.duplicate().empty(), sax.duplicate(), "; each key may appear once");
+  if (!sax.duplicate().empty()) {
+    const bool named = sax.duplicate().rfind(name + ":", 0) == 0;  // a quoted key at the top: already "config: …"
+    detail::fail(under_name && !named ? name + "." : "", sax.duplicate(), "; each key may appear once");
+  }
   if (sax.failed()) {
     const std::string place = where(text, sax.position() == 0 ? 0 : sax.position() - 1);
     const std::string problem = problem_of(sax.what());

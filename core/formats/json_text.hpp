@@ -13,9 +13,11 @@
 
 namespace attention {
 
-// `what` names the document in messages ("scenario", "training").
+// `what` names the document in messages ("scenario", "training"); with
+// `under_name` a key's place is written under it too ("config.n_head"), as
+// a document whose fields are named that way (a Hugging Face config.json).
 nlohmann::json read_json(std::string_view text, std::string_view what, std::size_t max_bytes,
-                         std::size_t max_depth);
+                         std::size_t max_depth, bool under_name = false);
 
 // The keys of the top-level object as far as the text parses, whatever its
 // size and whatever follows: enough to tell which kind of document a

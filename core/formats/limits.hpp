@@ -86,6 +86,12 @@ inline constexpr std::size_t layers = 256;
 inline constexpr std::size_t length = 8192;                  // Tmax, the rows of wpe
 inline constexpr std::uint64_t parameters = 1u << 29;        // 536,870,912 numbers: 2 GiB as float32
 inline constexpr std::uint64_t request_attention = 1u << 28; // layers · heads · T² of one sequence: 1 GiB of weights
+inline constexpr std::uint64_t request_logits = 1u << 28;    // T · V of one sequence, made a block at a time (GPT-2 on 1,024: 51,463,168)
+inline constexpr std::size_t logits_block = 1u << 23;        // logits held at once: 32 MB, whole rows (at least one)
+// What a printed model trace holds (the CLI's `model`, wasm's traceJson), as
+// a scenario's trace: attention, logits and guesses together. The page's own
+// runs print nothing and keep request_attention (GPT-2 small on 1,024 tokens).
+inline constexpr std::uint64_t trace_numbers = attention::limits::trace_numbers;  // 16,777,216
 inline constexpr std::size_t generated = 4096;               // tokens one generation adds
 inline constexpr std::uint64_t standard_input = std::uint64_t{1} << 31;  // a model file read from standard input: 2 GiB
 

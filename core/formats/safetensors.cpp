@@ -40,7 +40,8 @@ std::vector<std::uint64_t> sizes_of(const json& shape, const std::string& where)
   return sizes;
 }
 
-safetensors_tensor tensor_of(const std::string& name, const json& info, std::uint64_t data_bytes) {
+// data_bytes: the file's data, or at most so much; `past` ends the message of a range beyond it
+safetensors_tensor tensor_of(const std::string& name, const json& info, std::uint64_t data_bytes, const std::string& past) {
   const std::string where = tensor_place(name);
   ATTENTION_CHECK(info.is_object() && info.size() == 3 && info.contains("dtype") && info.contains("shape") &&
                       info.contains("data_offsets"),
@@ -59,7 +60,7 @@ safetensors_tensor tensor_of(const std::string& name, const json& info, std::uin
   ATTENTION_CHECK(pair, where, ": data_offsets ", quote(offsets.dump(), 40), " is not [begin, end]");
   t.begin = offsets[0].get<std::uint64_t>();
   t.end = offsets[1].get<std::uint64_t>();
-  ATTENTION_CHECK(t.end <= data_bytes, "header: data_offsets of ", where, " run past the end of the file");
+  ATTENTION_CHECK(t.end <= data_bytes, "header: data_offsets of ", where, " run past ", past);
   // counted in 64 bits, saturating: a product past 2⁶⁴ is never wrapped into a small one
   std::uint64_t n = 1;
   for (std::uint64_t s : t.shape) n = saturating_times(n, s);
@@ -89,12 +90,13 @@ std::uint64_t safetensors_header_length(const unsigned char* first, std::size_t 
   return n;
 }
 
-safetensors_header read_safetensors_header(std::string_view text, std::uint64_t file_size) {
+namespace {
+
+// The header against data of exactly `data_bytes` (sized) or at most that many.
+safetensors_header read_header(std::string_view text, std::uint64_t data_bytes, bool sized, const std::string& past) {
   safetensors_header h;
   h.header_bytes = text.size();
-  ATTENTION_CHECK(file_size >= 8 + h.header_bytes, "header: length ", h.header_bytes, " does not fit a file of ",
-                  file_size, " bytes");
-  h.data_bytes = file_size - 8 - h.header_bytes;
+  h.data_bytes = data_bytes;
   const json header = read_json(text, "header", limits::models::header_bytes, limits::models::header_depth);
   ATTENTION_CHECK(header.is_object(), "header: not a JSON object");
   ATTENTION_CHECK(header.size() <= limits::models::tensors + 1, "header: ", header.size(),
@@ -109,7 +111,7 @@ safetensors_header read_safetensors_header(std::string_view text, std::uint64_t 
       }
       continue;
     }
-    h.tensors.push_back(tensor_of(item.key(), item.value(), h.data_bytes));
+    h.tensors.push_back(tensor_of(item.key(), item.value(), h.data_bytes, past));
   }
   // file order; then the ranges must tile the data: no overlap, no gap, nothing after
   std::sort(h.tensors.begin(), h.tensors.end(), [](const safetensors_tensor& a, const safetensors_tensor& b) {
@@ -125,9 +127,24 @@ safetensors_header read_safetensors_header(std::string_view text, std::uint64_t 
     covered = t.end;
     previous = &t;
   }
+  if (!sized) h.data_bytes = covered;  // the data ends where the tensors do
   ATTENTION_CHECK(covered == h.data_bytes, "header: the last ", h.data_bytes - covered,
                   " bytes of the file belong to no tensor");
   return h;
+}
+
+}  // namespace
+
+safetensors_header read_safetensors_header(std::string_view text, std::uint64_t file_size) {
+  ATTENTION_CHECK(file_size >= 8 + text.size(), "header: length ", text.size(), " does not fit a file of ", file_size,
+                  " bytes");
+  return read_header(text, file_size - 8 - text.size(), true, "the end of the file");
+}
+
+safetensors_header read_safetensors_header_unsized(std::string_view text, std::uint64_t max_data_bytes,
+                                                   const std::string& source) {
+  return read_header(text, max_data_bytes, false,
+                     "the limit of " + std::to_string(max_data_bytes) + " data bytes of " + source);
 }
 
 }  // namespace attention

@@ -40,6 +40,13 @@ std::uint64_t safetensors_header_length(const unsigned char* first, std::size_t 
 // with no gap and no overlap; __metadata__ maps strings to strings.
 safetensors_header read_safetensors_header(std::string_view header, std::uint64_t file_size);
 
+// The same checks for a file whose size is not known before it is read
+// (standard input): its data is taken to end where its tensors' ranges do,
+// which must be within `max_data_bytes` after the header; `source` names the
+// stream in messages.
+safetensors_header read_safetensors_header_unsized(std::string_view header, std::uint64_t max_data_bytes,
+                                                   const std::string& source);
+
 // A tensor's name as messages show it: as it is when it is made of letters,
 // digits, '.', '_' and '-' (h.3.attn.c_attn.weight), quoted otherwise.
 std::string tensor_place(const std::string& name);

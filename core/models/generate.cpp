@@ -37,18 +37,25 @@ std::vector<std::int64_t> generate_tokens(const gpt_model& model, const std::vec
   return sample_ids(model.weights, model.spec, sample);
 }
 
-std::vector<tempered_guess> tempered_guesses(const model_run& run, double temperature, std::size_t k) {
+std::vector<tempered_guess> tempered_guesses(const gpt_model& model, const model_run& run, double temperature,
+                                            std::size_t k) {
   check_temperature(temperature);
-  const std::size_t T = run.length(), V = run.pass.logits.shape(2);
-  ATTENTION_CHECK(run.pass.logits.size() == T * V && T > 0, "model: the run kept no logits");
+  const std::size_t T = run.length(), V = model.config.vocab;
+  ATTENTION_CHECK(T > 0 && run.pass.unembedded().size() == T * model.config.embed, "model: nothing run");
   k = std::min(k, V);
   std::vector<tempered_guess> guesses;
   guesses.reserve(T * k);
-  for (std::size_t t = 0; t < T; ++t) {
-    const float* logits = run.pass.logits.data() + t * V;  // (V) after position t
-    const std::vector<float> own = softmax(std::vector<float>(logits, logits + V));
-    for (const token_probability& p : most_probable(sampling_distribution(logits, V, temperature), k))
-      guesses.push_back({p.id, p.probability, own[static_cast<std::size_t>(p.id)]});
+  // the logits made again as run_model made them, a block of rows at a time
+  const std::size_t block = std::max<std::size_t>(1, limits::models::logits_block / V);
+  for (std::size_t first = 0; first < T; first += block) {
+    const std::size_t n = std::min(block, T - first);
+    const tensor3 logits = logits_of(model, run, first, n);  // (1, n, V)
+    for (std::size_t r = 0; r < n; ++r) {
+      const float* row = logits.data() + r * V;  // (V) after position first + r
+      const std::vector<float> own = softmax(std::vector<float>(row, row + V));
+      for (const token_probability& p : most_probable(sampling_distribution(row, V, temperature), k))
+        guesses.push_back({p.id, p.probability, own[static_cast<std::size_t>(p.id)]});
+    }
   }
   return guesses;
 }

@@ -36,6 +36,7 @@ struct tempered_guess {
 // first, ties by the lower id), k = min(k, V). After the last position this
 // is what generate_tokens draws its first token from. At temperature 1 the
 // ids and probabilities are run.top's. Throws as check_temperature does.
-std::vector<tempered_guess> tempered_guesses(const model_run& run, double temperature, std::size_t k);
+std::vector<tempered_guess> tempered_guesses(const gpt_model& model, const model_run& run, double temperature,
+                                            std::size_t k);
 
 }  // namespace attention

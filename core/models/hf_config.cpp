@@ -14,17 +14,21 @@ namespace {
 constexpr std::size_t config_bytes = 1u << 20;  // GPT-2's is 665 bytes
 
 // A size of config.json as written, 64 bits wide (compared, never narrowed blindly).
-std::optional<std::uint64_t> size_of(const nlohmann::json& config, const char* key) {
+// n_layer may be 0: a model without blocks (embeddings, ln_f, logits) says so honestly.
+std::optional<std::uint64_t> size_of(const nlohmann::json& config, const char* key, bool zero = false) {
   if (!config.contains(key) || config.at(key).is_null()) return std::nullopt;
-  const std::uint64_t n = positive_integer(config.at(key));
-  ATTENTION_CHECK(n > 0, "config.", key, ": expected a positive integer, got ", shown(config.at(key)));
+  const nlohmann::json& value = config.at(key);
+  if (zero && value.is_number_unsigned() && value.get<std::uint64_t>() == 0) return 0;
+  const std::uint64_t n = positive_integer(value);
+  ATTENTION_CHECK(n > 0, "config.", key, ": expected a ", zero ? "non-negative" : "positive", " integer, got ",
+                  shown(value));
   return n;
 }
 
 }  // namespace
 
 model_overrides read_hf_config(std::string_view text) {
-  const nlohmann::json config = read_json(text, "config", config_bytes, limits::json_depth);
+  const nlohmann::json config = read_json(text, "config", config_bytes, limits::json_depth, true);
   ATTENTION_CHECK(config.is_object(), "config: not a JSON object");
   if (config.contains("model_type")) {
     const nlohmann::json& type = config.at("model_type");
@@ -61,7 +65,7 @@ model_overrides read_hf_config(std::string_view text) {
   o.vocab = size_of(config, "vocab_size");
   o.length = size_of(config, "n_positions");
   o.embed = size_of(config, "n_embd");
-  o.layers = size_of(config, "n_layer");
+  o.layers = size_of(config, "n_layer", true);
   o.mlp_width = size_of(config, "n_inner");
   return o;
 }

@@ -98,6 +98,22 @@ void check_rank(const safetensors_tensor& t, std::size_t rank) {
                   rank);
 }
 
+// A buffer the model skips is still read past, so its size is bounded as
+// GPT-2's files have it: attn.bias a causal mask of at most [1, 1, Tmax,
+// Tmax], attn.masked_bias one number; a header can declare no more.
+void check_buffer(const safetensors_tensor& t, std::uint64_t length) {
+  const bool mask = t.name.size() >= 10 && t.name.compare(t.name.size() - 10, 10, ".attn.bias") == 0;
+  if (mask) {
+    const std::vector<std::uint64_t>& s = t.shape;
+    const bool within = s.size() == 4 && s[0] == 1 && s[1] == 1 && s[2] <= length && s[3] <= length;
+    ATTENTION_CHECK(within, tensor_place(t.name), ": shape ", shape_text(s), ", a mask buffer of at most ",
+                    shape_text(std::vector<std::uint64_t>{1, 1, length, length}), " (wpe.weight's ", length, " positions)");
+  } else {
+    ATTENTION_CHECK(t.elements <= 1, tensor_place(t.name), ": shape ", shape_text(t.shape),
+                    ", a buffer of at most one number");
+  }
+}
+
 std::optional<activation_kind> activation_named(const std::string& name) {
   if (name == "relu") return activation_kind::relu;
   if (name == "gelu") return activation_kind::gelu;
@@ -263,6 +279,8 @@ model_plan plan_model(const safetensors_header& header, const model_overrides& o
   ATTENTION_CHECK(wpe.shape[0] <= limits::models::length, tensor_place(wpe.name), ": ", wpe.shape[0],
                   " positions, beyond the limit of ", limits::models::length);
   c.length = static_cast<std::size_t>(wpe.shape[0]);
+  for (const planned_tensor& t : plan.tensors)
+    if (t.slot == tensor_slot::ignored) check_buffer(t.file, c.length);
   const std::uint64_t d = c.embed;
   // the layout from h.0's c_attn, whatever the prefix: [d, 3d] is Conv1D
   if (layers) c.conv1d = found.need("h.0.attn.c_attn.weight").shape == std::vector<std::uint64_t>{d, 3 * d};

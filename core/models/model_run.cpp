@@ -1,6 +1,7 @@
 #include "models/model_run.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "errors/check.hpp"
 #include "formats/limits.hpp"
@@ -19,31 +20,63 @@ void check_tokens(const model_config& c, const std::vector<std::int64_t>& tokens
   const std::uint64_t attention = saturating_times(saturating_times(c.layers, c.heads), T * T);
   ATTENTION_CHECK(attention <= limits::models::request_attention, place, ": ", T, " tokens ask for ", attention,
                   " attention weights (layers · heads · T²), beyond the limit of ", limits::models::request_attention);
+  const std::uint64_t logits = saturating_times(T, c.vocab);
+  ATTENTION_CHECK(logits <= limits::models::request_logits, place, ": ", T, " tokens ask for ", logits,
+                  " logits (T · V), beyond the limit of ", limits::models::request_logits);
+}
+
+namespace {
+
+// Rows [first, first + n) of x, (1, T, d) -> (1, n, d)
+tensor3 rows_of(const tensor3& x, std::size_t first, std::size_t n) {
+  const std::size_t d = x.shape(2);
+  tensor3 rows({1, n, d});
+  std::copy_n(x.data() + first * d, n * d, rows.data());
+  return rows;
+}
+
+}  // namespace
+
+tensor3 logits_of(const gpt_model& model, const model_run& run, std::size_t first, std::size_t n) {
+  return unembed(rows_of(run.pass.unembedded(), first, n), model.weights);
 }
 
 model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k) {
   check_tokens(model.config, tokens, "tokens");
   model_run run;
   run.tokens = tokens;
-  run.pass = forward(model.weights, model.spec, tokens, 1, {kept::attention, false});
+  run.pass = forward(model.weights, model.spec, tokens, 1, {kept::attention, false, false});
   const std::size_t T = tokens.size(), V = model.config.vocab;
-  const float* logits = run.pass.logits.data();  // (1, T, V)
   run.top_k = std::min(top_k, V);
   run.top.reserve(T * run.top_k);
-  for (std::size_t t = 0; t < T; ++t) {
-    const std::vector<token_probability> top = top_probabilities(logits + t * V, V, run.top_k);
-    run.top.insert(run.top.end(), top.begin(), top.end());
+  // The (T, V) logits a block of whole rows at a time, never all at once:
+  // GPT-2's vocabulary on 1,024 tokens would be 206 MB.
+  const std::size_t block = std::max<std::size_t>(1, limits::models::logits_block / V);
+  double total = 0;  // Σ −log p(next token), as cross_entropy sums it
+  for (std::size_t first = 0; first < T; first += block) {
+    const std::size_t n = std::min(block, T - first);
+    const tensor3 logits = logits_of(model, run, first, n);  // (1, n, V)
+    for (std::size_t r = 0; r < n; ++r) {
+      const float* row = logits.data() + r * V;
+      ATTENTION_CHECK(std::all_of(row, row + V, [](float x) { return std::isfinite(x); }),
+                      "overflow: the logits after position ", first + r,
+                      " are not finite in float32 (inf or nan); the weights or inputs are too large");
+      const std::vector<token_probability> top = top_probabilities(row, V, run.top_k);
+      run.top.insert(run.top.end(), top.begin(), top.end());
+    }
+    if (first + n == T) run.last_logits.assign(logits.data() + (n - 1) * V, logits.data() + n * V);
+    // position t predicts token t + 1; the last predicts nothing
+    const logit_exps exps = exps_of(logits);
+    for (std::size_t r = 0; r < n && first + r + 1 < T; ++r) {
+      const auto target = static_cast<std::size_t>(tokens[first + r + 1]);
+      const float log_p = logits.data()[r * V + target] - exps.maxima[r] - std::log(exps.sums[r]);
+      total += -static_cast<double>(log_p);
+    }
   }
-  run.last_logits.assign(logits + (T - 1) * V, logits + T * V);
-  if (T >= 2) {  // position t predicts token t + 1; the last predicts nothing
-    std::vector<std::int64_t> targets(tokens.begin() + 1, tokens.end());
-    targets.push_back(-100);
-    run.loss = cross_entropy(run.pass.logits, targets).loss;
-  }
-  // the logits stay (26 MB for GPT-2 on 128 tokens): a new temperature's
-  // guesses are read from them (models/generate.hpp) without another forward.
-  // The peak is the same: they were there at the forward's end, and the next
-  // run frees this one before it starts.
+  if (T >= 2) run.loss = static_cast<float>(total / static_cast<double>(T - 1));
+  // what the unembedding reads stays, (1, T, d), small beside the logits:
+  // a temperature's guesses make the logits again from it, a block at a time
+  // (models/generate.hpp), without another forward
   return run;
 }
 

@@ -19,7 +19,7 @@ namespace attention {
 struct model_run {
   std::vector<std::int64_t> tokens;    // (T)
   forward_pass pass;                   // kept::attention: each head's weights (1, T, T); each layer's attended input;
-                                       // the logits (1, T, V), what the guesses at a temperature start from
+                                       // what the unembedding reads (1, T, d), not the (1, T, V) logits
   std::vector<float> last_logits;      // (V): after the last token
   std::size_t top_k = 0;
   std::vector<token_probability> top;  // (T, top_k): the most probable next tokens after each position
@@ -36,6 +36,10 @@ struct model_run {
 // attention they ask for within limits::models::request_attention. `place`
 // names them in messages (--tokens, tokens).
 void check_tokens(const model_config& config, const std::vector<std::int64_t>& tokens, const std::string& place);
+
+// The logits after positions [first, first + n) of `run`: (1, n, V), made
+// again from what the unembedding read (a block at a time, never (T, V) whole).
+tensor3 logits_of(const gpt_model& model, const model_run& run, std::size_t first, std::size_t n);
 
 // Runs the model on checked tokens; top_k ≤ V guesses kept per position.
 model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k = 10);

@@ -1,5 +1,7 @@
 #include "models/model_stream.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <fstream>
 #include <string>
@@ -7,19 +9,16 @@
 
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
+#include "formats/limits.hpp"
 #include "models/model_loader.hpp"
 
 namespace attention {
 
-gpt_model read_model(std::istream& in, std::uint64_t size, const model_overrides& overrides) {
-  unsigned char first[8] = {};
-  in.read(reinterpret_cast<char*>(first), 8);
-  const std::uint64_t n = safetensors_header_length(first, static_cast<std::size_t>(in.gcount()), size);
-  std::string header(static_cast<std::size_t>(n), '\0');  // n ≤ limits::models::header_bytes
-  in.read(header.data(), static_cast<std::streamsize>(n));
-  ATTENTION_CHECK(static_cast<std::uint64_t>(in.gcount()) == n, "header: the file ends inside its ", n,
-                  "-byte header");
-  model_loader loader(plan_model(read_safetensors_header(header, size), overrides));
+namespace {
+
+// The data section through the loader, in 1 MiB chunks, as far as the header's tensors go.
+gpt_model load_data(std::istream& in, model_plan plan) {
+  model_loader loader(std::move(plan));
   std::vector<char> chunk(1u << 20);
   while (!loader.complete()) {
     const std::uint64_t left = loader.expected() - loader.received();
@@ -32,7 +31,49 @@ gpt_model read_model(std::istream& in, std::uint64_t size, const model_overrides
   return loader.finish();
 }
 
+}  // namespace
+
+gpt_model read_model_stream(std::istream& in, std::string_view first, std::uint64_t limit,
+                            const model_overrides& overrides) {
+  const std::string source = "standard input";
+  unsigned char length[8] = {};
+  std::size_t have = std::min<std::size_t>(first.size(), 8);
+  std::copy_n(first.data(), have, length);
+  ATTENTION_CHECK(first.size() <= 8, "model: more than 8 bytes taken before the header");
+  if (have < 8) {
+    in.read(reinterpret_cast<char*>(length) + have, static_cast<std::streamsize>(8 - have));
+    have += static_cast<std::size_t>(in.gcount());
+  }
+  ATTENTION_CHECK(have == 8, "header: the file is shorter than the 8-byte header length");
+  std::uint64_t n = 0;
+  for (int byte = 7; byte >= 0; --byte) n = (n << 8) | length[byte];  // little-endian
+  ATTENTION_CHECK(n >= 2 && n <= limits::models::header_bytes, "header: length ", n, " is not within [2, ",
+                  limits::models::header_bytes, "] bytes, the limit of a model file's header");
+  ATTENTION_CHECK(8 + n <= limit, "header: length ", n, " does not fit the limit of ", limit, " bytes of ", source);
+  std::string header(static_cast<std::size_t>(n), '\0');
+  in.read(header.data(), static_cast<std::streamsize>(n));
+  ATTENTION_CHECK(static_cast<std::uint64_t>(in.gcount()) == n, "header: the file ends inside its ", n, "-byte header");
+  gpt_model model = load_data(in, plan_model(read_safetensors_header_unsized(header, limit - 8 - n, source), overrides));
+  ATTENTION_CHECK(in.peek() == std::char_traits<char>::eof(), "model: ", source,
+                  " goes on after the header's last tensor (a model file ends there)");
+  return model;
+}
+
+gpt_model read_model(std::istream& in, std::uint64_t size, const model_overrides& overrides) {
+  unsigned char first[8] = {};
+  in.read(reinterpret_cast<char*>(first), 8);
+  const std::uint64_t n = safetensors_header_length(first, static_cast<std::size_t>(in.gcount()), size);
+  std::string header(static_cast<std::size_t>(n), '\0');  // n ≤ limits::models::header_bytes
+  in.read(header.data(), static_cast<std::streamsize>(n));
+  ATTENTION_CHECK(static_cast<std::uint64_t>(in.gcount()) == n, "header: the file ends inside its ", n,
+                  "-byte header");
+  return load_data(in, plan_model(read_safetensors_header(header, size), overrides));
+}
+
 gpt_model read_model_file(const std::string& path, const model_overrides& overrides) {
+  struct stat status {};  // POSIX rather than <filesystem>: this file is built for wasm too
+  ATTENTION_CHECK(stat(path.c_str(), &status) != 0 || !S_ISDIR(status.st_mode), quote(path),
+                  ": a directory, not a model file");
   std::ifstream file(path, std::ios::binary | std::ios::ate);
   ATTENTION_CHECK(file.is_open(), quote(path), ": cannot open");
   const std::streamoff size = file.tellg();

@@ -5,6 +5,8 @@
 #include "errors/check.hpp"
 #include "formats/float_text.hpp"
 #include "formats/head_scenario.hpp"
+#include "formats/limits.hpp"
+#include "formats/scenario_file.hpp"
 #include "formats/trace_json.hpp"
 
 namespace attention {
@@ -25,9 +27,21 @@ nlohmann::ordered_json model_config_json(const model_config& c) {
   return config;
 }
 
+void check_model_trace(const model_config& c, std::size_t tokens, const std::string& place) {
+  const std::uint64_t T = tokens, limit = limits::models::trace_numbers;
+  const std::uint64_t attention = saturating_times(saturating_times(c.layers, c.heads), saturating_times(T, T));
+  ATTENTION_CHECK(attention <= limit, place, ": ", T, " tokens would print ", attention,
+                  " attention weights (layers · heads · T²), beyond the limit of ", limit, " numbers in a trace");
+  // the tokens, the last position's logits and its ten guesses (id and probability)
+  const std::uint64_t numbers = attention + T + c.vocab + 20;
+  ATTENTION_CHECK(numbers <= limit, place, ": ", T, " tokens would print ", attention, " attention weights and ",
+                  c.vocab, " logits, ", numbers, " numbers, beyond the limit of ", limit, " numbers in a trace");
+}
+
 void write_model_trace(std::ostream& out, const gpt_model& model, const model_run& run) {
   const model_config& c = model.config;
   const std::size_t T = run.length();
+  check_model_trace(c, T, "tokens");
   out << "{\"version\":1,\"config\":" << model_config_json(c).dump() << ",\"tokens\":[";
   for (std::size_t t = 0; t < T; ++t) out << (t ? "," : "") << run.tokens[t];
   // [layers, heads, T, T], written head by head from the forward's own tensors
@@ -55,8 +69,13 @@ void write_model_trace(std::ostream& out, const gpt_model& model, const model_ru
   out << "}\n";
 }
 
+void check_head_tokens(std::size_t tokens, const std::string& place) {
+  ATTENTION_CHECK(tokens <= limits::sequence, place, ": ", tokens, " tokens, beyond the limit of ", limits::sequence,
+                  " positions in a scenario (a head is written as one)");
+}
+
 std::string model_head_scenario(const gpt_model& model, const model_run& run, std::size_t layer, std::size_t head,
-                                const std::string& name, std::vector<std::string> labels) {
+                                const std::string& name, std::vector<std::string> labels, const std::string& place) {
   const model_config& c = model.config;
   ATTENTION_CHECK(layer < c.layers, "--layer: ", layer, " is outside [0, ", c.layers, ")");
   ATTENTION_CHECK(head < c.heads, "--head: ", head, " is outside [0, ", c.heads, ")");
@@ -72,7 +91,14 @@ std::string model_head_scenario(const gpt_model& model, const model_run& run, st
   parts.length = T;
   parts.embed = c.embed;
   parts.head = &model.weights.layers[layer].heads[head];
-  return head_scenario_text(parts);
+  check_head_tokens(T, place);
+  std::string text = head_scenario_text(parts);
+  try {  // what trace and the page will check: written here only if they accept it
+    parse_scenario(text);
+  } catch (const error& e) {
+    detail::fail(place, ": ", T, " tokens make a scenario beyond a scenario's limits: ", e.what());
+  }
+  return text;
 }
 
 std::string model_name(const std::string& path) {

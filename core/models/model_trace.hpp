@@ -18,13 +18,26 @@ namespace attention {
 // activation, bias, parameters, in the spec's order.
 nlohmann::ordered_json model_config_json(const model_config& config);
 
+// The numbers a model trace of T tokens prints, checked before the forward
+// against limits::models::trace_numbers as a scenario's trace is: the
+// message names the tokens (`place`) and what is too large, the attention
+// (layers · heads · T²) or, with it, the logits.
+void check_model_trace(const model_config& config, std::size_t tokens, const std::string& place);
+
+// Throws (check_model_trace, "tokens") before writing anything when the trace is too large.
 void write_model_trace(std::ostream& out, const gpt_model& model, const model_run& run);
 
 // Head `head` of layer `layer` on the run's tokens as scenario text: id
 // "<name>-layer-<l>-head-<h>", the tokens labelled by `labels` (a character
 // model's own when none are given), biases where c_attn has them.
+// Before the forward, check_head_tokens refuses tokens whose scenario would
+// break a scenario's positions limit; the text written is then read back as
+// `trace` reads a scenario, so that no limit of it (elements, multiply-adds,
+// trace numbers, text size) is broken: `place` names the tokens either way.
+void check_head_tokens(std::size_t tokens, const std::string& place);
 std::string model_head_scenario(const gpt_model& model, const model_run& run, std::size_t layer, std::size_t head,
-                                const std::string& name, std::vector<std::string> labels = {});
+                                const std::string& name, std::vector<std::string> labels = {},
+                                const std::string& place = "tokens");
 
 // A file name as a scenario's id: its stem, lower case, runs of anything but
 // [a-z0-9-] as one '-' ("GPT2 Small.safetensors" → "gpt2-small"), or "model".

@@ -6,6 +6,7 @@
 #include <limits>
 #include <utility>
 
+#include "errors/check.hpp"
 #include "random/sampling.hpp"
 #include "tensor/matmul.hpp"
 #include "tensor/softmax.hpp"
@@ -103,18 +104,6 @@ tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias) {
   return out;
 }
 
-// The logits: training's unembed (d, V) as [in, out], or a model file's rows
-// (V, d) read transposed: its lm_head, or tok itself when tied.
-tensor3 unembedding(const tensor3& x, const model_weights& w) {
-  const tensor2& rows = w.tied ? w.tok : w.lm_head;
-  if (w.tied || w.lm_head.size() != 0) {
-    tensor3 out = project_transposed(x, rows);
-    add_bias(out, w.unembed_bias);
-    return out;
-  }
-  return linear_of(x, w.unembed, w.unembed_bias);
-}
-
 // The last position of each sequence: (B, T, d) -> (B, 1, d)
 tensor3 last_positions(const tensor3& x) {
   const std::size_t B = x.shape(0), T = x.shape(1), d = x.shape(2);
@@ -174,6 +163,16 @@ void project_heads(const tensor3& a, const model_layer& layer, std::vector<head_
 
 }  // namespace
 
+tensor3 unembed(const tensor3& x, const model_weights& w) {
+  const tensor2& rows = w.tied ? w.tok : w.lm_head;
+  if (w.tied || w.lm_head.size() != 0) {
+    tensor3 out = project_transposed(x, rows);
+    add_bias(out, w.unembed_bias);
+    return out;
+  }
+  return linear_of(x, w.unembed, w.unembed_bias);
+}
+
 forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
                      std::size_t batch, const forward_options& options) {
   const std::size_t B = batch, T = tokens.size() / batch, d = spec.embed, hs = spec.head_size();
@@ -211,7 +210,12 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
         for (std::size_t j = 0; j <= i; ++j) s[j] *= scale;
         for (std::size_t j = i + 1; j < T; ++j) s[j] = minus_inf;
       }
-      hp.weights = softmax(scores);
+      try {
+        hp.weights = softmax(scores);
+      } catch (const error&) {  // the one softmax that can see inf: say where
+        detail::fail("overflow: layer ", pass.layers.size(), ", head ", k,
+                     ": an attention score is not finite in float32 (inf or nan); the weights or inputs are too large");
+      }
       hp.out = causal_weighted_sum(hp.weights, hp.v);
       for (std::size_t r = 0; r < B * T; ++r)
         for (std::size_t c = 0; c < hs; ++c) lp.concat.data()[r * d + k * hs + c] = hp.out.data()[r * hs + c];
@@ -230,7 +234,8 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
   pass.last = std::exchange(h, tensor3());
   pass.normed = spec.norm;
   if (spec.norm) pass.ln_f = layer_norm(pass.last, w.ln_f);
-  pass.logits = unembedding(options.last_logits_only ? last_positions(pass.unembedded()) : pass.unembedded(), w);
+  if (!options.logits) return pass;
+  pass.logits = unembed(options.last_logits_only ? last_positions(pass.unembedded()) : pass.unembedded(), w);
   if (options.keep != kept::everything) {
     pass.last = tensor3();
     pass.ln_f = norm_pass();

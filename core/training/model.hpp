@@ -113,11 +113,19 @@ enum class kept { everything, attention, logits };
 struct forward_options {
   kept keep = kept::everything;
   bool last_logits_only = false;  // logits of the last position only, (B, 1, V): what sampling reads
+  // false: no logits at all, and what the unembedding reads is kept instead
+  // (ln_f's output or the stream), so a caller makes the (T, V) logits a block of rows at a time
+  bool logits = true;
 };
 
-// tokens: (B, T) ids below V, T no longer than the model's length.
+// tokens: (B, T) ids below V, T no longer than the model's length. Scores
+// that overflow float32 are an error naming the layer and the head.
 forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
                      std::size_t batch, const forward_options& options = {});
+
+// The logits of x, (B, T, d) -> (B, T, V): training's unembed (d, V) as
+// [in, out], or a model file's lm_head (V, d), or tok itself when tied.
+tensor3 unembed(const tensor3& x, const model_weights& w);
 
 struct loss_value {
   float loss = 0;          // mean cross-entropy over targets ≠ -100

@@ -3,12 +3,16 @@
 // refused with its own line (tests/fuzz/model/hostile.json) by each command.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
 #include "cli/cli.hpp"
 #include "cli/model_commands.hpp"
+#include "models/model_run.hpp"
+#include "../models/model_support.hpp"
 #include "support.hpp"
 
 using namespace attention;
@@ -122,12 +126,98 @@ TEST_CASE("every hostile model file is refused with its own line by each command
       CHECK(r.out.empty());
       CHECK(r.err == line);
     }
-    // and from standard input, where the bytes are read whole first (and an
-    // empty input is no model: a scenario's empty text is refused instead)
+    // and from standard input (an empty input is no model: a scenario's
+    // empty text is refused instead). Its size is not known before it is
+    // read, and it is read only as far as the header says: a file whose
+    // fault is its size is named from the header and the stream instead.
+    const std::map<std::string, std::string> from_stdin = {
+        {"offsets-past-the-end.safetensors", "transformer.ln_f.bias: shape [8] in F32 needs 32 bytes, data_offsets give 64"},
+        {"trailing-bytes.safetensors", "model: standard input goes on after the header's last tensor (a model file ends there)"},
+        {"truncated.safetensors", "model: the data ended after 632 of its 2752 bytes"},
+        {"header-length-2-63.safetensors",
+         "header: length 9223372036854775808 is not within [2, 8388608] bytes, the limit of a model file's header"},
+        {"header-length-beyond-the-file.safetensors", "header: the file ends inside its 1000000-byte header"}};
     const std::string bytes = test_support::read_text(path);
-    if (looks_like_model("-", bytes.substr(0, 8))) CHECK(cli({"validate", "-"}, bytes).err == line);
+    const auto own = from_stdin.find(name);
+    if (looks_like_model("-", bytes.substr(0, 8)))
+      CHECK(cli({"validate", "-"}, bytes).err == (own == from_stdin.end() ? line : own->second + "\n"));
     ++files;
   }
   CHECK(files == expected.size());
   CHECK(files >= 40);
+}
+
+namespace {
+// A GPT of `positions` positions, d 1, one head, one block without LayerNorm:
+// tiny, yet long sequences ask for large traces and scenarios.
+std::string long_model(std::uint64_t positions, std::uint64_t d = 1) {
+  model_support::file_builder f;
+  f.add("wte.weight", {3, d});
+  f.add("wpe.weight", {positions, d});
+  f.add("h.0.attn.c_attn.weight", {3 * d, d});
+  f.add("h.0.attn.c_proj.weight", {d, d});
+  f.metadata["n_head"] = "1";
+  return f.bytes();
+}
+std::string zeros(std::size_t n) {
+  std::string ids;
+  for (std::size_t i = 0; i < n; ++i) ids += i ? ",0" : "0";
+  return ids;
+}
+}  // namespace
+
+TEST_CASE("the printed model trace is limited as a scenario's trace is, before the forward", "[model-commands]") {
+  const std::string bytes = long_model(4097);
+  // 1 · 1 · 4097² = 16,785,409 attention weights, past 16,777,216
+  const result attention = cli({"model", "-", "--tokens", zeros(4097)}, bytes);
+  CHECK(attention.code == 2);
+  CHECK(attention.out.empty());
+  CHECK(attention.err == "--tokens: 4097 tokens would print 16785409 attention weights (layers · heads · T²), beyond "
+                         "the limit of 16777216 numbers in a trace\n");
+  // 4096² is the limit itself: with the tokens, the logits and the guesses it is past it
+  const result logits = cli({"model", "-", "--tokens", zeros(4096)}, bytes);
+  CHECK(logits.err == "--tokens: 4096 tokens would print 16777216 attention weights and 3 logits, 16781335 numbers, "
+                      "beyond the limit of 16777216 numbers in a trace\n");
+  // a page's run prints nothing: the same tokens run (core/models/model_run.hpp's own limits)
+  const attention::gpt_model gpt = model_support::model_of(bytes);
+  CHECK(run_model(gpt, std::vector<std::int64_t>(4097, 0)).length() == 4097);
+}
+
+TEST_CASE("head never writes a scenario that trace would refuse", "[model-commands]") {
+  // 2,100 tokens: past a scenario's 2,048 positions, refused before the forward
+  const result positions =
+      cli({"head", "-", "--tokens", zeros(2100), "--layer", "0", "--head", "0"}, long_model(2100));
+  CHECK(positions.code == 2);
+  CHECK(positions.out.empty());
+  CHECK(positions.err ==
+        "--tokens: 2100 tokens, beyond the limit of 2048 positions in a scenario (a head is written as one)\n");
+  // 2,048 tokens of d 256: within the positions, past the multiply-adds of a scenario's layer
+  const result work = cli({"head", "-", "--tokens", zeros(2048), "--layer", "0", "--head", "0"}, long_model(2048, 256));
+  CHECK(work.code == 2);
+  CHECK(work.out.empty());
+  CHECK_THAT(work.err, Catch::StartsWith("--tokens: 2048 tokens make a scenario beyond a scenario's limits: "
+                                         "attention.heads[0]: the layer so far needs "));
+  CHECK_THAT(work.err, Catch::EndsWith(" multiply-adds; the limit is 268435456\n"));
+  // a head within every limit is written, and traces
+  const result fine = cli({"head", "-", "--tokens", zeros(300), "--layer", "0", "--head", "0"}, long_model(300, 8));
+  REQUIRE(fine.code == 0);
+  const result traced = cli({"trace", "-"}, fine.out);
+  CHECK(traced.code == 0);
+}
+
+TEST_CASE("every hostile config.json of the fuzz seeds is refused in one line starting config", "[model-commands]") {
+  namespace fs = std::filesystem;
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(test_support::tests_dir() + "/fuzz/config/regressions")) {
+    INFO(entry.path().filename().string());
+    const result r = cli({"validate", model("hf-f32"), "--config", entry.path().string()});
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.rfind("config", 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    ++files;
+  }
+  CHECK(files >= 7);
+  // and each seed of the corpus that agrees with hf-f32's sizes is read
+  CHECK(cli({"validate", model("hf-f32"), "--config", test_support::tests_dir() + "/fuzz/config/corpus/empty.json"}).code == 0);
 }

@@ -57,7 +57,7 @@ TEST_CASE("tempered guesses: at temperature 1 the run's own, else what generate 
   const model_run run = run_model(model, prompt, 10);
   const std::size_t T = prompt.size(), V = model.config.vocab;
   // temperature 1: the ids and probabilities of run.top, bit for bit; own the same
-  const std::vector<tempered_guess> one = tempered_guesses(run, 1.0, 10);
+  const std::vector<tempered_guess> one = tempered_guesses(model, run, 1.0, 10);
   REQUIRE(one.size() == T * 10);
   for (std::size_t n = 0; n < one.size(); ++n) {
     CHECK(one[n].id == run.top[n].id);
@@ -66,7 +66,7 @@ TEST_CASE("tempered guesses: at temperature 1 the run's own, else what generate 
   }
   // k is at most V: the whole distribution, each id once
   for (const double temperature : {0.3, 0.8, 2.5}) {
-    const std::vector<tempered_guess> all = tempered_guesses(run, temperature, 1000);
+    const std::vector<tempered_guess> all = tempered_guesses(model, run, temperature, 1000);
     REQUIRE(all.size() == T * V);
     // after the last position: sampling_distribution's numbers, most probable first
     const std::vector<float> want = sampling_distribution(run.last_logits.data(), V, temperature);
@@ -97,18 +97,18 @@ TEST_CASE("tempered guesses: at temperature 1 the run's own, else what generate 
     }
   }
   // below 1 the likeliest token gains, above 1 it loses; the order stays the logits'
-  const float first = tempered_guesses(run, 1.0, 1).back().probability;
-  CHECK(tempered_guesses(run, 0.5, 1).back().probability > first);
-  CHECK(tempered_guesses(run, 2.0, 1).back().probability < first);
-  CHECK(tempered_guesses(run, 0.5, 1).back().id == tempered_guesses(run, 2.0, 1).back().id);
+  const float first = tempered_guesses(model, run, 1.0, 1).back().probability;
+  CHECK(tempered_guesses(model, run, 0.5, 1).back().probability > first);
+  CHECK(tempered_guesses(model, run, 2.0, 1).back().probability < first);
+  CHECK(tempered_guesses(model, run, 0.5, 1).back().id == tempered_guesses(model, run, 2.0, 1).back().id);
 }
 
 TEST_CASE("tempered guesses refuse the temperatures generate refuses", "[generate]") {
   const gpt_model model = read_model_file(model_support::model_path("hf-f32"));
   const model_run run = run_model(model, {1, 2}, 10);
-  CHECK_THROWS_WITH(tempered_guesses(run, 0.0, 10), "temperature: expected a number > 0 that fits in float32, got 0");
-  CHECK_THROWS_WITH(tempered_guesses(run, -1.0, 10), Catch::StartsWith("temperature: expected a number > 0"));
-  CHECK_THROWS_WITH(tempered_guesses(run, std::nan(""), 10), Catch::StartsWith("temperature: expected a number > 0"));
-  CHECK_THROWS_WITH(tempered_guesses(run, 1e39, 10), Catch::StartsWith("temperature: expected a number > 0"));
-  CHECK_THROWS_WITH(tempered_guesses(model_run{}, 1.0, 10), "model: the run kept no logits");
+  CHECK_THROWS_WITH(tempered_guesses(model, run, 0.0, 10), "temperature: expected a number > 0 that fits in float32, got 0");
+  CHECK_THROWS_WITH(tempered_guesses(model, run, -1.0, 10), Catch::StartsWith("temperature: expected a number > 0"));
+  CHECK_THROWS_WITH(tempered_guesses(model, run, std::nan(""), 10), Catch::StartsWith("temperature: expected a number > 0"));
+  CHECK_THROWS_WITH(tempered_guesses(model, run, 1e39, 10), Catch::StartsWith("temperature: expected a number > 0"));
+  CHECK_THROWS_WITH(tempered_guesses(model, model_run{}, 1.0, 10), "model: nothing run");
 }

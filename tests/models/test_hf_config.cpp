@@ -43,3 +43,16 @@ TEST_CASE("what the core does not compute is refused in one line", "[hf-config]"
   CHECK_THROWS_WITH(read_hf_config("[1]"), "config: not a JSON object");
   CHECK_THROWS_WITH(read_hf_config("{"), Catch::StartsWith("config: not valid JSON at line 1"));
 }
+
+TEST_CASE("config.json's lines all start with config., a duplicate key's too", "[hf-config]") {
+  CHECK_THROWS_WITH(read_hf_config(R"({"n_head": 2, "n_head": 3})"), "config.n_head: duplicate key; each key may appear once");
+  CHECK_THROWS_WITH(read_hf_config(R"({"task_specific_params": {"a": 1, "a": 1}})"),
+                    "config.task_specific_params.a: duplicate key; each key may appear once");
+}
+
+TEST_CASE("an honest n_layer 0 is a model without blocks, other sizes stay positive", "[hf-config]") {
+  CHECK(read_hf_config(R"({"n_layer": 0})").layers == 0u);
+  CHECK_THROWS_WITH(read_hf_config(R"({"n_layer": -1})"), "config.n_layer: expected a non-negative integer, got -1");
+  CHECK_THROWS_WITH(read_hf_config(R"({"n_layer": 0.5})"), "config.n_layer: expected a non-negative integer, got 0.5");
+  CHECK_THROWS_WITH(read_hf_config(R"({"n_head": 0})"), "config.n_head: expected a positive integer, got 0");
+}

@@ -230,3 +230,35 @@ TEST_CASE("the dtypes of weights are F32, F16 or BF16; a buffer may be any", "[m
     if (t.name == "h.0.attn.bias") t.dtype = "U32";  // same size, another dtype: skipped
   CHECK(refusal(g.bytes()).empty());
 }
+
+TEST_CASE("a skipped buffer is size-checked from the header all the same", "[model-plan]") {
+  // attn.bias declared as [1, 1, 131072, 131072] F32: 64 GiB the loader would read past
+  nlohmann::ordered_json h = small_hf().header();
+  std::uint64_t offset = 0;
+  for (auto& item : h.items()) {
+    if (item.key() == "__metadata__") continue;
+    nlohmann::ordered_json& t = item.value();
+    std::uint64_t bytes = t["data_offsets"][1].get<std::uint64_t>() - t["data_offsets"][0].get<std::uint64_t>();
+    if (item.key() == "h.0.attn.bias") {
+      t["shape"] = {1, 1, 131072, 131072};
+      bytes = 131072ull * 131072 * 4;
+    }
+    t["data_offsets"] = {offset, offset + bytes};
+    offset += bytes;
+  }
+  const std::string text = h.dump();
+  CHECK_THROWS_WITH(plan_model(read_safetensors_header(text, 8 + text.size() + offset)),
+                    "h.0.attn.bias: shape [1, 1, 131072, 131072], a mask buffer of at most [1, 1, 3, 3] (wpe.weight's 3 positions)");
+  // GPT-2's own: the mask at most Tmax square, masked_bias one number
+  CHECK(refusal(reshaped(small_hf(), "h.0.attn.bias", {1, 1, 2, 3}).bytes()).empty());
+  CHECK(refusal(reshaped(small_hf(), "h.0.attn.bias", {1, 1, 4, 3}).bytes()) ==
+        "h.0.attn.bias: shape [1, 1, 4, 3], a mask buffer of at most [1, 1, 3, 3] (wpe.weight's 3 positions)");
+  CHECK(refusal(reshaped(small_hf(), "h.0.attn.bias", {9}).bytes()) ==
+        "h.0.attn.bias: shape [9], a mask buffer of at most [1, 1, 3, 3] (wpe.weight's 3 positions)");
+  file_builder masked = small_hf();
+  masked.add("h.0.attn.masked_bias", {});
+  CHECK(refusal(masked.bytes()).empty());
+  file_builder two = small_hf();
+  two.add("h.0.attn.masked_bias", {2});
+  CHECK(refusal(two.bytes()) == "h.0.attn.masked_bias: shape [2], a buffer of at most one number");
+}

@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 
+#include "formats/limits.hpp"
 #include "model_support.hpp"
 #include "models/model_run.hpp"
 #include "models/model_trace.hpp"
@@ -99,7 +101,7 @@ TEST_CASE("tokens are checked: empty, past Tmax, outside the vocabulary", "[mode
   CHECK_THROWS_WITH(run_model(model, {}), "tokens: empty");
 }
 
-TEST_CASE("the forward keeps only the attention, what the heads read and the logits", "[model-run]") {
+TEST_CASE("the forward keeps only the attention, what the heads read and what the unembedding reads", "[model-run]") {
   const gpt_model model = read_model_file(model_support::model_path("nano-tied-bias"));
   const model_run run = run_model(model, {1, 2, 3});
   for (const layer_pass& layer : run.pass.layers) {
@@ -111,9 +113,70 @@ TEST_CASE("the forward keeps only the attention, what the heads read and the log
       CHECK(head.q.size() == 0);
     }
   }
-  CHECK(run.pass.logits.size() == 3 * 29);  // (1, T, V): a temperature's guesses start from them
-  for (std::size_t c = 0; c < 29; ++c) CHECK(run.pass.logits.data()[2 * 29 + c] == run.last_logits[c]);
+  CHECK(run.pass.logits.size() == 0);  // kept as the guesses, the last row and the loss
+  CHECK(run.pass.unembedded().size() == 3 * 32);  // (1, T, d): a temperature's guesses make the logits from it
+  const tensor3 last = logits_of(model, run, 2, 1);  // (1, 1, V): the same bits as the run's own
+  for (std::size_t c = 0; c < 29; ++c) CHECK(last.data()[c] == run.last_logits[c]);
   // kept::attention changes no number: the full forward's attention is the same
   const forward_pass full = forward(model.weights, model.spec, {1, 2, 3}, 1);
   for (std::size_t i = 0; i < 9; ++i) CHECK(full.layers[1].heads[2].weights.data()[i] == run.attention(1, 2)[i]);
+}
+
+TEST_CASE("the logits a sequence asks for are bounded before the forward, naming the tokens", "[model-run]") {
+  // a 540 KB file can hold V = 262,144 (F16, d 1) and 8,192 positions: 2³¹ logits
+  model_config c;
+  c.vocab = limits::models::vocab;
+  c.length = 8192;
+  c.embed = 1;
+  c.heads = 1;
+  CHECK_THROWS_WITH(check_tokens(c, std::vector<std::int64_t>(8192, 0), "--tokens"),
+                    "--tokens: 8192 tokens ask for 2147483648 logits (T · V), beyond the limit of 268435456");
+  CHECK_NOTHROW(check_tokens(c, std::vector<std::int64_t>(1024, 0), "--tokens"));
+}
+
+TEST_CASE("the logits are made a block of rows at a time, never (T, V) at once", "[model-run]") {
+  // V 5,000: a block holds 1,677 rows; 4,000 tokens take three blocks, and agree with the whole forward
+  model_support::file_builder f;
+  f.add("wte.weight", {5000, 2});
+  f.add("wpe.weight", {4000, 2});
+  f.metadata["n_head"] = "1";
+  const gpt_model model = model_support::model_of(f.bytes());
+  std::vector<std::int64_t> tokens(4000);
+  for (std::size_t t = 0; t < tokens.size(); ++t) tokens[t] = static_cast<std::int64_t>((t * 37) % 5000);
+  const model_run run = run_model(model, tokens, 2);
+  CHECK(run.pass.logits.size() == 0);
+  const forward_pass full = forward(model.weights, model.spec, tokens, 1);  // (1, T, V) whole
+  REQUIRE(run.top.size() == 4000 * 2);
+  for (std::size_t t : {0u, 1676u, 1677u, 3354u, 3999u}) {
+    const std::vector<token_probability> want = top_probabilities(full.logits.data() + t * 5000, 5000, 2);
+    CHECK(run.top[t * 2].id == want[0].id);
+    CHECK(run.top[t * 2].probability == Approx(want[0].probability).margin(1e-7));
+  }
+  std::size_t differ = 0;
+  for (std::size_t v = 0; v < 5000; ++v) differ += std::fabs(run.last_logits[v] - full.logits.data()[3999 * 5000 + v]) > 1e-6f;
+  CHECK(differ == 0);
+  std::vector<std::int64_t> targets(tokens.begin() + 1, tokens.end());
+  targets.push_back(-100);
+  CHECK(*run.loss == Approx(cross_entropy(full.logits, targets).loss).epsilon(1e-6));
+}
+
+TEST_CASE("a forward that overflows float32 names the layer and the head, or the logits", "[model-run]") {
+  // keys and queries of 1e20 · x: their products are beyond float32
+  model_support::file_builder f = model_support::small_nano();
+  for (auto& t : f.tensors)
+    if (t.name == "transformer.h.0.attn.c_attn.weight") {
+      std::vector<float> big(24 * 8, 1e20f);
+      std::memcpy(t.bytes.data(), big.data(), t.bytes.size());
+    }
+  const gpt_model model = model_support::model_of(f.bytes());
+  CHECK_THROWS_WITH(run_model(model, {1, 2}), "overflow: layer 0, head 0: an attention score is not finite in float32 "
+                                              "(inf or nan); the weights or inputs are too large");
+  // no blocks: tok + pos overflow, and so do the logits
+  model_support::file_builder blockless;
+  blockless.add("wte.weight", {3, 2}, std::vector<float>(6, 3e38f));
+  blockless.add("wpe.weight", {2, 2}, std::vector<float>(4, 3e38f));
+  blockless.metadata["n_head"] = "1";
+  CHECK_THROWS_WITH(run_model(model_support::model_of(blockless.bytes()), {0, 1}),
+                    "overflow: the logits after position 0 are not finite in float32 (inf or nan); the weights or "
+                    "inputs are too large");
 }
