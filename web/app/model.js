@@ -46,7 +46,8 @@ export async function renderModel() {
       },
       onOpenHead: ({ scenario }) => {
         disposeModel();
-        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'qkv' });
+        // lands on the player, the head's matrices under it
+        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'qkv' }, { land: '.stage' });
       },
     });
     body.addEventListener('focusout', flushHash);

@@ -8,6 +8,7 @@ import { drive, Player } from '../state/player.js';
 import { scenarioFromSentence, withOverrides } from '../state/sentence.js';
 import { linkNotice, sliderPosition, steps } from '../state/state.js';
 import { tokenText } from '../views/format.js';
+import { describe, term, withTerms } from '../views/terms.js';
 import { HeadsStrip } from '../views/heads.js';
 import { LinkedViews } from '../views/linked.js';
 import { MaskEditor } from '../views/mask-editor.js';
@@ -33,6 +34,11 @@ export const views = new LinkedViews({ matrices: $('matrices'), graph: $('graph'
   onGraphLayout: (graph) => update({ graph }), fitBottom: () => (sideBySide.matches ? window.innerHeight - 8 : null),
   // the graph sticks under the player: as many pools as show there whole
   fitHeight: () => (sideBySide.matches ? window.innerHeight - $('player').offsetHeight - 32 : null) });
+// the words of the player's steps and the mask, each explained on hover and focus
+const stepTerms = { qkv: 'query key value', scores: 'scores', masked: 'mask', weights: 'softmax' };
+for (const button of document.querySelectorAll('.step-button')) if (stepTerms[button.dataset.step]) describe(button, stepTerms[button.dataset.step]);
+$('mask-legend').replaceChildren(term('mask', 'Mask'));
+
 const maskEditor = new MaskEditor($('mask-editor'), { onChange: (mask) => update({ mask }) });
 
 // ---- computing --------------------------------------------------------------
@@ -102,11 +108,14 @@ function renderInputs() {
   $('mode-file').checked = !!state.file;
   $('mode-file').disabled = !state.file;
   $('clear-edits').hidden = !hasEdits(state.edits);
-  $('preset-field').hidden = sentenceMode || !!state.file;
-  $('sentence-form').hidden = !sentenceMode;
+  // the preset and the learner's own sentence side by side on the bar: one of them is shown
+  $('preset-field').hidden = !!state.file;
+  $('sentence-form').hidden = !!state.file;
+  $('preset-field').classList.toggle('unused', sentenceMode);
   $('sentence-fields').hidden = !sentenceMode;
   $('file-field').hidden = !state.file;
   $('preset').value = state.preset;
+  if (sentenceMode) $('preset').selectedIndex = -1;  // the learner's sentence is shown, no preset
   if (document.activeElement !== $('sentence')) $('sentence').value = state.sentence ?? '';
   for (const name of ['seed', 'embed', 'head_size', 'value_size', 'heads']) {
     if (document.activeElement !== $(name)) $(name).value = state[name];
@@ -189,8 +198,8 @@ function renderStep() {
   const text = stepText[step];
   const facts = trace && stepFacts(trace.summary);
   const said = (line) => (typeof line === 'function' ? (facts ? line(facts) : '') : line);
-  $('step-title').textContent = text.title;
-  $('step-text').textContent = text.text;
+  withTerms($('step-title'), text.title);
+  withTerms($('step-text'), text.text);
   $('formula').textContent = said(text.formula);
   $('pytorch-line').textContent = said(text.pytorch);
   for (const button of document.querySelectorAll('.step-button')) {
@@ -201,14 +210,52 @@ function renderStep() {
   }
   $('play').textContent = player.playing ? 'Pause' : 'Play';
   $('play').setAttribute('aria-pressed', player.playing ? 'true' : 'false');
-  $('back').disabled = player.index === 0;
-  $('forward').disabled = player.index === steps.length - 1;
-  showPrompt($('prompt'), player.index, steps.length);
+  disable($('back'), player.index === 0);
+  disable($('forward'), player.index === steps.length - 1);
+  const landed = landing && trace && step === 'weights' ? landingQuery(trace.summary) : null;
+  if (landed) showLanding($('prompt'), landed);
+  else showPrompt($('prompt'), player.index, steps.length);
   const edit = lastEdit && baseline ? { baseline, name: lastEdit.name, index: lastEdit.index } : null;
+  if (landed) Object.assign(views.graph, { edgeMode: 'one', query: landed.row });
   if (trace) views.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress, edit });
+  if (landed) views.highlight({ batch: state.batch, row: landed.row });
   if (trace) headsStrip.show(trace, { head: state.head, batch: state.batch, step });
   // after show: a new layout redraws the graph's last trace, which compute() may just have disposed
   views.graph.setLayout(state.graph);
+}
+
+// A button about to be disabled hands its focus to the player: focus left on
+// a disabled button falls to the page, and the keys would lose their place.
+function disable(button, off) {
+  if (off && document.activeElement === button) $('player').focus({ preventScroll: true });
+  button.disabled = off;
+}
+
+// A bare link's first screen (no step= in it) is the weights, one query in
+// focus: its row lit, the graph showing its incoming edges, and one sentence
+// that says where to look. It lasts until the player moves.
+let landing = false;
+
+// The query in focus: one in the middle that hears more than itself.
+function landingQuery(s) {
+  const T = s.query_length;
+  const row = Math.min(T - 1, Math.max(1, Math.floor((T - 1) / 2)));
+  const tokens = s.tokens[state.batch] ?? [];
+  const unnamed = tokens.every((t, i) => t === String(i));
+  const name = unnamed ? `position ${row}` : `‘${tokenText(tokens[row])}’`;
+  const { shape: [, cols], data } = trace.keep;
+  const keep = Array.from(data.subarray(row * cols, (row + 1) * cols));
+  const heard = s.cross ? 'each word of the context'
+    : keep.every(Boolean) ? 'every word, itself included'
+    : keep.every((k, j) => Boolean(k) === j <= row) ? 'each word up to itself'
+    : 'each word its mask keeps';
+  return { row, name, heard };
+}
+
+function showLanding(box, { name, heard }) {
+  const key = (text) => Object.assign(document.createElement('kbd'), { textContent: text });
+  box.replaceChildren(`Row ${name} is a `, term('query'), `: how much ${name} listens to ${heard}, its weights summing to 1. `,
+    key('←'), ' shows how they were computed, ', key('Home'), ' goes back to the inputs.');
 }
 
 // One line that says what to do next: the first action on the first step,
@@ -249,6 +296,7 @@ export async function renderPlayground() {
   showNotice(linkNotice(problems));
   views.clear();  // before the panels: a matrix that keeps focus shows its cell again
   player.go(steps.indexOf(state.step), { animate: false });
+  landing = state.step === 'weights' && !new URLSearchParams(window.location.hash.slice(1)).has('step');
   renderInputs();
   renderScenario();
   renderStep();
@@ -264,6 +312,11 @@ export function rerender() {
 }
 
 function onPlayer({ stepChanged }) {
+  if (stepChanged && landing) {
+    landing = false;
+    if (views.graph.edgeMode === 'one') views.graph.edgeMode = null;  // the graph's own choice again
+    views.graph.pick(null);
+  }
   if (stepChanged) {
     state.step = steps[player.index];
     writeHash(player.playing ? 'replace' : 'push');

@@ -67,7 +67,32 @@ function refresh() {
   return render().catch(fail);
 }
 
+// Where a change of view lands (README, "The page"): at the new view's top,
+// or at the control the action was about (update()'s `land`, a selector).
+// The page places itself: the browser's restored scroll belongs to the view left.
+history.scrollRestoration = 'manual';
+let shownView = null;
+let landOn = null;
+
+const viewOf = (s) => (s.model ? 'model' : s.train ? 'train' : s.lesson ? `lesson:${s.lesson}` : 'playground');
+
+function land(selector) {
+  const target = selector && document.querySelector(selector);
+  if (!target) window.scrollTo(0, 0);
+  else target.scrollIntoView({ block: target.offsetHeight < window.innerHeight / 2 ? 'center' : 'start' });
+}
+
 async function render() {
+  const view = viewOf(state);
+  const moved = view !== shownView;
+  const target = landOn;
+  shownView = view;
+  landOn = null;
+  await renderView();
+  if ((moved || target) && viewOf(state) === view) land(target);
+}
+
+async function renderView() {
   renderNav();
   showNotice(linkNotice(linkProblems));
   if (state.model) {
@@ -127,8 +152,10 @@ export function flushHash() {
   if (soon !== null) writeHash('replace');
 }
 
-export function update(patch, { history: mode = 'push' } = {}) {
+// land: a selector of what the change is about, scrolled into view once drawn
+export function update(patch, { history: mode = 'push', land: target = null } = {}) {
   linkProblems = [];
+  landOn = target;
   // edits belong to the tensors of one input: a new input starts clean
   const inputKeys = ['preset', 'sentence', 'file', 'seed', 'embed', 'head_size', 'value_size', 'heads'];
   if (inputKeys.some((k) => k in patch) && !('edits' in patch)) patch = { ...patch, edits: null };

@@ -32,7 +32,8 @@ export const props = {
   temperature: { type: 'number', min: 0.05, max: 20, default: null },
   batch: { ...int(0, 63), default: 0 },
   head: { ...int(0, 63), default: 0 },
-  step: { type: 'enum', values: steps, default: 'x' },
+  // a bare link opens on an attention result (README, "The page"); step=x shows the inputs
+  step: { type: 'enum', values: steps, default: 'weights' },
   graph: { type: 'enum', values: ['arcs', 'columns'], default: 'arcs' },  // the graph's layout
   lesson: { type: 'enum', values: lessonIds, default: null },
   train: { type: 'enum', values: trainingIds, default: null },  // the training view's preset
