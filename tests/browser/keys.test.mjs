@@ -88,14 +88,27 @@ for (const viewport of viewports) {
     await walk(page, `${size}, after the nav`);
     await spacePlays(page, `${size}, after the nav`);
 
-    // Back to the lesson, Forward to the playground
+    // Back into the playground: the lesson, then Back
+    const view = (name) => page.waitForFunction((v) => document.getElementById('app').dataset.view === v, name);
+    await page.click('#lessons-nav a[href="#lesson=qkv"]');
+    await view('lesson');
     await page.goBack();
-    await page.waitForFunction(() => document.getElementById('app').dataset.view === 'lesson');
-    await page.goForward();
-    await page.waitForFunction(() => document.getElementById('app').dataset.view === 'playground');
+    await view('playground');
     await ready(page);
-    await walk(page, `${size}, after Back/Forward`);
-    await spacePlays(page, `${size}, after Back/Forward`);
+    await walk(page, `${size}, after Back`);
+    await spacePlays(page, `${size}, after Back`);
+    // Forward into the playground: the lesson, the playground, Back, Forward
+    await page.click('#lessons-nav a[href="#lesson=qkv"]');
+    await view('lesson');
+    await page.click('#lessons-nav a:first-child');
+    await view('playground');
+    await page.goBack();
+    await view('lesson');
+    await page.goForward();
+    await view('playground');
+    await ready(page);
+    await walk(page, `${size}, after Forward`);
+    await spacePlays(page, `${size}, after Forward`);
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });

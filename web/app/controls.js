@@ -1,11 +1,10 @@
 // The playground's controls, the player's keys and the window's events,
 // each turned into a change of state (router.js) or a move of the player.
 import { defaultSentence, steps, temperatureAt } from '../state/state.js';
-import { showEmbedCode } from './embed-view.js';
 import { openFile } from './file.js';
 import { $, fail } from './page.js';
 import { exporters, player, reducedMotion, trace, views } from './playground.js';
-import { applyHash, flushHash, state, update } from './router.js';
+import { applyHash, embedView, flushHash, state, update } from './router.js';
 
 function showDrawer(open) {
   $('settings-drawer').hidden = !open;
@@ -33,7 +32,7 @@ export function bindControls() {
       flushHash();  // the link's state first: a box already open is refreshed by it
       box.hidden = !box.hidden;
       button.setAttribute('aria-expanded', String(!box.hidden));
-      if (!box.hidden) showEmbedCode(box, state);
+      if (!box.hidden) embedView().then(({ showEmbedCode }) => !box.hidden && showEmbedCode(box, state)).catch(fail);
     });
   }
   $('settings-toggle').addEventListener('click', () => showDrawer($('settings-drawer').hidden));
@@ -49,7 +48,10 @@ export function bindControls() {
     const sticky = getComputedStyle(playerBox).position === 'sticky';
     document.documentElement.style.setProperty('--player-height', `${sticky ? playerBox.offsetHeight : 0}px`);
   }).observe(playerBox);
-  $('preset').addEventListener('change', (e) => update({ preset: e.target.value, file: null, sentence: null }));
+  $('preset').addEventListener('change', (e) => {
+    $('sentence').value = '';  // the preset replaces the learner's sentence
+    update({ preset: e.target.value, file: null, sentence: null });
+  });
   // typing a sentence over a preset starts from the sentence's own settings
   const sentencePatch = (sentence) => (state.sentence === null ? { sentence, file: null, mask: null, scale: null, temperature: null } : { sentence });
   const typed = debounce(() => {

@@ -9,6 +9,7 @@ import { scenarioFromSentence, withOverrides } from '../state/sentence.js';
 import { linkNotice, sliderPosition, steps } from '../state/state.js';
 import { tokenText } from '../views/format.js';
 import { describe, term, withTerms } from '../views/terms.js';
+import { landingQuery, showLanding } from './landing.js';
 import { HeadsStrip } from '../views/heads.js';
 import { LinkedViews } from '../views/linked.js';
 import { MaskEditor } from '../views/mask-editor.js';
@@ -212,7 +213,7 @@ function renderStep() {
   $('play').setAttribute('aria-pressed', player.playing ? 'true' : 'false');
   disable($('back'), player.index === 0);
   disable($('forward'), player.index === steps.length - 1);
-  const landed = landing && trace && step === 'weights' ? landingQuery(trace.summary) : null;
+  const landed = landing && trace && step === 'weights' ? landingQuery(trace.summary, trace.keep, state.batch) : null;
   if (landed) showLanding($('prompt'), landed);
   else showPrompt($('prompt'), player.index, steps.length);
   const edit = lastEdit && baseline ? { baseline, name: lastEdit.name, index: lastEdit.index } : null;
@@ -231,32 +232,8 @@ function disable(button, off) {
   button.disabled = off;
 }
 
-// A bare link's first screen (no step= in it) is the weights, one query in
-// focus: its row lit, the graph showing its incoming edges, and one sentence
-// that says where to look. It lasts until the player moves.
+// A bare link's first screen (landing.js) lasts until the player moves.
 let landing = false;
-
-// The query in focus: one in the middle that hears more than itself.
-function landingQuery(s) {
-  const T = s.query_length;
-  const row = Math.min(T - 1, Math.max(1, Math.floor((T - 1) / 2)));
-  const tokens = s.tokens[state.batch] ?? [];
-  const unnamed = tokens.every((t, i) => t === String(i));
-  const name = unnamed ? `position ${row}` : `‘${tokenText(tokens[row])}’`;
-  const { shape: [, cols], data } = trace.keep;
-  const keep = Array.from(data.subarray(row * cols, (row + 1) * cols));
-  const heard = s.cross ? 'each word of the context'
-    : keep.every(Boolean) ? 'every word, itself included'
-    : keep.every((k, j) => Boolean(k) === j <= row) ? 'each word up to itself'
-    : 'each word its mask keeps';
-  return { row, name, heard };
-}
-
-function showLanding(box, { name, heard }) {
-  const key = (text) => Object.assign(document.createElement('kbd'), { textContent: text });
-  box.replaceChildren(`Row ${name} is a `, term('query'), `: how much ${name} listens to ${heard}, its weights summing to 1. `,
-    key('←'), ' shows how they were computed, ', key('Home'), ' goes back to the inputs.');
-}
 
 // One line that says what to do next: the first action on the first step,
 // where the learner is in the middle, what to look at on the last.

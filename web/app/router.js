@@ -4,7 +4,6 @@
 // router never imports one; a view changes the state through update().
 import { lessons } from '../lessons/index.js';
 import { defaultState, linkNotice, parseHash, toHash } from '../state/state.js';
-import { showEmbedCode } from './embed-view.js';
 import { $, fail, showNotice } from './page.js';
 
 export let state = defaultState();
@@ -61,6 +60,9 @@ function renderNav() {
     if (a.getAttribute('href') === current) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
+  // a nav scrolled sideways (a phone) shows the current view's link
+  const shown = nav.querySelector('[aria-current]');
+  if (shown && nav.scrollWidth > nav.clientWidth) nav.scrollLeft = Math.max(0, shown.offsetLeft - nav.offsetLeft - 16);
 }
 
 function refresh() {
@@ -126,9 +128,13 @@ export function writeHash(mode) {
   refreshEmbedBoxes();
 }
 
+// "Embed this view" loads when first opened: a first visit carries none of it
+export const embedView = () => import('./embed-view.js');
+
 // An open "Embed this view" box shows the state the page shows
 function refreshEmbedBoxes() {
-  for (const box of [$('embed-code'), $('lesson-embed-code')]) if (!box.hidden) showEmbedCode(box, state);
+  const open = [$('embed-code'), $('lesson-embed-code')].filter((box) => !box.hidden);
+  if (open.length) embedView().then(({ showEmbedCode }) => open.forEach((box) => showEmbedCode(box, state))).catch(fail);
 }
 
 // A link written after typing pauses: history.replaceState on every

@@ -1,7 +1,7 @@
 // The words a first-time learner meets on the first screen, each with one
 // line that explains it: shown beside the word on hover and on keyboard
-// focus, read by a screen reader as the word's description
-// (aria-describedby on a line kept in the page), Escape hides it.
+// focus (term-tip.js), read by a screen reader as the word's description
+// (aria-describedby on a line kept in the page).
 
 export const glossary = {
   query: 'query: what a token looks for, its row of q = x · W_query.',
@@ -17,41 +17,26 @@ const forms = { query: 'query', queries: 'query', key: 'key', keys: 'key', value
   scores: 'scores', softmax: 'softmax', mask: 'mask' };
 const pattern = new RegExp(`\\b(${Object.keys(forms).join('|')})\\b`, 'gi');
 
-let tip = null;  // the one line shown
+let installed = false;
 
-// The lines the terms point at, once a document, and the shown line's box.
+// The lines the terms point at, once a document; the line's display
+// (term-tip.js) loads when a term is first pointed at or focused.
 function install() {
-  if (tip) return;
+  if (installed) return;
+  installed = true;
   const lines = document.createElement('div');
   lines.hidden = true;
   for (const [name, line] of Object.entries(glossary)) lines.append(Object.assign(document.createElement('span'), { id: `term-${name}`, textContent: line }));
-  tip = Object.assign(document.createElement('div'), { className: 'term-tip', hidden: true });
-  tip.setAttribute('aria-hidden', 'true');  // the description already says it
-  document.body.append(lines, tip);
-  const show = (e) => {
-    const term = e.target instanceof Element && e.target.closest('[data-term]');
-    if (!term) return;
-    tip.textContent = term.dataset.term.split(' ').map((name) => glossary[name]).join(' ');
-    tip.hidden = false;
-    const box = term.getBoundingClientRect();
-    tip.style.left = `${Math.max(8, Math.min(box.left, window.innerWidth - tip.offsetWidth - 8))}px`;
-    const below = box.bottom + 6;
-    tip.style.top = `${below + tip.offsetHeight < window.innerHeight ? below : Math.max(8, box.top - tip.offsetHeight - 6)}px`;
+  document.body.append(lines);
+  const first = (e) => {
+    if (!(e.target instanceof Element && e.target.closest('[data-term]'))) return;
+    document.removeEventListener('mouseover', first);
+    document.removeEventListener('focusin', first);
+    const term = e.target.closest('[data-term]');
+    import('./term-tip.js').then((tip) => (term.matches(':hover') || term === document.activeElement) && tip.show(e));
   };
-  const hide = (e) => {
-    const from = e.target instanceof Element && e.target.closest('[data-term]');
-    const to = e.relatedTarget instanceof Element ? e.relatedTarget : null;
-    // the line stays while the pointer moves within the term or onto the line
-    if (!from || (to && (to.closest('[data-term]') === from || tip.contains(to)))) return;
-    tip.hidden = true;
-  };
-  tip.addEventListener('mouseleave', () => { tip.hidden = true; });
-  document.addEventListener('mouseover', show);
-  document.addEventListener('focusin', show);
-  document.addEventListener('mouseout', hide);
-  document.addEventListener('focusout', hide);
-  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') tip.hidden = true; });
-  window.addEventListener('scroll', () => { tip.hidden = true; }, { passive: true });
+  document.addEventListener('mouseover', first);
+  document.addEventListener('focusin', first);
 }
 
 // element explained by the terms named ('query key value'): its description and its hover line.
