@@ -17,7 +17,7 @@ test('a step\'s input and output sit side by side at desktop widths, their rows 
     assert.equal(await ready(page), 'ready');
     for (const [step, names] of Object.entries(rows)) {
       await page.click(`.step-button[data-step="${step}"]`);
-      await page.waitForFunction((s) => location.hash.includes(`step=${s}`), step);
+      await page.waitForFunction((s) => document.querySelector('.step-button.current')?.dataset.step === s, step);
       const boxes = await page.$$eval('.stage figure.heatmap', (f, wanted) => wanted.map((name) => {
         const figure = f.find((x) => x.dataset.matrix === name);
         return { figure: Math.round(figure.getBoundingClientRect().top), canvas: Math.round(figure.querySelector('canvas').getBoundingClientRect().top), cell: figure.dataset.cell };

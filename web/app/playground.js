@@ -234,6 +234,7 @@ function disable(button, off) {
 
 // A bare link's first screen (landing.js) lasts until the player moves.
 let landing = false;
+let following = false;  // the player is set to the state's step, not moved by the learner
 
 // One line that says what to do next: the first action on the first step,
 // where the learner is in the middle, what to look at on the last.
@@ -272,7 +273,13 @@ export async function renderPlayground() {
   }
   showNotice(linkNotice(problems));
   views.clear();  // before the panels: a matrix that keeps focus shows its cell again
-  player.go(steps.indexOf(state.step), { animate: false });
+  // the state's own step: a link is read, never rewritten (#step=weights stays as it is)
+  following = true;
+  try {
+    player.go(steps.indexOf(state.step), { animate: false });
+  } finally {
+    following = false;
+  }
   landing = state.step === 'weights' && !new URLSearchParams(window.location.hash.slice(1)).has('step');
   renderInputs();
   renderScenario();
@@ -296,7 +303,7 @@ function onPlayer({ stepChanged }) {
   }
   if (stepChanged) {
     state.step = steps[player.index];
-    writeHash(player.playing ? 'replace' : 'push');
+    if (!following) writeHash(player.playing ? 'replace' : 'push');
   }
   if (trace && app.dataset.state !== 'loading') renderStep();
   if (player.playing || player.progress < 1) drive(player);
