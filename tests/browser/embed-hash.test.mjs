@@ -54,12 +54,11 @@ test('embed.html with a hash over 16,384 characters: the page\'s notice, and its
 });
 
 test('embed.html\'s playground= must be on this site: same-origin and relative URLs are the link, others are refused', async () => {
-  // the figure's defaults (step weights): the page's bare link, which opens on the weights
-  const defaultLink = `${env.url}index.html`;
+  const defaultLink = `${env.url}index.html#step=weights`;
   const used = {
-    [`${env.url}index.html`]: `${env.url}index.html`,
-    'index.html?from=embed': `${env.url}index.html?from=embed`,
-    '/docs/playground/': `${env.url}docs/playground/`,
+    [`${env.url}index.html`]: `${env.url}index.html#step=weights`,
+    'index.html?from=embed': `${env.url}index.html?from=embed#step=weights`,
+    '/docs/playground/': `${env.url}docs/playground/#step=weights`,
   };
   for (const [playground, link] of Object.entries(used)) {
     const { page, state, notice, ...seen } = await openEmbed(`#playground=${encodeURIComponent(playground)}`);

@@ -273,14 +273,14 @@ export async function renderPlayground() {
   }
   showNotice(linkNotice(problems));
   views.clear();  // before the panels: a matrix that keeps focus shows its cell again
-  // the state's own step: a link is read, never rewritten (#step=weights stays as it is)
+  // the state's own step, read, not written: a bare link stays bare (step null: the landing)
   following = true;
   try {
-    player.go(steps.indexOf(state.step), { animate: false });
+    player.go(steps.indexOf(state.step ?? 'weights'), { animate: false });
   } finally {
     following = false;
   }
-  landing = state.step === 'weights' && !new URLSearchParams(window.location.hash.slice(1)).has('step');
+  landing = state.step === null;
   renderInputs();
   renderScenario();
   renderStep();
@@ -301,9 +301,9 @@ function onPlayer({ stepChanged }) {
     if (views.graph.edgeMode === 'one') views.graph.edgeMode = null;  // the graph's own choice again
     views.graph.pick(null);
   }
-  if (stepChanged) {
+  if (stepChanged && !following) {
     state.step = steps[player.index];
-    if (!following) writeHash(player.playing ? 'replace' : 'push');
+    writeHash(player.playing ? 'replace' : 'push');
   }
   if (trace && app.dataset.state !== 'loading') renderStep();
   if (player.playing || player.progress < 1) drive(player);
@@ -330,7 +330,7 @@ export const exporters = {
     const s = trace.summary;
     const figures = [...views.heatmaps().map((h) => ({ view: h, caption: `${h.label} (${h.matrix.shape.join(' × ')})`, legend: h.legendText() })),
       { view: views.graph, caption: s.cross ? 'Communication graph: context → queries' : 'Communication graph', legend: 'an edge j → i for each position i may attend to, as thick as weights[i, j]' }];
-    const subtitle = `step ${state.step} · head ${state.head} of ${s.heads.length} · batch element ${state.batch} of ${s.batch} · Attention Playground`;
+    const subtitle = `step ${steps[player.index]} · head ${state.head} of ${s.heads.length} · batch element ${state.batch} of ${s.batch} · Attention Playground`;
     download(exportName('png'), await picturePNG({ title: `${s.title || s.id}${hasEdits(state.edits) ? ' (edited)' : ''}`, subtitle, figures }));
   },
   'export-svg': async () => {

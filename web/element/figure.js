@@ -29,7 +29,7 @@ export function playgroundLink(s) {
     throw new RangeError(`playground must be the URL of the playground's page; got ${quoteText(s.playground)}`);
   }
   if (!['http:', 'https:'].includes(page.protocol)) throw new RangeError(`playground must be an http or https URL; got ${quoteText(s.playground)}`);
-  page.hash = hash === '#' ? '' : hash;  // the defaults: the page's bare link (it opens on the weights)
+  page.hash = hash;
   return page.href;
 }
 

@@ -1,7 +1,6 @@
 // The shown line of a term (terms.js), loaded when a term is first pointed
 // at or focused: beside the word, hidden when the pointer or focus leaves
 // (not while the pointer moves onto the line), on Escape and on scroll.
-import { glossary } from './terms.js';
 
 const tip = Object.assign(document.createElement('div'), { className: 'term-tip', hidden: true });
 tip.setAttribute('aria-hidden', 'true');  // the term's description already says it
@@ -10,7 +9,8 @@ document.body.append(tip);
 export function show(e) {
   const term = e.target instanceof Element && e.target.closest('[data-term]');
   if (!term) return;
-  tip.textContent = term.dataset.term.split(' ').map((name) => glossary[name]).join(' ');
+  // the lines the term's description points at (terms.js keeps them in the page)
+  tip.textContent = term.getAttribute('aria-describedby').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
   tip.hidden = false;
   const box = term.getBoundingClientRect();
   tip.style.left = `${Math.max(8, Math.min(box.left, window.innerWidth - tip.offsetWidth - 8))}px`;
