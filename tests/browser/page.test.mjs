@@ -366,7 +366,7 @@ test('public hooks: data-matrix on every heatmap, data-view on the graph', async
 });
 
 test('step lines say what this scenario does: its sizes, x\'s source, x or the context', async () => {
-  const page = await openPage(env.browser, `${env.url}#sentence=The%20sun%20rises%20in%20the%20east`, { reducedMotion: 'reduce' });
+  const page = await openPage(env.browser, `${env.url}#sentence=The%20sun%20rises%20in%20the%20east&step=x`, { reducedMotion: 'reduce' });
   assert.equal(await ready(page), 'ready');
   assert.match(await page.textContent('#pytorch-line'), /^x = nn\.Embedding\(50000, 3\)\(idx\)/);
   await page.click('.step-button[data-step="qkv"]');
