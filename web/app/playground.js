@@ -219,7 +219,12 @@ function renderStep() {
   const edit = lastEdit && baseline ? { baseline, name: lastEdit.name, index: lastEdit.index } : null;
   if (landed) Object.assign(views.graph, { edgeMode: 'one', query: landed.row });
   if (trace) views.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress, edit });
-  if (landed) views.highlight({ batch: state.batch, row: landed.row });
+  if (landed) {
+    views.highlight({ batch: state.batch, row: landed.row });
+    // the matrices mark the query's row, not the animation's last one
+    views.stage.pinned = { row: landed.row, col: 0 };
+    views.stage.mark();
+  }
   if (trace) headsStrip.show(trace, { head: state.head, batch: state.batch, step });
   // after show: a new layout redraws the graph's last trace, which compute() may just have disposed
   views.graph.setLayout(state.graph);
