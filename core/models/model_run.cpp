@@ -40,7 +40,10 @@ model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tok
     targets.push_back(-100);
     run.loss = cross_entropy(run.pass.logits, targets).loss;
   }
-  run.pass.logits = tensor3();  // (T, V): 26 MB for GPT-2 on 128 tokens, kept only as the guesses above
+  // the logits stay (26 MB for GPT-2 on 128 tokens): a new temperature's
+  // guesses are read from them (models/generate.hpp) without another forward.
+  // The peak is the same: they were there at the forward's end, and the next
+  // run frees this one before it starts.
   return run;
 }
 

@@ -17,7 +17,8 @@ namespace attention {
 
 struct model_run {
   std::vector<std::int64_t> tokens;    // (T)
-  forward_pass pass;                   // kept::attention: each head's weights (1, T, T); each layer's attended input
+  forward_pass pass;                   // kept::attention: each head's weights (1, T, T); each layer's attended input;
+                                       // the logits (1, T, V), what the guesses at a temperature start from
   std::vector<float> last_logits;      // (V): after the last token
   std::size_t top_k = 0;
   std::vector<token_probability> top;  // (T, top_k): the most probable next tokens after each position

@@ -2,7 +2,7 @@
 // samples kept in the timeline, characters as labels (newline, tab and space
 // visible, the learner's own text never markup), the core's top guesses under
 // the probe, the learner's own text and corpus refused by the core in one
-// line, and a GPT head opened in the playground on its real numbers.
+// line (a lone surrogate too), and a GPT head opened in the playground on its real numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -103,6 +103,12 @@ test('the learner\'s own text on the probe: its characters and guesses; a charac
   await page.click('.training-own button[type="submit"]');
   await page.waitForFunction(() => /33|40/.test(document.querySelector('#train-own-error').textContent));
   assert.equal(await page.textContent('#train-own-error'), 'text: expected 1 to 32 characters, got 40');
+  // a lone surrogate (made in the page: the protocol would not carry one) is
+  // the core's line, never glued to the "b" after it
+  await page.evaluate(() => { document.querySelector('#train-own').value = 'To \uD800be'; });
+  await page.click('.training-own button[type="submit"]');
+  await page.waitForFunction(() => /surrogate/.test(document.querySelector('#train-own-error').textContent));
+  assert.equal(await page.textContent('#train-own-error'), 'text: not valid Unicode: a lone surrogate U+D800 at character 3 (UTF-16 code units, from 0)');
   assert.equal((await view(page)).state, 'ready');
   assert.deepEqual(page.problems, []);
   await page.context().close();

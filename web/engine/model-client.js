@@ -33,7 +33,8 @@ export class ModelWorker {
   }
 
   // source: a File or Blob (it streams from disk in the worker), or a URL
-  // of the page's own origin. Resolves with the model's info
+  // of the page's own origin; config: config.json's text, or its File.
+  // Resolves with the model's info
   // ({config, tokenizer, vocabulary, layout, tied, norm, dataBytes, weightBytes}).
   open(source, { config = '', name, onProgress } = {}) {
     // a URL is the page's: resolved here, not against the worker's own URL
@@ -43,8 +44,10 @@ export class ModelWorker {
     return this.request({ type: 'open', source: file, config, name }, onProgress);
   }
 
-  // See LoadedModel.run in model.js: attention [L, H, T, T], the guesses after every position, last, loss.
-  run(tokens, { topK = 10 } = {}) { return this.request({ type: 'run', tokens, topK }); }
+  // See LoadedModel.run in model.js: attention [L, H, T, T], the guesses after every position (also at `temperature`), last, loss.
+  run(tokens, { topK = 10, temperature = 1 } = {}) { return this.request({ type: 'run', tokens, topK, temperature }); }
+  // The last run's guesses at another temperature (LoadedModel.temper).
+  temper(temperature) { return this.request({ type: 'temper', temperature }); }
   traceJson() { return this.request({ type: 'trace' }); }
   headScenario(layer, head, { labels } = {}) { return this.request({ type: 'head', layer, head, labels }); }
   encode(text) { return this.request({ type: 'encode', text }); }
