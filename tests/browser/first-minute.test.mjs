@@ -203,9 +203,8 @@ test('every change of view lands at its top, or at what the action was about', a
 test('"Open head in the playground" lands on the player and the head\'s matrices', async () => {
   for (const viewport of [viewports[0], viewports[2]]) {
     const at = `${viewport.width} × ${viewport.height}`;
-    const page = await openPage(env.browser, `${env.url}#model=text-gpt`, { viewport });
-    await page.waitForSelector('.model-open-head, button[data-open-head], #model-open-head', { timeout: 30000 }).catch(() => {});
-    const button = await page.waitForSelector('button:has-text("in the playground")', { timeout: 30000 });
+    const page = await openPage(env.browser, `${env.url}#model=text-gpt&text=To%20be%2C%20or%20not%20to%20be&layer=1&head=2`, { viewport });
+    const button = await page.waitForSelector('.model-open-head', { state: 'visible', timeout: 30000 });
     await page.waitForFunction(() => document.querySelector('#app').dataset.state === 'ready');
     await button.scrollIntoViewIfNeeded();
     await button.click();
