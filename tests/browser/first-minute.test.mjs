@@ -118,18 +118,20 @@ test('the words of the first screen (query, key, value, scores, softmax, mask) e
     assert.ok(described[name].users >= 1 && described[name].focusable, `${name} on the first screen, focusable: ${JSON.stringify(described[name])}`);
   }
   // hover shows the line beside the word; leaving hides it
+  // (the line's module loads on the first hover: waited for, not assumed)
   const tip = '.term-tip';
+  const shown = (on) => page.waitForSelector(tip, { state: on ? 'visible' : 'hidden', timeout: 5000 });
   await page.hover('#prompt .term');
-  assert.equal(await page.isVisible(tip), true);
+  await shown(true);
   assert.equal(await page.textContent(tip), described.query.line);
   await page.mouse.move(1, 1);
-  assert.equal(await page.isVisible(tip), false);
+  await shown(false);
   // keyboard focus shows it too, and Escape hides it
   await page.focus('.step-button[data-step="qkv"]');
-  assert.equal(await page.isVisible(tip), true);
+  await shown(true);
   assert.match(await page.textContent(tip), /^query: .*key: .*value: /);
   await page.keyboard.press('Escape');
-  assert.equal(await page.isVisible(tip), false);
+  await shown(false);
   await page.focus('#mask-legend .term');
   assert.equal(await page.textContent(tip), described.mask.line);
   await shot(page, 'first-minute-term-focus');
