@@ -216,9 +216,10 @@ test('"Open head in the playground" lands on the player and the head\'s matrices
     const seen = await page.evaluate(() => {
       const box = (s) => document.querySelector(s).getBoundingClientRect();
       const matrix = box('.stage figure.heatmap');
-      return { player: [box('#player').top, box('#player').bottom], matrixTop: matrix.top, height: window.innerHeight };
+      return { player: [box('#player').top, box('#player').bottom], title: box('#step-title').top, matrixTop: matrix.top, height: window.innerHeight };
     });
     assert.ok(seen.player[0] >= 0 && seen.player[1] <= seen.height, `${at}: the player in view ${JSON.stringify(seen)}`);
+    assert.ok(seen.title >= seen.player[1] - 1, `${at}: the step's title under the player, not behind it ${JSON.stringify(seen)}`);
     assert.ok(seen.matrixTop >= seen.player[1] - 1 && seen.matrixTop < seen.height - 40, `${at}: the head's matrices start in view ${JSON.stringify(seen)}`);
     await shot(page, `first-minute-open-head-${viewport.width}`);
     await page.context().close();

@@ -81,7 +81,10 @@ const viewOf = (s) => (s.model ? 'model' : s.train ? 'train' : s.lesson ? `lesso
 function land(selector) {
   const target = selector && document.querySelector(selector);
   if (!target) window.scrollTo(0, 0);
-  else target.scrollIntoView({ block: target.offsetHeight < window.innerHeight / 2 ? 'center' : 'start' });
+  // two frames on: the sticky player's height (controls.js, a ResizeObserver) is
+  // the new view's by then, so the target lands under the player, not behind it
+  else requestAnimationFrame(() => requestAnimationFrame(() =>
+    target.scrollIntoView({ block: target.offsetHeight < window.innerHeight / 2 ? 'center' : 'start' })));
 }
 
 async function render() {
