@@ -213,6 +213,7 @@ test('"Open in the playground" opens the full page in the figure\'s state; "Embe
   assert.equal(await full.$eval('.step-button.current', (e) => e.dataset.step), 'out');
   assert.equal(await full.getAttribute('#graph figure.graph', 'data-layout'), 'columns');
   await full.click('#embed-view');
+  await full.waitForSelector('#embed-element');  // the panel's module loads when first opened
   const element = await full.$eval('#embed-element', (e) => e.value);
   const iframe = await full.$eval('#embed-iframe', (e) => e.value);
   assert.match(element, /^<script type="module" src="assets\/attention-playground\/attention-playground.js"><\/script>\n<attention-playground scenario="bank-raw" view="both" step="out" mask="none" layout="columns"><\/attention-playground>$/);

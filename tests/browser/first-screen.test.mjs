@@ -17,7 +17,7 @@ test('a step\'s input and output sit side by side at desktop widths, their rows 
     assert.equal(await ready(page), 'ready');
     for (const [step, names] of Object.entries(rows)) {
       await page.click(`.step-button[data-step="${step}"]`);
-      await page.waitForFunction((s) => location.hash.includes(`step=${s}`), step);
+      await page.waitForFunction((s) => document.querySelector('.step-button.current')?.dataset.step === s, step);
       const boxes = await page.$$eval('.stage figure.heatmap', (f, wanted) => wanted.map((name) => {
         const figure = f.find((x) => x.dataset.matrix === name);
         return { figure: Math.round(figure.getBoundingClientRect().top), canvas: Math.round(figure.querySelector('canvas').getBoundingClientRect().top), cell: figure.dataset.cell };
@@ -90,7 +90,7 @@ test('the first screen: the settings folded into a bar, a prompt that says what 
   const page = await openPage(env.browser, env.url, { viewport: { width: 1280, height: 720 } });
   assert.equal(await ready(page), 'ready');
   assert.equal(await page.isVisible('#settings-drawer'), false);
-  assert.match(await page.textContent('#prompt'), /Press → to step, Space to play/);
+  assert.match(await page.textContent('#prompt'), /^Row ‘rises’ is a query: /);
   // the first stop of the keyboard is the skip link; it moves focus to the player, never the hash
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
@@ -98,9 +98,11 @@ test('the first screen: the settings folded into a bar, a prompt that says what 
   await page.keyboard.press('Enter');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'player');
   assert.equal(await page.evaluate(() => location.hash), '');
-  await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => document.getElementById('step-title').textContent.startsWith('q, k, v'));
-  assert.match(await page.textContent('#prompt'), /Step 2 of 7/);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.getElementById('step-title').textContent.startsWith('masked'));
+  assert.match(await page.textContent('#prompt'), /Step 5 of 7/);
+  await page.keyboard.press('Home');
+  assert.match(await page.textContent('#prompt'), /Press → to step, Space to play/);
   await page.click('#settings-toggle');
   assert.equal(await page.isVisible('#settings-drawer'), true);
   assert.equal(await page.isVisible('#mode-sentence'), true);

@@ -37,7 +37,7 @@ function snapshot() {
 function expected(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   if (params.get('lesson')) return { lesson: params.get('lesson') };
-  return { preset: params.get('preset') ?? 'sun-rises-causal', step: params.get('step') ?? 'x', graph: params.get('graph') ?? 'arcs' };
+  return { preset: params.get('preset') ?? 'sun-rises-causal', step: params.get('step') ?? 'weights', graph: params.get('graph') ?? 'arcs' };
 }
 
 // Waits until the page has done what its hash asks (or reports an error) and

@@ -37,7 +37,7 @@ test('the page loads, draws its first trace and logs no error', async () => {
 });
 
 test('every preset loads and shows its first numbers', async () => {
-  const page = await openPage(env.browser, env.url);
+  const page = await openPage(env.browser, `${env.url}#step=x`);
   await ready(page);
   assert.equal(presets.length, await page.$$eval('#preset option', (o) => o.length));
   for (const preset of presets) {
@@ -79,7 +79,7 @@ test('the displayed weights of karpathy-affinities equal the PyTorch trace', asy
 });
 
 test('stepping forward and back changes the step shown', async () => {
-  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal`);
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=x`);
   await ready(page);
   const title = () => page.textContent('#step-title');
   assert.match(await title(), /^x:/);
@@ -181,9 +181,9 @@ test('bad values in the URL are reported and replaced, never trusted', async () 
   const page = await openPage(env.browser, `${env.url}#preset=karpathy-value&seed=abc&step=nowhere&batch=9&head=0`);
   assert.equal(await ready(page), 'ready');
   const notice = await page.textContent('#notice');
-  assert.match(notice, /step must be one of x, qkv/);
+  assert.match(notice, /step must be one of x, qkv.*; kept weights/);
   assert.match(notice, /batch 9 is beyond this scenario's 4/);
-  assert.match(await page.textContent('#step-title'), /^x:/);
+  assert.match(await page.textContent('#step-title'), /^weights:/);
   const missing = await openPage(env.browser, `${env.url}#preset=no-such-preset`);
   assert.equal(await ready(missing), 'error');
   assert.match(await missing.textContent('#status'), /scenario: no preset "no-such-preset"; the presets are bank-module, /);
@@ -236,38 +236,7 @@ test('axe-core finds no WCAG A or AA violation, light and dark, with all heads a
   }
 });
 
-test('player keys act only where the player is: not in a lesson, not in fields, not over a scrollable page', async () => {
-  // a lesson has no player: Space scrolls it and the URL keeps no step
-  const lessonPage = await openPage(env.browser, `${env.url}#lesson=qkv`);
-  assert.equal(await ready(lessonPage), 'ready');
-  const hash = await lessonPage.evaluate(() => location.hash);
-  await lessonPage.keyboard.press('Space');
-  await lessonPage.waitForTimeout(300);
-  assert.equal(await lessonPage.evaluate(() => location.hash), hash);
-  assert.ok(await lessonPage.evaluate(() => window.scrollY) > 0, 'Space scrolled the lesson');
-  await lessonPage.context().close();
-
-  // the playground scrolls at 1280 × 900: End and Home scroll it, the step stays
-  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal`);
-  assert.equal(await ready(page), 'ready');
-  await page.keyboard.press('End');
-  await page.waitForTimeout(300);
-  assert.ok(await page.evaluate(() => window.scrollY) > 0, 'End scrolled the page');
-  assert.match(await page.textContent('#step-title'), /^x:/);
-  // in a form field a key is the field's
-  await page.click('#settings-toggle');
-  await page.click('#mode-sentence');
-  await page.waitForSelector('#sentence', { state: 'visible' });
-  await page.focus('#sentence');
-  await page.keyboard.press('End');
-  await page.keyboard.press('ArrowLeft');
-  assert.match(await page.textContent('#step-title'), /^x:/);
-  // with the player focused, they are the player's
-  await page.focus('#forward');
-  await page.keyboard.press('End');
-  await page.waitForFunction(() => document.getElementById('step-title').textContent.startsWith('out:'));
-  await page.context().close();
-});
+// The player's keys: tests/browser/keys.test.mjs.
 
 test('the custom mask editor: names that contain what they show, a landmark, focus kept on toggle', async () => {
   const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -388,7 +357,7 @@ test('public hooks: data-matrix on every heatmap, data-view on the graph', async
   assert.equal(await ready(page), 'ready');
   for (const [step, names] of Object.entries(expected)) {
     await page.click(`.step-button[data-step="${step}"]`);
-    await page.waitForFunction((s) => location.hash.includes(`step=${s}`) || s === 'x', step);
+    await page.waitForFunction((s) => document.querySelector('.step-button.current')?.dataset.step === s, step);
     assert.deepEqual(await page.$$eval('.stage figure.heatmap', (f) => f.map((x) => x.dataset.matrix)), names, step);
   }
   assert.equal(await page.$$eval('figure[data-view="graph"]', (f) => f.length), 1);
@@ -397,7 +366,7 @@ test('public hooks: data-matrix on every heatmap, data-view on the graph', async
 });
 
 test('step lines say what this scenario does: its sizes, x\'s source, x or the context', async () => {
-  const page = await openPage(env.browser, `${env.url}#sentence=The%20sun%20rises%20in%20the%20east`, { reducedMotion: 'reduce' });
+  const page = await openPage(env.browser, `${env.url}#sentence=The%20sun%20rises%20in%20the%20east&step=x`, { reducedMotion: 'reduce' });
   assert.equal(await ready(page), 'ready');
   assert.match(await page.textContent('#pytorch-line'), /^x = nn\.Embedding\(50000, 3\)\(idx\)/);
   await page.click('.step-button[data-step="qkv"]');

@@ -1,11 +1,10 @@
 // The playground's controls, the player's keys and the window's events,
 // each turned into a change of state (router.js) or a move of the player.
 import { defaultSentence, steps, temperatureAt } from '../state/state.js';
-import { showEmbedCode } from './embed-view.js';
 import { openFile } from './file.js';
 import { $, fail } from './page.js';
 import { exporters, player, reducedMotion, trace, views } from './playground.js';
-import { applyHash, flushHash, state, update } from './router.js';
+import { applyHash, embedView, flushHash, state, update } from './router.js';
 
 function showDrawer(open) {
   $('settings-drawer').hidden = !open;
@@ -33,7 +32,7 @@ export function bindControls() {
       flushHash();  // the link's state first: a box already open is refreshed by it
       box.hidden = !box.hidden;
       button.setAttribute('aria-expanded', String(!box.hidden));
-      if (!box.hidden) showEmbedCode(box, state);
+      if (!box.hidden) embedView().then(({ showEmbedCode }) => !box.hidden && showEmbedCode(box, state)).catch(fail);
     });
   }
   $('settings-toggle').addEventListener('click', () => showDrawer($('settings-drawer').hidden));
@@ -49,13 +48,18 @@ export function bindControls() {
     const sticky = getComputedStyle(playerBox).position === 'sticky';
     document.documentElement.style.setProperty('--player-height', `${sticky ? playerBox.offsetHeight : 0}px`);
   }).observe(playerBox);
-  $('preset').addEventListener('change', (e) => update({ preset: e.target.value, file: null }));
+  $('preset').addEventListener('change', (e) => {
+    $('sentence').value = '';  // the preset replaces the learner's sentence
+    update({ preset: e.target.value, file: null, sentence: null });
+  });
+  // typing a sentence over a preset starts from the sentence's own settings
+  const sentencePatch = (sentence) => (state.sentence === null ? { sentence, file: null, mask: null, scale: null, temperature: null } : { sentence });
   const typed = debounce(() => {
     const sentence = $('sentence').value;
-    if (sentence.trim()) update({ sentence }, { history: 'replace' });
+    if (sentence.trim()) update(sentencePatch(sentence), { history: state.sentence === null ? 'push' : 'replace' });
   }, 150);
   $('sentence').addEventListener('input', typed);
-  $('sentence').addEventListener('change', () => $('sentence').value.trim() && update({ sentence: $('sentence').value }));
+  $('sentence').addEventListener('change', () => $('sentence').value.trim() && update(sentencePatch($('sentence').value)));
   $('sentence-form').addEventListener('submit', (e) => e.preventDefault());
 
   for (const name of ['seed', 'embed', 'head_size', 'value_size', 'heads']) {
@@ -122,18 +126,18 @@ export function bindControls() {
   reducedMotion.addEventListener('change', (e) => { player.reducedMotion = e.matches; });
 }
 
-// The player's keys (Space, arrows, Home, End, j/k/l) are the player's only
-// when the player or a matrix has focus, or when nothing does and the page
-// has nothing to scroll; never in a lesson, never in a form field, and never
-// Space on a button (it presses the button). On a matrix the arrows move
-// between its cells, so only j/k/l and Space reach the player there.
+// The player's keys (Space, arrows, Home, End, j/k/l) are the playground's
+// player's wherever the focus is, the page itself included (they never
+// scroll it there), but where a control keeps its own keys: a form field
+// (text, select, slider), the mask editor, Space on a button (it presses
+// it); on a matrix or the graph the arrows move between cells and nodes, so
+// only j/k/l and Space reach the player there. In a lesson, the training and
+// the Model view there is no player: the keys scroll as browsers do.
 function playerOwnsKey(e) {
-  if (state.lesson) return false;
+  if (e.defaultPrevented || state.lesson || state.train || state.model) return false;
   const target = e.target instanceof Element ? e.target : document.body;
-  if (target.closest('input, select, textarea, [contenteditable=""], [contenteditable="true"]')) return false;
-  if (e.key === ' ' && target.closest('button, a, summary')) return false;
+  if (target.closest('input, select, textarea, [contenteditable=""], [contenteditable="true"], .mask-editor-wrap')) return false;
+  if (e.key === ' ' && target.closest('button, summary')) return false;
   if (target.closest('canvas, .heatmap')) return ['j', 'k', 'l', ' '].includes(e.key);
-  if (target.closest('.player')) return true;
-  const nothingFocused = target === document.body || target === document.documentElement;
-  return nothingFocused && document.documentElement.scrollHeight <= window.innerHeight + 1;
+  return true;
 }

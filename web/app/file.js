@@ -40,8 +40,9 @@ export async function openFile(file) {
 }
 
 // A scenario made in the page (a trained head) opens as a file would.
-export function openScenarioText(text, settings = {}) {
+// options: update()'s (where the view lands)
+export function openScenarioText(text, settings = {}, options = {}) {
   sessionStorage.setItem(fileKey, text);
   fileVersion++;
-  update({ file: true, train: null, lesson: null, sentence: null, mask: null, scale: null, temperature: null, batch: 0, head: 0, ...settings });
+  update({ file: true, train: null, lesson: null, sentence: null, mask: null, scale: null, temperature: null, batch: 0, head: 0, ...settings }, options);
 }

@@ -47,7 +47,9 @@ export async function renderModel() {
       },
       onOpenHead: ({ scenario }) => {
         disposeModel();
-        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'weights' });
+        // opens on the weights (views/zoom-rows.js numbers the last queries'
+        // rows) and lands on the player, the head's matrices under it
+        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'weights' }, { land: '.stage' });
       },
     });
     body.addEventListener('focusout', flushHash);

@@ -8,6 +8,8 @@ import { drive, Player } from '../state/player.js';
 import { scenarioFromSentence, withOverrides } from '../state/sentence.js';
 import { linkNotice, sliderPosition, steps } from '../state/state.js';
 import { tokenText } from '../views/format.js';
+import { describe, term, withTerms } from '../views/terms.js';
+import { landingQuery, showLanding } from './landing.js';
 import { HeadsStrip } from '../views/heads.js';
 import { LinkedViews } from '../views/linked.js';
 import { MaskEditor } from '../views/mask-editor.js';
@@ -33,6 +35,11 @@ export const views = new LinkedViews({ matrices: $('matrices'), graph: $('graph'
   onGraphLayout: (graph) => update({ graph }), fitBottom: () => (sideBySide.matches ? window.innerHeight - 8 : null),
   // the graph sticks under the player: as many pools as show there whole
   fitHeight: () => (sideBySide.matches ? window.innerHeight - $('player').offsetHeight - 32 : null) });
+// the words of the player's steps and the mask, each explained on hover and focus
+const stepTerms = { qkv: 'query key value', scores: 'scores', masked: 'mask', weights: 'softmax' };
+for (const button of document.querySelectorAll('.step-button')) if (stepTerms[button.dataset.step]) describe(button, stepTerms[button.dataset.step]);
+$('mask-legend').replaceChildren(term('mask', 'Mask'));
+
 const maskEditor = new MaskEditor($('mask-editor'), { onChange: (mask) => update({ mask }) });
 
 // ---- computing --------------------------------------------------------------
@@ -102,11 +109,14 @@ function renderInputs() {
   $('mode-file').checked = !!state.file;
   $('mode-file').disabled = !state.file;
   $('clear-edits').hidden = !hasEdits(state.edits);
-  $('preset-field').hidden = sentenceMode || !!state.file;
-  $('sentence-form').hidden = !sentenceMode;
+  // the preset and the learner's own sentence side by side on the bar: one of them is shown
+  $('preset-field').hidden = !!state.file;
+  $('sentence-form').hidden = !!state.file;
+  $('preset-field').classList.toggle('unused', sentenceMode);
   $('sentence-fields').hidden = !sentenceMode;
   $('file-field').hidden = !state.file;
   $('preset').value = state.preset;
+  if (sentenceMode) $('preset').selectedIndex = -1;  // the learner's sentence is shown, no preset
   if (document.activeElement !== $('sentence')) $('sentence').value = state.sentence ?? '';
   for (const name of ['seed', 'embed', 'head_size', 'value_size', 'heads']) {
     if (document.activeElement !== $(name)) $(name).value = state[name];
@@ -189,8 +199,8 @@ function renderStep() {
   const text = stepText[step];
   const facts = trace && stepFacts(trace.summary);
   const said = (line) => (typeof line === 'function' ? (facts ? line(facts) : '') : line);
-  $('step-title').textContent = text.title;
-  $('step-text').textContent = text.text;
+  withTerms($('step-title'), text.title);
+  withTerms($('step-text'), text.text);
   $('formula').textContent = said(text.formula);
   $('pytorch-line').textContent = said(text.pytorch);
   for (const button of document.querySelectorAll('.step-button')) {
@@ -201,15 +211,35 @@ function renderStep() {
   }
   $('play').textContent = player.playing ? 'Pause' : 'Play';
   $('play').setAttribute('aria-pressed', player.playing ? 'true' : 'false');
-  $('back').disabled = player.index === 0;
-  $('forward').disabled = player.index === steps.length - 1;
-  showPrompt($('prompt'), player.index, steps.length);
+  disable($('back'), player.index === 0);
+  disable($('forward'), player.index === steps.length - 1);
+  const landed = landing && trace && step === 'weights' ? landingQuery(trace.summary, trace.keep, state.batch) : null;
+  if (landed) showLanding($('prompt'), landed);
+  else showPrompt($('prompt'), player.index, steps.length);
   const edit = lastEdit && baseline ? { baseline, name: lastEdit.name, index: lastEdit.index } : null;
+  if (landed) Object.assign(views.graph, { edgeMode: 'one', query: landed.row });
   if (trace) views.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress, edit });
+  if (landed) {
+    views.highlight({ batch: state.batch, row: landed.row });
+    // the matrices mark the query's row, not the animation's last one
+    views.stage.pinned = { row: landed.row, col: 0 };
+    views.stage.mark();
+  }
   if (trace) headsStrip.show(trace, { head: state.head, batch: state.batch, step });
   // after show: a new layout redraws the graph's last trace, which compute() may just have disposed
   views.graph.setLayout(state.graph);
 }
+
+// A button about to be disabled hands its focus to the player: focus left on
+// a disabled button falls to the page, and the keys would lose their place.
+function disable(button, off) {
+  if (off && document.activeElement === button) $('player').focus({ preventScroll: true });
+  button.disabled = off;
+}
+
+// A bare link's first screen (landing.js) lasts until the player moves.
+let landing = false;
+let following = false;  // the player is set to the state's step, not moved by the learner
 
 // One line that says what to do next: the first action on the first step,
 // where the learner is in the middle, what to look at on the last.
@@ -248,7 +278,14 @@ export async function renderPlayground() {
   }
   showNotice(linkNotice(problems));
   views.clear();  // before the panels: a matrix that keeps focus shows its cell again
-  player.go(steps.indexOf(state.step), { animate: false });
+  // the state's own step, read, not written: a bare link stays bare (step null: the landing)
+  following = true;
+  try {
+    player.go(steps.indexOf(state.step ?? 'weights'), { animate: false });
+  } finally {
+    following = false;
+  }
+  landing = state.step === null;
   renderInputs();
   renderScenario();
   renderStep();
@@ -264,7 +301,12 @@ export function rerender() {
 }
 
 function onPlayer({ stepChanged }) {
-  if (stepChanged) {
+  if (stepChanged && landing) {
+    landing = false;
+    if (views.graph.edgeMode === 'one') views.graph.edgeMode = null;  // the graph's own choice again
+    views.graph.pick(null);
+  }
+  if (stepChanged && !following) {
     state.step = steps[player.index];
     writeHash(player.playing ? 'replace' : 'push');
   }
@@ -293,7 +335,7 @@ export const exporters = {
     const s = trace.summary;
     const figures = [...views.heatmaps().map((h) => ({ view: h, caption: `${h.label} (${h.matrix.shape.join(' × ')})`, legend: h.legendText() })),
       { view: views.graph, caption: s.cross ? 'Communication graph: context → queries' : 'Communication graph', legend: 'an edge j → i for each position i may attend to, as thick as weights[i, j]' }];
-    const subtitle = `step ${state.step} · head ${state.head} of ${s.heads.length} · batch element ${state.batch} of ${s.batch} · Attention Playground`;
+    const subtitle = `step ${steps[player.index]} · head ${state.head} of ${s.heads.length} · batch element ${state.batch} of ${s.batch} · Attention Playground`;
     download(exportName('png'), await picturePNG({ title: `${s.title || s.id}${hasEdits(state.edits) ? ' (edited)' : ''}`, subtitle, figures }));
   },
   'export-svg': async () => {

@@ -4,7 +4,6 @@
 // router never imports one; a view changes the state through update().
 import { lessons } from '../lessons/index.js';
 import { defaultState, linkNotice, parseHash, toHash } from '../state/state.js';
-import { showEmbedCode } from './embed-view.js';
 import { $, fail, showNotice } from './page.js';
 
 export let state = defaultState();
@@ -61,13 +60,44 @@ function renderNav() {
     if (a.getAttribute('href') === current) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
+  // a nav scrolled sideways (a phone) shows the current view's link
+  const shown = nav.querySelector('[aria-current]');
+  if (shown && nav.scrollWidth > nav.clientWidth) nav.scrollLeft = Math.max(0, shown.offsetLeft - nav.offsetLeft - 16);
 }
 
 function refresh() {
   return render().catch(fail);
 }
 
+// Where a change of view lands (README, "The page"): at the new view's top,
+// or at the control the action was about (update()'s `land`, a selector).
+// The page places itself: the browser's restored scroll belongs to the view left.
+history.scrollRestoration = 'manual';
+let shownView = null;
+let landOn = null;
+
+const viewOf = (s) => (s.model ? 'model' : s.train ? 'train' : s.lesson ? `lesson:${s.lesson}` : 'playground');
+
+function land(selector) {
+  const target = selector && document.querySelector(selector);
+  if (!target) window.scrollTo(0, 0);
+  // two frames on: the sticky player's height (controls.js, a ResizeObserver) is
+  // the new view's by then, so the target lands under the player, not behind it
+  else requestAnimationFrame(() => requestAnimationFrame(() =>
+    target.scrollIntoView({ block: target.offsetHeight < window.innerHeight / 2 ? 'center' : 'start' })));
+}
+
 async function render() {
+  const view = viewOf(state);
+  const moved = view !== shownView;
+  const target = landOn;
+  shownView = view;
+  landOn = null;
+  await renderView();
+  if ((moved || target) && viewOf(state) === view) land(target);
+}
+
+async function renderView() {
   renderNav();
   showNotice(linkNotice(linkProblems));
   if (state.model) {
@@ -101,9 +131,13 @@ export function writeHash(mode) {
   refreshEmbedBoxes();
 }
 
+// "Embed this view" loads when first opened: a first visit carries none of it
+export const embedView = () => import('./embed-view.js');
+
 // An open "Embed this view" box shows the state the page shows
 function refreshEmbedBoxes() {
-  for (const box of [$('embed-code'), $('lesson-embed-code')]) if (!box.hidden) showEmbedCode(box, state);
+  const open = [$('embed-code'), $('lesson-embed-code')].filter((box) => !box.hidden);
+  if (open.length) embedView().then(({ showEmbedCode }) => open.forEach((box) => showEmbedCode(box, state))).catch(fail);
 }
 
 // A link written after typing pauses: history.replaceState on every
@@ -127,8 +161,10 @@ export function flushHash() {
   if (soon !== null) writeHash('replace');
 }
 
-export function update(patch, { history: mode = 'push' } = {}) {
+// land: a selector of what the change is about, scrolled into view once drawn
+export function update(patch, { history: mode = 'push', land: target = null } = {}) {
   linkProblems = [];
+  landOn = target;
   // edits belong to the tensors of one input: a new input starts clean
   const inputKeys = ['preset', 'sentence', 'file', 'seed', 'embed', 'head_size', 'value_size', 'heads'];
   if (inputKeys.some((k) => k in patch) && !('edits' in patch)) patch = { ...patch, edits: null };

@@ -147,7 +147,7 @@ export function attributesOfState(state) {
       if (state[prop] !== props[prop].default) a.push([attribute, String(state[prop])]);
   } else if (!state.file) a.push(['scenario', state.preset]);
   a.push(['view', state.lesson ?? 'both']);
-  if (state.lesson === null) a.push(['step', state.step]);
+  if (state.lesson === null) a.push(['step', state.step ?? 'weights']);
   if (state.head) a.push(['head', String(state.head)]);
   if (state.batch) a.push(['batch', String(state.batch)]);
   if (state.mask !== null) a.push(['mask', maskToText(state.mask)]);

@@ -32,7 +32,9 @@ export const props = {
   temperature: { type: 'number', min: 0.05, max: 20, default: null },
   batch: { ...int(0, 63), default: 0 },
   head: { ...int(0, 63), default: 0 },
-  step: { type: 'enum', values: steps, default: 'x' },
+  // null: a link without step=, which opens on the weights with one query in
+  // focus (app/landing.js); any step the learner moves to is written, weights too
+  step: { type: 'enum', values: steps, default: null, kept: 'weights' },
   graph: { type: 'enum', values: ['arcs', 'columns'], default: 'arcs' },  // the graph's layout
   lesson: { type: 'enum', values: lessonIds, default: null },
   train: { type: 'enum', values: trainingIds, default: null },  // the training view's preset
@@ -181,7 +183,7 @@ export function parseHash(hash) {
     if (seen.has(name)) problems.push(`${name} is given more than once; the last one counts`);
     seen.add(name);
     const value = parseValue(spec, raw);
-    if (value === undefined) problems.push(`${describe(name, spec)}; kept ${spec.default ?? 'the scenario\'s own'}`);
+    if (value === undefined) problems.push(`${describe(name, spec)}; kept ${spec.kept ?? spec.default ?? 'the scenario\'s own'}`);
     else state[name] = value;
   }
   return { state, problems };
