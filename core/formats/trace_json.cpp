@@ -22,16 +22,15 @@ void write_shape(std::ostream& out, const std::vector<std::size_t>& shape) {
 
 }  // namespace
 
-void write_floats_json(std::ostream& out, const float* data, std::size_t n) {
+bool write_floats(std::ostream& out, const float* data, std::size_t n, std::string_view separator, bool leading) {
   // Numbers are formatted into a block and written a block at a time: one
   // stream call per number made a 16-million-number trace take 1.7 s.
   constexpr std::size_t block = 1 << 16, longest = 32;
   std::string text;
   text.reserve(block + longest);
-  text += '[';
   char buffer[longest];
   for (std::size_t i = 0; i < n; ++i) {
-    if (i) text += ", ";
+    if (i || leading) text += separator;
     const float value = data[i];
     if (std::isfinite(value)) {
       text.append(buffer, shortest(buffer, sizeof buffer, value));
@@ -44,10 +43,17 @@ void write_floats_json(std::ostream& out, const float* data, std::size_t n) {
     if (text.size() >= block) {
       out.write(text.data(), static_cast<std::streamsize>(text.size()));
       text.clear();
+      // a stream that failed (a full disk) takes nothing more: stop formatting
+      if (!out) return false;
     }
   }
-  text += ']';
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  return static_cast<bool>(out);
+}
+
+void write_floats_json(std::ostream& out, const float* data, std::size_t n) {
+  out << '[';
+  if (write_floats(out, data, n, ", ", false)) out << ']';
 }
 
 void write_tensor_json(std::ostream& out, const std::vector<std::size_t>& shape, const float* data, bool drop_batch) {
@@ -75,6 +81,7 @@ void write_trace_json(std::ostream& out, const trace& t) {
     const named_tensor& named = t.tensors[i];
     out << (i ? ", " : "") << nlohmann::json(named.name).dump() << ": ";
     write_tensor_json(out, {named.value.shape().begin(), named.value.shape().end()}, named.value.data(), false);
+    if (!out) return;  // a stream that failed takes nothing more
   }
   out << "}, \"heads\": [";
   for (std::size_t h = 0; h < t.layer.heads.size(); ++h) {
@@ -86,6 +93,7 @@ void write_trace_json(std::ostream& out, const trace& t) {
       if (step == nullptr) continue;
       out << (first ? "" : ", ") << "\"" << name << "\": ";
       write_tensor3(out, *step, t.batched);
+      if (!out) return;
       first = false;
     }
     out << "}";

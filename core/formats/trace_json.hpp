@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attention/trace.hpp"
@@ -19,6 +20,10 @@ void write_trace_json(std::ostream& out, const trace& t);
 // (-inf as null), and {"shape": [...], "data": [...]}, where `drop_batch`
 // writes (1, T, C) as (T, C).
 void write_floats_json(std::ostream& out, const float* data, std::size_t n);
+// The numbers alone, each after `separator` but the first (unless `leading`),
+// formatted a block at a time; false, and nothing more formatted, once the
+// stream has failed (a full disk): the caller says so, at once.
+bool write_floats(std::ostream& out, const float* data, std::size_t n, std::string_view separator, bool leading);
 void write_tensor_json(std::ostream& out, const std::vector<std::size_t>& shape, const float* data, bool drop_batch = false);
 std::string trace_json(const trace& t);
 

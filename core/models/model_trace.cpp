@@ -46,15 +46,9 @@ void write_model_trace(std::ostream& out, const gpt_model& model, const model_ru
   for (std::size_t t = 0; t < T; ++t) out << (t ? "," : "") << run.tokens[t];
   // [layers, heads, T, T], written head by head from the forward's own tensors
   out << "],\"attention\":{\"shape\":[" << c.layers << ',' << c.heads << ',' << T << ',' << T << "],\"data\":[";
-  bool first = true;
   for (std::size_t l = 0; l < c.layers; ++l)
-    for (std::size_t h = 0; h < c.heads; ++h) {
-      const float* w = run.attention(l, h);
-      for (std::size_t i = 0; i < T * T; ++i) {
-        out << (first ? "" : ",") << float_text(w[i]);
-        first = false;
-      }
-    }
+    for (std::size_t h = 0; h < c.heads; ++h)  // a stream that failed (a full disk) stops it at once
+      if (!write_floats(out, run.attention(l, h), T * T, ",", l + h > 0)) return;
   out << "]},\"last\":{\"logits\":";
   write_tensor_json(out, {c.vocab}, run.last_logits.data());
   out << ",\"top\":[";

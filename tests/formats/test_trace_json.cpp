@@ -3,6 +3,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <sstream>
+#include <streambuf>
+#include <vector>
 
 #include "attention/run.hpp"
 #include "formats/scenario_file.hpp"
@@ -44,4 +47,29 @@ TEST_CASE("a trace has the spec's keys, in its order, and q/k/v only when named"
   // no batch axis in x: none in the steps
   CHECK(j["heads"][0]["scores"]["shape"] == json({3, 3}));
   CHECK(j["out"]["shape"] == json({3, 4}));
+}
+
+namespace {
+
+// A stream that takes nothing, as a full disk does: its first write fails.
+struct full_disk : std::streambuf {
+  int overflow(int) override { return traits_type::eof(); }
+  std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+};
+
+}  // namespace
+
+TEST_CASE("numbers stop being formatted once the stream has failed (a full disk)", "[trace]") {
+  // 100,000 numbers, the last one a NaN that formatting it would refuse:
+  // only a writer that stops at the failed stream never reaches it
+  std::vector<float> data(100000, 0.5f);
+  data.back() = std::nanf("");
+  std::ostringstream good;
+  CHECK_THROWS_WITH(write_floats_json(good, data.data(), data.size()),
+                    "trace: internal error: a non-finite value other than -inf");
+  full_disk disk;
+  std::ostream out(&disk);
+  CHECK_NOTHROW(write_floats_json(out, data.data(), data.size()));
+  CHECK_FALSE(out.good());
+  CHECK_FALSE(write_floats(out, data.data(), 3, ",", false));
 }

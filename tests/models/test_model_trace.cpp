@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <sstream>
+#include <streambuf>
 
 #include "attention/run.hpp"
 #include "formats/scenario_file.hpp"
@@ -107,4 +109,22 @@ TEST_CASE("validate's line says what the file holds", "[model-trace]") {
         "tokenizer=characters)");
   CHECK(model_summary(read_model_file(model_support::model_path("hf-f32")).config, "hf-f32") ==
         "valid: hf-f32 (layout=hf, V=31, T=24, embed=24, heads=3, layers=2, mlp=4, parameters=16560, tokenizer=ids)");
+}
+
+TEST_CASE("the model trace stops at the first head once the stream has failed (a full disk)", "[model-trace]") {
+  struct full_disk : std::streambuf {
+    int overflow(int) override { return traits_type::eof(); }
+    std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+  };
+  const gpt_model model = read_model_file(model_support::model_path("nano-tied-bias"));
+  model_run run = run_model(model, {1, 2, 3});
+  // a NaN in the last head, which formatting refuses: reached only by a writer
+  // that goes on after the stream failed
+  run.pass.layers.back().heads.back().weights.data()[0] = std::nanf("");
+  std::ostringstream good;
+  CHECK_THROWS_WITH(write_model_trace(good, model, run), Catch::Contains("a non-finite value"));
+  full_disk disk;
+  std::ostream out(&disk);
+  CHECK_NOTHROW(write_model_trace(out, model, run));
+  CHECK_FALSE(out.good());
 }
