@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -18,6 +19,7 @@
 #include "errors.hpp"
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
+#include "formats/limits.hpp"
 #include "formats/scenario_file.hpp"
 #include "formats/trace_json.hpp"
 #include "lessons/lessons.hpp"
@@ -83,6 +85,28 @@ class session {
     });
   }
 
+  // Each pair's angle at each position of a rotary head: (Tq, d_k/2) flat,
+  // or an empty array for a scenario without rotary or no such head.
+  val angles(unsigned head) const {
+    if (!trace_ || !scenario_->attention.options.rotary || head >= trace_->layer.heads.size())
+      return float32_copy(nullptr, 0);
+    const attention::tensor2 a = attention::rotary_angles_of(*scenario_, *trace_, head);
+    return float32_copy(a.data(), a.size());
+  }
+
+  // The same scenario at two rotary offsets: lessons/position.hpp.
+  std::string position_lesson(unsigned head, double offset_a, double offset_b) const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(trace_.has_value(), "position: nothing loaded");
+      ATTENTION_CHECK(offset_a >= 0 && offset_b >= 0 && offset_a <= attention::limits::rotary_offset &&
+                          offset_b <= attention::limits::rotary_offset && offset_a == std::floor(offset_a) &&
+                          offset_b == std::floor(offset_b),
+                      "position lesson: offsets are whole numbers from 0 to ", attention::limits::rotary_offset);
+      return attention::position_lesson_json(*scenario_, head, static_cast<std::uint64_t>(offset_a),
+                                             static_cast<std::uint64_t>(offset_b));
+    });
+  }
+
   std::string renormalize_lesson(unsigned head) const {
     return json_or_error([&] {
       ATTENTION_CHECK(trace_.has_value(), "renormalize: nothing loaded");
@@ -140,6 +164,8 @@ EMSCRIPTEN_BINDINGS(attention_playground) {
       .function("explain", &session::explain)
       .function("traceJson", &session::trace_json)
       .function("spaceLesson", &session::space_lesson)
+      .function("angles", &session::angles)
+      .function("positionLesson", &session::position_lesson)
       .function("renormalizeLesson", &session::renormalize_lesson);
   emscripten::function("averagingLesson", &averaging_lesson);
   emscripten::function("scalingLesson", &scaling_lesson);

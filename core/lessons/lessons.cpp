@@ -8,6 +8,7 @@
 #include "errors/check.hpp"
 #include "formats/limits.hpp"
 #include "lessons/averaging.hpp"
+#include "lessons/position.hpp"
 #include "lessons/renormalize.hpp"
 #include "lessons/scaling.hpp"
 #include "lessons/space.hpp"
@@ -108,6 +109,18 @@ std::string renormalize_lesson_json(const trace& t, std::size_t head, const tens
               {"renormalized", tensor_json(lesson.renormalized)},
               {"agrees", lesson.agrees},
               {"largest_difference", lesson.largest_difference}}
+      .dump();
+}
+
+std::string position_lesson_json(const scenario& s, std::size_t head, std::uint64_t offset_a, std::uint64_t offset_b) {
+  const position_lesson lesson = rotary_offset_lesson(s, head, offset_a, offset_b);
+  return json{{"offsets", {lesson.offset_a, lesson.offset_b}},
+              {"q_rotated", {tensor_json(lesson.q_rotated_a), tensor_json(lesson.q_rotated_b)}},
+              {"scores", {tensor_json(lesson.scores_a), tensor_json(lesson.scores_b)}},
+              {"largest_rotated_difference", lesson.largest_rotated_difference},
+              {"largest_score_difference", lesson.largest_score_difference},
+              {"largest_score", lesson.largest_score},
+              {"agrees", lesson.agrees}}
       .dump();
 }
 
