@@ -6,7 +6,7 @@ import { presetIndex, presetScenario } from '../engine/presets.js';
 import { editedScenario, hasEdits, withEdit } from '../state/edits.js';
 import { drive, Player } from '../state/player.js';
 import { scenarioFromSentence, withOverrides } from '../state/sentence.js';
-import { linkNotice, sliderPosition, steps } from '../state/state.js';
+import { linkNotice, sliderPosition, steps, stepsFor } from '../state/state.js';
 import { tokenText } from '../views/format.js';
 import { HeadsStrip } from '../views/heads.js';
 import { LinkedViews } from '../views/linked.js';
@@ -19,6 +19,7 @@ import { linkProblems, setLinkProblems, setState, state, update, writeHash } fro
 export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
 export let trace = null;
+export let shownSteps = stepsFor(null);  // the steps this trace plays (`rotate` only with rotary)
 let computedKey = '';
 let baseline = null;  // the trace before the learner's last edit
 let lastEdit = null;  // {key, name, index}: that edit, while its trace is shown
@@ -74,6 +75,8 @@ async function compute() {
       lastEdit = null;
     }
     trace = next;
+    shownSteps = stepsFor(trace.summary);
+    player.count = shownSteps.length;
     computedKey = key;
     $('status').hidden = true;
     return true;
@@ -180,12 +183,13 @@ function stepFacts(s) {
     Tq: s.query_length,
     Tkv: s.context_length,
     headSize: head.steps.q ? head.steps.q[1] : null,
+    rotary: s.rotary,  // {theta, offset} or null
     x: { entry: scenario?.tensors?.find((t) => t.name === s.x), shape: x?.shape ?? [] },
   };
 }
 
 function renderStep() {
-  const step = steps[player.index];
+  const step = shownSteps[player.index];
   const text = stepText[step];
   const facts = trace && stepFacts(trace.summary);
   const said = (line) => (typeof line === 'function' ? (facts ? line(facts) : '') : line);
@@ -195,6 +199,7 @@ function renderStep() {
   $('pytorch-line').textContent = said(text.pytorch);
   for (const button of document.querySelectorAll('.step-button')) {
     const current = button.dataset.step === step;
+    button.parentElement.hidden = !shownSteps.includes(button.dataset.step);
     button.classList.toggle('current', current);
     if (current) button.setAttribute('aria-current', 'step');
     else button.removeAttribute('aria-current');
@@ -202,8 +207,8 @@ function renderStep() {
   $('play').textContent = player.playing ? 'Pause' : 'Play';
   $('play').setAttribute('aria-pressed', player.playing ? 'true' : 'false');
   $('back').disabled = player.index === 0;
-  $('forward').disabled = player.index === steps.length - 1;
-  showPrompt($('prompt'), player.index, steps.length);
+  $('forward').disabled = player.index === shownSteps.length - 1;
+  showPrompt($('prompt'), player.index, shownSteps.length);
   const edit = lastEdit && baseline ? { baseline, name: lastEdit.name, index: lastEdit.index } : null;
   if (trace) views.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress, edit });
   if (trace) headsStrip.show(trace, { head: state.head, batch: state.batch, step });
@@ -246,9 +251,13 @@ export async function renderPlayground() {
     problems.push(`head ${state.head} is beyond this scenario's ${trace.summary.heads.length}; showing 0`);
     state.head = 0;
   }
+  if (!shownSteps.includes(state.step)) {
+    problems.push(`step ${state.step} needs a scenario with rotary positions; showing scores`);
+    state.step = 'scores';
+  }
   showNotice(linkNotice(problems));
   views.clear();  // before the panels: a matrix that keeps focus shows its cell again
-  player.go(steps.indexOf(state.step), { animate: false });
+  player.go(shownSteps.indexOf(state.step), { animate: false });
   renderInputs();
   renderScenario();
   renderStep();
@@ -265,7 +274,7 @@ export function rerender() {
 
 function onPlayer({ stepChanged }) {
   if (stepChanged) {
-    state.step = steps[player.index];
+    state.step = shownSteps[player.index];
     writeHash(player.playing ? 'replace' : 'push');
   }
   if (trace && app.dataset.state !== 'loading') renderStep();

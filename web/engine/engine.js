@@ -238,6 +238,21 @@ export class Trace {
     return call(() => this.session.spaceLesson(permutation, positions));
   }
 
+  // Each pair's angle (radians) at each position of a rotary head, as the
+  // core turned q and k: {shape: [Tq, d_k / 2], data}, or null without rotary.
+  angles(head) {
+    const d = this.summary.heads[head]?.steps.q_rotated?.[1];
+    if (!this.summary.rotary || !d) return null;
+    return { shape: [this.summary.query_length, d / 2], data: this.session.angles(head) };
+  }
+
+  // The same layer with its rotation started at two offsets: each one's
+  // turned queries and scores, and their largest differences (see
+  // core/lessons/position.hpp).
+  positionLesson(head, offsetA, offsetB) {
+    return call(() => this.session.positionLesson(head, offsetA, offsetB));
+  }
+
   // Masking after softmax, then renormalizing, for one head: see
   // core/lessons/renormalize.hpp.
   renormalizeLesson(head = 0) {

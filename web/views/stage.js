@@ -9,7 +9,7 @@ import { Heatmap, defaults as heatmapDefaults } from './heatmap.js';
 import { activeRow, changesOf, marksFor, outRow, plan } from './stage-plan.js';
 
 // What each step makes: on the first screen whatever else does not fit.
-const results = { x: ['x'], qkv: ['q', 'k', 'v'], scores: ['scores'], scaled: ['scaled'], masked: ['masked'], weights: ['weights'], out: ['out'] };
+const results = { x: ['x'], qkv: ['q', 'k', 'v'], rotate: ['q_rotated', 'k_rotated'], scores: ['scores'], scaled: ['scaled'], masked: ['masked'], weights: ['weights'], out: ['out'] };
 const gap = 22;
 const numbersCell = 42;  // px that print two decimals of most numbers (−1.23)  // px between the matrices of a line (views.css: .matrix-line's gap)
 const legendHeight = 28;  // the legend under a matrix
