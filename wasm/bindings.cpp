@@ -8,7 +8,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cmath>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -19,7 +18,6 @@
 #include "errors.hpp"
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
-#include "formats/limits.hpp"
 #include "formats/scenario_file.hpp"
 #include "formats/trace_json.hpp"
 #include "lessons/lessons.hpp"
@@ -94,16 +92,12 @@ class session {
     return float32_copy(a.data(), a.size());
   }
 
-  // The same scenario at two rotary offsets: lessons/position.hpp.
-  std::string position_lesson(unsigned head, double offset_a, double offset_b) const {
+  // One step of one head here and in another session's trace (the same
+  // scenario at another rotary offset): lessons/position.hpp.
+  std::string compare(const session& other, unsigned head, const std::string& step) const {
     return json_or_error([&] {
-      ATTENTION_CHECK(trace_.has_value(), "position: nothing loaded");
-      ATTENTION_CHECK(offset_a >= 0 && offset_b >= 0 && offset_a <= attention::limits::rotary_offset &&
-                          offset_b <= attention::limits::rotary_offset && offset_a == std::floor(offset_a) &&
-                          offset_b == std::floor(offset_b),
-                      "position lesson: offsets are whole numbers from 0 to ", attention::limits::rotary_offset);
-      return attention::position_lesson_json(*scenario_, head, static_cast<std::uint64_t>(offset_a),
-                                             static_cast<std::uint64_t>(offset_b));
+      ATTENTION_CHECK(trace_.has_value() && other.trace_.has_value(), "compare: nothing loaded");
+      return attention::step_comparison_json(*trace_, *other.trace_, head, step);
     });
   }
 
@@ -165,7 +159,7 @@ EMSCRIPTEN_BINDINGS(attention_playground) {
       .function("traceJson", &session::trace_json)
       .function("spaceLesson", &session::space_lesson)
       .function("angles", &session::angles)
-      .function("positionLesson", &session::position_lesson)
+      .function("compare", &session::compare)
       .function("renormalizeLesson", &session::renormalize_lesson);
   emscripten::function("averagingLesson", &averaging_lesson);
   emscripten::function("scalingLesson", &scaling_lesson);

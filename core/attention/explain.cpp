@@ -83,12 +83,10 @@ cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t hea
     const float sine = static_cast<float>(std::sin(static_cast<double>(angle)));
     e.terms = {{own, cosine, own * cosine}, {other, sine, other * sine}};
     e.angle = angle;
-    const std::string name = query ? "q" : "k";
-    const std::string partner = std::to_string(column < half ? column + half : column - half);
-    e.formula = std::string(step) + "[" + i + ", " + j + "] = " + name + "[" + i + ", " + j + "] · cos(angle) " +
-                (column < half ? "− " : "+ ") + name + "[" + i + ", " + partner + "] · sin(angle), angle = position " +
-                std::to_string(s.attention.options.rotary->offset + row) + " · θ^(−" + std::to_string(2 * pair) + "/" +
-                std::to_string(d) + ")";
+    // the formula names the pair's other column: c + d/2 in the first half, c − d/2 in the second
+    const std::string name(1, step[0]), cell = "[" + i + ", ";  // q or k, and the row
+    e.formula = std::string(step) + cell + j + "] = " + name + cell + j + "] · cos(angle) " + (column < half ? "− " : "+ ") +
+                name + cell + std::to_string(column < half ? column + half : column - half) + "] · sin(angle)";
   } else if (step == "scores") {
     if (h.q_rotated) {
       e.formula = "scores[" + i + ", " + j + "] = q_rotated[" + i + "] · k_rotated[" + j + "]";

@@ -112,16 +112,9 @@ std::string renormalize_lesson_json(const trace& t, std::size_t head, const tens
       .dump();
 }
 
-std::string position_lesson_json(const scenario& s, std::size_t head, std::uint64_t offset_a, std::uint64_t offset_b) {
-  const position_lesson lesson = rotary_offset_lesson(s, head, offset_a, offset_b);
-  return json{{"offsets", {lesson.offset_a, lesson.offset_b}},
-              {"q_rotated", {tensor_json(lesson.q_rotated_a), tensor_json(lesson.q_rotated_b)}},
-              {"scores", {tensor_json(lesson.scores_a), tensor_json(lesson.scores_b)}},
-              {"largest_rotated_difference", lesson.largest_rotated_difference},
-              {"largest_score_difference", lesson.largest_score_difference},
-              {"largest_score", lesson.largest_score},
-              {"agrees", lesson.agrees}}
-      .dump();
+std::string step_comparison_json(const trace& a, const trace& b, std::size_t head, std::string_view step) {
+  const step_comparison c = compare_step(a, b, head, step);
+  return json{{"largest_difference", c.largest_difference}, {"largest_value", c.largest_value}, {"agrees", c.agrees}}.dump();
 }
 
 }  // namespace attention

@@ -1,31 +1,25 @@
 // Where is position? With rotary positions (models-v2.md section 2) the
 // scores of two tokens depend only on how far apart they are, i − j: the
 // same scenario run at positions offset_a + t and offset_b + t turns q and k
-// by other angles, yet gives the same scores within float32 rounding.
+// by other angles, yet gives the same scores within float32 rounding. The
+// page runs both traces; this compares one step of one head in the two.
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
+#include <string_view>
 
-#include "attention/scenario.hpp"
-#include "tensor/tensor.hpp"
+#include "attention/trace.hpp"
 
 namespace attention {
 
-struct position_lesson {
-  std::uint64_t offset_a = 0, offset_b = 0;
-  tensor3 q_rotated_a, q_rotated_b;  // the head's turned queries at each offset (B, T, d_k)
-  tensor3 scores_a, scores_b;        // its scores at each offset (B, T, T)
-  float largest_rotated_difference = 0;  // max |q_rotated_a − q_rotated_b|: the vectors moved
-  float largest_score_difference = 0;    // max |scores_a − scores_b|: the scores did not
-  float largest_score = 0;               // max |scores_a|, to read the difference against
-  // torch.allclose(scores_a, scores_b, rtol=1e-5, atol=1e-6): equal up to float32 rounding
+struct step_comparison {
+  float largest_difference = 0;  // max |a − b| over the step's cells
+  float largest_value = 0;       // max |a|, to read the difference against
+  // torch.allclose(b, a, rtol=1e-5, atol=1e-6): equal up to float32 rounding
   bool agrees = false;
 };
 
-// Throws for a scenario without rotary, a head that does not exist, or an
-// offset beyond limits::rotary_offset.
-position_lesson rotary_offset_lesson(const scenario& s, std::size_t head, std::uint64_t offset_a,
-                                     std::uint64_t offset_b);
+// Throws for a head or step that one of the traces lacks, or steps of two shapes.
+step_comparison compare_step(const trace& a, const trace& b, std::size_t head, std::string_view step);
 
 }  // namespace attention

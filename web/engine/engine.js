@@ -246,11 +246,11 @@ export class Trace {
     return { shape: [this.summary.query_length, d / 2], data: this.session.angles(head) };
   }
 
-  // The same layer with its rotation started at two offsets: each one's
-  // turned queries and scores, and their largest differences (see
-  // core/lessons/position.hpp).
-  positionLesson(head, offsetA, offsetB) {
-    return call(() => this.session.positionLesson(head, offsetA, offsetB));
+  // One step of one head here and in another trace of the same shapes (the
+  // same scenario at another rotary offset): {largest_difference,
+  // largest_value, agrees}, from the core (core/lessons/position.hpp).
+  compare(other, head, step) {
+    return call(() => this.session.compare(other.session, head, step));
   }
 
   // Masking after softmax, then renormalizing, for one head: see

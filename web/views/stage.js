@@ -190,10 +190,11 @@ export class Stage {
   mark() {
     if (!this.at) return;
     const { trace, head, batch, step, progress } = this.at;
-    const result = this.views.find((v) => v.panel.name === (step === 'qkv' ? 'q' : step))?.panel.matrix;
-    if (!result && step !== 'qkv') return;
+    const rowWise = step === 'qkv' || step === 'rotate';  // marked by progress, row after row
+    const result = this.views.find((v) => v.panel.name === ({ qkv: 'q', rotate: 'q_rotated' }[step] ?? step))?.panel.matrix;
+    if (!result && !rowWise) return;
     this.fillOutRow();
-    const active = step === 'qkv' ? null : activeRow(step, progress, result, this.pinned);
+    const active = rowWise ? null : activeRow(step, progress, result, this.pinned);
     const marks = marksFor(step, active, trace, head, batch, progress);
     for (const { panel, heatmap } of this.views) heatmap.setMarks(marks[panel.name] ?? null);
   }
