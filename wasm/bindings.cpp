@@ -21,6 +21,7 @@
 #include "formats/scenario_file.hpp"
 #include "formats/trace_json.hpp"
 #include "lessons/lessons.hpp"
+#include "lessons/position.hpp"
 #include "tensor/mask.hpp"
 
 namespace {
@@ -93,12 +94,17 @@ class session {
   }
 
   // One step of one head here and in another session's trace (the same
-  // scenario at another rotary offset): lessons/position.hpp.
-  std::string compare(const session& other, unsigned head, const std::string& step) const {
-    return json_or_error([&] {
+  // scenario at another rotary offset), lessons/position.hpp: a Float32Array
+  // [largest_difference, largest_value, agrees (1 or 0)], or the core's message.
+  val compare(const session& other, unsigned head, const std::string& step) const {
+    attention::step_comparison c;
+    const std::string message = error_of([&] {
       ATTENTION_CHECK(trace_.has_value() && other.trace_.has_value(), "compare: nothing loaded");
-      return attention::step_comparison_json(*trace_, *other.trace_, head, step);
+      c = attention::compare_step(*trace_, *other.trace_, head, step);
     });
+    if (!message.empty()) return val(message);
+    const float numbers[3] = {c.largest_difference, c.largest_value, c.agrees ? 1.0f : 0.0f};
+    return float32_copy(numbers, 3);
   }
 
   std::string renormalize_lesson(unsigned head) const {

@@ -8,7 +8,6 @@
 #include "errors/check.hpp"
 #include "formats/limits.hpp"
 #include "lessons/averaging.hpp"
-#include "lessons/position.hpp"
 #include "lessons/renormalize.hpp"
 #include "lessons/scaling.hpp"
 #include "lessons/space.hpp"
@@ -110,11 +109,6 @@ std::string renormalize_lesson_json(const trace& t, std::size_t head, const tens
               {"agrees", lesson.agrees},
               {"largest_difference", lesson.largest_difference}}
       .dump();
-}
-
-std::string step_comparison_json(const trace& a, const trace& b, std::size_t head, std::string_view step) {
-  const step_comparison c = compare_step(a, b, head, step);
-  return json{{"largest_difference", c.largest_difference}, {"largest_value", c.largest_value}, {"agrees", c.agrees}}.dump();
 }
 
 }  // namespace attention

@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "attention/scenario.hpp"
@@ -33,9 +32,5 @@ std::string space_lesson_json(const scenario& s, const trace& t, const std::vect
 // Masking after softmax, then renormalizing (notebook 004): see
 // renormalize.hpp; keep is the scenario's (Tq, Tkv) mask. row_sums is (B, Tq).
 std::string renormalize_lesson_json(const trace& t, std::size_t head, const tensor2& keep);
-
-// Where is position? See position.hpp: one step of one head in two traces,
-// {"largest_difference", "largest_value", "agrees"}.
-std::string step_comparison_json(const trace& a, const trace& b, std::size_t head, std::string_view step);
 
 }  // namespace attention

@@ -250,7 +250,14 @@ export class Trace {
   // same scenario at another rotary offset): {largest_difference,
   // largest_value, agrees}, from the core (core/lessons/position.hpp).
   compare(other, head, step) {
-    return call(() => this.session.compare(other.session, head, step));
+    let answer;
+    try {
+      answer = this.session.compare(other.session, head, step);
+    } catch (error) {
+      throw new ScenarioError(internal(error));
+    }
+    if (typeof answer === 'string') throw new ScenarioError(answer);
+    return { largest_difference: answer[0], largest_value: answer[1], agrees: answer[2] === 1 };
   }
 
   // Masking after softmax, then renormalizing, for one head: see
