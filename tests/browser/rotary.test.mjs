@@ -93,7 +93,7 @@ test('Where is position? The same scenario at offsets 0 and 5: other turned quer
   assert.equal(await page.textContent('#lesson-title'), 'Where is position?');
   assert.equal(await page.textContent('#lesson .badge'), 'the scores at positions 0… and 5… agree within float32 rounding: True (as predicted: they depend on i − j only)');
   assert.deepEqual(await page.$$eval('#lesson figure.heatmap', (f) => f.map((x) => x.dataset.matrix)), ['q-rotated-a', 'q-rotated-b', 'scores-a', 'scores-b']);
-  const moved = Number(/largest difference between the two is ([\d.]+)/.exec(await page.textContent('#lesson'))[1]);
+  const moved = Number(/largest difference between the two is (\d+\.\d+)/.exec(await page.textContent('#lesson'))[1]);
   assert.ok(moved > 0.1, `the turned queries differ: ${moved}`);
   const same = Number(/two score matrices: ([\d.e+-]+)/.exec(await page.textContent('#lesson'))[1]);
   assert.ok(same < 1e-5, `the scores agree: ${same}`);

@@ -44,7 +44,7 @@ export const stepText = {
   rotate: {
     title: 'rotate: each position turns its query and key',
     text: 'Rotary positions (Llama): each pair of numbers (j, j + d/2) of q and k is turned by an angle that grows with the position, faster for the first pairs. Turning both by their own position makes q · k depend only on how far apart the two tokens are.',
-    formula: (f) => `q_rotated = q · cos(angle) + rotate_half(q) · sin(angle)    angle[p, j] = p · θ^(−2j/${f.headSize ?? 'd'}), θ = ${f.rotary?.theta}, p = ${f.rotary?.offset} … ${(f.rotary?.offset ?? 0) + f.Tq - 1}`,
+    formula: (f) => `q_rotated = q · cos + rotate_half(q) · sin    angle = p · ${f.rotary?.theta}^(−2j/${f.headSize ?? 'd'}), p = ${f.rotary?.offset} … ${(f.rotary?.offset ?? 0) + f.Tq - 1}`,
     pytorch: 'q, k = apply_rotary_pos_emb(q, k, cos, sin)  # transformers\' Llama; rotate_half(x) = cat(-x2, x1)',
   },
   scores: {

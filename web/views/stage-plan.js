@@ -123,10 +123,10 @@ function rotatePanels(trace, head, batch, tokens, named, step) {
   const positions = tokens.map((token, t) => `${s.rotary.offset + t}: ${token}`);
   return [
     named('q', 'q', 'diverging', step('q'), tokens, range(d), { revealBy: 'row' }),
-    named('angles', `angle (radians) = position · ${s.rotary.theta}^(−2j/${d})`, 'diverging', angles, positions, pairs, { revealBy: 'row' }),
-    named('q_rotated', 'q_rotated = q · cos + rotate_half(q) · sin', 'diverging', step('q_rotated'), tokens, range(d), { revealBy: 'row' }),
+    named('angles', `angle = p · ${s.rotary.theta}^(−2j/${d})`, 'diverging', angles, positions, pairs, { revealBy: 'row' }),
+    named('q_rotated', 'q_rotated = q·cos + rotate_half(q)·sin', 'diverging', step('q_rotated'), tokens, range(d), { revealBy: 'row' }),
     named('k', 'k', 'diverging', step('k'), tokens, range(d), { revealBy: 'row' }, null, 1),
-    named('k_rotated', 'k_rotated = k · cos + rotate_half(k) · sin', 'diverging', step('k_rotated'), tokens, range(d), { revealBy: 'row' }, null, 1),
+    named('k_rotated', 'k_rotated = k·cos + rotate_half(k)·sin', 'diverging', step('k_rotated'), tokens, range(d), { revealBy: 'row' }, null, 1),
   ];
 }
 
