@@ -16,10 +16,13 @@ const types = {
   '.xml': 'application/xml', '.woff2': 'font/woff2',
 };
 
-export function startServer({ root, port = 8000, csp = false, prefix = '' }) {
+// route(request, response): the tests' own answers (a redirect, a gzip-encoded
+// file), tried first; true when it answered.
+export function startServer({ root, port = 8000, csp = false, prefix = '', route = null }) {
   const base = resolve(root);
   const realBase = realpathSync(base);
   const server = createServer((request, response) => {
+    if (route?.(request, response)) return;
     const headers = { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
     if (csp) headers['Content-Security-Policy'] = strictCsp;
     const answer = (status, text) => response.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);

@@ -18,18 +18,24 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.hpp"
+#include "numbers.hpp"
+#include "text.hpp"
 #include "errors/check.hpp"
 #include "models/generate.hpp"
 #include "models/hf_config.hpp"
 #include "models/model_loader.hpp"
 #include "models/model_trace.hpp"
+#include "models/parameter_counts.hpp"
 #include "models/vocabulary.hpp"
 
 namespace {
 
 using emscripten::val;
 using glue::error_of;
+using glue::index_of;
 using glue::json_or_error;
+using glue::utf8_of;
+using glue::whole;
 
 constexpr const char* out_of_memory = "out of memory: the model is too large for this browser tab";
 
@@ -41,9 +47,9 @@ val int32_copy(const std::int32_t* data, std::size_t n) {
   return val::global("Int32Array").new_(emscripten::typed_memory_view(n, data));
 }
 
-// A byte count from JS: a whole number of bytes below 2⁵³.
+// A byte count from JS: a whole number of bytes up to 2⁵³.
 std::uint64_t bytes_of(double n, const char* what) {
-  ATTENTION_CHECK(n >= 0 && n <= 9007199254740992.0 && std::floor(n) == n, what, ": ", n, " is not a size in bytes");
+  ATTENTION_CHECK(whole(n, glue::largest_seed), what, ": ", glue::js_number(n), " is not a size in bytes");
   return static_cast<std::uint64_t>(n);
 }
 
@@ -51,9 +57,12 @@ class model {
  public:
   // The staging buffer, n bytes: JS copies the next bytes of the file into
   // this view at once (growing memory would detach it), then calls
-  // headerLength, open or feed.
-  val buffer(unsigned n) {
-    staging_.resize(n);
+  // headerLength, open or feed. n not a whole number below 2³², or more than
+  // memory holds: an empty view, the buffer freed (copying into it throws
+  // JS's RangeError; the feed after it is refused).
+  val buffer(double n) {
+    const std::string message = error_of([&] { staging_.resize(index_of(n, "bytes")); }, out_of_memory);
+    if (!message.empty()) release_staging();
     return val(emscripten::typed_memory_view(staging_.size(), staging_.data()));
   }
 
@@ -70,9 +79,10 @@ class model {
   // allocated. `config` is a Hugging Face config.json's text, or "".
   // {"config": …, "tokenizer", "vocabulary", "layout", "tied", "dataBytes",
   // "weightBytes"} or {"error"}; after an error nothing is held.
-  std::string open(double file_size, const std::string& config) {
+  std::string open(double file_size, const std::u16string& config_text) {
     drop();  // the buffer holds the header
     return json_or_error([&] {
+      const std::string config = utf8_of(config_text, "config.json");
       const attention::model_overrides overrides = config.empty() ? attention::model_overrides{}
                                                                   : attention::read_hf_config(config);
       const std::string header(staging_.begin(), staging_.end());
@@ -90,9 +100,11 @@ class model {
   // The next n bytes of the data, from the buffer. {"received", "total",
   // "done"} or {"error"}; when done the model is ready; after an error the
   // load is dropped (open again).
-  std::string feed(unsigned n) {
+  std::string feed(double count) {
+    // with no load under way the open model (if any) stays
+    if (!loader_) return nlohmann::json{{"error", "model: no file is being opened"}}.dump();
     std::string answer = json_or_error([&] {
-      ATTENTION_CHECK(loader_.has_value(), "model: no file is being opened");
+      const std::uint32_t n = index_of(count, "bytes");
       ATTENTION_CHECK(n <= staging_.size(), "model: ", n, " bytes fed from a buffer of ", staging_.size());
       loader_->feed(staging_.data(), n);
       const bool done = loader_->complete();
@@ -110,8 +122,10 @@ class model {
 
   // While JS waits on the file: up to n bytes of weights the data has not
   // reached touched (mapped) ahead of it; the bytes touched, 0 when none
-  // are left (or nothing is being opened).
-  double prepare(unsigned n) { return loader_ ? static_cast<double>(loader_->prepare(n)) : 0.0; }
+  // are left (or nothing is being opened, or n is not a whole number below 2³²).
+  double prepare(double n) {
+    return loader_ && whole(n) ? static_cast<double>(loader_->prepare(static_cast<std::uint32_t>(n))) : 0.0;
+  }
 
   // Frees the model, a load under way, the last run and the buffer.
   void close() {
@@ -131,12 +145,15 @@ class model {
   // Runs the model on a JSON list of token ids, keeping top_k guesses after
   // every position. {"length", "topK", "loss"} (loss null when T < 2) or
   // {"error"}; the arrays come from attention(), topIds() and the like.
-  std::string run(const std::string& tokens, unsigned top_k) {
+  std::string run(const std::u16string& tokens, double top) {
     return json_or_error([&] {
       ATTENTION_CHECK(model_.has_value(), "model: nothing open");
-      ATTENTION_CHECK(top_k >= 1 && top_k <= 100, "topK: ", top_k, " is outside [1, 100]");
+      ATTENTION_CHECK(top >= 1 && top <= 100 && std::floor(top) == top, "topK: ", glue::js_number(top),
+                      " is not a whole number from 1 to 100");
+      const auto top_k = static_cast<std::size_t>(top);
       const std::vector<std::int64_t> ids = ids_of(tokens);
       run_.reset();  // the last run's memory first: a long sequence's attention is large
+      drop_tempered();
       run_ = attention::run_model(*model_, ids, top_k);
       top_ids_.resize(run_->top.size());
       top_probabilities_.resize(run_->top.size());
@@ -151,14 +168,72 @@ class model {
   }
 
   // Head h of layer l of the last run: (T, T), row i the weights of position i.
-  val attention(unsigned layer, unsigned head) const {
-    if (!run_ || layer >= model_->config.layers || head >= model_->config.heads) return float32_copy(nullptr, 0);
-    return float32_copy(run_->attention(layer, head), run_->length() * run_->length());
+  val attention(double layer, double head) const {
+    if (!run_ || !whole(layer) || !whole(head) || layer >= model_->config.layers || head >= model_->config.heads)
+      return float32_copy(nullptr, 0);
+    return float32_copy(run_->attention(static_cast<std::size_t>(layer), static_cast<std::size_t>(head)),
+                        run_->length() * run_->length());
   }
   // (T, topK) each: the most probable next tokens after each position
   val top_ids() const { return int32_copy(top_ids_.data(), top_ids_.size()); }
   val top_probabilities() const { return float32_copy(top_probabilities_.data(), top_probabilities_.size()); }
   val last_logits() const { return run_ ? float32_copy(run_->last_logits.data(), run_->last_logits.size()) : float32_copy(nullptr, 0); }
+
+  // Every head's scores on the last run's tokens, layer by layer, head by
+  // head: [{"layer", "head", "previous", "induction"}] (induction null when
+  // no token repeats), or {"error"}.
+  std::string head_scores() const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(run_.has_value(), "model: nothing run");
+      const std::vector<attention::head_score> scores = attention::run_head_scores(*run_);
+      nlohmann::json list = nlohmann::json::array();
+      const std::size_t H = model_->config.heads;
+      for (std::size_t i = 0; i < scores.size(); ++i) {
+        nlohmann::json one{{"layer", i / H}, {"head", i % H}, {"previous", scores[i].previous}, {"induction", nullptr}};
+        if (scores[i].induction) one["induction"] = *scores[i].induction;
+        list.push_back(one);
+      }
+      return list.dump();
+    });
+  }
+
+  // What the file's parameter count holds: {"file", "zeroKeyBiases",
+  // "others"} (models/parameter_counts.hpp), or {"error"}.
+  std::string parameter_counts() const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
+      const attention::parameter_counts counts = attention::count_parameters(*model_);
+      return nlohmann::json{{"file", counts.file}, {"zeroKeyBiases", counts.zero_key_biases}, {"others", counts.others()}}
+          .dump();
+    });
+  }
+
+  // The last run's guesses at `temperature`: after each position, its topK
+  // tokens most probable in the distribution Generate samples from (the
+  // core's tempered_guesses). {"topK", "temperature"} or {"error"}; the
+  // arrays come from temperedIds(), temperedProbabilities() and
+  // ownProbabilities() (temperature 1), (T, topK) each.
+  std::string temper(double temperature) {
+    return json_or_error([&] {
+      ATTENTION_CHECK(run_.has_value(), "model: nothing run");
+      const std::vector<attention::tempered_guess> guesses =
+          attention::tempered_guesses(*run_, temperature, run_->top_k);
+      tempered_ids_.resize(guesses.size());
+      tempered_probabilities_.resize(guesses.size());
+      own_probabilities_.resize(guesses.size());
+      for (std::size_t i = 0; i < guesses.size(); ++i) {
+        tempered_ids_[i] = static_cast<std::int32_t>(guesses[i].id);
+        tempered_probabilities_[i] = guesses[i].probability;
+        own_probabilities_[i] = guesses[i].own;
+      }
+      return nlohmann::json{{"topK", run_->top_k}, {"temperature", temperature}}.dump();
+    });
+  }
+  val tempered_ids() const { return int32_copy(tempered_ids_.data(), tempered_ids_.size()); }
+  val tempered_probabilities() const {
+    return float32_copy(tempered_probabilities_.data(), tempered_probabilities_.size());
+  }
+  val own_probabilities() const { return float32_copy(own_probabilities_.data(), own_probabilities_.size()); }
 
   // The last run as the model trace (gpt-v1.md), as the CLI writes it.
   std::string trace_json() const {
@@ -172,32 +247,36 @@ class model {
 
   // Head `head` of layer `layer` of the last run as scenario text; `labels`
   // a JSON list of one label per token (GPT-2's decoded pieces), or "".
-  std::string head_scenario(unsigned layer, unsigned head, const std::string& name, const std::string& labels) const {
+  std::string head_scenario(double layer_number, double head_number, const std::u16string& name,
+                            const std::u16string& labels) const {
     return json_or_error([&] {
+      const std::uint32_t layer = index_of(layer_number, "layer"), head = index_of(head_number, "head");
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
       std::vector<std::string> list;
       if (!labels.empty()) {
-        const nlohmann::json parsed = nlohmann::json::parse(labels, nullptr, false);
+        const nlohmann::json parsed = nlohmann::json::parse(utf8_of(labels, "labels"), nullptr, false);
         ATTENTION_CHECK(parsed.is_array(), "labels: expected a list of strings");
         for (const nlohmann::json& label : parsed) {
           ATTENTION_CHECK(label.is_string(), "labels: expected a list of strings");
           list.push_back(label.get<std::string>());
         }
       }
-      return attention::model_head_scenario(*model_, *run_, layer, head, attention::model_name(name), list);
+      return attention::model_head_scenario(*model_, *run_, layer, head, attention::model_name(utf8_of(name, "name")),
+                                            list);
     });
   }
 
   // A character model's ids of text (JSON list), or {"error"}.
-  std::string encode(const std::string& text) const {
+  std::string encode(const std::u16string& text) const {
     return json_or_error([&] {
+      const std::string utf8 = utf8_of(text, "text");
       ATTENTION_CHECK(model_.has_value(), "model: nothing open");
-      return nlohmann::json(attention::encode_text(model_->config, text, "text")).dump();
+      return nlohmann::json(attention::encode_text(model_->config, utf8, "text")).dump();
     });
   }
 
   // The text of a JSON list of ids, as a JSON string, or {"error"}.
-  std::string decode(const std::string& ids) const {
+  std::string decode(const std::u16string& ids) const {
     return json_or_error([&] {
       ATTENTION_CHECK(model_.has_value(), "model: nothing open");
       return nlohmann::json(attention::decode_ids(model_->config, ids_of(ids))).dump();
@@ -205,11 +284,12 @@ class model {
   }
 
   // `count` new ids after the JSON list `tokens` (a JSON list), or {"error"}.
-  std::string generate(const std::string& tokens, unsigned count, double temperature, double seed) const {
+  std::string generate(const std::u16string& tokens, double count, double temperature, double seed) const {
     return json_or_error([&] {
+      const std::uint32_t n = index_of(count, "count");
+      const std::uint64_t s = glue::seed_of(seed, "seed");
       ATTENTION_CHECK(model_.has_value(), "model: nothing open");
-      return nlohmann::json(attention::generate_tokens(*model_, ids_of(tokens), count, temperature,
-                                                       bytes_of(seed, "seed")))
+      return nlohmann::json(attention::generate_tokens(*model_, ids_of(tokens), n, temperature, s))
           .dump();
     }, out_of_memory);
   }
@@ -225,8 +305,8 @@ class model {
   }
 
   // Ids from JSON, compared in 64 bits: one beyond int64 is named, never wrapped.
-  std::vector<std::int64_t> ids_of(const std::string& text) const {
-    const nlohmann::json list = nlohmann::json::parse(text, nullptr, false);
+  std::vector<std::int64_t> ids_of(const std::u16string& tokens) const {
+    const nlohmann::json list = nlohmann::json::parse(utf8_of(tokens, "tokens"), nullptr, false);
     ATTENTION_CHECK(list.is_array(), "tokens: expected a list of token ids");
     std::vector<std::int64_t> ids;
     for (std::size_t t = 0; t < list.size(); ++t) {
@@ -248,6 +328,14 @@ class model {
     run_.reset();
     std::vector<std::int32_t>().swap(top_ids_);
     std::vector<float>().swap(top_probabilities_);
+    drop_tempered();
+  }
+
+  // The guesses of temper(), which belong to the run they were read from.
+  void drop_tempered() {
+    std::vector<std::int32_t>().swap(tempered_ids_);
+    std::vector<float>().swap(tempered_probabilities_);
+    std::vector<float>().swap(own_probabilities_);
   }
 
   std::vector<unsigned char> staging_;
@@ -256,6 +344,9 @@ class model {
   std::optional<attention::model_run> run_;
   std::vector<std::int32_t> top_ids_;
   std::vector<float> top_probabilities_;
+  std::vector<std::int32_t> tempered_ids_;
+  std::vector<float> tempered_probabilities_;
+  std::vector<float> own_probabilities_;
 };
 
 std::size_t heap_in_use() { return mallinfo().uordblks; }
@@ -278,7 +369,13 @@ EMSCRIPTEN_BINDINGS(attention_models) {
       .function("topIds", &model::top_ids)
       .function("topProbabilities", &model::top_probabilities)
       .function("lastLogits", &model::last_logits)
+      .function("temper", &model::temper)
+      .function("temperedIds", &model::tempered_ids)
+      .function("temperedProbabilities", &model::tempered_probabilities)
+      .function("ownProbabilities", &model::own_probabilities)
       .function("traceJson", &model::trace_json)
+      .function("headScores", &model::head_scores)
+      .function("parameterCounts", &model::parameter_counts)
       .function("headScenario", &model::head_scenario)
       .function("encode", &model::encode)
       .function("decode", &model::decode)

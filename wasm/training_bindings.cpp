@@ -2,9 +2,11 @@
 // training view's worker loads: a Training holds one training run; answers
 // and errors come back as JSON text (web/engine/engine.js, TrainingRun).
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <malloc.h>
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -15,22 +17,30 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.hpp"
+#include "numbers.hpp"
+#include "text.hpp"
 #include "formats/training_file.hpp"
 #include "formats/training_trace.hpp"
 
 namespace {
 
+using emscripten::val;
 using glue::error_of;
+using glue::index_of;
 using glue::json_or_error;
+using glue::utf8_of;
 
 // A training run the page steps: load a training file, step it, evaluate
 // it, keep snapshots to scrub back to. Answers are JSON text, errors too.
+// Every count and index crosses as a JS number and every text as UTF-16,
+// checked here first (numbers.hpp, text.hpp); any method before load()
+// answers "training: nothing loaded".
 class training {
   // A JSON list of token ids from the page, read as 64-bit integers (the
   // core compares them with the vocabulary in 64 bits too): one beyond int64
   // is named here as written, never wrapped into range.
-  std::vector<std::int64_t> ids_of(const std::string& text) const {
-    const nlohmann::json list = nlohmann::json::parse(text, nullptr, false);
+  std::vector<std::int64_t> ids_of(const std::u16string& tokens) const {
+    const nlohmann::json list = nlohmann::json::parse(utf8_of(tokens, "tokens"), nullptr, false);
     ATTENTION_CHECK(list.is_array() && list.size() <= 4096, "tokens: expected a list of token ids");
     std::vector<std::int64_t> ids;
     for (std::size_t t = 0; t < list.size(); ++t) {
@@ -46,20 +56,38 @@ class training {
  public:
   // A corpus file a text task's task.corpus may name, as bytes (a JS string
   // arrives as UTF-8, a Uint8Array as it is: a file opened from disk reaches
-  // the core's UTF-8 check unchanged). Kept for the next load() only.
-  void corpus(const std::string& name, const std::string& bytes) { corpora_[name] = bytes; }
+  // the core's UTF-8 check unchanged). Kept for the next load() only. A JS
+  // string with a lone surrogate is refused there, when the file names it.
+  void corpus(const std::u16string& name, const val& bytes) {
+    const std::string key = glue::utf8_replacing(name);
+    if (!bytes.isString()) {
+      // only bytes convert: anything else would throw from inside Embind
+      corpora_[key] = bytes.instanceof(val::global("Uint8Array")) ? bytes.as<std::string>()
+                                                                   : std::string(1, '\0') + ": is neither text nor bytes";
+      return;
+    }
+    const std::string message = error_of([&] { corpora_[key] = utf8_of(bytes.as<std::u16string>(), ""); });
+    if (!message.empty()) corpora_[key] = std::string(1, '\0') + message;  // a NUL first: no text the core takes
+  }
 
-  std::string load(const std::string& text) {
+  std::string load(const std::u16string& file_text) {
     return error_of([&] {
+      const std::string text = utf8_of(file_text, "training");
       const std::map<std::string, std::string> files = std::move(corpora_);
       corpora_.clear();
-      file_ = attention::parse_training(text, [&files](const std::string& name) -> std::string {
+      // the new file and its run, whole, before the old ones go
+      attention::training_file file = attention::parse_training(text, [&files](const std::string& name) -> std::string {
         const auto found = files.find(name);
         ATTENTION_CHECK(found != files.end(), "task.corpus: ", attention::quote(name), " is not one of this page's corpora");
+        ATTENTION_CHECK(found->second.empty() || found->second[0] != '\0', "task.corpus: ", name,
+                        found->second.substr(1));
         return found->second;
       });
-      run_.emplace(file_->spec);
+      attention::training_run run(file.spec);
       snapshots_.clear();
+      run_.reset();
+      file_ = std::move(file);
+      run_.emplace(std::move(run));
     });
   }
 
@@ -76,6 +104,8 @@ class training {
                           {"embed", s.embed}, {"heads", s.heads}, {"layers", s.layers}, {"steps", s.steps},
                           {"batch", s.batch}, {"lr", s.optimizer.lr},
                           {"every", s.eval_every}, {"parameters", parameters},
+                          // the loss of guessing every token of the vocabulary alike: where a run starts
+                          {"uniformLoss", std::log(static_cast<double>(run_->model().vocab))},
                           {"mlp", s.mlp}, {"norm", s.norm}, {"bias", s.bias},
                           {"activation", attention::activation_name(s.activation)}, {"samples", s.sample.has_value()},
                           {"probe", {{"tokens", std::vector<std::int64_t>(v.x.begin(), v.x.begin() + v.length)},
@@ -92,8 +122,9 @@ class training {
   }
 
   // Up to n optimizer steps (never past train.steps): their losses, as JSON.
-  std::string steps(unsigned n) {
+  std::string steps(double count) {
     return json_or_error([&] {
+      const std::uint32_t n = index_of(count, "steps");
       ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
       std::vector<float> losses;
       while (losses.size() < n && run_->steps_done() < file_->spec.steps) losses.push_back(run_->step());
@@ -103,39 +134,43 @@ class training {
 
   // top: the most probable next tokens to keep per probe position (0: none);
   // scores: the heads' previous-token and induction scores, with their cells
-  std::string evaluate(unsigned top, bool scores) const {
+  std::string evaluate(double top, bool scores) const {
     return json_or_error([&] {
+      const std::uint32_t k = index_of(top, "top");
       ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
       std::ostringstream out;
-      attention::write_evaluation(out, run_->evaluate({top, scores}));
+      attention::write_evaluation(out, run_->evaluate({k, scores}));
       return out.str();
     });
   }
 
   // The model on the learner's sequence (a JSON list of ids): attention,
   // predictions and the top guesses; no loss, no sample.
-  std::string attend(const std::string& tokens, unsigned top, bool scores) const {
+  std::string attend(const std::u16string& tokens, double top, bool scores) const {
     return json_or_error([&] {
+      const std::uint32_t k = index_of(top, "top");
       ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
       std::ostringstream out;
-      attention::write_evaluation(out, run_->attend(ids_of(tokens), {top, scores}));
+      attention::write_evaluation(out, run_->attend(ids_of(tokens), {k, scores}));
       return out.str();
     });
   }
 
   // A text task's characters as typed (a JS string arrives as UTF-8): their ids, as JSON.
-  std::string encode(const std::string& text) const {
+  std::string encode(const std::u16string& text) const {
     return json_or_error([&] {
+      const std::string utf8 = utf8_of(text, "text");
       ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
-      return nlohmann::json(run_->encode(text)).dump();
+      return nlohmann::json(run_->encode(utf8)).dump();
     });
   }
 
   // Scenario v1 text for one head of the model on a sequence (training_trace.hpp).
-  std::string head_scenario(const std::string& tokens, unsigned layer, unsigned head) const {
+  std::string head_scenario(const std::u16string& tokens, double layer, double head) const {
     return json_or_error([&] {
+      const std::uint32_t l = index_of(layer, "layer"), h = index_of(head, "head");
       ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
-      return attention::head_scenario_json(*file_, *run_, ids_of(tokens), layer, head);
+      return attention::head_scenario_json(*file_, *run_, ids_of(tokens), l, h);
     });
   }
 
@@ -152,15 +187,22 @@ class training {
 
   unsigned steps_done() const { return run_ ? static_cast<unsigned>(run_->steps_done()) : 0; }
 
-  // A copy of the whole state (weights, moments, generator): its index.
-  unsigned snapshot() {
-    snapshots_.push_back(*run_);
-    return static_cast<unsigned>(snapshots_.size() - 1);
+  // A copy of the whole state (weights, moments, generator): its index, as
+  // JSON, or {"error"}.
+  std::string snapshot() {
+    return json_or_error([&] {
+      ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
+      snapshots_.push_back(*run_);
+      return std::to_string(snapshots_.size() - 1);
+    });
   }
-  std::string restore(unsigned index) {
+  // "" or the line: an index that is not a snapshot of this run is refused.
+  std::string restore(double index) {
     return error_of([&] {
-      ATTENTION_CHECK(index < snapshots_.size(), "training: no snapshot ", index);
-      run_ = snapshots_[index];
+      const std::uint32_t i = index_of(index, "snapshot");
+      ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
+      ATTENTION_CHECK(i < snapshots_.size(), "training: no snapshot ", i);
+      run_ = snapshots_[i];
     });
   }
 

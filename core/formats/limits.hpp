@@ -28,6 +28,17 @@ inline constexpr std::size_t trace_bytes_per_number = 17;       // "-1.17549435e
 
 }  // namespace attention::limits
 
+// Sampling: the temperature the logits are divided by (a training file's
+// sample.temperature, the models' generate). Below the floor a logit of a
+// few thousand would overflow float32 (1e-38 does on text-gpt), so such a
+// temperature is refused up front, naming the field, not found later as a
+// softmax overflow. 0.001 already samples all but greedily.
+namespace attention::limits::sampling {
+
+inline constexpr double temperature_floor = 1e-3;
+
+}  // namespace attention::limits::sampling
+
 // Size limits of a training file (training-v1.md): large enough for the
 // presets and a few times more in a browser tab, small enough that one
 // optimizer step stays well under a frame's worth of work.
@@ -53,6 +64,10 @@ inline constexpr std::uint64_t eval_multiply_adds = std::uint64_t{1} << 32;  // 
 inline constexpr std::uint64_t eval_numbers = 1u << 27;         // floats it keeps: 134,217,728 (512 MB)
 inline constexpr std::uint64_t kept_attention = 1u << 24;       // attention numbers of every evaluation: 16,777,216 (64 MB)
 inline constexpr std::uint64_t total_multiply_adds = std::uint64_t{1} << 39;  // the whole run: 549,755,813,888
+// The whole run's time as training_cost.cpp estimates it from measured
+// rates (softmax, LayerNorm, GELU, logits, per-row and per-call work, the
+// evaluations and samples, not only multiply-adds): natively, on one core.
+inline constexpr std::uint64_t run_seconds = 120;
 
 }  // namespace attention::limits::training
 

@@ -79,6 +79,9 @@ sample_spec parse_sample(const json& sample, const text_corpus& corpus) {
                     value.get<double>() <= std::numeric_limits<float>::max() &&
                     static_cast<float>(value.get<double>()) > 0;
     ATTENTION_CHECK(ok, "sample.temperature: ", shown(value), " is not a number above 0 in float32");
+    ATTENTION_CHECK(value.get<double>() >= limits::sampling::temperature_floor, "sample.temperature: ", shown(value),
+                    " is below the floor of ", limits::sampling::temperature_floor,
+                    " (the logits divided by it could overflow float32)");
     s.temperature = value.get<double>();
   }
   if (sample.contains("seed")) s.seed = parse_seed(sample.at("seed"), "sample.seed");

@@ -18,6 +18,13 @@ struct training_cost {
   std::uint64_t evaluations = 0;         // at step 0, every eval.every steps, and the last one
   std::uint64_t kept_attention = 0;      // attention numbers the evaluations keep: evaluations · L · H · T · T
   std::uint64_t total_multiply_adds = 0; // every step and every evaluation
+  // The time model (training_cost.cpp): picoseconds natively on the README's machine.
+  std::uint64_t step_picoseconds = 0;        // one optimizer step
+  std::uint64_t eval_picoseconds = 0;        // one evaluation's forward, what it keeps and writes
+  std::uint64_t sample_picoseconds = 0;      // one evaluation's sample
+  std::uint64_t steps_picoseconds = 0;       // every step
+  std::uint64_t evaluations_picoseconds = 0; // every evaluation and its sample
+  std::uint64_t run_picoseconds = 0;         // the whole run: limits::training::run_seconds bounds it
 };
 
 // Saturating: absurd sizes give huge costs, never wrapped small ones.

@@ -40,8 +40,19 @@ model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tok
     targets.push_back(-100);
     run.loss = cross_entropy(run.pass.logits, targets).loss;
   }
-  run.pass.logits = tensor3();  // (T, V): 26 MB for GPT-2 on 128 tokens, kept only as the guesses above
+  // the logits stay (26 MB for GPT-2 on 128 tokens): a new temperature's
+  // guesses are read from them (models/generate.hpp) without another forward.
+  // The peak is the same: they were there at the forward's end, and the next
+  // run frees this one before it starts.
   return run;
+}
+
+std::vector<head_score> run_head_scores(const model_run& run) {
+  const std::size_t L = run.pass.layers.size(), H = L ? run.pass.layers[0].heads.size() : 0, T = run.length();
+  tensor attention = xt::zeros<float>(std::vector<std::size_t>{L, H, T, T});  // (layers, heads, T, T)
+  for (std::size_t l = 0; l < L; ++l)
+    for (std::size_t h = 0; h < H; ++h) std::copy_n(run.attention(l, h), T * T, &attention(l, h, 0, 0));
+  return head_scores(attention, patterns_of(run.tokens));
 }
 
 }  // namespace attention

@@ -12,12 +12,14 @@
 
 #include "models/gpt_model.hpp"
 #include "tensor/top.hpp"
+#include "training/head_scores.hpp"
 
 namespace attention {
 
 struct model_run {
   std::vector<std::int64_t> tokens;    // (T)
-  forward_pass pass;                   // kept::attention: each head's weights (1, T, T); each layer's attended input
+  forward_pass pass;                   // kept::attention: each head's weights (1, T, T); each layer's attended input;
+                                       // the logits (1, T, V), what the guesses at a temperature start from
   std::vector<float> last_logits;      // (V): after the last token
   std::size_t top_k = 0;
   std::vector<token_probability> top;  // (T, top_k): the most probable next tokens after each position
@@ -37,5 +39,10 @@ void check_tokens(const model_config& config, const std::vector<std::int64_t>& t
 
 // Runs the model on checked tokens; top_k ≤ V guesses kept per position.
 model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k = 10);
+
+// Every head's previous-token and induction scores on the run's tokens
+// (training/head_scores.hpp), layer by layer, head by head: what the Model
+// view names as the head to look at first.
+std::vector<head_score> run_head_scores(const model_run& run);
 
 }  // namespace attention

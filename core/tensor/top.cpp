@@ -8,7 +8,11 @@ namespace attention {
 
 std::vector<token_probability> top_probabilities(const float* logits, std::size_t V, std::size_t k) {
   // the probabilities are softmax's own, so they agree with every other view of them
-  const std::vector<float> p = softmax(std::vector<float>(logits, logits + V));
+  return most_probable(softmax(std::vector<float>(logits, logits + V)), k);
+}
+
+std::vector<token_probability> most_probable(const std::vector<float>& p, std::size_t k) {
+  const std::size_t V = p.size();
   std::vector<std::int64_t> ids(V);
   for (std::size_t i = 0; i < V; ++i) ids[i] = static_cast<std::int64_t>(i);
   k = std::min(k, V);

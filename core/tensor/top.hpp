@@ -17,4 +17,7 @@ struct token_probability {
 // logits: one row of V finite numbers; k: how many to keep (at most V).
 std::vector<token_probability> top_probabilities(const float* logits, std::size_t V, std::size_t k);
 
+// The k most probable entries of p (a distribution over V ids), in that order.
+std::vector<token_probability> most_probable(const std::vector<float>& p, std::size_t k);
+
 }  // namespace attention

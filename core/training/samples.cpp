@@ -9,9 +9,7 @@ namespace attention {
 std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& spec, const sample_spec& sample) {
   generator gen(sample.seed);  // the saved-and-restored global generator of torch_train.py: a fresh one here
   std::vector<std::int64_t> ids = sample.prompt;
-  const auto temperature = static_cast<float>(sample.temperature);
   const std::size_t V = spec.vocab;
-  std::vector<float> logits(V);
   for (std::size_t n = 0; n < sample.length; ++n) {
     const std::size_t start = ids.size() > spec.length ? ids.size() - spec.length : 0;
     const std::vector<std::int64_t> window(ids.begin() + static_cast<std::ptrdiff_t>(start), ids.end());
@@ -19,8 +17,7 @@ std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& s
     // same numbers, without GPT-2's 50,257-wide unembedding at every position
     const forward_pass pass = forward(w, spec, window, 1, {kept::logits, true});
     const float* last = pass.logits.data();  // (1, 1, V)
-    for (std::size_t c = 0; c < V; ++c) logits[c] = last[c] / temperature;
-    const std::vector<float> p = softmax(logits);
+    const std::vector<float> p = sampling_distribution(last, V, sample.temperature);
     const float u = rand(gen, {1})(0);
     std::int64_t next = static_cast<std::int64_t>(V) - 1;
     double sum = 0;  // PyTorch's CPU cumsum accumulates float32 in double
@@ -34,6 +31,13 @@ std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& s
     ids.push_back(next);
   }
   return {ids.begin() + static_cast<std::ptrdiff_t>(sample.prompt.size()), ids.end()};
+}
+
+std::vector<float> sampling_distribution(const float* logits, std::size_t V, double temperature) {
+  const auto t = static_cast<float>(temperature);
+  std::vector<float> scaled(V);
+  for (std::size_t c = 0; c < V; ++c) scaled[c] = logits[c] / t;
+  return softmax(scaled);
 }
 
 }  // namespace attention

@@ -25,4 +25,9 @@ struct sample_spec {
 // float32, as PyTorch's CPU cumsum) exceeds u, or V − 1 if none does.
 std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& spec, const sample_spec& sample);
 
+// (V): what sample_ids draws from after one position: softmax(logits / T),
+// each float32 logit divided by the temperature as float32. The Model view's
+// bars at a temperature are these numbers (models/generate.hpp).
+std::vector<float> sampling_distribution(const float* logits, std::size_t V, double temperature);
+
 }  // namespace attention

@@ -9,7 +9,7 @@
 // characters of `typed`: [{handler, draw, frame, total} ms …].
 export function viewKeystrokes(page, { typed = 'To be, or not to be, that is the question', count = 60 } = {}) {
   return page.evaluate(async ({ typed, count }) => {
-    const input = document.querySelector('.model-view input[type=text]');
+    const input = document.querySelector('.model-view textarea');
     const box = document.querySelector('.model-view');
     const nextFrameWork = () => new Promise((resolve) => requestAnimationFrame(() => {
       const started = performance.now();

@@ -2,9 +2,11 @@
 // in the test: small deterministic weights, LayerNorms at 1 and 0, a
 // character vocabulary. For the Model view's loading tests (a file tens of
 // MB large without committing one). Returns a Buffer.
-// tokenizer: 'gpt2' makes a GPT-2 vocabulary's model (V = 50257, no list).
-export function gptFile({ embed, heads, layers, length, vocabulary = ['\n', ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i))], mlp = 4, tokenizer = 'characters' }) {
-  const V = tokenizer === 'gpt2' ? 50257 : vocabulary.length;
+// tokenizer: 'gpt2' makes a GPT-2 vocabulary's model (V = 50257, no list;
+// vocab: another V, such as nanoGPT's padded 50304). weight(name, i): a
+// number to put at element i of tensor `name` instead of the usual one.
+export function gptFile({ embed, heads, layers, length, vocabulary = ['\n', ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i))], mlp = 4, tokenizer = 'characters', vocab = null, weight = () => undefined }) {
+  const V = vocab ?? (tokenizer === 'gpt2' ? 50257 : vocabulary.length);
   const tensors = [['transformer.wte.weight', [V, embed]], ['transformer.wpe.weight', [length, embed]]];
   for (let l = 0; l < layers; l++) {
     const h = `transformer.h.${l}.`;
@@ -32,11 +34,11 @@ export function gptFile({ embed, heads, layers, length, vocabulary = ['\n', ...A
   const data = new Float32Array(out.buffer, out.byteOffset + 8 + json.length, offset / 4);
   let seed = 12345;
   let at = 0;
-  for (const [, shape, constant] of tensors) {
+  for (const [name, shape, constant] of tensors) {
     const n = shape.reduce((a, b) => a * b, 1);
     for (let i = 0; i < n; i++, at++) {
       seed = (seed * 1103515245 + 12345) >>> 0;
-      data[at] = constant ?? ((seed / 2 ** 32) - 0.5) * 0.04;
+      data[at] = weight(name, i) ?? constant ?? ((seed / 2 ** 32) - 0.5) * 0.04;
     }
   }
   return out;

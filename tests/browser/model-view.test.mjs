@@ -41,8 +41,9 @@ async function modelPage(hash, options) {
 }
 
 const bars = (page) => page.$$eval('.next-token-bars li', (items) => items.map((li) => [li.querySelector('.next-token-text').textContent, li.querySelector('.next-token-p').textContent]));
-const expectedBars = (run, position) => {
-  const { k, ids, probabilities } = run.top;
+// the bars are what Generate samples from at the slider's temperature (0.8 at first): the core's tempered guesses
+const expectedBars = (run, position, temperature = 0.8) => {
+  const { k, ids, probabilities } = node.model.temper(temperature);
   return Array.from({ length: 10 }, (_, n) => [tokenText(node.vocabulary[ids[position * k + n]]), percent(probabilities[position * k + n])]);
 };
 const hashOf = (page) => page.evaluate(() => Object.fromEntries(new URLSearchParams(window.location.hash.slice(1))));
@@ -54,7 +55,7 @@ test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, t
   const run = node.model.run(tokens);
   assert.equal(await page.getAttribute('.model-view', 'data-tokens'), tokens.join(','));
   assert.deepEqual(await page.$$eval('.token-chip', (c) => c.map((x) => x.textContent)), tokens.map((t) => tokenText(node.vocabulary[t])));
-  assert.match(await page.textContent('.model-facts'), /^2 layers × 4 heads, embedding 64, a vocabulary of 81 tokens \(characters\), reads up to 32 tokens, 112,593 parameters$/);
+  assert.match(await page.textContent('.model-facts'), /^2 layers × 4 heads, embedding 64, a vocabulary of 81 tokens \(characters\), reads up to 32 tokens, 112,593 parameters in the file: 112,465 trained weights and 128 key biases that are always zero \(softmax ignores a key’s bias, so training never moves it\)$/);
   assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 8);
   assert.deepEqual(await page.$$eval('.model-thumb[aria-pressed="true"]', (b) => b.map((x) => `${x.dataset.layer}.${x.dataset.head}`)), ['1.2']);
   assert.equal(await page.textContent('.model-head-panel h3'), 'Layer 1, head 2: who listens to whom');
@@ -90,8 +91,8 @@ test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, t
 
 test('typing re-runs the model, Generate appends its samples, the link keeps the text; a character outside the vocabulary keeps both', async () => {
   const page = await modelPage('#model=text-gpt', { colorScheme: 'dark' });
-  assert.equal(await page.inputValue('.model-text-field input'), text, 'the default text');
-  await page.focus('.model-text-field input');
+  assert.equal(await page.inputValue('.model-text-field textarea'), text, 'the default text');
+  await page.focus('.model-text-field textarea');
   await page.keyboard.press('End');
   await page.keyboard.type(' that');
   await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 24);
@@ -99,22 +100,26 @@ test('typing re-runs the model, Generate appends its samples, the link keeps the
   assert.deepEqual(await bars(page), expectedBars(node.model.run(node.model.encode(typed)), 23));
   // the link is written once the typing pauses
   await page.waitForFunction((typed) => new URLSearchParams(window.location.hash.slice(1)).get('text') === typed, typed);
-  await page.fill('.model-generate input', '0.5');
+  await page.$eval('.model-generate input[type="range"]', (slider) => {  // the stop of 0.5
+    slider.value = '7';
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  assert.equal(await page.textContent('.model-generate output'), '0.5');
   await page.click('.model-generate button');
   await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 32);
-  const grown = await page.inputValue('.model-text-field input');
+  const grown = await page.inputValue('.model-text-field textarea');
   assert.ok(grown.startsWith(typed) && grown.length === typed.length + 10, JSON.stringify(grown));
-  assert.match(await page.textContent('.model-text-error'), /^The model reads 32 tokens at most: the first 2 are left out$/);
+  assert.match(await page.textContent('.model-text-note'), /^The model reads 32 tokens at most: the first 2 are left out$/);
   assert.equal((await hashOf(page)).text, grown);
   // 32 tokens, a node each: the graph takes the page's width, not the middle column's
   const graphWidth = await page.$eval('.model-view figure[data-view="graph"] canvas', (c) => c.getBoundingClientRect().width);
   assert.ok(graphWidth >= 32 * 24, `the graph is ${graphWidth} px wide for 32 tokens`);
   await shot(page, 'model-view-dark');
   // a character the model never saw: the core's line, the text and the views stay
-  await page.fill('.model-text-field input', 'café');
+  await page.fill('.model-text-field textarea', 'café');
   await page.waitForFunction(() => /not in the vocabulary/.test(document.querySelector('.model-text-error').textContent));
   assert.equal(await page.textContent('.model-text-error'), 'text: character "é" at position 3 is not in the vocabulary');
-  assert.equal(await page.inputValue('.model-text-field input'), 'café');
+  assert.equal(await page.inputValue('.model-text-field textarea'), 'café');
   assert.equal(await page.$$eval('.token-chip', (c) => c.length), 32, 'the last text the model read stays drawn');
   assert.deepEqual(page.problems, []);
   assert.deepEqual(await violations(page), []);
@@ -124,7 +129,7 @@ test('typing re-runs the model, Generate appends its samples, the link keeps the
 // Types into the text field as an input event would, then `after` (in the
 // same task, so no timer runs between): the link then, and before `after`.
 const typeThen = (page, typed, after) => page.evaluate(({ typed, after }) => {
-  const input = document.querySelector('.model-text-field input');
+  const input = document.querySelector('.model-text-field textarea');
   input.value = typed;
   input.dispatchEvent(new Event('input', { bubbles: true }));
   const before = new URLSearchParams(window.location.hash.slice(1)).get('text');
@@ -136,14 +141,14 @@ const typeThen = (page, typed, after) => page.evaluate(({ typed, after }) => {
 
 test('a keystroke\'s link is written when the typing pauses, and at once when the text field is left or the page hidden or left', async () => {
   const page = await modelPage('#model=text-gpt');
-  await page.focus('.model-text-field input');
+  await page.focus('.model-text-field textarea');
   // typing: no history write per keystroke
   assert.deepEqual(await typeThen(page, 'To be', 'nothing'), { before: null, after: null });
   await page.waitForFunction(() => new URLSearchParams(window.location.hash.slice(1)).get('text') === 'To be');
   // leaving the field (a click on a link, the address bar) writes it in that moment
-  await page.focus('.model-text-field input');
+  await page.focus('.model-text-field textarea');
   assert.deepEqual(await typeThen(page, 'To be, or', 'blur'), { before: 'To be', after: 'To be, or' });
-  await page.focus('.model-text-field input');
+  await page.focus('.model-text-field textarea');
   assert.deepEqual(await typeThen(page, 'To be, or not', 'pagehide'), { before: 'To be, or', after: 'To be, or not' });
   // a page left mid-typing: back to it, the text typed
   await typeThen(page, 'To be, or not to', 'leave');
@@ -151,7 +156,7 @@ test('a keystroke\'s link is written when the typing pauses, and at once when th
   await page.goBack();
   await page.waitForFunction(() => document.querySelector('.model-view')?.dataset.state === 'ready', null, { timeout: 30000 });
   assert.equal((await hashOf(page)).text, 'To be, or not to');
-  assert.equal(await page.inputValue('.model-text-field input'), 'To be, or not to');
+  assert.equal(await page.inputValue('.model-text-field textarea'), 'To be, or not to');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
@@ -160,7 +165,7 @@ test('a keystroke changes the token chips in place, and another head on the same
   const page = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}&layer=1&head=2`);
   const graph = () => page.$eval('.model-view figure[data-view="graph"] canvas', (c) => c.toDataURL());
   const firstChip = await page.$('.token-chip');
-  await page.focus('.model-text-field input');
+  await page.focus('.model-text-field textarea');
   await page.keyboard.press('End');
   await page.keyboard.type('!');
   await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 20);
@@ -196,8 +201,8 @@ test('a bad model file shows the core\'s line and keeps the model and the text; 
   await page.setInputFiles('.model-source input[type="file"]', bad);
   await page.waitForFunction(() => !document.querySelector('.model-status').hidden);
   assert.match(await page.textContent('.model-status'), /^"broken\.safetensors": header: the file is shorter than the 8-byte header length; still showing text-gpt$/);
-  assert.equal(await page.inputValue('.model-text-field input'), 'To be');
-  await page.focus('.model-text-field input');
+  assert.equal(await page.inputValue('.model-text-field textarea'), 'To be');
+  await page.focus('.model-text-field textarea');
   await page.keyboard.press('End');
   await page.keyboard.type('!');
   await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 6);
@@ -260,7 +265,8 @@ test('"Open this head in the playground": the core\'s scenario of layer 1, head 
   for (let n = 0; n < T * T; n++) assert.ok(Math.abs(weights.data[n] - run.attention.data[at + n]) <= 1e-6, `weights[${n}]`);
   trace.dispose();
   assert.deepEqual(await page.$$eval('#tokens .token-text', (t) => t.map((x) => x.textContent)), labels.map(tokenText));
-  // q, k, v (the step it opens on) shows the head's biases beside its weights
+  // q, k, v shows the head's biases beside its weights
+  await page.click('.step-button[data-step="qkv"]');
   await page.waitForSelector('figure[data-matrix="b_query"]', { timeout: 10000 });
   assert.ok(await page.$('figure[data-matrix="b_value"]'));
   await shot(page, 'model-head-in-playground');
@@ -282,7 +288,7 @@ test('a GPT-2 vocabulary\'s model: the vendored tokenizer loads only then, its i
   assert.ok(await vendored() > 0);
   assert.match(await page.textContent('.model-facts'), /50,257 tokens \(GPT-2’s BPE\)/);
   const typed = 'Hi, café 中文 🙂 👍🏽 123!';
-  await page.fill('.model-text-field input', typed);
+  await page.fill('.model-text-field textarea', typed);
   const ids = gpt2.encode(typed);
   await page.waitForFunction((want) => document.querySelector('.model-view').dataset.tokens === want, ids.join(','));
   const chips = await page.$$eval('.token-chip', (c) => c.map((x) => x.textContent));
@@ -396,7 +402,7 @@ test('a model with its config.json, a model by URL, a URL elsewhere refused; a m
   await page.waitForFunction(() => /no tokenizer/.test(document.querySelector('.model-text-error').textContent));
   assert.equal(await page.textContent('.model-text-error'), 'text: this model has no tokenizer, so type token ids separated by commas, like 3, 1, 4; got "To be"');
   assert.equal(await page.isHidden('.model-body'), true, 'the last model\'s views are not shown as this one\'s');
-  await page.fill('.model-text-field input', '3, 1, 4, 1, 5');
+  await page.fill('.model-text-field textarea', '3, 1, 4, 1, 5');
   await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens === '3,1,4,1,5');
   assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 2 * 6);
   // a config.json the core refuses: its line, and the model stays
@@ -441,7 +447,7 @@ test('"Embed this view" gives the element and the iframe of the Model view as it
   await page.setInputFiles('.model-source input[type="file"]', shipped);
   await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "text-gpt.safetensors"' && document.querySelector('.model-view').dataset.state === 'ready');
   assert.deepEqual(await hashOf(page), { model: 'text-gpt', file: '1', text: 'To be', layer: '1', head: '2' });
-  await page.fill('.model-text-field input', 'To be!');
+  await page.fill('.model-text-field textarea', 'To be!');
   await page.waitForFunction(() => document.querySelectorAll('.token-chip').length === 6);
   await page.waitForFunction(() => new URLSearchParams(window.location.hash.slice(1)).get('text') === 'To be!');  // once the typing pauses
   assert.deepEqual(await hashOf(page), { model: 'text-gpt', file: '1', text: 'To be!', layer: '1', head: '2' }, 'still from the file as the learner types');

@@ -2,7 +2,7 @@
 // samples kept in the timeline, characters as labels (newline, tab and space
 // visible, the learner's own text never markup), the core's top guesses under
 // the probe, the learner's own text and corpus refused by the core in one
-// line, and a GPT head opened in the playground on its real numbers.
+// line (a lone surrogate too), and a GPT head opened in the playground on its real numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -34,7 +34,7 @@ test('text-gpt in the page: characters as labels, the core\'s guesses under the 
   const page = await trainingPage('#train=text-gpt');
   const trace = goldenTrace('text-gpt');
   assert.match(await page.textContent('#train-status'), /^Step 0 of 1100 · validation loss 4\.\d{3} at step 0$/);
-  assert.match(await page.textContent('.training-about'), /2 layers of 4 heads, embedding 64, an MLP 4× wide, LayerNorm, biases, GELU, [\d,]+ weights; 81 distinct characters, 48,228 to train on and 5,359 to validate/);
+  assert.match(await page.textContent('.training-about'), /2 layers of 4 heads, embedding 64, an MLP 4× wide, LayerNorm, biases, GELU, [\d,]+ trained weights; 81 distinct characters, 48,228 to train on and 5,359 to validate/);
   assert.equal(await page.$eval('#train-speed', (s) => s.value), '0', 'a language model trains as fast as it goes');
   assert.deepEqual(await page.$$eval('.training-heads figure', (f) => f.map((x) => x.dataset.matrix)),
     ['attention-l0h0', 'attention-l0h1', 'attention-l0h2', 'attention-l0h3', 'attention-l1h0', 'attention-l1h1', 'attention-l1h2', 'attention-l1h3']);
@@ -103,6 +103,12 @@ test('the learner\'s own text on the probe: its characters and guesses; a charac
   await page.click('.training-own button[type="submit"]');
   await page.waitForFunction(() => /33|40/.test(document.querySelector('#train-own-error').textContent));
   assert.equal(await page.textContent('#train-own-error'), 'text: expected 1 to 32 characters, got 40');
+  // a lone surrogate (made in the page: the protocol would not carry one) is
+  // the core's line, never glued to the "b" after it
+  await page.evaluate(() => { document.querySelector('#train-own').value = 'To \uD800be'; });
+  await page.click('.training-own button[type="submit"]');
+  await page.waitForFunction(() => /surrogate/.test(document.querySelector('#train-own-error').textContent));
+  assert.equal(await page.textContent('#train-own-error'), 'text: not valid Unicode: a lone surrogate U+D800 at character 3 (UTF-16 code units, from 0)');
   assert.equal((await view(page)).state, 'ready');
   assert.deepEqual(page.problems, []);
   await page.context().close();
@@ -211,7 +217,7 @@ test('the lesson "Finishing the lecture": five rungs on one chart, what each add
     const card = cards[k];
     assert.match(card.text, new RegExp(words[k]));
     assert.ok(card.text.includes(`validation loss ${rung.evals.at(-1).loss.toFixed(3)}`), `${rung.id}: its final validation loss`);
-    assert.ok(card.text.includes(`${rung.parameters.toLocaleString('en')} weights`));
+    assert.ok(card.text.includes(`${rung.parameters.toLocaleString('en')} trained weights`));
     if (k) assert.ok(card.text.includes(`${(ladder.rungs[k - 1].evals.at(-1).loss - rung.evals.at(-1).loss).toFixed(3)} lower than the rung before`), `${rung.id}: what it buys`);
     assert.equal(card.step, String(rung.steps));
   });

@@ -62,6 +62,10 @@ TEST_CASE("invalid text tasks and samples: one line naming the place", "[text-ta
       {with("/task/colour", 1), "task.colour: unknown field"},
       {with("/sample/temperature", 0), "sample.temperature: 0 is not a number above 0 in float32"},
       {with("/sample/temperature", 1e-50), "sample.temperature: 1e-50 is not a number above 0 in float32"},
+      // below the floor (limits::sampling): refused here, not found later as a softmax overflow
+      {with("/sample/temperature", 1e-40), "sample.temperature: 1e-40 is below the floor of 0.001"},
+      {with("/sample/temperature", 1e-38), "sample.temperature: 1e-38 is below the floor of 0.001"},
+      {with("/sample/temperature", 0.000999), "sample.temperature: 0.000999 is below the floor of 0.001"},
       {with("/sample/prompt", "the zebra"), "sample.prompt: character 4 (\"z\") is not in the corpus's vocabulary"},
       {with("/sample/prompt", ""), "sample.prompt: expected at least one character"},
       {with("/sample/length", 0), "sample.length: expected a positive integer, got 0"},

@@ -83,6 +83,48 @@ TEST_CASE("each bound refuses naming the field to change", "[training-cost]") {
   CHECK_NOTHROW(check_cost(s));
 }
 
+TEST_CASE("the whole run's time counts what dominates a small model, not only multiply-adds", "[training-cost]") {
+  // the issue's file: embed 1 on a text task (V 81), 4 layers with an MLP,
+  // batch 256, T 64. At the old multiply-add limit it took 16,619 steps of
+  // 24 ms (measured here), 400 s of one core: softmax, the logits and the
+  // per-row work, none of them multiply-adds.
+  training_spec s = previous_spec(64, 1, 1, 4);
+  s.task.tokens = 81;  // V 81, as literature.txt's
+  s.mlp = 8;
+  s.batch = 256;
+  s.steps = 16619;
+  s.eval_every = 16619;
+  CHECK(cost_of(s).total_multiply_adds <= bound::total_multiply_adds);  // what let it through
+  const training_cost c = cost_of(s);
+  // the measured step, 24.0 ms natively: the estimate is at or above it, within 30%
+  CHECK(c.step_picoseconds >= 24000000000ull);
+  CHECK(c.step_picoseconds <= 31000000000ull);
+  CHECK_THROWS_WITH(check_cost(s), Catch::StartsWith("train.steps: 16619 steps of about 25 ms each and their evaluations would take about 41"));
+  CHECK_THROWS_WITH(check_cost(s), Catch::EndsWith("s natively, beyond the limit of 120 s; train fewer steps or a smaller model"));
+  s.steps = 4000;  // about 100 s
+  CHECK_NOTHROW(check_cost(s));
+  // evaluations that dominate are named by eval.every
+  training_spec e = previous_spec(32, 1, 1, 4);
+  e.task.tokens = 64;
+  e.eval_batch = 2048;
+  e.steps = 4000;
+  e.eval_every = 1;
+  CHECK_THROWS_WITH(check_cost(e), Catch::StartsWith("eval.every: 1 makes 4001 evaluations of 2048 sequences"));
+  e.eval_every = 100;
+  CHECK_NOTHROW(check_cost(e));
+  // the measured shapes the rates come from: each estimate at or above its step's time
+  const auto step_ms = [](training_spec t) { return static_cast<double>(cost_of(t).step_picoseconds) / 1e9; };
+  training_spec softmax = previous_spec(64, 8, 8, 4);
+  softmax.task.tokens = 8;
+  softmax.batch = 256;
+  CHECK(step_ms(softmax) >= 99.4);  // measured 99.4 ms
+  training_spec matmul = previous_spec(64, 128, 1, 4);
+  matmul.task.tokens = 8;
+  matmul.batch = 8;
+  CHECK(step_ms(matmul) >= 7.28);  // measured 7.28 ms
+  CHECK(step_ms(matmul) <= 7.28 * 1.3);
+}
+
 TEST_CASE("the presets use a small share of each bound (README.md, Limits)", "[training-cost]") {
   for (const char* id : {"previous-token", "reverse", "induction", "induction-one-layer"}) {
     INFO(id);
@@ -117,4 +159,15 @@ TEST_CASE("the page's own-settings form: every model whose step fits also fits i
           ++fits;
         }
   CHECK(fits > 100);
+}
+
+TEST_CASE("every preset the page trains fits the whole-run time well inside its limit", "[training-cost]") {
+  const std::string dir = test_support::tests_dir() + "/../web/trainings/";
+  const auto corpus = [&dir](const std::string& name) { return test_support::read_text(dir + name); };
+  for (const char* id : {"previous-token", "reverse", "induction", "induction-one-layer", "text-bigram", "text-one-head",
+                         "text-four-heads", "text-mlp", "text-gpt"}) {
+    INFO(id);
+    const training_file f = parse_training(test_support::read_text(dir + id + ".json"), corpus);
+    CHECK(cost_of(f.spec).run_picoseconds * 4 < bound::run_seconds * 1000000000000ull);
+  }
 }

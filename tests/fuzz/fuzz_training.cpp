@@ -17,11 +17,13 @@
 namespace {
 
 constexpr std::uint64_t trained_work = std::uint64_t{1} << 24;
+constexpr std::uint64_t trained_picoseconds = 50000000000;  // 50 ms natively (training_cost.cpp's estimate)
 
 const char* command_for(const std::string& text) {
   try {
     const attention::training_file file = attention::parse_training(text);
-    return attention::cost_of(file.spec).total_multiply_adds <= trained_work ? "train" : "validate";
+    const attention::training_cost c = attention::cost_of(file.spec);
+    return c.total_multiply_adds <= trained_work && c.run_picoseconds <= trained_picoseconds ? "train" : "validate";
   } catch (const attention::error&) {
     return "train";  // refused before any work, with its line
   }

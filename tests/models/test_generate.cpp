@@ -1,11 +1,19 @@
 // A loaded model continuing a sequence: the training room's sampling, so
 // the same seed gives the same tokens, and a trained model's file continues
-// as the training run that wrote it would.
+// as the training run that wrote it would; and the guesses at a temperature
+// are the very distribution that sampling draws from.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
 
 #include "model_support.hpp"
 #include "models/generate.hpp"
+#include "models/model_run.hpp"
 #include "models/vocabulary.hpp"
+#include "random/generator.hpp"
+#include "random/sampling.hpp"
+#include "tensor/softmax.hpp"
 #include "training/samples.hpp"
 
 using namespace attention;
@@ -34,7 +42,73 @@ TEST_CASE("generate refuses a bad temperature, count or prompt", "[generate]") {
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 0.0, 0), "temperature: expected a number > 0 that fits in float32, got 0");
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1e39, 0), Catch::StartsWith("temperature: expected a number > 0"));
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1e-50, 0), Catch::StartsWith("temperature: expected a number > 0"));
+  // below the floor (limits::sampling) the logits could overflow: refused up front, naming the field
+  CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1e-38, 0), Catch::StartsWith("temperature: 1e-38 is below the floor of 0.001"));
+  CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1e-40, 0), Catch::StartsWith("temperature: 1e-40 is below the floor of 0.001"));
+  CHECK(generate_tokens(model, {1}, 1, 1e-3, 0).size() == 1);
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 5000, 1.0, 0), "count: 5000 is beyond the limit of 4096 tokens");
   CHECK_THROWS_WITH(generate_tokens(model, {}, 1, 1.0, 0), "tokens: empty");
   CHECK(generate_tokens(model, {1}, 0, 1.0, 0).empty());
+}
+
+TEST_CASE("tempered guesses: at temperature 1 the run's own, else what generate draws its next token from", "[generate]") {
+  const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
+  const std::vector<std::int64_t> prompt = encode_text(model.config, "To be, or not", "--text");
+  const model_run run = run_model(model, prompt, 10);
+  const std::size_t T = prompt.size(), V = model.config.vocab;
+  // temperature 1: the ids and probabilities of run.top, bit for bit; own the same
+  const std::vector<tempered_guess> one = tempered_guesses(run, 1.0, 10);
+  REQUIRE(one.size() == T * 10);
+  for (std::size_t n = 0; n < one.size(); ++n) {
+    CHECK(one[n].id == run.top[n].id);
+    CHECK(one[n].probability == run.top[n].probability);
+    CHECK(one[n].own == run.top[n].probability);
+  }
+  // k is at most V: the whole distribution, each id once
+  for (const double temperature : {0.3, 0.8, 2.5}) {
+    const std::vector<tempered_guess> all = tempered_guesses(run, temperature, 1000);
+    REQUIRE(all.size() == T * V);
+    // after the last position: sampling_distribution's numbers, most probable first
+    const std::vector<float> want = sampling_distribution(run.last_logits.data(), V, temperature);
+    const std::vector<float> own = softmax(run.last_logits);
+    std::vector<float> drawn(V, -1.0f);  // the distribution in id order, as the sampler sums it
+    for (std::size_t n = 0; n < V; ++n) {
+      const tempered_guess& g = all[(T - 1) * V + n];
+      CHECK(g.probability == want[static_cast<std::size_t>(g.id)]);
+      CHECK(g.own == own[static_cast<std::size_t>(g.id)]);
+      if (n > 0) CHECK(all[(T - 1) * V + n - 1].probability >= g.probability);
+      drawn[static_cast<std::size_t>(g.id)] = g.probability;
+    }
+    CHECK(std::count(drawn.begin(), drawn.end(), -1.0f) == 0);
+    // generate's first token is the sampler's pick from exactly these numbers
+    for (const std::uint64_t seed : {1, 7, 42, 1234}) {
+      generator gen(seed);
+      const float u = rand(gen, {1})(0);
+      std::int64_t next = static_cast<std::int64_t>(V) - 1;
+      double sum = 0;
+      for (std::size_t c = 0; c < V; ++c) {
+        sum += drawn[c];
+        if (static_cast<float>(sum) > u) {
+          next = static_cast<std::int64_t>(c);
+          break;
+        }
+      }
+      CHECK(generate_tokens(model, prompt, 1, temperature, seed) == std::vector<std::int64_t>{next});
+    }
+  }
+  // below 1 the likeliest token gains, above 1 it loses; the order stays the logits'
+  const float first = tempered_guesses(run, 1.0, 1).back().probability;
+  CHECK(tempered_guesses(run, 0.5, 1).back().probability > first);
+  CHECK(tempered_guesses(run, 2.0, 1).back().probability < first);
+  CHECK(tempered_guesses(run, 0.5, 1).back().id == tempered_guesses(run, 2.0, 1).back().id);
+}
+
+TEST_CASE("tempered guesses refuse the temperatures generate refuses", "[generate]") {
+  const gpt_model model = read_model_file(model_support::model_path("hf-f32"));
+  const model_run run = run_model(model, {1, 2}, 10);
+  CHECK_THROWS_WITH(tempered_guesses(run, 0.0, 10), "temperature: expected a number > 0 that fits in float32, got 0");
+  CHECK_THROWS_WITH(tempered_guesses(run, -1.0, 10), Catch::StartsWith("temperature: expected a number > 0"));
+  CHECK_THROWS_WITH(tempered_guesses(run, std::nan(""), 10), Catch::StartsWith("temperature: expected a number > 0"));
+  CHECK_THROWS_WITH(tempered_guesses(run, 1e39, 10), Catch::StartsWith("temperature: expected a number > 0"));
+  CHECK_THROWS_WITH(tempered_guesses(model_run{}, 1.0, 10), "model: the run kept no logits");
 }

@@ -99,7 +99,7 @@ TEST_CASE("tokens are checked: empty, past Tmax, outside the vocabulary", "[mode
   CHECK_THROWS_WITH(run_model(model, {}), "tokens: empty");
 }
 
-TEST_CASE("the forward keeps only the attention and what the heads read", "[model-run]") {
+TEST_CASE("the forward keeps only the attention, what the heads read and the logits", "[model-run]") {
   const gpt_model model = read_model_file(model_support::model_path("nano-tied-bias"));
   const model_run run = run_model(model, {1, 2, 3});
   for (const layer_pass& layer : run.pass.layers) {
@@ -111,7 +111,8 @@ TEST_CASE("the forward keeps only the attention and what the heads read", "[mode
       CHECK(head.q.size() == 0);
     }
   }
-  CHECK(run.pass.logits.size() == 0);  // kept as the guesses, the last row and the loss
+  CHECK(run.pass.logits.size() == 3 * 29);  // (1, T, V): a temperature's guesses start from them
+  for (std::size_t c = 0; c < 29; ++c) CHECK(run.pass.logits.data()[2 * 29 + c] == run.last_logits[c]);
   // kept::attention changes no number: the full forward's attention is the same
   const forward_pass full = forward(model.weights, model.spec, {1, 2, 3}, 1);
   for (std::size_t i = 0; i < 9; ++i) CHECK(full.layers[1].heads[2].weights.data()[i] == run.attention(1, 2)[i]);

@@ -5,8 +5,12 @@ LayerNorm with an optional bias, its tied lm_head, its causal mask buffer),
 saved as nanoGPT's train.py saves it (some keys under torch.compile's
 `_orig_mod.`), with a character meta.pkl. The core opens the exported file and
 its model trace matches this module's own forward: attention within 1e-4,
-logits within 1e-4 + 1e-4·|x|, the loss within 1e-5. Bad checkpoints get one
-line and exit 2.
+logits within 1e-4 + 1e-4·|x|, the loss within 1e-5. The checkpoints hold what
+train.py's do (the AdamW state, the config, iter_num, best_val_loss as a
+tensor), in the zip format and the legacy one. Bad checkpoints get one line
+and exit 2; a checkpoint or meta.pkl whose unpickling would run code (a
+__reduce__, in either format; a TorchScript archive's __setstate__) is
+refused in one line and the marker file that code would create never appears.
 
     /usr/bin/python3 tests/scripts/test_export_nanogpt.py build/native/attention-cli
 """
@@ -123,6 +127,28 @@ def run(*args):
     return subprocess.run([*args], capture_output=True, text=True)
 
 
+def nanogpt_checkpoint(model, state, a):
+    """What nanoGPT's train.py saves: the AdamW state after a step, its
+    config (plain values: train.py keeps only int, float, bool and str
+    globals), iter_num, and best_val_loss as the tensor estimate_loss gives."""
+    optimizer = torch.optim.AdamW(model.parameters(), lr=6e-4, betas=(0.9, 0.95), weight_decay=0.1)
+    model.train()
+    logits, _ = model(torch.tensor([[0, 1, 2, 3]]))
+    logits.sum().backward()
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    optimizer.step()
+    with torch.no_grad():  # the optimizer's state, the weights as they were (the test compares them)
+        for k, v in model.state_dict().items():
+            v.copy_(before[k])
+    model.eval()
+    config = {"out_dir": "out", "eval_interval": 250, "always_save_checkpoint": False, "init_from": "scratch",
+              "dataset": "shakespeare_char", "batch_size": 64, "block_size": a["block_size"], "dropout": 0.0,
+              "learning_rate": 1e-3, "beta2": 0.99, "decay_lr": True, "backend": "nccl", "device": "cpu",
+              "dtype": "bfloat16", "compile": False}
+    return {"model": state, "optimizer": optimizer.state_dict(), "model_args": a, "iter_num": 5000,
+            "best_val_loss": torch.tensor(1.4697), "config": config}
+
+
 def export_and_compare(cli, tmp, bias, compiled):
     torch.manual_seed(1 if bias else 2)
     chars = sorted(set("To be, or not to be: that is the question.\n"))
@@ -135,11 +161,12 @@ def export_and_compare(cli, tmp, bias, compiled):
     else:         # some keys only, to be sure each is stripped on its own
         state = {("_orig_mod." + k if i % 3 == 0 else k): v for i, (k, v) in enumerate(state.items())}
     ckpt, meta, out = (os.path.join(tmp, f) for f in ("ckpt.pt", "meta.pkl", "model.safetensors"))
-    torch.save({"model": state, "model_args": a, "iter_num": 5000, "best_val_loss": 1.5, "config": {}}, ckpt)
+    # the zip format (torch ≥ 1.6's default) and the legacy one
+    torch.save(nanogpt_checkpoint(model, state, a), ckpt, _use_new_zipfile_serialization=bias)
     with open(meta, "wb") as f:
         pickle.dump({"vocab_size": len(chars), "itos": dict(enumerate(chars)), "stoi": {c: i for i, c in enumerate(chars)}}, f)
     r = run(sys.executable, EXPORT, ckpt, meta, out)
-    label = f"bias={bias}, compiled={compiled}"
+    label = f"bias={bias}, compiled={compiled}, {'zip' if bias else 'legacy'} format"
     check(r.returncode == 0 and r.stderr == "", f"{label}: export exits 0 quietly ({r.stderr.strip()})")
     header = json.loads(open(out, "rb").read()[8:8 + int.from_bytes(open(out, "rb").read(8), "little")])
     names = [k for k in header if k != "__metadata__"]
@@ -173,6 +200,90 @@ def export_and_compare(cli, tmp, bias, compiled):
     check([i for i, _ in trace["last"]["top"][:3]] == top, f"{label}: the most probable next tokens")
 
 
+class Marker:
+    """Unpickled, it would create the file `path`: what a hostile pickle's code could do."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+def torchscript_archive(path, marker):
+    """A TorchScript archive whose __setstate__ writes `marker` when loaded:
+    torch.load hands such a zip to torch.jit.load, weights_only or not."""
+    source = f"""
+import torch
+class Module(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.x = torch.zeros(1)
+    @torch.jit.export
+    def __getstate__(self):
+        return (self.x, self.training)
+    @torch.jit.export
+    def __setstate__(self, state: tuple[torch.Tensor, bool]):
+        self.x = state[0]
+        self.training = state[1]
+        torch.save(self.x, {marker!r})
+torch.jit.script(Module()).save({path!r})
+"""
+    script = path + ".py"   # torch.jit.script reads the class's source from a file
+    with open(script, "w") as f:
+        f.write(source)
+    r = run(sys.executable, script)
+    assert r.returncode == 0 and not os.path.exists(marker), r.stderr
+
+
+def hostile_files(tmp):
+    """Checkpoints and meta.pkl files whose unpickling would run code."""
+    out = os.path.join(tmp, "hostile.safetensors")
+    a = {"n_layer": 1, "n_head": 1, "n_embd": 4, "block_size": 4, "bias": False, "vocab_size": 3, "dropout": 0.0}
+    state = {"transformer.wte.weight": torch.zeros(3, 4), "transformer.wpe.weight": torch.zeros(4, 4)}
+    for name, zipped, make in (
+            ("a __reduce__ in the config, zip format", True, lambda m: {"model": state, "model_args": a, "config": {"x": Marker(m)}}),
+            ("a __reduce__ at the top, legacy format", False, lambda m: Marker(m)),
+            ("a __reduce__ in model_args, legacy format", False, lambda m: {"model": state, "model_args": {**a, "n_head": Marker(m)}})):
+        ckpt, marker = os.path.join(tmp, "evil.pt"), os.path.join(tmp, "marker")
+        torch.save(make(marker), ckpt, _use_new_zipfile_serialization=zipped)
+        r = run(sys.executable, EXPORT, ckpt, out)
+        check(not os.path.exists(marker), f"{name}: nothing runs (no marker file)")
+        check(r.returncode == 2 and r.stderr == f'{ckpt}: cannot read (it asks for "io.open"; only tensors and '
+              "plain values are read, and nothing in a checkpoint is run)\n", f"{name}: one line ({r.stderr.strip()})")
+    # tensors are rebuilt from the file's sizes and strides: a 2⁴⁰-element view of one number, a sparse tensor
+    ckpt = os.path.join(tmp, "odd.pt")
+    torch.save({"model": {"transformer.wte.weight": torch.zeros(1).expand(1 << 20, 1 << 20)}, "model_args": a}, ckpt)
+    r = run(sys.executable, EXPORT, ckpt, out)
+    check(r.returncode == 2 and r.stderr == f"{ckpt}: more than 536,870,912 parameters (at model.transformer.wte.weight), "
+          "the core's limit\n", f"a tensor of 2^40 elements over one number: one line, nothing allocated ({r.stderr.strip()})")
+    torch.save({"model": {"transformer.wte.weight": torch.zeros(3, 4).to_sparse()}, "model_args": a}, ckpt)
+    r = run(sys.executable, EXPORT, ckpt, out)
+    check(r.returncode == 2 and r.stderr.startswith(f'{ckpt}: cannot read (it asks for "torch._utils._rebuild_sparse_tensor"'),
+          f"a sparse tensor: one line ({r.stderr.strip()})")
+    ckpt, marker = os.path.join(tmp, "script.pt"), os.path.join(tmp, "script-marker")
+    torchscript_archive(ckpt, marker)
+    r = run(sys.executable, EXPORT, ckpt, out)
+    check(not os.path.exists(marker), "a TorchScript archive: its __setstate__ never runs (no marker file)")
+    check(r.returncode == 2 and r.stderr == f"{ckpt}: cannot read (a TorchScript archive, which holds code; "
+          "a checkpoint holds tensors and plain values)\n", f"a TorchScript archive: one line ({r.stderr.strip()})")
+    # meta.pkl: a __reduce__ where the vocabulary would be, and plain data of other kinds
+    good = os.path.join(tmp, "ckpt.pt")
+    meta, marker = os.path.join(tmp, "hostile", "meta.pkl"), os.path.join(tmp, "meta-marker")
+    os.makedirs(os.path.dirname(meta), exist_ok=True)
+    with open(meta, "wb") as f:
+        pickle.dump({"vocab_size": 3, "itos": Marker(marker), "stoi": {}}, f)
+    r = run(sys.executable, EXPORT, good, meta, out)
+    check(not os.path.exists(marker), "a meta.pkl with a __reduce__: nothing runs (no marker file)")
+    check(r.returncode == 2 and r.stderr == f"{meta}: cannot read (names a class or a function; "
+          "only plain dicts, lists, strings and numbers are read)\n", f"a hostile meta.pkl: one line ({r.stderr.strip()})")
+    with open(meta, "wb") as f:
+        pickle.dump({"itos": {0: ("a",)}}, f)
+    r = run(sys.executable, EXPORT, good, meta, out)
+    check(r.returncode == 2 and r.stderr == f"{meta}: holds a tuple; only plain dicts, lists, strings and numbers are read\n",
+          f"a meta.pkl holding a tuple: one line ({r.stderr.strip()})")
+
+
 def main():
     cli = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "native", "attention-cli")
     torch.set_num_threads(1)
@@ -200,6 +311,7 @@ def main():
         check(r.returncode == 2 and "1 characters, but the model's vocab_size is" in r.stderr,
               f"a meta.pkl of another vocabulary is refused ({r.stderr.strip()})")
         check(run(sys.executable, EXPORT).returncode == 64, "no arguments exit 64")
+        hostile_files(tmp)
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
 

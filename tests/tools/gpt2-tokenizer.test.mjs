@@ -47,3 +47,15 @@ test('a character model names its tokens by its vocabulary', () => {
   assert.deepEqual(labelsOf([1, 0, 2], { tokenizer: 'characters', vocabulary: ['a', ' ', '\n'] }), [' ', 'a', '\n']);
   assert.deepEqual(labelsOf([7], { tokenizer: 'ids' }), ['#7']);
 });
+
+test('a lone surrogate typed in the Model view becomes a visible U+FFFD token, never glued to the next character', () => {
+  // (a character model's text goes to the core, which refuses it naming
+  // `text`: tests/wasm/bindings.test.mjs)
+  for (const [text, around] of [['a\uD800b', ['a', 'b']], ['a\uDC00b', ['a', 'b']], ['x\uDBFF', ['x']]]) {
+    const ids = tokenizer.encode(text);
+    const labels = labelsOf(ids, { tokenizer: 'gpt2' }, tokenizer);
+    assert.ok(labels.includes('\uFFFD'), `${JSON.stringify(text)}: ${JSON.stringify(labels)}`);
+    assert.deepEqual(labels.filter((l) => l !== '\uFFFD'), around, JSON.stringify(text));
+    assert.equal(tokenizer.decode(ids), text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+  }
+});

@@ -87,6 +87,32 @@ test('the guesses after every position, and a head as a scenario', async () => {
   model.dispose();
 });
 
+test('every head\'s scores on the last run, and what the file\'s parameter count holds', async () => {
+  const model = await open(blob(modelFile('text-gpt')), { name: 'text-gpt.safetensors' });
+  assert.throws(() => model.headScores(), { name: 'ModelError', message: 'model: nothing run' });
+  // text-gpt's file: its trained weights and 2 layers × 64 zero key biases
+  assert.deepEqual(model.parameterCounts(), { file: 112593, zeroKeyBiases: 128, others: 112465 });
+  const tokens = model.encode('To be, or not to be');
+  const run = model.run(tokens);
+  const scores = model.headScores();
+  const T = tokens.length;
+  assert.deepEqual(scores.map((s) => `${s.layer}.${s.head}`), ['0.0', '0.1', '0.2', '0.3', '1.0', '1.1', '1.2', '1.3']);
+  scores.forEach((s, k) => {
+    // a previous-token score: the mean weight on (i, i − 1)
+    let sum = 0;
+    for (let i = 1; i < T; i++) sum += run.attention.data[k * T * T + i * T + i - 1];
+    assert.ok(Math.abs(s.previous - sum / (T - 1)) < 1e-6, `head ${k}`);
+    assert.equal(typeof s.induction, 'number', '"to be" repeats: an induction score');
+  });
+  model.run(model.encode('abc'));
+  assert.ok(model.headScores().every((s) => s.induction === null), 'no token repeats: no induction score');
+  model.dispose();
+  const nobias = await open(blob(modelFile('nano-f16-nobias')));
+  assert.equal(nobias.parameterCounts().zeroKeyBiases, 0);
+  assert.equal(nobias.parameterCounts().others, nobias.parameters);
+  nobias.dispose();
+});
+
 test('generate: the seed decides the tokens; errors are the core\'s lines', async () => {
   const model = await open(blob(modelFile('text-gpt')));
   const prompt = model.encode('To be');
@@ -100,7 +126,52 @@ test('generate: the seed decides the tokens; errors are the core\'s lines', asyn
   assert.throws(() => model.run([1, 81]), { name: 'ModelError', message: 'tokens[1]: 81 is outside [0, 81)' });
   assert.throws(() => model.run([1, 2 ** 64]), { name: 'ModelError' });
   assert.throws(() => model.run(new Array(33).fill(1)), { name: 'ModelError', message: "tokens: 33 tokens, the model's wpe.weight holds 32 positions" });
-  assert.throws(() => model.run([1], { topK: 1000 }), { name: 'ModelError', message: 'topK: 1000 is outside [1, 100]' });
+  assert.throws(() => model.run([1], { topK: 1000 }), { name: 'ModelError', message: 'topK: 1000 is not a whole number from 1 to 100' });
+  model.dispose();
+});
+
+test('the guesses at a temperature are the core\'s: at 1 the run\'s own, else softmax(logits / T) with the own beside', async () => {
+  const model = await open(blob(modelFile('text-gpt')));
+  assert.throws(() => model.temper(0.5), { name: 'ModelError', message: 'model: nothing run' });
+  const tokens = model.encode('To be, or not');
+  const T = tokens.length;
+  const run = model.run(tokens);
+  // temperature 1 by default: run.top's numbers, bit for bit
+  assert.equal(run.tempered.temperature, 1);
+  assert.equal(run.tempered.k, 10);
+  assert.deepEqual([...run.tempered.ids], [...run.top.ids]);
+  assert.deepEqual([...run.tempered.probabilities], [...run.top.probabilities]);
+  assert.deepEqual([...run.tempered.own], [...run.top.probabilities]);
+  // after the last token, softmax(logits / T) as the test computes it in double
+  const softmax = (logits, t) => {
+    const scaled = Array.from(logits, (x) => Math.fround(x / Math.fround(t)));
+    const max = Math.max(...scaled);
+    const e = scaled.map((x) => Math.exp(x - max));
+    const sum = e.reduce((a, b) => a + b, 0);
+    return e.map((x) => x / sum);
+  };
+  const own = softmax(run.last.logits, 1);
+  const first = run.tempered.probabilities[(T - 1) * 10];
+  for (const t of [0.1, 0.5, 2, 5]) {
+    const tempered = model.temper(t);
+    assert.equal(tempered.k, 10);
+    assert.equal(tempered.ids.length, T * 10);
+    const want = softmax(run.last.logits, t);
+    for (let n = 0; n < 10; n++) {
+      const at = (T - 1) * 10 + n;
+      const id = tempered.ids[at];
+      assert.ok(Math.abs(tempered.probabilities[at] - want[id]) <= 1e-6, `T ${t}, id ${id}: ${tempered.probabilities[at]} against ${want[id]}`);
+      assert.ok(Math.abs(tempered.own[at] - own[id]) <= 1e-6, `own of id ${id}`);
+      if (n) assert.ok(tempered.probabilities[at - 1] >= tempered.probabilities[at], 'most probable first');
+    }
+    // below 1 the likeliest token gains, above 1 it loses
+    assert.ok(t < 1 ? tempered.probabilities[(T - 1) * 10] > first : tempered.probabilities[(T - 1) * 10] < first, `T ${t}`);
+  }
+  // a run at a temperature carries that temperature's guesses
+  const cold = model.run(tokens, { temperature: 0.5 });
+  assert.deepEqual([...cold.tempered.probabilities], [...model.temper(0.5).probabilities]);
+  for (const bad of [0, -1, Number.NaN, 1e39])
+    assert.throws(() => model.temper(bad), { name: 'ModelError', message: /^temperature: expected a number > 0 that fits in float32, got / });
   model.dispose();
 });
 
@@ -138,8 +209,26 @@ test('a fetch Response streams in as a File does, a byte stream or not', async (
   assert.equal(chunked.traceJson(), whole.traceJson());
   chunked.dispose();
   whole.dispose();
-  await assert.rejects(open(new Response(new Blob([bytes]).stream())),
-    { name: 'ModelError', message: "model: the server did not say the file's size (Content-Length)" });
+});
+
+test('a Response of unknown size (no Content-Length, or gzip-encoded) is read as far as its header declares, and no further', async () => {
+  const bytes = readFileSync(modelFile('nano-f16-nobias'));
+  const headerLength = Number(bytes.readBigUInt64LE(0));
+  // no Content-Length: the header says how much data follows
+  const model = await open(new Response(new Blob([bytes]).stream()));
+  assert.equal(model.config.parameters, 7040);
+  model.dispose();
+  // gzip-encoded: Content-Length is what was sent, not the file (a body fetch has decoded)
+  const encoded = await open(new Response(new Blob([bytes]).stream(), { headers: { 'content-length': '100', 'content-encoding': 'gzip' } }));
+  assert.equal(encoded.config.parameters, 7040);
+  encoded.dispose();
+  // a body that goes on past what its header declares, or stops short of it: refused
+  await assert.rejects(open(new Response(new Blob([bytes, new Uint8Array(5)]).stream())),
+    { name: 'ModelError', message: `model: the file goes on past the ${bytes.length} bytes its header declares` });
+  await assert.rejects(open(new Response(new Blob([bytes.subarray(0, bytes.length - 3)]).stream())),
+    { name: 'ModelError', message: `model: the file ended after ${bytes.length - 8 - headerLength - 3} of its ${bytes.length - 8 - headerLength} bytes of data` });
+  await assert.rejects(open(new Response(new Blob([bytes.subarray(0, 8 + headerLength - 1)]).stream())),
+    { name: 'ModelError', message: `header: the file ended after ${headerLength - 1} of the header's ${headerLength} bytes` });
 });
 
 test('every hostile model file is refused with its line; the module stays usable and the heap where it was', async () => {

@@ -36,6 +36,7 @@ export async function renderModel() {
     body.textContent = '';
     body.dataset.lesson = 'model';
     const made = view = new ModelView(body, {
+      startHere: true,
       // the view's model is null once a file from disk is shown;
       // typing: the link is written once the typing pauses, or the text field is left
       onState: ({ model, text, layer, head }, { typing = false } = {}) => {
@@ -46,7 +47,7 @@ export async function renderModel() {
       },
       onOpenHead: ({ scenario }) => {
         disposeModel();
-        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'qkv' });
+        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'weights' });
       },
     });
     body.addEventListener('focusout', flushHash);

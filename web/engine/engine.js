@@ -323,8 +323,9 @@ export class TrainingRun {
     return text;
   }
 
+  // The whole state kept: its index for restore().
   snapshot() {
-    return this.run.snapshot();
+    return call(() => this.run.snapshot());
   }
 
   restore(index) {

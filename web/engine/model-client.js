@@ -33,8 +33,10 @@ export class ModelWorker {
   }
 
   // source: a File or Blob (it streams from disk in the worker), or a URL
-  // of the page's own origin. Resolves with the model's info
-  // ({config, tokenizer, vocabulary, layout, tied, norm, dataBytes, weightBytes}).
+  // of the page's own origin; config: config.json's text, or its File.
+  // Resolves with the model's info
+  // ({config, tokenizer, vocabulary, layout, tied, norm, dataBytes, weightBytes,
+  // counts: {file, zeroKeyBiases, others}}).
   open(source, { config = '', name, onProgress } = {}) {
     // a URL is the page's: resolved here, not against the worker's own URL
     const url = typeof source === 'string' ? new URL(source, globalThis.location?.href) : null;
@@ -43,9 +45,13 @@ export class ModelWorker {
     return this.request({ type: 'open', source: file, config, name }, onProgress);
   }
 
-  // See LoadedModel.run in model.js: attention [L, H, T, T], the guesses after every position, last, loss.
-  run(tokens, { topK = 10 } = {}) { return this.request({ type: 'run', tokens, topK }); }
+  // See LoadedModel.run in model.js: attention [L, H, T, T], the guesses after every position (also at `temperature`), last, loss.
+  run(tokens, { topK = 10, temperature = 1 } = {}) { return this.request({ type: 'run', tokens, topK, temperature }); }
+  // The last run's guesses at another temperature (LoadedModel.temper).
+  temper(temperature) { return this.request({ type: 'temper', temperature }); }
   traceJson() { return this.request({ type: 'trace' }); }
+  // every head's scores on the last run: [{layer, head, previous, induction}]
+  headScores() { return this.request({ type: 'scores' }); }
   headScenario(layer, head, { labels } = {}) { return this.request({ type: 'head', layer, head, labels }); }
   encode(text) { return this.request({ type: 'encode', text }); }
   decode(ids) { return this.request({ type: 'decode', ids }); }

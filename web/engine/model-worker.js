@@ -5,6 +5,7 @@
 // also posts {id, progress: {received, total}}. model-client.js is its
 // other side.
 import { loadModelEngine, ModelError, openModel } from './model.js';
+import { fetchModel } from './model-fetch.js';
 
 let engine = null;
 let model = null;
@@ -15,13 +16,14 @@ const requests = {
     engine ??= await loadModelEngine();
     model?.dispose();
     model = null;
-    const file = typeof source === 'string' ? await fetch(source) : source;
-    if (typeof source === 'string' && !file.ok) throw new ModelError(`model: ${file.status} ${file.statusText} for the model's URL`);
+    const file = typeof source === 'string' ? await fetchModel(source) : source;
     model = await openModel(file, { engine, config, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
-    return model.info;
+    return { ...model.info, counts: model.parameterCounts() };
   },
-  run: ({ tokens, topK }) => loaded().run(tokens, { topK }),
+  run: ({ tokens, topK, temperature }) => loaded().run(tokens, { topK, temperature }),
+  temper: ({ temperature }) => loaded().temper(temperature),
   trace: () => loaded().traceJson(),
+  scores: () => loaded().headScores(),
   head: ({ layer, head, labels }) => loaded().headScenario(layer, head, { labels }),
   encode: ({ text }) => loaded().encode(text),
   decode: ({ ids }) => loaded().decode(ids),
@@ -62,6 +64,8 @@ self.addEventListener('message', ({ data }) => {
 // A run's typed arrays move to the page rather than being copied (a head's
 // scenario also has an "attention", of another kind).
 function transferables(result) {
+  const guesses = (g) => [g.ids.buffer, g.probabilities.buffer, g.own.buffer];
+  if (result?.own instanceof Float32Array) return guesses(result);  // temper's
   if (!(result?.attention?.data instanceof Float32Array)) return [];
-  return [result.attention.data.buffer, result.top.ids.buffer, result.top.probabilities.buffer, result.last.logits.buffer];
+  return [result.attention.data.buffer, result.top.ids.buffer, result.top.probabilities.buffer, result.last.logits.buffer, ...guesses(result.tempered)];
 }

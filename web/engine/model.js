@@ -10,6 +10,10 @@ import { loadEngine } from './engine.js';
 
 export const modelUrl = new URL('../wasm/attention-model.js', import.meta.url);
 
+// A config.json is a few hundred bytes (GPT-2's is 665): one past 1 MiB is
+// refused before it is read.
+export const configLimit = 1 << 20;
+
 const defaults = {
   readBytes: 8 << 20,  // read ahead while the core takes the last read (two such buffers in JS)
   chunkBytes: 8 << 20,  // the wasm staging buffer: 8 MB fed at a time (its size adds to the tab's peak)
@@ -28,23 +32,31 @@ export async function loadModelEngine(options = {}) {
   return loadEngine({ moduleUrl: modelUrl, ...options });
 }
 
-// Opens `source` (a Blob or File, or a fetch Response with a Content-Length)
-// as a model. options: engine (loadModelEngine()'s), config (a Hugging Face
-// config.json's text: n_head, activation_function, layer_norm_epsilon), name
-// (the file's name, for a head's scenario id), onProgress({received, total}),
-// signal (an AbortSignal), readBytes, chunkBytes. Throws ModelError with the
-// core's line.
+// Opens `source` (a Blob or File, or a fetch Response) as a model. options:
+// engine (loadModelEngine()'s), config (a Hugging Face config.json, as text
+// or as a File or Blob: n_head, activation_function, layer_norm_epsilon),
+// name (the file's name, for a head's scenario id), onProgress({received,
+// total}), signal (an AbortSignal), readBytes, chunkBytes. Throws ModelError
+// with the core's line. Reads no more than the file's header declares: a
+// response whose size the server does not say (gzip-encoded, or without a
+// Content-Length) is taken to be as long as its header says, and one that
+// goes on past that is refused.
 export async function openModel(source, options = {}) {
   const settings = { ...defaults, ...options };
+  const config = await configText(settings.config);
   const engine = settings.engine ?? await loadModelEngine();
   const reader = byteReader(source);
   const model = new engine.module.Model();
   let next = null;  // a read under way
   try {
     put(model, await reader.read(8));
-    const { length } = answer(model.headerLength(reader.size));
-    put(model, await reader.read(length));
-    const info = answer(model.open(reader.size, settings.config ?? ''));
+    // an unknown size: as large as a size may be, so that only the header's own limit speaks
+    const { length } = answer(model.headerLength(reader.size ?? Number.MAX_SAFE_INTEGER));
+    const header = await reader.read(length);
+    if (header.length < length) throw new ModelError(`header: the file ended after ${header.length} of the header's ${length} bytes`);
+    put(model, header);
+    const size = reader.size ?? 8 + length + declaredData(header);
+    const info = answer(model.open(size, config));
     const total = info.dataBytes;
     const readBytes = Math.max(settings.readBytes, settings.chunkBytes);
     let asked = 0;
@@ -59,7 +71,8 @@ export async function openModel(source, options = {}) {
       await prepareWhile(model, next);
       const chunk = await next;
       if (settings.signal?.aborted) throw new ModelError('model: opening was cancelled');
-      if (chunk.length === 0) throw new ModelError(`model: the file ended after ${received} of its ${total} bytes of data`);
+      const ended = () => new ModelError(`model: the file ended after ${received} of its ${total} bytes of data`);
+      if (chunk.length === 0) throw ended();
       next = ask();  // the next read runs in the browser while the core takes this one
       for (let at = 0; at < chunk.length; at += settings.chunkBytes) {
         const piece = chunk.subarray(at, at + settings.chunkBytes);
@@ -68,8 +81,11 @@ export async function openModel(source, options = {}) {
       }
       reader.give(chunk);  // the read after next fills it again
       settings.onProgress?.({ received, total });
+      if (next === null && received < total) throw ended();  // a short read: the stream ended
     }
     if (total === 0) answer(model.feed(0));
+    if (reader.size === null && (await reader.read(1)).length > 0)
+      throw new ModelError(`model: the file goes on past the ${size} bytes its header declares`);
     return new LoadedModel(model, info, settings.name ?? 'model', engine);
   } catch (error) {
     model.delete();
@@ -95,9 +111,10 @@ export class LoadedModel {
 
   // The model on token ids: {tokens, attention: {shape: [L, H, T, T], data},
   // top: {k, ids, probabilities} ((T, k) each: the k most probable next tokens
-  // after every position), last: {logits, top: [[id, p] × 10]}, loss (null
-  // when T < 2)}. topK ≥ 10 guesses are kept per position.
-  run(tokens, { topK = defaults.topK } = {}) {
+  // after every position), tempered: temper(temperature)'s answer, last:
+  // {logits, top: [[id, p] × 10]}, loss (null when T < 2)}. topK ≥ 10
+  // guesses are kept per position.
+  run(tokens, { topK = defaults.topK, temperature = 1 } = {}) {
     const k = Math.max(10, topK);
     const summary = answer(this.model.run(JSON.stringify(tokens), k));
     const { layers, heads } = this.config;
@@ -113,9 +130,27 @@ export class LoadedModel {
       tokens: [...tokens],
       attention: { shape: [layers, heads, T, T], data: attention },
       top: { k: summary.topK, ids, probabilities },
+      tempered: this.temper(temperature),
       last: { logits: this.model.lastLogits(), top: last },
       loss: summary.loss,
     };
+  }
+
+  // Every head's scores on the last run's tokens (training/head_scores.hpp):
+  // [{layer, head, previous, induction}], induction null when no token repeats.
+  headScores() { return answer(this.model.headScores()); }
+
+  // What the file's parameter count holds: {file, zeroKeyBiases, others}
+  // (a nanoGPT export's key biases are zeros training never moves).
+  parameterCounts() { return answer(this.model.parameterCounts()); }
+
+  // The last run's guesses at `temperature`, as Generate would sample them:
+  // {temperature, k, ids, probabilities, own} ((T, k) each: after every
+  // position the k tokens most probable at that temperature, their
+  // probability there and their own at temperature 1), all the core's.
+  temper(temperature) {
+    const { topK } = answer(this.model.temper(temperature));
+    return { temperature, k: topK, ids: this.model.temperedIds(), probabilities: this.model.temperedProbabilities(), own: this.model.ownProbabilities() };
   }
 
   // The last run as the CLI's model trace (JSON text).
@@ -145,6 +180,30 @@ export class LoadedModel {
     if (this.model) this.model.delete();
     this.model = null;
   }
+}
+
+// config.json's text: a File or Blob read after its size is checked.
+async function configText(config) {
+  if (typeof Blob === 'undefined' || !(config instanceof Blob)) return config ?? '';
+  if (config.size > configLimit)
+    throw new ModelError(`config.json: ${config.size} bytes exceed the limit of ${configLimit} (1 MiB)`);
+  return config.text();
+}
+
+// The data's size as the header declares it (the end of its last tensor's
+// data_offsets), for a body whose size the server did not say. The core then
+// checks the header against the size this gives, as against any file's.
+function declaredData(header) {
+  let end = 0;
+  try {
+    for (const [name, tensor] of Object.entries(JSON.parse(new TextDecoder().decode(header)))) {
+      const last = name === '__metadata__' ? 0 : tensor?.data_offsets?.[1];
+      if (Number.isSafeInteger(last) && last > end) end = last;
+    }
+  } catch {
+    // not JSON: the core names what is wrong with it
+  }
+  return end;
 }
 
 // While `read` is under way, the core maps the weights' memory ahead of the
@@ -198,9 +257,11 @@ function byteReader(source) {
     size = source.size;
     body = source.stream();
   } else if (source && typeof source.body?.getReader === 'function') {
+    // Content-Length is the size sent: a decoded body's (gzip) is another, unknown until its end
     const length = source.headers?.get('content-length') ?? '';
-    size = /^\d+$/.test(length) ? Number(length) : NaN;
-    if (!Number.isSafeInteger(size)) throw new ModelError("model: the server did not say the file's size (Content-Length)");
+    const encoding = (source.headers?.get('content-encoding') ?? '').trim().toLowerCase();
+    size = /^\d+$/.test(length) && ['', 'identity'].includes(encoding) ? Number(length) : null;
+    if (!Number.isSafeInteger(size)) size = null;
     body = source.body;
   }
   if (!body) throw new ModelError('model: expected a File, a Blob or a fetch Response');

@@ -65,7 +65,7 @@ function card(parent, rung, index, previous, train) {
   const final = rung.evals.at(-1);
   const bought = previous ? previous.evals.at(-1).loss - final.loss : null;
   element(box, 'p', { className: 'lecture-numbers', text:
-    `${rung.parameters.toLocaleString('en')} weights, ${rung.steps.toLocaleString('en')} steps: validation loss ${format(final.loss)}`
+    `${rung.parameters.toLocaleString('en')} trained weights, ${rung.steps.toLocaleString('en')} steps: validation loss ${format(final.loss)}`
     + (bought === null ? ` (from ${format(rung.evals[0].loss)} at step 0), training loss ${format(rung.train_loss)}.`
       : `, ${bought >= 0 ? `${format(bought)} lower` : `${format(-bought)} higher`} than the rung before; training loss ${format(rung.train_loss)}.`) });
   const label = element(box, 'label', { className: 'field lecture-step' });

@@ -3,7 +3,14 @@
 // come from npm's gpt-tokenizer, which the site vendors under vendor/ at
 // build time (scripts/build-site.mjs) and this module imports only when such
 // a model opens. A GPT-2 token that holds part of a UTF-8 character is named
-// by its bytes, \xF0\x9F, never as a broken character.
+// by its bytes, \xF0\x9F, never as a broken character; an id past the
+// tokenizer's 50,257 (nanoGPT pads GPT-2's vocabulary to 50,304, and such a
+// model may still guess or sample the padding) as <50300>, in labels and in
+// decoded text alike, and such text read back as that id again. tokensOf
+// and textOf turn the learner's text into a model's ids and back.
+import { ModelError } from '../engine/model-client.js';
+import { quoteText } from '../state/state.js';
+
 export function labelsOf(tokens, info, tokenizer) {
   if (info.tokenizer === 'characters' && Array.isArray(info.vocabulary)) return tokens.map((t) => info.vocabulary[t] ?? `#${t}`);
   if (info.tokenizer === 'gpt2' && tokenizer) return tokens.map((t) => tokenizer.label(t));
@@ -16,7 +23,7 @@ const vendor = new URL('../vendor/gpt-tokenizer/', import.meta.url);
 
 let loading = null;
 
-// {encode(text) → ids, decode(ids) → text, label(id) → the token's text}.
+// {encode(text, vocab) → ids, decode(ids) → text, label(id) → the token's text}.
 export function loadTokenizer(base = vendor) {
   loading ??= Promise.all([import(new URL('encoding/gpt2.js', base).href), import(new URL('bpeRanks/r50k_base.js', base).href)])
     .then(([gpt2, ranks]) => gpt2Tokenizer(gpt2, ranks.default));
@@ -26,19 +33,78 @@ export function loadTokenizer(base = vendor) {
 // The library's encode and decode; a token's text from its ranks (a string,
 // or the bytes that are not UTF-8 on their own). Text that spells a special
 // token (<|endoftext|>) is encoded as plain text, as tiktoken's
-// encode(text, disallowed_special=()) does.
+// encode(text, disallowed_special=()) does. An id the library does not know
+// is <id> in labels and decoded text; encode(text, vocab) reads <id> back as
+// that id when it lies past the library's ids and below the model's `vocab`
+// (so generated padding stays one token), as plain text otherwise.
 export function gpt2Tokenizer(gpt2, ranks) {
   const plain = { allowedSpecial: new Set(), disallowedSpecial: new Set() };
+  const endOfText = 50256;
+  const known = (id) => id === endOfText || (Number.isInteger(id) && id >= 0 && ranks[id] !== undefined);
   return {
-    encode: (text) => gpt2.encode(text, plain),
-    decode: (ids) => gpt2.decode(ids),
+    encode(text, vocab = 0) {
+      const ids = [];
+      let at = 0;
+      for (const match of text.matchAll(/<(\d{1,7})>/g)) {
+        const id = Number(match[1]);
+        if (known(id) || id >= vocab || match[1] !== String(id)) continue;
+        if (match.index > at) ids.push(...gpt2.encode(text.slice(at, match.index), plain));
+        ids.push(id);
+        at = match.index + match[0].length;
+      }
+      if (at < text.length) ids.push(...gpt2.encode(text.slice(at), plain));
+      return ids;
+    },
+    // the library's text of each run of ids it knows, <id> for the others
+    decode(ids) {
+      let text = '';
+      let run = [];
+      const flush = () => {
+        if (run.length) text += gpt2.decode(run);
+        run = [];
+      };
+      for (const id of ids) {
+        if (known(id)) run.push(id);
+        else {
+          flush();
+          text += `<${id}>`;
+        }
+      }
+      flush();
+      return text;
+    },
     label(id) {
+      if (!known(id)) return `<${id}>`;
       const piece = ranks[id];
       if (typeof piece === 'string') return piece;
       // printable ASCII as itself, every other byte as \xNN
       if (Array.isArray(piece) || piece instanceof Uint8Array)
         return Array.from(piece, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
-      return id === 50256 ? '<|endoftext|>' : `#${id}`;
+      return '<|endoftext|>';
     },
   };
+}
+
+// A model with no tokenizer reads token ids: "3, 1, 4".
+function idsOf(text) {
+  const parts = text.trim().split(/[\s,]+/);
+  if (!parts.every((p) => /^\d{1,9}$/.test(p)))
+    throw new ModelError(`text: this model has no tokenizer, so type token ids separated by commas, like 3, 1, 4; got ${quoteText(text)}`);
+  return parts.map(Number);
+}
+
+// The text's tokens for a model: the core's (a character model), the GPT-2
+// tokenizer's, or typed ids (the core checks each against V).
+// model: {info, worker, tokenizer}, the Model view's.
+export async function tokensOf({ info, worker, tokenizer }, text) {
+  if (info.tokenizer === 'gpt2') return tokenizer.encode(text, info.config.vocab);
+  if (info.tokenizer === 'ids') return idsOf(text);
+  return worker.encode(text);
+}
+
+// The text of generated ids, to append to the learner's.
+export async function textOf({ info, worker, tokenizer }, ids) {
+  if (info.tokenizer === 'gpt2') return tokenizer.decode(ids);
+  if (info.tokenizer === 'ids') return ids.map((id) => `, ${id}`).join('');
+  return worker.decode(ids);
 }

@@ -4,12 +4,16 @@
 // this view draws what the core answered: the tokens as chips, every layer
 // × head's attention on one colour scale (views/model-grid.js), the selected
 // head large with its communication graph, the next-token guesses after the
-// last token or the position under the pointer or focus, and Generate. A
+// last token or the token under the pointer or focus (whose row every head
+// and the graph light up), at the learner's temperature, and Generate. A
 // new model opens in a second worker, so the one shown stays live until the
 // new one has opened; a refused file leaves it, and the text, as they were.
+// A text the model cannot read leaves the views on the last text it read,
+// marked as such, or, for a model that has read none yet, empty with why.
 import { ModelError, ModelWorker } from '../engine/model-client.js';
 import { modelPresets, modelSource } from '../engine/presets.js';
 import { quoteText } from '../state/state.js';
+import { tokenText } from '../views/format.js';
 import { Graph } from '../views/graph.js';
 import { headTrace } from '../views/head-trace.js';
 import { Heatmap } from '../views/heatmap.js';
@@ -17,7 +21,12 @@ import { HeadGrid } from '../views/model-grid.js';
 import { NextTokens } from '../views/next-tokens.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
-import { labelsOf, loadTokenizer } from './tokens.js';
+import * as focus from './focus.js';
+import * as nextToken from './next.js';
+import { parametersText } from './parameters.js';
+import { StartHere } from './start-here.js';
+import { TemperatureField } from './temperature.js';
+import { labelsOf, loadTokenizer, tokensOf } from './tokens.js';
 
 export const defaultModel = 'text-gpt';
 export const defaultText = 'To be, or not to be';
@@ -31,28 +40,23 @@ function element(parent, tag, props = {}) {
 
 const megabytes = (n) => `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)} MB`;
 
-// A model with no tokenizer reads token ids: "3, 1, 4".
-function idsOf(text) {
-  const parts = text.trim().split(/[\s,]+/);
-  if (!parts.every((p) => /^\d{1,9}$/.test(p)))
-    throw new ModelError(`text: this model has no tokenizer, so type token ids separated by commas, like 3, 1, 4; got ${quoteText(text)}`);
-  return parts.map(Number);
-}
-
 export class ModelView {
   // root: an element to fill. settings: {model (a preset id or a same-origin
   // URL), text, layer, head}. onState(settings): what the learner changed, for
-  // the URL; onOpenHead({scenario, layer, head}): "Open this head in the playground".
-  constructor(root, { onState = () => {}, onOpenHead = null } = {}) {
+  // the URL; onOpenHead({scenario, layer, head}): "Open this head in the playground";
+  // startHere: the page's first-visit box (start-here.js), not an author's figure.
+  constructor(root, { onState = () => {}, onOpenHead = null, startHere = false } = {}) {
     this.onState = onState;
     this.onOpenHead = onOpenHead;
     this.worker = null;      // the model shown
     this.info = null;
     this.loading = null;     // {worker} while a model opens
     this.runs = 0;           // the newest run asked for: older answers are dropped
+    this.position = null;    // the token in focus (null: the last)
     this.seed = 1;
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
+    this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s) => this.select(s) }) : null;
   }
 
   build(root) {
@@ -82,23 +86,36 @@ export class ModelView {
 
     const textField = element(box, 'div', { className: 'field model-text-field' });
     const textLabel = element(textField, 'label', { textContent: 'Text' });
-    this.input = element(textField, 'input', { type: 'text', maxLength: 400, autocomplete: 'off', spellcheck: false });
+    // a textarea: a newline is text the model reads (↵ in the chips)
+    this.input = element(textField, 'textarea', { rows: 2, maxLength: 400, autocomplete: 'off', spellcheck: false });
     this.input.id = `model-text-${Math.random().toString(36).slice(2)}`;
     textLabel.htmlFor = this.input.id;
     this.textError = element(textField, 'p', { className: 'field-error model-text-error', hidden: true });
+    this.textError.id = `${this.input.id}-error`;
+    this.textError.setAttribute('aria-live', 'polite');
+    this.input.setAttribute('aria-describedby', this.textError.id);
+    this.textNote = element(textField, 'p', { className: 'note model-text-note', hidden: true });
     this.input.addEventListener('input', () => {
       this.settings.text = this.input.value;
       this.onState(this.settings, { typing: true });
       this.run();
     });
-    this.chips = new TokenChips(box, { onPosition: (t) => this.showGuesses(t) });
+    // the views drawn from an older text than the field's: which one
+    this.stale = element(box, 'p', { className: 'note model-stale', hidden: true });
+    this.chips = new TokenChips(box, { onPosition: (t) => this.focusToken(t) });
+    // a model that has read none of the text yet: nothing to show, and why
+    this.empty = element(box, 'p', { className: 'model-empty', hidden: true });
 
     const body = element(box, 'div', { className: 'model-body', hidden: true });
     this.body = body;
     const gridPanel = element(body, 'section', { className: 'model-grid-panel' });
     element(gridPanel, 'h3', { className: 'small-heading', textContent: 'Every head of every layer' });
     this.grid = new HeadGrid(gridPanel, { onSelect: (s) => this.select(s) });
+    // a model without blocks (n_layer 0) has no head: its guesses come from the embeddings alone
+    this.noHeads = element(gridPanel, 'p', { className: 'note model-no-heads', hidden: true,
+      textContent: 'This model has no blocks, so no attention layers: its next-token guesses come from the token and position embeddings alone.' });
     const headPanel = element(body, 'section', { className: 'model-head-panel' });
+    this.headPanel = headPanel;
     this.headTitle = element(headPanel, 'h3', { className: 'small-heading' });
     const headViews = element(headPanel, 'div', { className: 'model-head-views' });
     // a new width (a window resized, a phone turned) sizes the heatmap's cells again (the graph lays itself out)
@@ -109,25 +126,29 @@ export class ModelView {
     // the graph takes the page's whole width: a token a node, 32 of them do
     // not fit the middle column (and it lays itself out again when that changes)
     const graphPanel = element(body, 'section', { className: 'model-graph-panel' });
-    this.graph = new Graph(element(graphPanel, 'div', { className: 'model-graph' }));
+    this.graphPanel = graphPanel;
+    this.graph = new Graph(element(graphPanel, 'div', { className: 'model-graph' }), {
+      onNode: (node) => this.picking || this.focusToken(node ? node.node : null, { fromGraph: true }),
+    });
 
     const side = element(body, 'section', { className: 'model-next-panel' });
     this.next = new NextTokens(side);
     const generate = element(side, 'div', { className: 'model-generate' });
-    const tField = element(generate, 'div', { className: 'field' });
-    const tLabel = element(tField, 'label', { textContent: 'Temperature' });
-    this.temperature = element(tField, 'input', { type: 'number', min: '0.05', max: '5', step: '0.05', value: '0.8' });
-    this.temperature.id = `model-temperature-${Math.random().toString(36).slice(2)}`;
-    tLabel.htmlFor = this.temperature.id;
-    this.generateButton = element(generate, 'button', { type: 'button', className: 'primary', textContent: 'Generate 10 tokens' });
+    this.temperature = new TemperatureField(generate, { value: 0.8, onChange: () => this.retemper() });
+    const action = element(generate, 'div', { className: 'model-generate-action' });
+    this.generateButton = element(action, 'button', { type: 'button', className: 'primary', textContent: 'Generate 10 tokens' });
     this.generateButton.addEventListener('click', () => this.generate());
-    element(side, 'p', { className: 'note', textContent: 'The bars are the model’s own probabilities (temperature 1). Generate samples from them at your temperature: its logits divided by it before the softmax, so below 1 the likeliest tokens win more often, above 1 less.' });
+    this.generateError = element(action, 'p', { className: 'field-error', hidden: true });
+    element(side, 'p', { className: 'note', textContent: 'Generate samples from the bars: the logits divided by the temperature before the softmax, so below 1 the likeliest tokens win more often, above 1 less.' });
   }
 
-  showStatus(message) {
-    this.status.textContent = message;
-    this.status.hidden = !message;
+  // A line under a field ('' hides it).
+  say(line, message) {
+    line.textContent = message;
+    line.hidden = !message;
   }
+
+  showStatus(message) { this.say(this.status, message); }
 
   // Opens settings.model unless it is already shown; then the text, layer and head.
   async show(settings) {
@@ -156,8 +177,8 @@ export class ModelView {
       this.showStatus('Choose a model file (.safetensors), with its config.json beside it if it has one');
       return;
     }
-    const configText = config ? await config.text() : '';
-    await this.open(model, { config: configText, name: model.name, label: quoteText(model.name, 80), file: true });
+    // the worker reads the config.json once it has checked its size
+    await this.open(model, { config: config ?? '', name: model.name, label: quoteText(model.name, 80), file: true });
   }
 
   // A new worker opens the model; the one shown stays until it has.
@@ -197,12 +218,14 @@ export class ModelView {
       this.name.textContent = `Model: ${label}`;
       // "a vocabulary of 81": how many tokens it knows, not how many the text has
       this.facts.textContent = `${c.layers} layers × ${c.heads} heads, embedding ${c.embed}, a vocabulary of ${c.vocab.toLocaleString('en')} tokens`
-        + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, reads up to ${c.length} tokens, ${c.parameters.toLocaleString('en')} parameters`;
+        + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, reads up to ${c.length} tokens, ${parametersText(info.counts)}`;
       // the views drew the last model: hidden until this one has read the text
       this.result = null;
-      this.body.hidden = this.chips.list.hidden = true;
-      this.settings.layer = Math.min(this.settings.layer, c.layers - 1);
-      this.settings.head = Math.min(this.settings.head, c.heads - 1);
+      this.position = null;
+      this.body.hidden = this.chips.list.hidden = this.stale.hidden = true;
+      delete this.box.dataset.tokens;
+      this.settings.layer = Math.max(0, Math.min(this.settings.layer, c.layers - 1));
+      this.settings.head = Math.max(0, Math.min(this.settings.head, c.heads - 1));
       this.onState(this.settings);
       await this.run();
     } catch (error) {
@@ -225,20 +248,6 @@ export class ModelView {
     this.showStatus(this.worker ? `Opening was cancelled; still showing ${this.label}` : 'Opening was cancelled');
   }
 
-  // The text's tokens: the core's (a character model) or the GPT-2 tokenizer's.
-  async tokensOf(text) {
-    if (this.info.tokenizer === 'gpt2') return this.tokenizer.encode(text);
-    if (this.info.tokenizer === 'ids') return idsOf(text);  // the core checks each against V
-    return this.worker.encode(text);
-  }
-
-  // The text of generated ids, to append to the learner's.
-  async textOf(ids) {
-    if (this.info.tokenizer === 'gpt2') return this.tokenizer.decode(ids);
-    if (this.info.tokenizer === 'ids') return ids.map((id) => `, ${id}`).join('');
-    return this.worker.decode(ids);
-  }
-
   async run() {
     if (!this.worker) return;
     const run = ++this.runs;
@@ -246,24 +255,42 @@ export class ModelView {
     const text = this.settings.text;
     try {
       if (!text) throw new ModelError('text: type something for the model to read');
-      let tokens = await this.tokensOf(text);
+      let tokens = await tokensOf(this, text);
       const context = this.info.config.length;
       const cut = tokens.length > context ? tokens.length - context : 0;
       if (cut) tokens = tokens.slice(cut);  // the model reads at most `context` tokens: the last ones
-      const result = await worker.run(tokens);
+      const result = await worker.run(tokens, { temperature: this.temperature.value });
       if (run !== this.runs || worker !== this.worker) return;
-      this.textError.hidden = !cut;
-      this.textError.textContent = cut ? `The model reads ${context} tokens at most: the first ${cut} are left out` : '';
+      this.say(this.textError, '');
+      this.say(this.textNote, cut ? `The model reads ${context} tokens at most: the first ${cut} are left out` : '');
       this.result = result;
+      this.shownText = text;
       this.labels = labelsOf(tokens, this.info, this.tokenizer);
       this.draw();
+      if (result.tempered.temperature !== this.temperature.value) this.retemper();  // moved while it ran
     } catch (error) {
       if (run !== this.runs) return;
       if (!(error instanceof ModelError)) throw error;
-      // the text stays as typed; the views keep the last text the model could read
-      this.textError.textContent = error.message;
-      this.textError.hidden = false;
+      // the text stays as typed; the views keep the last text the model could read, saying so
+      this.say(this.textError, error.message);
+      this.say(this.textNote, '');
+      this.showUnread(error.message);
       this.box.dataset.state = 'ready';
+    }
+  }
+
+  // The field's text is not what the views show: the last text this model
+  // read stays, named; a model that read none shows nothing, and why.
+  showUnread(message) {
+    const none = !this.result;
+    this.box.dataset.shows = none ? 'empty' : 'stale';
+    this.stale.hidden = none;
+    this.empty.hidden = !none;
+    if (none) {
+      this.body.hidden = this.chips.list.hidden = true;
+      this.empty.textContent = `Nothing to show yet: ${this.label} cannot read this text (${message.replace(/^text: /, '')}). Change the text, or open another model.`;
+    } else {
+      this.stale.textContent = `Showing the last text the model could read: ${quoteText(tokenText(this.shownText), 120)}`;
     }
   }
 
@@ -278,13 +305,27 @@ export class ModelView {
     const same = !this.body.hidden && this.grid.shape?.[0] === attention.shape[0] && this.grid.shape?.[1] === attention.shape[1];
     const read = same ? this.readFirst() : null;
     this.body.hidden = this.chips.list.hidden = false;
+    this.stale.hidden = this.empty.hidden = true;
+    this.box.dataset.shows = 'text';
     this.chips.draw(this.labels, this.result.tokens);
-    this.grid.draw(attention, this.settings);
-    this.drawHead(read ?? this.readFirst());
-    this.showGuesses(null);
+    const heads = this.hasHeads();
+    this.noHeads.hidden = heads;
+    this.grid.box.hidden = this.headPanel.hidden = this.graphPanel.hidden = !heads;
+    if (heads) {
+      this.grid.draw(attention, this.settings);
+      this.drawHead(read ?? this.readFirst());
+    }
+    // the token in focus stays in focus while it is there (a keystroke at the end)
+    this.focusToken(this.position !== null && this.position < this.result.tokens.length ? this.position : null);
     this.box.dataset.state = 'ready';
     this.box.dataset.tokens = this.result.tokens.join(',');
     performance.measure('model-draw', { start });
+    this.startHere?.update({ model: this.settings.model, worker: this.worker, text: this.settings.text, labels: this.labels });
+  }
+
+  // Whether the last run has heads to draw (a model without blocks has none).
+  hasHeads() {
+    return this.result.attention.shape[0] > 0 && this.result.attention.shape[1] > 0;
   }
 
   select(selected) {
@@ -306,7 +347,7 @@ export class ModelView {
 
   // read: the widths read before this draw wrote (readFirst()); else read now.
   drawHead(read = this.readFirst()) {
-    if (!this.result) return;
+    if (!this.result || !this.hasHeads()) return;
     const { layer, head } = this.settings;
     const T = this.result.attention.shape[2];
     const weights = this.weightsOf(layer, head);
@@ -321,53 +362,17 @@ export class ModelView {
 
   // The selected head's weights as a heatmap, in `width` px (else read now).
   drawHeatmap(weights = null, width = undefined) {
-    if (!this.result) return;  // a resize's frame after another model was asked for
+    if (!this.result || !this.hasHeads()) return;  // a resize's frame after another model was asked for
     weights ??= this.weightsOf(this.settings.layer, this.settings.head);
     const T = this.result.attention.shape[2];
     this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: this.labels, colLabels: this.labels, maxCell: 26 }, { width });
   }
 
-  // The guesses after position t (null: the last one).
-  showGuesses(t) {
-    if (!this.result) return;
-    const T = this.result.tokens.length;
-    const at = t ?? T - 1;
-    const { k, ids, probabilities } = this.result.top;
-    const guesses = [];
-    for (let n = 0; n < 10 && n < k; n++) guesses.push([this.tokenLabel(ids[at * k + n]), probabilities[at * k + n]]);
-    this.next.draw(guesses, t === null ? `the last token, ${JSON.stringify(this.labels[at])}` : `token ${at}, ${JSON.stringify(this.labels[at])}`);
-    this.next.box.dataset.position = String(at);
-    this.chips.mark(t);
-  }
-
-  tokenLabel(id) {
-    return labelsOf([id], this.info, this.tokenizer)[0];
-  }
-
-  async generate() {
-    if (!this.worker || !this.result) return;
-    const temperature = Number(this.temperature.value);
-    if (!(temperature >= 0.05 && temperature <= 5)) {
-      this.showStatus(`Temperature: expected a number from 0.05 to 5, got ${quoteText(this.temperature.value)}`);
-      return;
-    }
-    this.generateButton.disabled = true;
-    try {
-      const tokens = this.result.tokens;
-      const added = await this.worker.generate(tokens, 10, { temperature, seed: this.seed++ });
-      const more = await this.textOf(added);
-      this.settings.text += more;
-      this.input.value = this.settings.text;
-      this.onState(this.settings);
-      this.showStatus('');
-      await this.run();
-    } catch (error) {
-      if (!(error instanceof ModelError)) throw error;
-      this.showStatus(error.message);
-    } finally {
-      this.generateButton.disabled = false;
-    }
-  }
+  // The token in focus: focus.js; what it writes next: next.js
+  focusToken(t, options) { focus.focusToken(this, t, options); }
+  showGuesses(t) { nextToken.showGuesses(this, t); }
+  retemper() { return nextToken.retemper(this); }
+  generate() { return nextToken.generate(this); }
 
   async openInPlayground() {
     const { layer, head } = this.settings;
@@ -379,6 +384,7 @@ export class ModelView {
       this.showStatus(error.message);
     }
   }
+
 
   // What keeps the view from showing the settings ('' when nothing): the
   // status line (a refused model), else the text's (a character not in the

@@ -6,6 +6,7 @@
 import { Graph } from '../views/graph.js';
 import { Heatmap } from '../views/heatmap.js';
 import { headTrace } from '../views/head-trace.js';
+import { watchWidth } from '../views/observed-width.js';
 import { scoreNames } from './scores.js';
 import { element } from './dom.js';
 
@@ -38,12 +39,24 @@ export class TrainingHeads {
     this.open.addEventListener('click', () => onOpen());
     this.views = null;
     this.drawn = 0;
+    // a window resized while it trains: the heads are laid out again for the
+    // new width (a frame of new numbers only repaints cells, at the old size)
+    watchWidth(this.grid, () => {
+      if (!this.last) return;
+      this.sequence = null;
+      this.frame ??= requestAnimationFrame(() => {
+        this.frame = null;
+        if (this.last) this.draw(...this.last);
+        if (this.lit) this.light(...this.lit);
+      });
+    });
   }
 
   // A new run: its sizes; `characters`: a text task's, whose 32 labels need smaller cells.
   reset({ layers, heads }, characters) {
     Object.assign(this, { layers, heads, characters });
     this.views = null;
+    this.last = null;
     this.graphKey = null;
   }
 
@@ -55,6 +68,7 @@ export class TrainingHeads {
   draw(shown, labels, selected, kinds = [], { lazy = false } = {}) {
     const { layers, heads } = this;
     const T = labels.length;
+    this.last = [shown, labels, selected, kinds];
     this.grid.hidden = !layers;
     this.none.hidden = layers > 0;
     this.graphBox.hidden = !layers;
@@ -112,6 +126,7 @@ export class TrainingHeads {
   // A probe position the learner points at, lit in every head: its row, and
   // the cells of the positions after its earlier copies (null: none lit).
   light(position, cells) {
+    this.lit = position === null ? null : [position, cells];
     for (const view of this.views ?? [])
       view.setMarks(position === null ? null : { rows: new Map([[position, 1]]), cells: cells.map(([row, col]) => ({ row, col })) });
   }

@@ -7,6 +7,7 @@
 import { trainingCorpora } from '../engine/presets.js';
 import { trainingIds } from '../state/state.js';
 import { Curves } from './curves.js';
+import { doneText } from './done.js';
 import { TrainingHeads } from './heads.js';
 import { labelsOf } from './labels.js';
 import { ProbeView } from './probe.js';
@@ -114,6 +115,9 @@ export class TrainingView {
     this.settings = new TrainingSettings(root, { onSubmit: (file) => this.worker.postMessage({ type: 'load', ...file }) });
     this.status = element(root, 'p', { className: 'training-status', id: 'train-status' });
     this.status.setAttribute('aria-live', 'polite');
+    // once a run is done: what was trained and how far (the Trained button points to it)
+    this.done = element(root, 'p', { className: 'training-done', id: 'train-done', hidden: true });
+    this.play.setAttribute('aria-describedby', 'train-done');
     this.about = element(root, 'p', { className: 'training-about' });
 
     const progress = element(root, 'div', { className: 'training-progress' });
@@ -207,7 +211,7 @@ export class TrainingView {
     const gpt = [info.mlp ? `an MLP ${info.mlp}× wide` : '', info.norm ? 'LayerNorm' : '', info.bias ? 'biases' : '',
       info.mlp ? info.activation.replace('gelu_tanh', 'GELU (tanh)').replace('gelu', 'GELU').replace('relu', 'ReLU') : ''].filter(Boolean);
     const model = info.layers ? `${plural(info.layers, 'layer')} of ${plural(info.heads, 'head')}` : 'no attention layer';
-    this.about.textContent = `${info.title}. ${model}, embedding ${info.embed}${gpt.length ? `, ${gpt.join(', ')}` : ''}, ${info.parameters.toLocaleString('en')} weights; `
+    this.about.textContent = `${info.title}. ${model}, embedding ${info.embed}${gpt.length ? `, ${gpt.join(', ')}` : ''}, ${info.parameters.toLocaleString('en')} trained weights; `
       + (this.text ? `${info.vocab} distinct characters, ${info.corpus.train.toLocaleString('en')} to train on and ${info.corpus.val.toLocaleString('en')} to validate, ${info.length} characters of context.`
         : `vocabulary ${info.vocab}, ${info.length} tokens a sequence.`);
     this.probe.setRun(info);
@@ -314,8 +318,17 @@ export class TrainingView {
     this.playing = playing;
     if (!playing) this.heads.paintStale();  // a stopped model is drawn whole, wherever it is
     this.play.textContent = playing ? 'Pause' : finished ? 'Trained' : 'Train';
+    this.finished = finished && !playing;
+    this.showDone();
     this.play.setAttribute('aria-pressed', String(playing));
     this.root.dataset.playing = String(playing);
+  }
+
+  // Once a run is done: what was trained and how far (done.js).
+  showDone() {
+    const last = this.evals?.at(-1);
+    this.done.hidden = !(this.finished && this.info && last);
+    if (!this.done.hidden) setText(this.done, doneText(this.info, last, this.text ? this.step : last.step, this.text));
   }
 
   fail(message) {
@@ -339,7 +352,7 @@ export class TrainingView {
     const shown = this.own ? this.own.eval : this.at === null ? now : this.evals[index];
     // the curves first: they read the layout, which every write after them would make stale
     const marked = this.at === null ? null : this.evals[index].step;
-    this.curves.draw({ losses: this.losses, evals: this.evals, steps: this.info.steps, marked, accuracy: !this.text });
+    this.curves.draw({ losses: this.losses, evals: this.evals, steps: this.info.steps, marked, accuracy: !this.text, uniform: this.info.uniformLoss ?? null, vocab: this.info.vocab });
     const { layers, heads } = this.info;
     this.scores.draw({ evals: this.evals, kinds: layers ? this.kinds : [], selected: this.selected.layer * heads + this.selected.head, steps: this.info.steps, marked,
       width: this.curves.width, heads: Array.from({ length: layers * heads }, (_, k) => `layer ${Math.floor(k / heads)}, head ${k % heads}`) });

@@ -118,7 +118,10 @@ export function drawEdges(model, g, L, p, view) {
 
 // One query's incoming edges labelled with their numbers (2 decimals, as
 // the matrices print them), strongest first, each where it does not cover
-// one already printed: on the arc's top, or near its sender in the columns.
+// one already printed: over its sender's chip in the arcs (a row further up
+// when the row by the chip is taken, a tick down to it), near its sender
+// along the edge in the columns. {shown, drift}: how many, and the farthest
+// a number's middle sits across from its sender (px, the arcs').
 export function drawEdgeLabels(g, L, p, labelled, { panel, ink }) {
   g.font = '10.5px system-ui, sans-serif';
   g.textAlign = 'center';
@@ -129,28 +132,47 @@ export function drawEdgeLabels(g, L, p, labelled, { panel, ink }) {
     const c = L.curve(p, e.from, e.to);
     const text = formatNumber(e.value, 2);
     const w = textWidth(g, text) + 6, h = 13;
-    // the arc's top first, then nearer its sender, where arcs spread apart
-    const spots = c.loop ? [0.5] : L.name === 'columns' ? [0.25, 0.15, 0.4] : [0.5, 0.33, 0.2, 0.66];
-    const boxAt = (t) => {
-      const at = pointOn(c, t);
-      return { x: at.x - w / 2, y: at.y - (c.loop ? h : h / 2), w, h, at };
-    };
     const free = (box) => !placed.some((q) => box.x < q.x + q.w && q.x < box.x + box.w && box.y < q.y + q.h && q.y < box.y + box.h);
-    const box = spots.map(boxAt).find(free);
+    let box;
+    if (L.anchor) {
+      // arcs: over the sender's chip, the nearest free row up (a long arc's
+      // top is far from both its nodes: a number there belongs to neither)
+      const a = L.anchor(p, e.from);
+      const x = Math.max(1, Math.min(L.width - w - 1, a.x - w / 2));
+      box = Array.from({ length: a.rows }, (_, r) => ({ x, y: a.y - 3 - (r + 1) * (h + 2), w, h, at: { x: x + w / 2 }, anchor: a })).find(free);
+    } else {
+      // the columns (or context → queries): along the edge, near its sender, where edges spread apart
+      const spots = c.loop ? [0.5] : L.name === 'columns' ? [0.25, 0.15, 0.4] : [0.5, 0.33, 0.2, 0.66];
+      box = spots.map((t) => {
+        const at = pointOn(c, t);
+        return { x: at.x - w / 2, y: at.y - (c.loop ? h : h / 2), w, h, at };
+      }).find(free);
+    }
     if (!box) continue;
-    const { at } = box;
-    placed.push(box);
+    placed.push({ ...box, text });
+  }
+  // the ticks first (down to the chip), then the numbers over them
+  g.strokeStyle = 'rgba(128, 128, 128, 0.7)';
+  g.lineWidth = 1;
+  for (const box of placed) {
+    if (!box.anchor) continue;
+    g.beginPath();
+    g.moveTo(box.anchor.x, box.y + box.h);
+    g.lineTo(box.anchor.x, box.anchor.y - 1);
+    g.stroke();
+  }
+  for (const box of placed) {
     g.fillStyle = panel;
     g.strokeStyle = 'rgba(128, 128, 128, 0.6)';
-    g.lineWidth = 1;
     g.beginPath();
     g.roundRect(box.x, box.y, box.w, box.h, 3);
     g.fill();
     g.stroke();
     g.fillStyle = ink;
-    g.fillText(text, at.x, box.y + h / 2 + 0.5);
+    g.fillText(box.text, box.at.x, box.y + box.h / 2 + 0.5);
     shown++;
   }
-  return shown;
+  const drift = placed.reduce((d, box) => (box.anchor ? Math.max(d, Math.abs(box.at.x - box.anchor.x)) : d), 0);
+  return { shown, drift };
 }
 

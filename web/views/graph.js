@@ -317,6 +317,7 @@ export class Graph {
     let liveShown = 0;
     let labelsShown = 0;
     let numbersShown = 0;
+    let numbersDrift = 0;
     let shownQuery = null;
     const one = this.mode() === 'one';
     this.markMode();
@@ -358,7 +359,7 @@ export class Graph {
       if (p === 0) labelsShown = labels;
       if (L.glyphs && step === 'out' && pool.out) paint.drawOutVectors(this, g, L, p, pool.out);
       const numbers = drawEdgeLabels(g, L, p, drawn.labelled, { panel, ink });
-      if (p === 0) numbersShown = numbers;
+      if (p === 0) [numbersShown, numbersDrift] = [numbers.shown, numbers.drift];
     });
     // hooks for tests and scripts, for the first pool shown: the edges drawn
     // live and fading, and how many token labels could be printed
@@ -370,10 +371,8 @@ export class Graph {
     if (shownQuery === null) delete this.figure.dataset.query;
     else this.figure.dataset.query = String(shownQuery);
     this.figure.dataset.edgeNumbers = String(numbersShown);
+    this.figure.dataset.edgeNumberDrift = String(Math.round(numbersDrift));  // how far across from its sender a number sits
   }
-
-
-
 
   // The learner's focus: graph-focus.js
   nodeAt(event) { return focus.nodeAt(this, event); }

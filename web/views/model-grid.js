@@ -5,6 +5,8 @@
 // reachable by keyboard. Each canvas holds one pixel per cell and CSS scales
 // it up without smoothing, so painting 144 heads is 144 small ImageData puts
 // (the colours of one 256-step palette: the same scale as the heatmaps').
+// markRow(t) outlines row t (token t listening) in every thumbnail at once:
+// one CSS variable on the grid, no canvas repainted.
 import { sequential } from './colors.js';
 
 // viridis at 256 steps as RGBA words (little-endian: A B G R), so a
@@ -36,6 +38,7 @@ export class HeadGrid {
     this.cells = [];
     this.shape = null;
     this.selected = { layer: 0, head: 0 };
+    this.row = null;
   }
 
   // attention: {shape: [L, H, T, T], data}; selected: {layer, head}.
@@ -56,6 +59,23 @@ export class HeadGrid {
       canvas.getContext('2d').putImageData(pixels, 0, 0);
     });
     this.select(selected);
+    if (this.row !== null && this.row >= T) this.markRow(null);
+    if (this.grid.dataset.rows !== String(T)) {  // a keystroke's draw restyles nothing it need not
+      this.grid.dataset.rows = String(T);
+      this.grid.style.setProperty('--rows', String(T));
+    }
+  }
+
+  // Row t of every head lit (null: none).
+  markRow(t) {
+    if (t === this.row) return;
+    this.row = t;
+    if (t === null) {
+      delete this.grid.dataset.row;
+      return;
+    }
+    this.grid.dataset.row = String(t);
+    this.grid.style.setProperty('--row', String(t));
   }
 
   build(L, H) {

@@ -1,6 +1,9 @@
 // The model's payoff: its ten most probable next tokens as bars, each with
 // the token's text (as a label shows it) and its probability, the numbers
-// the core gave. `after` says which position they follow.
+// the core gave. The bars are what Generate samples from at the learner's
+// temperature; a faint outline beside each is the model's own probability
+// (temperature 1), so a learner sees what the temperature did to it.
+// `after` says which position they follow.
 import { tokenText } from './format.js';
 import { set } from './write.js';
 
@@ -10,38 +13,50 @@ export class NextTokens {
     this.box.className = 'next-tokens';
     this.title = document.createElement('h3');
     this.title.className = 'next-tokens-title';  // not small-heading's capitals: the token's case matters
+    this.key = document.createElement('p');
+    this.key.className = 'next-tokens-key';
     this.list = document.createElement('ol');
     this.list.className = 'next-token-bars';
-    this.box.append(this.title, this.list);
+    this.box.append(this.title, this.key, this.list);
     parent.append(this.box);
   }
 
-  // guesses: [[text, probability] …] best first; after: a description of the position.
+  // guesses: [[text, probability, own] …] best first (probability at
+  // `temperature`, own at 1); after: a description of the position.
   // The bars are kept and changed in place: each keystroke brings ten new ones.
-  draw(guesses, after) {
-    const title = `Next token after ${after}`;
-    if (this.title.textContent !== title) this.title.textContent = title;
+  draw(guesses, after, temperature = 1) {
+    set(this.title, 'textContent', `Next token after ${after}`);
+    set(this.key, 'textContent', temperature === 1
+      ? 'What Generate draws from at temperature 1: the model’s own probabilities.'
+      : `What Generate draws from at temperature ${temperature}; the outline is the model’s own (temperature 1).`);
+    this.box.dataset.temperature = String(temperature);
     const items = this.list.children;
     while (items.length > guesses.length) this.list.lastChild.remove();
     while (items.length < guesses.length) this.list.append(barItem());
-    guesses.forEach(([text, p], n) => {
-      const [label, track, value] = items[n].children;
+    guesses.forEach(([text, p, own = p], n) => {
+      const [label, track, value, ownText] = items[n].children;
       set(label, 'textContent', tokenText(text));
       set(track.firstChild.style, 'width', `${(p * 100).toFixed(2)}%`);
+      set(track.lastChild.style, 'width', `${(own * 100).toFixed(2)}%`);
       set(value, 'textContent', percent(p));
+      set(ownText, 'textContent', temperature === 1 ? '' : `, the model’s own ${percent(own)}`);
       set(items[n].dataset, 'p', String(p));
+      set(items[n].dataset, 'own', String(own));
     });
   }
 }
 
-// A bar's item: the token's text, the bar and its fill, the probability.
+// A bar's item: the token's text, the bar with its fill and the own
+// probability's outline, the probability (and the own, for screen readers).
 function barItem() {
   const item = document.createElement('li');
   const label = Object.assign(document.createElement('span'), { className: 'next-token-text' });
   const track = Object.assign(document.createElement('span'), { className: 'next-token-bar' });
-  track.append(Object.assign(document.createElement('span'), { className: 'next-token-fill' }));
+  track.append(Object.assign(document.createElement('span'), { className: 'next-token-fill' }),
+    Object.assign(document.createElement('span'), { className: 'next-token-own' }));
   const value = Object.assign(document.createElement('span'), { className: 'next-token-p' });
-  item.append(label, track, value);
+  const own = Object.assign(document.createElement('span'), { className: 'next-token-own-text' });
+  item.append(label, track, value, own);
   return item;
 }
 

@@ -13,6 +13,7 @@ const results = { x: ['x'], qkv: ['q', 'k', 'v'], rotate: ['q_rotated', 'k_rotat
 const gap = 22;
 const numbersCell = 42;  // px that print two decimals of most numbers (−1.23)  // px between the matrices of a line (views.css: .matrix-line's gap)
 const legendHeight = 28;  // the legend under a matrix
+const zoomedRows = 8;  // zoom-rows.js's block: a result with more rows than this, too small for numbers, gets one
 
 export class Stage {
   // fitBottom(): the page's y (from the top of the document) that the first
@@ -29,6 +30,9 @@ export class Stage {
     this.fitBottom = fitBottom;
     this.views = [];
     this.key = '';
+    // a result too large for numbers: its last rows again, numbered, above
+    // it (zoom-rows.js, loaded when a step first needs it)
+    this.zoom = null;
   }
 
   // Rebuilds the panels when the step, head, batch or trace changes; else
@@ -48,6 +52,7 @@ export class Stage {
       const refocus = focused ? focused.name : null;
       for (const view of this.views) view.heatmap.remove();
       this.parent.textContent = '';
+      if (this.zoom) this.parent.append(this.zoom.root);
       const panels = plan(trace, head, batch)[step].filter(Boolean);
       if (panels.length === 0) {
         const note = document.createElement('p');
@@ -159,6 +164,22 @@ export class Stage {
       heatmap.render();
       heatmap.drawLegend();
     }
+    const made = results[this.at?.step] ?? [];
+    const result = views.find((v) => made.includes(v.heatmap.name))?.heatmap;
+    // more rows than the block shows (a real model's head): the presets' few rows keep their one view
+    const large = result && !result.layout.numbers && result.matrix.shape[0] > zoomedRows;
+    if (large || this.zoom) this.showZoom(large ? result : null);
+  }
+
+  // The zoomed rows of `result` (null: none), once their module is here.
+  async showZoom(result) {
+    if (!this.zoom) {
+      const { ZoomRows } = await import('./zoom-rows.js');
+      this.zoom ??= new ZoomRows(this.parent, { onCell: this.onCell });
+    }
+    if (result && !this.views.some((v) => v.heatmap === result)) return;  // the stage was rebuilt meanwhile
+    if (!this.zoom.root.isConnected) this.parent.prepend(this.zoom.root);
+    this.zoom.show(result);
   }
 
   // The out step's weights row and products follow the row being built.

@@ -1,5 +1,5 @@
 // The learner's text as the model reads it: one chip per token, each a
-// button; hovering or focusing one asks for what the model guesses after it
+// button; hovering, focusing or tapping one asks for what the model guesses after it
 // (onPosition(t)), leaving asks for the last position again (onPosition(null)).
 // A chip's text is set as text, never markup; a byte-level token that is part
 // of a UTF-8 character comes here already written as its bytes (\xF0\x9F).
@@ -43,6 +43,7 @@ export class TokenChips {
     chip.dataset.position = String(t);
     chip.addEventListener('mouseenter', () => this.onPosition(t));
     chip.addEventListener('focus', () => this.onPosition(t));
+    chip.addEventListener('click', () => this.onPosition(t));  // a tap, where focus may not follow
     item.append(chip);
     return item;
   }

@@ -1,0 +1,21 @@
+// The Model view's token in focus (a chip hovered, focused or tapped, or a
+// node of the graph under the pointer): its chip, the guesses after it, its
+// row in every head and in the large one, its node and edges in the graph.
+// null: none, and the guesses after the last token.
+
+// fromGraph: the graph's own focus moved (it is told nothing back).
+export function focusToken(view, t, { fromGraph = false } = {}) {
+  if (!view.result) return;
+  view.position = t;
+  view.showGuesses(t);
+  if (!view.hasHeads()) return;  // a model without blocks: the guesses only
+  view.grid.markRow(t);
+  view.heatmap.setHighlightRow(t);
+  if (fromGraph || (view.graph.focus?.node ?? null) === t) return;  // a keystroke's draw paints the graph once
+  view.picking = true;  // the graph tells its onNode: not back here
+  try {
+    view.graph.pick(t === null ? null : { pool: 0, node: t });
+  } finally {
+    view.picking = false;
+  }
+}

@@ -1,0 +1,93 @@
+// "Start here": what a first-time visitor of the Model view needs before the
+// grid of heads means anything. Shown only on the shipped model (a link that
+// names another model, or a file the learner opened, is someone who knows
+// why they came), until dismissed: which model this is and what it reads,
+// the head to look at first (the clearest previous-token head, by the
+// core's score on the text shown), and what to try next.
+const dismissedKey = 'attention-playground:model-start-here';
+
+function element(parent, tag, props = {}) {
+  const e = document.createElement(tag);
+  Object.assign(e, props);
+  parent.append(e);
+  return e;
+}
+
+function dismissed() {
+  try {
+    return globalThis.localStorage?.getItem(dismissedKey) === '1';
+  } catch {
+    return false;  // storage refused (a sandboxed frame): it shows, and a dismissal lasts the visit
+  }
+}
+
+export class StartHere {
+  // parent: where the box goes (first); shipped: the shipped model's id;
+  // onSelect({layer, head}): "Show this head"
+  constructor(parent, { shipped, onSelect }) {
+    this.shipped = shipped;
+    this.onSelect = onSelect;
+    this.closed = dismissed();
+    this.asked = 0;
+    this.box = element(parent, 'aside', { className: 'start-here', hidden: true });
+    this.box.setAttribute('aria-labelledby', 'model-start-here-title');
+    parent.prepend(this.box);
+    const top = element(this.box, 'div', { className: 'start-here-top' });
+    element(top, 'h3', { id: 'model-start-here-title', textContent: 'Start here' });
+    const close = element(top, 'button', { type: 'button', className: 'start-here-close', textContent: 'Dismiss' });
+    close.setAttribute('aria-label', 'Dismiss “Start here”');
+    close.addEventListener('click', () => this.dismiss());
+    this.what = element(this.box, 'p', { className: 'start-here-what' });
+    this.look = element(this.box, 'p', { className: 'start-here-look' });
+    this.lookText = element(this.look, 'span');
+    this.show = element(this.look, 'button', { type: 'button', className: 'start-here-show' });
+    this.show.addEventListener('click', () => this.best && this.onSelect({ layer: this.best.layer, head: this.best.head }));
+    const next = element(this.box, 'ul', { className: 'start-here-next' });
+    for (const text of [
+      'Type your own sentence in Text: every head reads it again as you type.',
+      'Point at a token (or focus it and use the arrow keys): the bars show what the model guesses comes after it.',
+      'Open the head in the playground: every number of its attention, and how each was computed.',
+    ]) element(next, 'li', { textContent: text });
+  }
+
+  dismiss() {
+    this.closed = true;
+    this.box.hidden = true;
+    try {
+      globalThis.localStorage?.setItem(dismissedKey, '1');
+    } catch {
+      // kept for this visit only
+    }
+  }
+
+  // After each draw of the view: model (the link's model id, null for a
+  // file), worker (the model's, which answers headScores() on the last run),
+  // text, labels (the text's tokens as shown).
+  async update({ model, worker, text, labels }) {
+    if (this.closed || model !== this.shipped || !worker) {
+      this.box.hidden = true;
+      return;
+    }
+    const asked = ++this.asked;
+    let scores;
+    try {
+      scores = await worker.headScores();
+    } catch {
+      scores = null;  // the box still says what to try; it names no head
+    }
+    if (asked !== this.asked || this.closed) return;
+    const unit = labels.every((l) => [...l].length <= 1) ? 'character' : 'token';
+    this.what.textContent = `This is ${model}, a small GPT trained on quotations about literature, reading “${text}”: ${labels.length} ${unit}s, each a row and a column of every head below.`;
+    // the head whose weight sits most on the token just before: the easiest pattern to see
+    this.best = (scores ?? []).reduce((best, s) => (!best || s.previous > best.previous ? s : best), null);
+    this.look.hidden = !this.best;
+    if (this.best) {
+      const { layer, head, previous } = this.best;
+      this.lookText.textContent = `Look at layer ${layer}, head ${head} first: it looks one ${unit} back. On this text ${previous.toFixed(2)} of each ${unit}’s attention goes, on average, to the one just before it (its previous-token score): the bright line under its diagonal. `;
+      this.show.textContent = `Show layer ${layer}, head ${head}`;
+      this.box.dataset.head = `${layer}.${head}`;
+      this.box.dataset.score = String(previous);
+    }
+    this.box.hidden = false;
+  }
+}
