@@ -23,6 +23,7 @@
 #include "formats/scenario_file.hpp"
 #include "formats/trace_json.hpp"
 #include "lessons/lessons.hpp"
+#include "lessons/position.hpp"
 #include "tensor/mask.hpp"
 
 namespace {
@@ -105,6 +106,31 @@ class session {
     });
   }
 
+  // Each pair's angle at each position of a rotary head: (Tq, d_k/2) flat,
+  // or an empty array for a scenario without rotary or no such head.
+  val angles(double head) const {
+    if (!trace_ || !scenario_->attention.options.rotary || !whole(head) || head >= trace_->layer.heads.size())
+      return float32_copy(nullptr, 0);
+    const attention::tensor2 a = attention::rotary_angles_of(*scenario_, *trace_, static_cast<std::size_t>(head));
+    return float32_copy(a.data(), a.size());
+  }
+
+  // One step of one head here and in another session's trace (the same
+  // scenario at another rotary offset), lessons/position.hpp: a Float32Array
+  // [largest_difference, largest_value, agrees (1 or 0)], or the core's message.
+  val compare(const session& other, double head, const std::u16string& step) const {
+    attention::step_comparison c;
+    const std::string message = error_of([&] {
+      const std::uint32_t h = index_of(head, "head");
+      const std::string name = utf8_of(step, "step");
+      ATTENTION_CHECK(trace_.has_value() && other.trace_.has_value(), "compare: nothing loaded");
+      c = attention::compare_step(*trace_, *other.trace_, h, name);
+    });
+    if (!message.empty()) return val(message);
+    const float numbers[3] = {c.largest_difference, c.largest_value, c.agrees ? 1.0f : 0.0f};
+    return float32_copy(numbers, 3);
+  }
+
   std::string renormalize_lesson(double head) const {
     return json_or_error([&] {
       const std::uint32_t h = index_of(head, "head");
@@ -165,6 +191,8 @@ EMSCRIPTEN_BINDINGS(attention_playground) {
       .function("explain", &session::explain)
       .function("traceJson", &session::trace_json)
       .function("spaceLesson", &session::space_lesson)
+      .function("angles", &session::angles)
+      .function("compare", &session::compare)
       .function("renormalizeLesson", &session::renormalize_lesson);
   emscripten::function("averagingLesson", &averaging_lesson);
   emscripten::function("scalingLesson", &scaling_lesson);

@@ -17,12 +17,12 @@ import { drive, Player } from './state/player.js';
 import { attributeNames, readSettings } from './element/settings.js';
 import { loadSheets, make, playgroundLink } from './element/figure.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
-import { defaultState, steps } from './state/state.js';
+import { defaultState, stepsFor } from './state/state.js';
 import { scenarioFromSentence, withOverrides } from './state/sentence.js';
 import { LinkedViews } from './views/linked.js';
 import { tokenText } from './views/format.js';
 
-const stepLabels = { x: 'x', qkv: 'q, k, v', scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights', out: 'out' };
+const stepLabels = { x: 'x', qkv: 'q, k, v', rotate: 'rotate', scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights', out: 'out' };
 
 export class AttentionPlayground extends HTMLElement {
   static get observedAttributes() {
@@ -35,7 +35,8 @@ export class AttentionPlayground extends HTMLElement {
     this.trace = null;
     this.started = false;
     this.pending = null;
-    this.player = new Player(steps.length, {
+    this.steps = stepsFor(null);  // the trace's steps: `rotate` only with rotary
+    this.player = new Player(this.steps.length, {
       reducedMotion: window.matchMedia('(prefers-reduced-motion: reduce)').matches,
       onChange: ({ stepChanged }) => this.onPlayer(stepChanged),
     });
@@ -95,12 +96,12 @@ export class AttentionPlayground extends HTMLElement {
   }
 
   get step() {
-    return steps[this.player.index];
+    return this.steps[this.player.index];
   }
 
   set step(name) {
-    const index = steps.indexOf(name);
-    if (index < 0) throw new RangeError(`attention-playground: step must be one of ${steps.join(', ')}`);
+    const index = this.steps.indexOf(name);
+    if (index < 0) throw new RangeError(`attention-playground: step must be one of ${this.steps.join(', ')}`);
     this.player.go(index, { animate: false });
   }
 
@@ -185,9 +186,12 @@ export class AttentionPlayground extends HTMLElement {
     if (h && h.row >= summary.query_length) return this.fail(`highlight: row ${h.row} is beyond this scenario's ${summary.query_length} rows`);
     if (h && h.col !== null && h.col >= summary.context_length)
       return this.fail(`highlight: column ${h.col} is beyond this scenario's ${summary.context_length} columns`);
+    if (!stepsFor(summary).includes(s.step)) return this.fail(`step ${s.step} needs a scenario with rotary positions`);
     const link = playgroundLink(s);  // checked before the view replaces the old one
+    this.steps = stepsFor(summary);
+    this.player.count = this.steps.length;
     this.build(s, summary, link);
-    this.player.go(steps.indexOf(s.step), { animate: false });
+    this.player.go(this.steps.indexOf(s.step), { animate: false });
     this.highlighted = null;
     this.render();
     this.ready();
@@ -239,7 +243,7 @@ export class AttentionPlayground extends HTMLElement {
     this.forwardButton = button('▶', 'Step forward', () => this.player.forward());
     const list = make(controls, 'ol', 'steps');
     list.setAttribute('aria-label', 'Steps');
-    this.stepButtons = steps.map((step, i) => {
+    this.stepButtons = this.steps.map((step, i) => {
       const b = make(make(list, 'li'), 'button', 'step-button', stepLabels[step]);
       b.type = 'button';
       b.addEventListener('click', () => this.player.go(i));
@@ -357,11 +361,11 @@ export class AttentionPlayground extends HTMLElement {
   render() {
     if (!this.trace || !this.views) return;
     const index = this.player.index;
-    this.views.show(this.trace, { ...this.view, step: steps[index], progress: this.player.progress });
+    this.views.show(this.trace, { ...this.view, step: this.steps[index], progress: this.player.progress });
     // highlight="…": lit as hovering lights it, again whenever the step rebuilds the panels
     const h = this.current?.highlight;
-    if (h && this.highlighted !== steps[index]) {
-      this.highlighted = steps[index];
+    if (h && this.highlighted !== this.steps[index]) {
+      this.highlighted = this.steps[index];
       this.views.highlight({ batch: this.view.batch, ...h });
     }
     if (this.playButton) {
@@ -369,7 +373,7 @@ export class AttentionPlayground extends HTMLElement {
       this.playButton.setAttribute('aria-label', this.player.playing ? 'Pause' : 'Play');
       this.playButton.setAttribute('aria-pressed', String(this.player.playing));
       this.backButton.disabled = index === 0;
-      this.forwardButton.disabled = index === steps.length - 1;
+      this.forwardButton.disabled = index === this.steps.length - 1;
       this.stepButtons.forEach((b, i) => {
         b.classList.toggle('current', i === index);
         if (i === index) b.setAttribute('aria-current', 'step');

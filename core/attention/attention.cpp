@@ -32,6 +32,8 @@ void add_bias(tensor3& t, const tensor1* bias) {
 const tensor3* head_trace::step(std::string_view name) const {
   if (name == "q") return q ? &*q : nullptr;
   if (name == "k") return k ? &*k : nullptr;
+  if (name == "q_rotated") return q_rotated ? &*q_rotated : nullptr;
+  if (name == "k_rotated") return k_rotated ? &*k_rotated : nullptr;
   if (name == "v") return v ? &*v : nullptr;
   if (name == "scores") return &scores;
   if (name == "scaled") return &scaled;
@@ -54,7 +56,15 @@ head_trace attend(const tensor3& x, const tensor3& context, const head_weights& 
     head.k = project(context, *weights.key);    // (B, Tkv, d_k)
     add_bias(*head.k, weights.key_bias);
     require_finite(*head.k, head_index, "key", "k = context @ W ");
-    head.scores = scores_of(*head.q, *head.k);  // (B, Tq, Tkv)
+    if (options.rotary) {
+      // 1b. turn each (q, k) pair by its position's angle: q·k then depends on i − j only
+      const std::size_t d_k = head.q->shape(2);
+      head.q_rotated = rotate(*head.q, rotary_angles(Tq, options.rotary->offset, d_k, options.rotary->theta));
+      head.k_rotated = rotate(*head.k, rotary_angles(Tkv, options.rotary->offset, d_k, options.rotary->theta));
+    }
+    const tensor3& q = head.q_rotated ? *head.q_rotated : *head.q;
+    const tensor3& k = head.k_rotated ? *head.k_rotated : *head.k;
+    head.scores = scores_of(q, k);  // (B, Tq, Tkv)
     require_finite(head.scores, head_index, "scores");
   } else {
     head.scores = tensor3({B, Tq, Tkv}, 0.0f);  // uniform affinities: the bag of words

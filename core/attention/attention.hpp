@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "attention/rotary.hpp"
 #include "tensor/tensor.hpp"
 
 namespace attention {
@@ -28,13 +29,17 @@ struct head_weights {
 struct layer_options {
   bool scale = true;         // divide scores by sqrt(d_k)
   float temperature = 1.0f;  // a further divisor, > 0
+  // rotary positions on q and k (needs self-attention, every head's q and k, even d_k)
+  std::optional<rotary_options> rotary;
 };
 
 struct head_trace {
   std::optional<tensor3> q;  // (B, Tq, d_k)   only with query and key
   std::optional<tensor3> k;  // (B, Tkv, d_k)
+  std::optional<tensor3> q_rotated;  // (B, Tq, d_k)   only with rotary: q turned by its positions
+  std::optional<tensor3> k_rotated;  // (B, Tkv, d_k)
   std::optional<tensor3> v;  // (B, Tkv, d_v)  only with value
-  tensor3 scores;            // (B, Tq, Tkv)   q @ kᵀ, or zeros
+  tensor3 scores;            // (B, Tq, Tkv)   q @ kᵀ (rotated with rotary), or zeros
   tensor3 scaled;            // (B, Tq, Tkv)
   tensor3 masked;            // (B, Tq, Tkv)   -inf where the mask is 0
   tensor3 weights;           // (B, Tq, Tkv)   rows sum to 1
@@ -45,8 +50,8 @@ struct head_trace {
 };
 
 // Step names in the order the player shows them.
-inline constexpr std::array<std::string_view, 8> step_names = {
-    "q", "k", "v", "scores", "scaled", "masked", "weights", "out"};
+inline constexpr std::array<std::string_view, 10> step_names = {
+    "q", "k", "q_rotated", "k_rotated", "v", "scores", "scaled", "masked", "weights", "out"};
 
 struct layer_trace {
   std::vector<head_trace> heads;

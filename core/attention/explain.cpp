@@ -71,8 +71,27 @@ cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t hea
                 "[:, " + j + "]" + (bias.empty() ? "" : std::string(" + b_") + role + "[" + j + "]");
     e.terms = projection_terms(from_x ? x : context, s.batched, batch, row, named(t, weight), column);
     if (!bias.empty()) e.bias = named(t, bias).data()[column];
+  } else if (step == "q_rotated" || step == "k_rotated") {
+    // x' = x · cos(angle) + rotate_half(x) · sin(angle): column c pairs with c ± d/2
+    const bool query = step == "q_rotated";
+    const tensor3& before = query ? *h.q : *h.k;
+    const std::size_t d = before.shape(2), half = d / 2, pair = column < half ? column : column - half;
+    const float angle = rotary_angles_of(s, t, head)(row, pair);
+    const float own = before(batch, row, column);
+    const float other = column < half ? -before(batch, row, column + half) : before(batch, row, column - half);
+    const float cosine = static_cast<float>(std::cos(static_cast<double>(angle)));
+    const float sine = static_cast<float>(std::sin(static_cast<double>(angle)));
+    e.terms = {{own, cosine, own * cosine}, {other, sine, other * sine}};
+    e.angle = angle;
+    // the formula names the pair's other column: c + d/2 in the first half, c − d/2 in the second
+    const std::string name(1, step[0]), cell = "[" + i + ", ";  // q or k, and the row
+    e.formula = std::string(step) + cell + j + "] = " + name + cell + j + "] · cos(angle) " + (column < half ? "− " : "+ ") +
+                name + cell + std::to_string(column < half ? column + half : column - half) + "] · sin(angle)";
   } else if (step == "scores") {
-    if (h.q) {
+    if (h.q_rotated) {
+      e.formula = "scores[" + i + ", " + j + "] = q_rotated[" + i + "] · k_rotated[" + j + "]";
+      e.terms = row_terms(*h.q_rotated, *h.k_rotated, batch, row, column);
+    } else if (h.q) {
       e.formula = "scores[" + i + ", " + j + "] = q[" + i + "] · k[" + j + "]";
       e.terms = row_terms(*h.q, *h.k, batch, row, column);
     } else {
@@ -113,6 +132,13 @@ cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t hea
   return e;
 }
 
+tensor2 rotary_angles_of(const scenario& s, const trace& t, std::size_t head) {
+  ATTENTION_CHECK(s.attention.options.rotary.has_value(), "angles: this scenario has no rotary positions");
+  ATTENTION_CHECK(head < t.layer.heads.size() && t.layer.heads[head].q, "angles: no head ", head, " with a query");
+  const rotary_options& r = *s.attention.options.rotary;
+  return rotary_angles(s.query_length, r.offset, t.layer.heads[head].q->shape(2), r.theta);
+}
+
 std::string explanation_json(const cell_explanation& e) {
   using nlohmann::json;
   auto number = [](float v) -> json { return std::isfinite(v) ? json(v) : json(nullptr); };
@@ -124,6 +150,7 @@ std::string explanation_json(const cell_explanation& e) {
     j["terms"] = terms;
   }
   if (e.bias) j["bias"] = *e.bias;
+  if (e.angle) j["angle"] = *e.angle;
   if (e.step == "scaled") j.update({{"input", e.input}, {"factor", e.factor}, {"temperature", e.temperature}});
   if (e.step == "masked") j.update({{"input", e.input}, {"kept", e.kept}});
   if (e.step == "weights") {

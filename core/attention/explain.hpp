@@ -24,8 +24,11 @@ struct cell_explanation {
   std::string formula; // e.g. "scores[i, j] = q[i] · k[j]"
 
   // q, k, v, scores, out: value = Σ left·right (+ bias for q, k, v when the head has one)
+  // q_rotated, k_rotated: value = q·cos + rotate_half(q)·sin, two terms {number, cos or sin, product}
+  // and `angle`, the pair's angle at this position
   std::vector<product_term> terms;
   std::optional<float> bias;
+  std::optional<float> angle;
 
   // scaled: value = input · factor / temperature
   float input = 0, factor = 1, temperature = 1;
@@ -43,5 +46,10 @@ cell_explanation explain_cell(const scenario& s, const trace& t, std::size_t hea
                               std::size_t batch, std::size_t row, std::size_t column);
 
 std::string explanation_json(const cell_explanation& e);
+
+// Each pair's angle at each position of a rotary scenario's head: row t,
+// column j is pair (j, j + d_k/2)'s angle in radians at position offset + t.
+// (Tq, d_k/2). Throws for a scenario without rotary or a head that does not exist.
+tensor2 rotary_angles_of(const scenario& s, const trace& t, std::size_t head);
 
 }  // namespace attention

@@ -38,7 +38,7 @@ std::string summary_json(const scenario& s, const trace& t) {
   for (const named_tensor& named : t.tensors)
     tensors.push_back({{"name", named.name}, {"shape", std::vector<std::size_t>(named.value.shape().begin(), named.value.shape().end())}});
 
-  const json summary = {
+  json summary = {
       {"id", s.id}, {"title", s.title}, {"source", s.source}, {"description", s.description},
       {"batched", s.batched}, {"batch", s.batch}, {"query_length", s.query_length},
       {"context_length", s.context_length}, {"cross", s.is_cross()},
@@ -48,6 +48,8 @@ std::string summary_json(const scenario& s, const trace& t) {
       {"scale", s.attention.options.scale}, {"temperature", s.attention.options.temperature},
       {"output", s.attention.output}, {"output_bias", s.attention.output_bias}, {"heads", heads}, {"tensors", tensors},
       {"out", {t.layer.out.shape(1), t.layer.out.shape(2)}}};
+  const auto& rotary = s.attention.options.rotary;  // the rotate step's numbers come from angles()
+  summary["rotary"] = rotary ? json{{"theta", rotary->theta}, {"offset", rotary->offset}} : json(nullptr);
   return summary.dump();
 }
 

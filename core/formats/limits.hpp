@@ -17,6 +17,7 @@ inline constexpr std::size_t batch = 64;                        // B
 inline constexpr std::size_t heads = 64;                        // heads of the layer
 inline constexpr std::size_t attention_elements = 1u << 22;     // B · heads · Tq · Tkv: 4,194,304
 inline constexpr std::size_t label_bytes = 256;                 // one token label
+inline constexpr std::uint64_t rotary_offset = 1u << 20;        // attention.rotary.offset: 1,048,576 (positions stay exact in float32)
 
 // What the elements imply, bounded too (core/cost.hpp): a scenario of a few
 // hundred bytes must not ask for minutes of work or gigabytes of trace.

@@ -73,6 +73,10 @@ struct cost_walk {
         work = plus(work, times(times(B, Tkv), Cc, dk));                // k = context @ Wk
         work = plus(work, times(times(B, Tq), Tkv, dk));                // q @ kᵀ
         numbers = plus(numbers, times(dk, plus(times(B, Tq), times(B, Tkv))));  // q, k
+        if (a.options.rotary) {  // q_rotated, k_rotated: two products a number, and the angles' cos and sin
+          work = plus(work, times(2, dk, plus(times(B, Tq), times(B, Tkv))));
+          numbers = plus(numbers, times(dk, plus(times(B, Tq), times(B, Tkv))));
+        }
       }
       const u64 dv = head.value.empty() ? Cc : named.at(head.value)->shape[1];
       if (!head.value.empty()) {

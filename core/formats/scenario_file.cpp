@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attention/rotary.hpp"
 #include "attention/run.hpp"
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
@@ -135,7 +136,7 @@ class validator {
     const json& a = root_["attention"];
     ATTENTION_CHECK(a.is_object(), "attention: expected an object");
     only_fields(a, "attention",
-                {"x", "context", "self", "heads", "mask", "scale", "temperature", "output", "output_bias"});
+                {"x", "context", "self", "heads", "mask", "scale", "temperature", "output", "output_bias", "rotary"});
     attention_spec& spec = s_.attention;
 
     ATTENTION_CHECK(a.contains("x"), "attention.x: required");
@@ -241,6 +242,52 @@ class validator {
     }
     ATTENTION_CHECK(!a.contains("output_bias") || a.contains("output"),
                     "attention.output_bias: a bias is added after its product, and there is no output projection");
+    if (a.contains("rotary")) parse_rotary(a);
+  }
+
+  // "rotary": {"theta": θ, "offset": n} (scenario-v1.md): turns every head's
+  // q and k, so it needs self-attention, q and k in every head, an even d_k,
+  // and angles that float32 holds.
+  void parse_rotary(const json& a) {
+    const json& r = a["rotary"];
+    ATTENTION_CHECK(r.is_object(), "attention.rotary: expected an object {\"theta\": θ, \"offset\": n}");
+    only_fields(r, "attention.rotary", {"theta", "offset"});
+    ATTENTION_CHECK(r.contains("theta"), "attention.rotary.theta: required (10000 in Llama 2, 500000 in Llama 3)");
+    const json& t = r["theta"];
+    const double theta = t.is_number() ? t.get<double>() : 0.0;
+    ATTENTION_CHECK(t.is_number() && std::isfinite(theta) && theta > 0 && theta <= std::numeric_limits<float>::max() &&
+                        static_cast<float>(theta) > 0,
+                    "attention.rotary.theta: expected a number > 0 that fits in float32, got ", shown(t));
+    rotary_options options;
+    options.theta = static_cast<float>(theta);
+    if (r.contains("offset")) {
+      const json& o = r["offset"];
+      ATTENTION_CHECK((o.is_number_unsigned() || o.is_number_integer()) && o.get<std::int64_t>() >= 0 &&
+                          static_cast<std::uint64_t>(o.get<std::int64_t>()) <= limits::rotary_offset,
+                      "attention.rotary.offset: expected a whole number from 0 to ", limits::rotary_offset, ", got ",
+                      shown(o));
+      options.offset = static_cast<std::uint64_t>(o.get<std::int64_t>());
+    }
+    ATTENTION_CHECK(!a.contains("context"), "attention.rotary: needs self-attention, and this layer names a context ",
+                    quote(s_.attention.context), "; queries and keys must share their positions");
+    const std::uint64_t last = options.offset + s_.query_length - 1;  // the largest position turned
+    std::set<std::size_t> checked;  // head sizes whose angles are known to fit
+    for (std::size_t h = 0; h < s_.attention.heads.size(); ++h) {
+      const head_spec& head = s_.attention.heads[h];
+      const std::string place = at("attention.heads", h);
+      ATTENTION_CHECK(!head.query.empty(), "attention.rotary: ", place,
+                      " names no query and key; rotary turns q and k, so every head needs both");
+      const std::size_t d_k = s_.tensors[where_.at(head.query)].shape[1];
+      ATTENTION_CHECK(d_k % 2 == 0, "attention.rotary: ", place, " has d_k = ", d_k,
+                      ", odd; rotary turns pairs of numbers, so d_k must be even");
+      // below θ = 1 the later pairs turn faster than the first: their angle must stay finite
+      if (!checked.insert(d_k).second) continue;
+      for (float inv_freq : inverse_frequencies(d_k, options.theta))
+        ATTENTION_CHECK(std::isfinite(inv_freq) && std::isfinite(static_cast<float>(last) * inv_freq),
+                        "attention.rotary.theta: ", shown(t), " turns position ", last, " of ", place,
+                        " by an angle beyond float32");
+    }
+    s_.attention.options.rotary = options;
   }
 
   // A bias named by `key`, when present: a tensor of shape [n], the width of

@@ -104,3 +104,37 @@ TEST_CASE("a projection with a bias is explained as its terms plus the bias", "[
   const loaded unbiased = load("karpathy-value");
   CHECK(!explain_cell(unbiased.s, unbiased.t, 0, "q", 0, 1, 1).bias.has_value());
 }
+
+TEST_CASE("a turned q is explained as q · cos + its pair · sin, at the pair's angle; scores use the turned rows", "[explain][rotary]") {
+  const loaded l = load("rotary-sun-rises");  // d_k 4, θ 10000, offset 0
+  const head_trace& h = l.t.layer.heads[1];
+  SECTION("first half: q[i, j] · cos − q[i, j + 2] · sin") {
+    const cell_explanation e = explain_cell(l.s, l.t, 1, "q_rotated", 0, 3, 0);
+    REQUIRE(e.terms.size() == 2);
+    REQUIRE(e.angle.has_value());
+    CHECK(*e.angle == 3.0f);  // pair 0 turns one radian per position
+    CHECK(e.terms[0].left == (*h.q)(0, 3, 0));
+    CHECK(e.terms[1].left == -(*h.q)(0, 3, 2));
+    CHECK(e.terms[0].right == Approx(std::cos(3.0)).margin(1e-7));
+    CHECK(e.terms[1].right == Approx(std::sin(3.0)).margin(1e-7));
+    CHECK(e.terms[0].product + e.terms[1].product == e.value);
+    CHECK(e.formula == "q_rotated[3, 0] = q[3, 0] · cos(angle) − q[3, 2] · sin(angle)");
+  }
+  SECTION("second half: k[i, j] · cos + k[i, j − 2] · sin") {
+    const cell_explanation e = explain_cell(l.s, l.t, 1, "k_rotated", 0, 5, 3);
+    CHECK(*e.angle == rotary_angles_of(l.s, l.t, 1)(5, 1));
+    CHECK(e.terms[1].left == (*h.k)(0, 5, 1));
+    CHECK(e.formula == "k_rotated[5, 3] = k[5, 3] · cos(angle) + k[5, 1] · sin(angle)");
+    CHECK(e.terms[0].product + e.terms[1].product == e.value);
+  }
+  SECTION("scores") {
+    const cell_explanation e = explain_cell(l.s, l.t, 1, "scores", 0, 4, 2);
+    CHECK(e.formula == "scores[4, 2] = q_rotated[4] · k_rotated[2]");
+    CHECK(e.terms[1].left == (*h.q_rotated)(0, 4, 1));
+    CHECK(sum_of(e.terms) == Approx(e.value).margin(1e-6));
+  }
+  SECTION("angles of a scenario without rotary are refused in words") {
+    const loaded plain = load("sun-rises-causal");
+    CHECK_THROWS_WITH(rotary_angles_of(plain.s, plain.t, 0), "angles: this scenario has no rotary positions");
+  }
+}

@@ -94,6 +94,28 @@ TEST_CASE("a scenario's biases are added after their products, as PyTorch adds t
   }
 }
 
+// scenario-v1.md "The attention layer": rotary positions on q and k, traced
+// by torch_trace.py (tests/golden-rotary/README.md): one head, a batch of three
+// heads at positions 0 and 5, biases and an output projection at offset 300.
+TEST_CASE("rotary scenarios' traces equal PyTorch's, q_rotated and k_rotated included", "[run][rotary]") {
+  const std::string dir = test_support::tests_dir() + "/golden-rotary/";
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > 5 && name.substr(name.size() - 5) == ".json" && name.find(".trace.") == std::string::npos)
+      names.push_back(name.substr(0, name.size() - 5));
+  }
+  std::sort(names.begin(), names.end());
+  REQUIRE(names.size() >= 3);
+  for (const std::string& name : names) {
+    SECTION(name) {
+      const json expected = test_support::read_json(dir + name + ".trace.json");
+      REQUIRE(expected.at("heads")[0].contains("q_rotated"));
+      expect_trace(test_support::read_text(dir + name + ".json"), expected, name);
+    }
+  }
+}
+
 TEST_CASE("the presets show the numbers their notebooks printed", "[run]") {
   SECTION("math-trick: x[0] starts 0.8823, 0.9150 (seed 42)") {
     const trace t = run_json(test_support::read_text(test_support::presets_dir() + "/math-trick.json"));

@@ -41,3 +41,15 @@ TEST_CASE("a cross-attention summary has the context's own length and labels", "
   CHECK(j["context_tokens"][0].size() == 8);
   CHECK(j["heads"][0]["steps"]["k"] == json({8, 2}));
 }
+
+TEST_CASE("the summary states rotary's theta and offset, and the turned steps' shapes, only with rotary", "[summary][rotary]") {
+  const test_support::loaded_preset r = test_support::load_preset("rotary-sun-rises");
+  const nlohmann::json j = nlohmann::json::parse(attention::summary_json(r.s, r.t));
+  CHECK(j["rotary"] == nlohmann::json({{"theta", 10000.0}, {"offset", 0}}));
+  CHECK(j["heads"][1]["steps"]["q_rotated"] == nlohmann::json({6, 4}));
+  CHECK(j["heads"][1]["steps"]["k_rotated"] == nlohmann::json({6, 4}));
+  const test_support::loaded_preset p = test_support::load_preset("sun-rises-causal");
+  const nlohmann::json plain = nlohmann::json::parse(attention::summary_json(p.s, p.t));
+  CHECK(plain["rotary"].is_null());
+  CHECK_FALSE(plain["heads"][0]["steps"].contains("q_rotated"));
+}

@@ -122,7 +122,8 @@ test('PNG and SVG exports picture the matrices and the graph', async () => {
 });
 
 test('the PyTorch script, run by Debian\'s torch, prints the core\'s numbers', async () => {
-  for (const hash of ['#preset=karpathy-value', '#sentence=the%20cat%20sat%20on%20the%20mat&heads=2&mask=none&temperature=2', '#preset=sun-rises-multihead-projected&edits=W_out.2=-1']) {
+  for (const hash of ['#preset=karpathy-value', '#sentence=the%20cat%20sat%20on%20the%20mat&heads=2&mask=none&temperature=2', '#preset=sun-rises-multihead-projected&edits=W_out.2=-1',
+    '#preset=rotary-sun-rises&edits=x.3=2.5']) {
     const page = await openPage(env.browser, env.url + hash);
     await ready(page);
     const script = await saved(page, '#export-pytorch');

@@ -37,7 +37,10 @@ function snapshot() {
 function expected(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   if (params.get('lesson')) return { lesson: params.get('lesson') };
-  return { preset: params.get('preset') ?? 'sun-rises-causal', step: params.get('step') ?? 'weights', graph: params.get('graph') ?? 'arcs' };
+  const preset = params.get('preset') ?? 'sun-rises-causal';
+  const step = params.get('step') ?? 'weights';
+  // rotate is a step of rotary scenarios only (the rotary-* presets); elsewhere the page shows scores
+  return { preset, step: step === 'rotate' && !preset.startsWith('rotary-') ? 'scores' : step, graph: params.get('graph') ?? 'arcs' };
 }
 
 // Waits until the page has done what its hash asks (or reports an error) and

@@ -149,7 +149,7 @@ test('multi-head: heads in balanced rows, each out beside its weights with cells
   }
 });
 
-const lessonIds = ['trick', 'qkv', 'encoder', 'cross', 'multihead', 'scaling', 'space'];
+const lessonIds = ['trick', 'qkv', 'encoder', 'cross', 'multihead', 'scaling', 'space', 'position'];
 
 test('every lesson prints every matrix\'s numbers at 1280 × 720, at one precision, and opens in the playground', async () => {
   for (const id of lessonIds) {

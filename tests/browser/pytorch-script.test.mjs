@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 import { pytorchSnippet, pyString } from '../../web/export/pytorch.js';
 import { scenarioFromSentence } from '../../web/state/sentence.js';
@@ -67,4 +68,40 @@ test('numbers that are not numbers are refused, never written', () => {
   const shapes = scenarioFromSentence({ ...defaultState(), sentence: 'a b' });
   shapes.tensors.push({ name: 'w', zeros: ['1); import os #'] });
   assert.throws(() => pytorchSnippet(shapes), RangeError);
+});
+
+// A rotary scenario's script turns q and k before the scores, with the theta
+// and offset of the scenario as numbers (models-v2.md section 2).
+test('a rotary scenario\'s script defines the rotation and applies it to q and k of every head', () => {
+  const scenario = scenarioFromSentence({ ...defaultState(), sentence: 'The sun rises in the east', heads: 2, head_size: 4 });
+  const plain = pytorchSnippet(scenario);
+  scenario.attention.rotary = { theta: 500000, offset: 7 };
+  const script = pytorchSnippet(scenario);
+  assert.ok(!plain.includes('rotate'));
+  assert.match(script, /def rotate\(x, theta=500000, offset=7\):/);
+  assert.equal(script.match(/q, k = rotate\(q\), rotate\(k\)/g).length, 2);
+  const { calls } = python(script);
+  assert.ok(calls.includes('rotate') && calls.includes('rotate_half'));
+  scenario.attention.rotary = { theta: '1); import os #', offset: 0 };
+  assert.throws(() => pytorchSnippet(scenario), RangeError);
+  scenario.attention.rotary = { theta: 10000, offset: 1.5 };
+  assert.throws(() => pytorchSnippet(scenario), RangeError);
+});
+
+// Run by Debian's torch, the rotary preset's script prints PyTorch's trace
+// (tests/golden, made by torch_trace.py) within the spec's tolerance.
+test('the rotary preset\'s script, run by torch, prints its golden weights and outputs', () => {
+  const at = (path) => new URL(`../../${path}`, import.meta.url);
+  const scenario = JSON.parse(readFileSync(at('web/scenarios/rotary-sun-rises.json'), 'utf8'));
+  const golden = JSON.parse(readFileSync(at('tests/golden/rotary-sun-rises.trace.json'), 'utf8'));
+  const printed = JSON.parse(execFileSync('/usr/bin/python3', ['-'], { input: pytorchSnippet(scenario), encoding: 'utf8' }));
+  const close = (actual, expected, where) => {
+    assert.equal(actual.length, expected.length, where);
+    actual.forEach((a, i) => assert.ok(Math.abs(a - expected[i]) <= 2e-5 + 1e-4 * Math.abs(expected[i]), `${where}[${i}]: ${a} vs ${expected[i]}`));
+  };
+  printed.heads.forEach((head, h) => {
+    close(head.weights, golden.heads[h].weights.data, `heads[${h}].weights`);
+    close(head.out, golden.heads[h].out.data, `heads[${h}].out`);
+  });
+  close(printed.out, golden.out.data, 'out');
 });

@@ -90,3 +90,14 @@ TEST_CASE("costs saturate instead of wrapping", "[cost]") {
   CHECK(c.trace_numbers > limits::trace_numbers);
   CHECK(c.multiply_adds > limits::multiply_adds);
 }
+
+TEST_CASE("rotary positions cost two products a number of q and k, and q_rotated and k_rotated in the trace", "[cost][rotary]") {
+  json j = layer({2, 5, 8}, 8, 3, 4, 6);  // B 2, T 5, three heads of d_k 4
+  const scenario_cost plain = cost_of(parse_scenario(j.dump()));
+  j["attention"]["rotary"] = {{"theta", 10000}, {"offset", 5}};
+  const scenario_cost turned = cost_of(parse_scenario(j.dump()));
+  const std::uint64_t rows = 3 * 2 * (5 + 5), numbers = rows * 4;  // heads · B · (Tq + Tkv) rows of d_k
+  CHECK(turned.multiply_adds == plain.multiply_adds + 2 * numbers);
+  CHECK(turned.trace_numbers == plain.trace_numbers + numbers);
+  CHECK(turned.draws == plain.draws);
+}

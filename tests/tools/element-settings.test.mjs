@@ -44,6 +44,16 @@ test('every setting an author needs is read', () => {
   assert.equal(settingsOf({ heads: '3' }).sentence, 'The sun rises in the east');
 });
 
+test('step="rotate" (rotary positions) is a step like the others, between q, k, v and scores', () => {
+  assert.equal(settingsOf({ scenario: 'rotary-sun-rises', step: 'rotate' }).step, 'rotate');
+  assert.match(attributes.step[1], /^x, qkv, rotate, scores, /);
+  assert.match(refused({ step: 'rotation' }), /^step must be one of x, qkv, rotate, scores, scaled, masked, weights, out; got "rotation"$/);
+  // the link a rotate figure opens keeps its step, and reads back
+  const hash = playgroundHash(settingsOf({ scenario: 'rotary-sun-rises', step: 'rotate' }));
+  assert.equal(parseHash(hash).state.step, 'rotate');
+  assert.deepEqual(parseHash(hash).problems, []);
+});
+
 test('a bad value is one line naming the attribute, the problem and what was given, quoted', () => {
   assert.match(refused({ mask: 'causl' }), /^mask must be causal, none, or up to 64 rows .*; got "causl"$/);
   assert.match(refused({ temperature: '0' }), /^temperature must be a number from 0.05 to 20; got "0"$/);

@@ -1,9 +1,9 @@
 // The playground's controls, the player's keys and the window's events,
 // each turned into a change of state (router.js) or a move of the player.
-import { defaultSentence, steps, temperatureAt } from '../state/state.js';
+import { defaultSentence, temperatureAt } from '../state/state.js';
 import { openFile } from './file.js';
 import { $, fail } from './page.js';
-import { exporters, player, reducedMotion, trace, views } from './playground.js';
+import { exporters, player, reducedMotion, shownSteps, trace, views } from './playground.js';
 import { applyHash, embedView, flushHash, state, update } from './router.js';
 
 function showDrawer(open) {
@@ -93,10 +93,10 @@ export function bindControls() {
   $('back').addEventListener('click', () => player.back());
   $('play').addEventListener('click', () => player.toggle());
   $('forward').addEventListener('click', () => player.forward());
-  $('last').addEventListener('click', () => player.go(steps.length - 1, { animate: false }));
+  $('last').addEventListener('click', () => player.go(player.count - 1, { animate: false }));
   $('speed').addEventListener('change', (e) => { player.speed = Number(e.target.value); });
   for (const button of document.querySelectorAll('.step-button')) {
-    button.addEventListener('click', () => player.go(steps.indexOf(button.dataset.step)));
+    button.addEventListener('click', () => player.go(shownSteps.indexOf(button.dataset.step)));
   }
 
   document.addEventListener('keydown', (e) => {
@@ -109,7 +109,7 @@ export function bindControls() {
       ArrowLeft: () => player.back(),
       j: () => player.back(),
       Home: () => player.go(0, { animate: false }),
-      End: () => player.go(steps.length - 1, { animate: false }),
+      End: () => player.go(player.count - 1, { animate: false }),
     };
     const action = actions[e.key];
     if (action) {

@@ -26,7 +26,7 @@ function xSource(entry, shape) {
 }
 
 // step id -> {title, text, formula, pytorch}; formula and pytorch may depend
-// on the scenario's facts: {cross, batch, Tq, Tkv, headSize, x: {entry, shape}}
+// on the scenario's facts: {cross, batch, Tq, Tkv, headSize, rotary, x: {entry, shape}}
 export const stepText = {
   x: {
     title: 'x: each token’s private information',
@@ -41,10 +41,16 @@ export const stepText = {
       : 'q = x · W_query    k = x · W_key    v = x · W_value'),
     pytorch: (f) => (f.cross ? 'q, k, v = query(x), key(context), value(context)' : 'k, q, v = key(x), query(x), value(x)'),
   },
+  rotate: {
+    title: 'rotate: each position turns its query and key',
+    text: 'Rotary positions (Llama): each pair of numbers (j, j + d/2) of q and k is turned by an angle that grows with the position, faster for the first pairs. Turning both by their own position makes q · k depend only on how far apart the two tokens are.',
+    formula: (f) => `q_rotated = q · cos + rotate_half(q) · sin    angle = p · ${f.rotary?.theta}^(−2j/${f.headSize ?? 'd'}), p = ${f.rotary?.offset} … ${(f.rotary?.offset ?? 0) + f.Tq - 1}`,
+    pytorch: 'q, k = apply_rotary_pos_emb(q, k, cos, sin)  # transformers\' Llama; rotate_half(x) = cat(-x2, x1)',
+  },
   scores: {
     title: 'scores: how much each query matches each key',
     text: 'The affinity of token i for token j is the dot product of i’s query with j’s key.',
-    formula: 'scores[i, j] = q[i] · k[j]',
+    formula: (f) => (f.rotary ? 'scores[i, j] = q_rotated[i] · k_rotated[j]' : 'scores[i, j] = q[i] · k[j]'),
     pytorch: (f) => (f.headSize === null ? 'wei = torch.zeros((T, T))  # no query or key: every affinity is the same'
       : `wei = q @ k.transpose(-2, -1) # (${f.batch}, ${f.Tq}, ${f.headSize}) @ (${f.batch}, ${f.headSize}, ${f.Tkv}) = (${f.batch}, ${f.Tq}, ${f.Tkv})`),
   },

@@ -6,7 +6,7 @@ import { presetIndex, presetScenario } from '../engine/presets.js';
 import { editedScenario, hasEdits, withEdit } from '../state/edits.js';
 import { drive, Player } from '../state/player.js';
 import { scenarioFromSentence, withOverrides } from '../state/sentence.js';
-import { linkNotice, sliderPosition, steps } from '../state/state.js';
+import { linkNotice, sliderPosition, steps, stepsFor } from '../state/state.js';
 import { tokenText } from '../views/format.js';
 import { describe, term, withTerms } from '../views/terms.js';
 import { landingQuery, showLanding } from './landing.js';
@@ -21,6 +21,7 @@ import { linkProblems, setLinkProblems, setState, state, update, writeHash } fro
 export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
 export let trace = null;
+export let shownSteps = stepsFor(null);  // the steps this trace plays (`rotate` only with rotary)
 let computedKey = '';
 let baseline = null;  // the trace before the learner's last edit
 let lastEdit = null;  // {key, name, index}: that edit, while its trace is shown
@@ -81,6 +82,8 @@ async function compute() {
       lastEdit = null;
     }
     trace = next;
+    shownSteps = stepsFor(trace.summary);
+    player.count = shownSteps.length;
     computedKey = key;
     $('status').hidden = true;
     return true;
@@ -190,12 +193,13 @@ function stepFacts(s) {
     Tq: s.query_length,
     Tkv: s.context_length,
     headSize: head.steps.q ? head.steps.q[1] : null,
+    rotary: s.rotary,  // {theta, offset} or null
     x: { entry: scenario?.tensors?.find((t) => t.name === s.x), shape: x?.shape ?? [] },
   };
 }
 
 function renderStep() {
-  const step = steps[player.index];
+  const step = shownSteps[player.index];
   const text = stepText[step];
   const facts = trace && stepFacts(trace.summary);
   const said = (line) => (typeof line === 'function' ? (facts ? line(facts) : '') : line);
@@ -205,6 +209,7 @@ function renderStep() {
   $('pytorch-line').textContent = said(text.pytorch);
   for (const button of document.querySelectorAll('.step-button')) {
     const current = button.dataset.step === step;
+    button.parentElement.hidden = !shownSteps.includes(button.dataset.step);
     button.classList.toggle('current', current);
     if (current) button.setAttribute('aria-current', 'step');
     else button.removeAttribute('aria-current');
@@ -212,10 +217,10 @@ function renderStep() {
   $('play').textContent = player.playing ? 'Pause' : 'Play';
   $('play').setAttribute('aria-pressed', player.playing ? 'true' : 'false');
   disable($('back'), player.index === 0);
-  disable($('forward'), player.index === steps.length - 1);
+  disable($('forward'), player.index === shownSteps.length - 1);
   const landed = landing && trace && step === 'weights' ? landingQuery(trace.summary, trace.keep, state.batch) : null;
   if (landed) showLanding($('prompt'), landed);
-  else showPrompt($('prompt'), player.index, steps.length);
+  else showPrompt($('prompt'), player.index, shownSteps.length);
   const edit = lastEdit && baseline ? { baseline, name: lastEdit.name, index: lastEdit.index } : null;
   if (landed) Object.assign(views.graph, { edgeMode: 'one', query: landed.row });
   if (trace) views.show(trace, { head: state.head, batch: state.batch, step, progress: player.progress, edit });
@@ -276,12 +281,16 @@ export async function renderPlayground() {
     problems.push(`head ${state.head} is beyond this scenario's ${trace.summary.heads.length}; showing 0`);
     state.head = 0;
   }
+  if (state.step !== null && !shownSteps.includes(state.step)) {
+    problems.push(`step ${state.step} needs a scenario with rotary positions; showing scores`);
+    state.step = 'scores';
+  }
   showNotice(linkNotice(problems));
   views.clear();  // before the panels: a matrix that keeps focus shows its cell again
   // the state's own step, read, not written: a bare link stays bare (step null: the landing)
   following = true;
   try {
-    player.go(steps.indexOf(state.step ?? 'weights'), { animate: false });
+    player.go(shownSteps.indexOf(state.step ?? 'weights'), { animate: false });
   } finally {
     following = false;
   }
@@ -307,7 +316,7 @@ function onPlayer({ stepChanged }) {
     views.graph.pick(null);
   }
   if (stepChanged && !following) {
-    state.step = steps[player.index];
+    state.step = shownSteps[player.index];
     writeHash(player.playing ? 'replace' : 'push');
   }
   if (trace && app.dataset.state !== 'loading') renderStep();
@@ -335,7 +344,7 @@ export const exporters = {
     const s = trace.summary;
     const figures = [...views.heatmaps().map((h) => ({ view: h, caption: `${h.label} (${h.matrix.shape.join(' × ')})`, legend: h.legendText() })),
       { view: views.graph, caption: s.cross ? 'Communication graph: context → queries' : 'Communication graph', legend: 'an edge j → i for each position i may attend to, as thick as weights[i, j]' }];
-    const subtitle = `step ${steps[player.index]} · head ${state.head} of ${s.heads.length} · batch element ${state.batch} of ${s.batch} · Attention Playground`;
+    const subtitle = `step ${shownSteps[player.index]} · head ${state.head} of ${s.heads.length} · batch element ${state.batch} of ${s.batch} · Attention Playground`;
     download(exportName('png'), await picturePNG({ title: `${s.title || s.id}${hasEdits(state.edits) ? ' (edited)' : ''}`, subtitle, figures }));
   },
   'export-svg': async () => {

@@ -33,7 +33,7 @@ let lastPlaygroundHash = '#';
 // playground's; each lesson's heading keeps its full title (data-title).
 const navNames = {
   trick: 'Averaging', qkv: 'Q, K, V', encoder: 'Encoder / decoder', cross: 'Cross-attention',
-  multihead: 'Multi-head', scaling: 'Scaling', space: 'Word order', learn: 'Induction heads', lecture: 'Lecture GPT',
+  multihead: 'Multi-head', scaling: 'Scaling', space: 'Word order', position: 'Position', learn: 'Induction heads', lecture: 'Lecture GPT',
 };
 
 function renderNav() {

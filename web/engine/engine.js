@@ -238,6 +238,28 @@ export class Trace {
     return call(() => this.session.spaceLesson(permutation, positions));
   }
 
+  // Each pair's angle (radians) at each position of a rotary head, as the
+  // core turned q and k: {shape: [Tq, d_k / 2], data}, or null without rotary.
+  angles(head) {
+    const d = this.summary.heads[head]?.steps.q_rotated?.[1];
+    if (!this.summary.rotary || !d) return null;
+    return { shape: [this.summary.query_length, d / 2], data: this.session.angles(head) };
+  }
+
+  // One step of one head here and in another trace of the same shapes (the
+  // same scenario at another rotary offset): {largest_difference,
+  // largest_value, agrees}, from the core (core/lessons/position.hpp).
+  compare(other, head, step) {
+    let answer;
+    try {
+      answer = this.session.compare(other.session, head, step);
+    } catch (error) {
+      throw new ScenarioError(internal(error));
+    }
+    if (typeof answer === 'string') throw new ScenarioError(answer);
+    return { largest_difference: answer[0], largest_value: answer[1], agrees: answer[2] === 1 };
+  }
+
   // Masking after softmax, then renormalizing, for one head: see
   // core/lessons/renormalize.hpp.
   renormalizeLesson(head = 0) {

@@ -80,6 +80,16 @@ export function pytorchSnippet(scenario) {
   if (mask === 'causal') lines.push('keep = torch.tril(torch.ones(Tq, Tkv))');
   else if (mask === 'none') lines.push('keep = torch.ones(Tq, Tkv)');
   else lines.push(`keep = torch.tensor(${pyList(mask)}, dtype=torch.float32)`);
+  if (a.rotary) {
+    // Llama's rotary positions (transformers' rotate_half and apply_rotary_pos_emb), float32
+    lines.push('', 'def rotate_half(x):', '    half = x.shape[-1] // 2', '    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)', '',
+      `def rotate(x, theta=${pyNumber(a.rotary.theta)}, offset=${pyInt(a.rotary.offset ?? 0)}):`,
+      '    T, d = x.shape[-2], x.shape[-1]',
+      '    inv_freq = 1.0 / (theta ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d))',
+      '    angle = torch.arange(offset, offset + T).float()[:, None] * inv_freq[None, :]',
+      '    emb = torch.cat((angle, angle), dim=-1)',
+      '    return x * emb.cos() + rotate_half(x) * emb.sin()', '');
+  }
   lines.push('heads, outs = [], []');
   a.heads.forEach((head, h) => {
     lines.push(`# head ${pyInt(h)}`);
@@ -88,6 +98,7 @@ export function pytorchSnippet(scenario) {
       if (head.query_bias) lines.push(`q = q + t[${py(head.query_bias)}]`);
       lines.push(`k = context @ t[${py(head.key)}]`);
       if (head.key_bias) lines.push(`k = k + t[${py(head.key_bias)}]`);
+      if (a.rotary) lines.push('q, k = rotate(q), rotate(k)  # each position turns its query and key');
       lines.push('scores = q @ k.transpose(-2, -1)');
       lines.push(a.scale === false ? 'scaled = scores' : 'scaled = scores * k.shape[-1] ** -0.5');
     } else {

@@ -9,6 +9,7 @@ export const lessons = [
   { id: 'multihead', title: 'Multi-head attention' },
   { id: 'scaling', title: 'Scaled attention' },
   { id: 'space', title: 'No notion of space' },
+  { id: 'position', title: 'Where is position?' },
   { id: 'learn', title: 'What attention learns' },
   { id: 'lecture', title: 'Finishing the lecture' },
 ];
@@ -21,6 +22,7 @@ const modules = {
   multihead: () => import('./multihead.js'),
   scaling: () => import('./scaling.js'),
   space: () => import('./space.js'),
+  position: () => import('./position.js'),
   learn: () => import('./learn.js'),
   lecture: () => import('./lecture.js'),
 };

@@ -5,9 +5,14 @@ import { editsFromText, editsToText } from './edits.js';
 // the URL are validated like any input; a bad one falls back to its default
 // and is reported, never trusted.
 
-export const steps = ['x', 'qkv', 'scores', 'scaled', 'masked', 'weights', 'out'];
+export const steps = ['x', 'qkv', 'rotate', 'scores', 'scaled', 'masked', 'weights', 'out'];
 
-export const lessonIds = ['trick', 'qkv', 'encoder', 'cross', 'multihead', 'scaling', 'space', 'learn', 'lecture'];
+// The steps a trace plays: `rotate` only for a scenario with rotary positions.
+export function stepsFor(summary) {
+  return summary?.rotary ? steps : steps.filter((step) => step !== 'rotate');
+}
+
+export const lessonIds = ['trick', 'qkv', 'encoder', 'cross', 'multihead', 'scaling', 'space', 'position', 'learn', 'lecture'];
 
 // The training presets (web/trainings/): the toys in the lesson's order, then
 // the lecture's ladder, from a bigram to a GPT, on text.

@@ -28,6 +28,7 @@ export function showDetail(panel, { name, label, row, col, value, rowLabel, colL
   where(panel, rowLabel, colLabel);
   if (!explanation) {
     if (name === 'mask') line(panel, value ? 'The mask lets this row attend to this column.' : 'The mask hides this column from this row.');
+    else if (name === 'angles') line(panel, 'The angle this pair of q and k turns by at this position: the position times θ^(−2j/d), computed by the core.');
     else line(panel, 'An input of the scenario: nothing computed it.');
     return;
   }
@@ -43,8 +44,14 @@ export function showDetail(panel, { name, label, row, col, value, rowLabel, colL
     case 'v':
       terms(panel, e.terms, cross ? 'context' : 'x', 'W_value', e.bias);
       break;
+    case 'q_rotated':
+    case 'k_rotated': {
+      const [[own, cos], [other, sin]] = e.terms;
+      line(panel, `angle ${formatNumber(e.angle)}: ${formatNumber(own)} × cos ${formatNumber(cos)} + ${formatNumber(other)} × sin ${formatNumber(sin)}`, 'terms');
+      break;
+    }
     case 'scores':
-      if (e.terms) terms(panel, e.terms, `q[${row}]`, `k[${col}]`);
+      if (e.terms) terms(panel, e.terms, e.formula.includes('rotated') ? `q_rotated[${row}]` : `q[${row}]`, e.formula.includes('rotated') ? `k_rotated[${col}]` : `k[${col}]`);
       break;
     case 'scaled':
       line(panel, `${formatNumber(e.input)} × ${formatNumber(e.factor)} ÷ ${formatNumber(e.temperature)} = ${formatNumber(e.value ?? -Infinity)}`, 'terms');

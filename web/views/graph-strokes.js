@@ -32,7 +32,7 @@ export function drawEdges(model, g, L, p, view) {
   const scores = model.scores;
   const values = scores?.values[p];
   const strokes = Array.from({ length: buckets }, () => []);
-  const potential = ['x', 'qkv'].includes(model.step);  // no score yet
+  const potential = ['x', 'qkv', 'rotate'].includes(model.step);  // no score yet
   const removed = [];
   const picked = [];
   const labelled = [];

@@ -77,7 +77,14 @@ export function plan(trace, head, batch) {
           ...biases,
         ]
       : [],
-    scores: [
+    // rotary scenarios only: q and k before and after their turn, and the angle
+    // of each pair (j, j + d/2) at each position, all as the core computed them
+    rotate: steps.q_rotated ? rotatePanels(trace, head, batch, tokens, named, step) : [],
+    scores: steps.q_rotated ? [
+      named('q_rotated', 'q_rotated', 'diverging', step('q_rotated'), tokens, dims(steps.q_rotated)),
+      named('k_rotated', 'k_rotated', 'diverging', step('k_rotated'), context, dims(steps.k_rotated)),
+      named('scores', 'scores = q_rotated · k_rotatedᵀ', 'diverging', step('scores'), tokens, context, { revealBy: 'cell' }),
+    ] : [
       steps.q && named('q', 'q', 'diverging', step('q'), tokens, dims(steps.q)),
       steps.k && named('k', 'k', 'diverging', step('k'), context, dims(steps.k)),
       named('scores', 'scores = q · kᵀ', 'diverging', step('scores'), tokens, context, { revealBy: 'cell' }),
@@ -104,6 +111,23 @@ export function plan(trace, head, batch) {
           'diverging', trace.out(batch), tokens, range(s.out[1]), { revealBy: 'row' }, null, 1) },
     ],
   };
+}
+
+// The rotate step: q beside the angles and q turned by them, k under them.
+// Pair j's columns are j and j + d/2; the angle grows with the position.
+function rotatePanels(trace, head, batch, tokens, named, step) {
+  const s = trace.summary;
+  const d = s.heads[head].steps.q[1];
+  const angles = trace.angles(head);
+  const pairs = Array.from({ length: d / 2 }, (_, j) => `${j}, ${j + d / 2}`);
+  const positions = tokens.map((token, t) => `${s.rotary.offset + t}: ${token}`);
+  return [
+    named('q', 'q', 'diverging', step('q'), tokens, range(d), { revealBy: 'row' }),
+    named('angles', `angle = p · ${s.rotary.theta}^(−2j/${d})`, 'diverging', angles, positions, pairs, { revealBy: 'row' }),
+    named('q_rotated', 'q_rotated = q·cos + rotate_half(q)·sin', 'diverging', step('q_rotated'), tokens, range(d), { revealBy: 'row' }),
+    named('k', 'k', 'diverging', step('k'), tokens, range(d), { revealBy: 'row' }, null, 1),
+    named('k_rotated', 'k_rotated = k·cos + rotate_half(k)·sin', 'diverging', step('k_rotated'), tokens, range(d), { revealBy: 'row' }, null, 1),
+  ];
 }
 
 // The out step's two panels for the row i being built: weights[i, :] as a
@@ -152,7 +176,7 @@ export function activeRow(step, progress, result, pinned) {
 // What the step combines into the cell or row it is filling: the rows of its
 // inputs to light up, by panel name. active: {row, col} of the output.
 export function marksFor(step, active, trace, head, batch, progress) {
-  if (!active && step !== 'qkv') return {};
+  if (!active && step !== 'qkv' && step !== 'rotate') return {};
   const only = (r) => ({ rows: new Map([[r, 1]]), cells: [] });
   switch (step) {
     case 'qkv': {
@@ -163,7 +187,13 @@ export function marksFor(step, active, trace, head, batch, progress) {
       return { x: at(tq), q: at(tq), context: at(tkv), k: at(tkv), v: at(tkv) };
     }
     case 'scores':
-      return { q: only(active.row), k: only(active.col), scores: { rows: new Map(), cells: [{ row: active.row, col: active.col }] } };
+      return { q: only(active.row), k: only(active.col), q_rotated: only(active.row), k_rotated: only(active.col),
+        scores: { rows: new Map(), cells: [{ row: active.row, col: active.col }] } };
+    case 'rotate': {
+      // row t of q and k turns by row t of the angles
+      const at = only(Math.min(trace.summary.query_length - 1, Math.floor(Math.min(progress, 0.999) * trace.summary.query_length)));
+      return { q: at, angles: at, q_rotated: at, k: at, k_rotated: at };
+    }
     case 'masked':
       return { mask: only(active.row), masked: only(active.row) };
     case 'weights':

@@ -9,7 +9,7 @@ import { Heatmap, defaults as heatmapDefaults } from './heatmap.js';
 import { activeRow, changesOf, marksFor, outRow, plan } from './stage-plan.js';
 
 // What each step makes: on the first screen whatever else does not fit.
-const results = { x: ['x'], qkv: ['q', 'k', 'v'], scores: ['scores'], scaled: ['scaled'], masked: ['masked'], weights: ['weights'], out: ['out'] };
+const results = { x: ['x'], qkv: ['q', 'k', 'v'], rotate: ['q_rotated', 'k_rotated'], scores: ['scores'], scaled: ['scaled'], masked: ['masked'], weights: ['weights'], out: ['out'] };
 const gap = 22;
 const numbersCell = 42;  // px that print two decimals of most numbers (−1.23)  // px between the matrices of a line (views.css: .matrix-line's gap)
 const legendHeight = 28;  // the legend under a matrix
@@ -211,10 +211,11 @@ export class Stage {
   mark() {
     if (!this.at) return;
     const { trace, head, batch, step, progress } = this.at;
-    const result = this.views.find((v) => v.panel.name === (step === 'qkv' ? 'q' : step))?.panel.matrix;
-    if (!result && step !== 'qkv') return;
+    const rowWise = step === 'qkv' || step === 'rotate';  // marked by progress, row after row
+    const result = this.views.find((v) => v.panel.name === ({ qkv: 'q', rotate: 'q_rotated' }[step] ?? step))?.panel.matrix;
+    if (!result && !rowWise) return;
     this.fillOutRow();
-    const active = step === 'qkv' ? null : activeRow(step, progress, result, this.pinned);
+    const active = rowWise ? null : activeRow(step, progress, result, this.pinned);
     const marks = marksFor(step, active, trace, head, batch, progress);
     for (const { panel, heatmap } of this.views) heatmap.setMarks(marks[panel.name] ?? null);
   }
