@@ -91,7 +91,7 @@ test('Where is position? The same scenario at offsets 0 and 5: other turned quer
   const page = await openPage(env.browser, `${env.url}#lesson=position`);
   assert.equal(await ready(page), 'ready');
   assert.equal(await page.textContent('#lesson-title'), 'Where is position?');
-  assert.equal(await page.textContent('#lesson .badge'), 'the scores at positions 0… and 5… agree within float32 rounding: True (as predicted: they depend on i − j only)');
+  assert.equal(await page.textContent('#lesson .badge'), 'the scores at positions 0–5 and 5–10 agree within float32 rounding: True (as predicted: they depend on i − j only)');
   assert.deepEqual(await page.$$eval('#lesson figure.heatmap', (f) => f.map((x) => x.dataset.matrix)), ['q-rotated-a', 'q-rotated-b', 'scores-a', 'scores-b']);
   const moved = Number(/largest difference between the two is (\d+\.\d+)/.exec(await page.textContent('#lesson'))[1]);
   assert.ok(moved > 0.1, `the turned queries differ: ${moved}`);

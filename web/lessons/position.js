@@ -35,21 +35,23 @@ export default {
       'q, k = apply_rotary_pos_emb(q, k, cos, sin)   # transformers’ Llama: x · cos + rotate_half(x) · sin');
 
     prose(root, `The check, on the core’s numbers: the preset “${s.title}”, head 0 (d_k = ${d}), run twice. The first run gives its ${T} tokens positions ${offsets[0]} to ${offsets[0] + T - 1}; the second, positions ${offsets[1]} to ${offsets[1] + T - 1}: the same text, later in a document.`);
+    // the positions a run gives its tokens, as a range: 0–5, 5–10
+    const span = (offset) => `${offset}–${offset + T - 1}`;
     const readout = readoutLine(root);
     const rotated = row(root);
     const limitOf = (...ts) => ts.reduce((m, t) => Math.max(m, ...Array.from(t.data, Math.abs)), 0);  // one colour scale per pair
     const [qa, qb] = [trace, later].map((t) => t.step(0, 'q_rotated'));
     const qLimit = limitOf(qa, qb);
-    matrix(rotated, { label: `q_rotated, positions ${offsets[0]}…`, name: 'q-rotated-a', value: qa, rows: tokens, readout, limit: qLimit });
-    matrix(rotated, { label: `q_rotated, positions ${offsets[1]}…`, name: 'q-rotated-b', value: qb, rows: tokens, readout, limit: qLimit });
+    matrix(rotated, { label: `q_rotated, positions ${span(offsets[0])}`, name: 'q-rotated-a', value: qa, rows: tokens, readout, limit: qLimit });
+    matrix(rotated, { label: `q_rotated, positions ${span(offsets[1])}`, name: 'q-rotated-b', value: qb, rows: tokens, readout, limit: qLimit });
     element(root, 'p', { className: 'lesson-text', text: `The turned queries differ: the largest difference between the two is ${moved.largest_difference.toFixed(4)}.` });
 
     const scores = row(root);
     const [sa, sb] = [trace, later].map((t) => t.step(0, 'scores'));
     const sLimit = limitOf(sa, sb);
-    matrix(scores, { label: `scores, positions ${offsets[0]}…`, name: 'scores-a', value: sa, rows: tokens, cols: tokens, readout, limit: sLimit });
-    matrix(scores, { label: `scores, positions ${offsets[1]}…`, name: 'scores-b', value: sb, rows: tokens, cols: tokens, readout, limit: sLimit });
-    badge(root, `the scores at positions ${offsets[0]}… and ${offsets[1]}… agree within float32 rounding`, same.agrees,
+    matrix(scores, { label: `scores, positions ${span(offsets[0])}`, name: 'scores-a', value: sa, rows: tokens, cols: tokens, readout, limit: sLimit });
+    matrix(scores, { label: `scores, positions ${span(offsets[1])}`, name: 'scores-b', value: sb, rows: tokens, cols: tokens, readout, limit: sLimit });
+    badge(root, `the scores at positions ${span(offsets[0])} and ${span(offsets[1])} agree within float32 rounding`, same.agrees,
       { because: 'as predicted: they depend on i − j only' });
     element(root, 'p', { className: 'lesson-text position-difference',
       text: `Largest difference between the two score matrices: ${same.largest_difference.toExponential(2)}, against scores up to ${same.largest_value.toFixed(2)}: float32 rounding, no more.` });
