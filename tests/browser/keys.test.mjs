@@ -123,6 +123,8 @@ test('the keys are the browser\'s in a lesson, and a field\'s, a select\'s, a sl
   await lesson.waitForFunction(() => window.scrollY > 0);
   await lesson.keyboard.press('ArrowDown');
   assert.equal(await lesson.evaluate(() => location.hash), hash);
+  // the footer advertises the player's keys only where the player is
+  assert.equal(await lesson.isVisible('.footer .player-keys'), false);
   await lesson.context().close();
 
   const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=masked&mask=100000.110000.111000.111100.111110.111111`,
@@ -135,6 +137,7 @@ test('the keys are the browser\'s in a lesson, and a field\'s, a select\'s, a sl
     assert.equal(await stepOf(page), 'masked', `${selector} keeps ${keys.join(', ')}`);
     await ready(page);
   }
+  assert.equal(await page.isVisible('.footer .player-keys'), true);
   // every control stays a control a screen reader reaches: the keys are a shortcut
   const controls = await page.$$eval('#player button', (buttons) => buttons.map((b) => b.tabIndex >= 0 && (b.getAttribute('aria-label') || b.textContent).trim() !== ''));
   assert.ok(controls.length >= 12 && controls.every(Boolean));
