@@ -10,26 +10,12 @@
 #include <string>
 
 #include "errors/check.hpp"
+#include "training/text.hpp"
 
 namespace glue {
 
-inline void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
+// one code point's UTF-8, as the core writes it (training/text.hpp)
+inline void append_utf8(std::string& out, char32_t c) { out += attention::utf8_of(c); }
 
 // The UTF-8 of a JS string with each lone surrogate shown as U+FFFD (for
 // names that are only looked up, never computed on).
