@@ -4,9 +4,9 @@
 # header says, a mask buffer of 64 GiB declared in a sparse file, paths that
 # are directories, a model without blocks, a model that cannot be written.
 # Each answer within a second or two, in bounded memory, in one line.
-# usage: test_model_bounds.sh PATH/TO/attention-cli SOURCE_DIR
+# usage: test_model_bounds.sh PATH/TO/attention-cli SOURCE_DIR [SANITIZED]
 set -uo pipefail
-cli=$1 root=$2
+cli=$1 root=$2 sanitized=${3:-0}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -24,7 +24,13 @@ models=$root/tests/models
 
 # Standard input: 1.5 GB of zeros, an endless stream, a model followed by
 # endless zeros. Refused within a second, under 400 MB of address space.
-bounded() { (ulimit -v 400000; timeout 1 "$cli" "$@") >"$tmp/out" 2>"$tmp/err"; }
+# ASan reserves terabytes of shadow address space, so a sanitized build is
+# held to 600 MB of resident memory by ASan itself, with time for its checks.
+if [ "$sanitized" = 1 ]; then
+  bounded() { ASAN_OPTIONS="${ASAN_OPTIONS:-}:hard_rss_limit_mb=600" timeout 10 "$cli" "$@" >"$tmp/out" 2>"$tmp/err"; }
+else
+  bounded() { (ulimit -v 400000; timeout 1 "$cli" "$@") >"$tmp/out" 2>"$tmp/err"; }
+fi
 head -c 1500000000 /dev/zero | bounded model - --tokens 0
 expect "1.5 GB of zeros on stdin is refused" "${PIPESTATUS[1]}:$(cat "$tmp/err")" \
   '2:header: length 0 is not within [2, 8388608] bytes, the limit of a model file'"'"'s header'
