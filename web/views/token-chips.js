@@ -12,7 +12,10 @@ export class TokenChips {
     this.list.className = 'token-chips';
     this.list.setAttribute('aria-label', 'Tokens');
     this.onPosition = onPosition;
-    this.list.addEventListener('mouseleave', () => onPosition(null));
+    // The pointer leaving gives the focus back to the chip that holds it (a
+    // tap focuses its chip; Chromium's own mousemove after a layout change
+    // may then find the pointer elsewhere), and to none when no chip has it.
+    this.list.addEventListener('mouseleave', () => onPosition(this.focused()));
     this.list.addEventListener('focusout', (event) => {
       if (!this.list.contains(event.relatedTarget)) onPosition(null);
     });
@@ -46,6 +49,12 @@ export class TokenChips {
     chip.addEventListener('click', () => this.onPosition(t));  // a tap, where focus may not follow
     item.append(chip);
     return item;
+  }
+
+  // The position of the chip that has the keyboard's focus, or null.
+  focused() {
+    const chip = document.activeElement;
+    return chip && this.list.contains(chip) && chip.dataset.position !== undefined ? Number(chip.dataset.position) : null;
   }
 
   mark(position) {
