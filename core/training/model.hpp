@@ -18,6 +18,10 @@
 
 namespace attention {
 
+// Which norm a model's blocks use (models-v2.md): GPT's and BERT's
+// LayerNorm, or the Llama family's RMSNorm (training/rms_norm.hpp).
+enum class norm_kind { layer, rms };
+
 struct model_spec {
   std::size_t vocab = 0, length = 0;   // V, T
   std::size_t embed = 0, heads = 1, layers = 1;  // d, heads per layer, layers (0: a bigram with positions)
@@ -25,11 +29,29 @@ struct model_spec {
   bool norm = false;                   // pre-LayerNorm blocks and a final ln_f
   bool bias = false;                   // every Linear has a bias but the heads' key
   activation_kind activation = activation_kind::relu;
-  std::size_t head_size() const { return embed / heads; }
+
+  // Grown for Hugging Face's families (models-v2.md); the defaults are GPT's,
+  // so training's models and gpt-v1 files read none of these.
+  norm_kind norm_type = norm_kind::layer;  // with norm: LayerNorm, or RMSNorm (a weight, no bias, no mean)
+  bool post_norm = false;   // BERT: a LayerNorm on the embeddings and after each residual add; no ln_f
+  float norm_eps = 1e-5f;   // every norm's eps
+  std::size_t kv_heads = 0;  // key/value heads; 0: heads. Query head j reads kv head j / (heads / kv_heads)
+  std::size_t dims = 0;      // the head size when it is not embed / heads (Llama's head_dim)
+  std::size_t hidden = 0;    // the MLP's width when it is not mlp · embed
+  bool swiglu = false;       // MLP = fc2(silu(fc(x)) · fc_up(x)): Llama's down(silu(gate(x)) · up(x))
+  float rope_theta = 0;      // > 0: q and k rotated after their biases (attention/rotary.hpp); no position table
+  bool causal = true;        // false: every position attends to every position (BERT)
+
+  std::size_t head_size() const { return dims ? dims : embed / heads; }
+  std::size_t kv_count() const { return kv_heads ? kv_heads : heads; }
+  std::size_t mlp_width() const { return hidden ? hidden : mlp * embed; }
 };
 
 // A bias is (1, n), so that the optimizer sees every parameter as a matrix;
 // empty (0, 0) when the model has none.
+// With grouped-query attention (kv_heads < heads) heads[g] holds key/value
+// head g in key, value and their biases for g < kv_heads, and those are
+// empty in the others: query head j reads heads[j / (heads / kv_heads)]'s.
 struct model_head {
   tensor2 query, key, value;        // (d, hs) each, as [in, out]
   tensor2 query_bias, value_bias;   // (1, hs): a key bias would shift whole rows of scores, which softmax ignores
@@ -41,15 +63,21 @@ struct model_layer {
   tensor2 proj, proj_bias;          // (d, d), (1, d)
   tensor2 fc, fc_bias;              // (d, m·d), (1, m·d) when mlp
   tensor2 fc2, fc2_bias;            // (m·d, d), (1, d) when mlp
-  layer_norm_weights ln1, ln2;      // when norm
+  tensor2 fc_up, fc_up_bias;        // (d, I), (1, I) when swiglu: Llama's up_proj (fc is gate_proj, fc2 down_proj)
+  layer_norm_weights ln1, ln2;      // when norm; post_norm: ln1 after attention's residual add, ln2 after the MLP's
 };
 
 struct model_weights {
   tensor2 tok;  // (V, d)
-  tensor2 pos;  // (T, d)
+  tensor2 pos;  // (T, d); empty with rotary positions
+  tensor2 token_type;       // (1, d): BERT's type-0 row, added to tok[x] before pos; else empty
+  layer_norm_weights ln_e;  // post_norm: BERT's LayerNorm on the embeddings
   std::vector<model_layer> layers;
-  layer_norm_weights ln_f;      // when norm
-  tensor2 unembed, unembed_bias;  // (d, V), (1, V)
+  layer_norm_weights ln_f;      // when norm and not post_norm (RMSNorm: its weight only)
+  // BERT's masked-LM head, before the unembedding: LN(gelu(x @ transform + transform_bias)); else empty
+  tensor2 transform, transform_bias;  // (d, d) as [in, out], (1, d)
+  layer_norm_weights transform_ln;
+  tensor2 unembed, unembed_bias;  // (d, V), (1, V); BERT's cls.predictions.bias is unembed_bias
   // A model file's unembedding, as files store it (models/): lm_head (V, d),
   // [out, in], read as x @ lm_headᵀ; or tied, x @ tokᵀ, with no copy of tok
   // (GPT-2's is 154 MB). Then `unembed` is empty.
