@@ -73,6 +73,25 @@ test('byte-level BPE (GPT-2 style): merges by rank, Ġ shown as a space, bytes o
   assert.equal(tok.decode([]), '');
 });
 
+test('byte-level BPE as Llama 3, Qwen2 write it: a Split pattern then ByteLevel, merges as pairs, ignore_merges, <|begin_of_text|> from a Sequence post-processor', async () => {
+  const tok = await open(fixture('llama3-byte-level.json'));
+  assert.equal(tok.kind, 'byte-level BPE');
+  assert.equal(tok.vocab, 22);
+  assert.deepEqual(tok.special, [{ id: 20, text: '<|begin_of_text|>' }, { id: 21, text: '<|end_of_text|>' }]);
+  // Llama 3's pattern splits "Hi 123456!" into "Hi" | " " | "123" | "456" | "!"
+  // (digits in threes; the space cannot join "123", so it is alone), then
+  // ByteLevel (use_regex false) writes the space as Ġ 2.
+  //   "Hi": in the vocabulary (12) and ignore_merges takes it whole, though no merge makes it
+  //   "123": [1, 2] (0) → 12 3; [12, 3] (1) → 123 11
+  //   "456": [4, 5] (2) → 45 6: 45 13, 6 8;   "!" 9
+  // The Sequence post-processor's TemplateProcessing puts <|begin_of_text|> 20 first.
+  assert.deepEqual(tok.encode('Hi 123456!'), {
+    ids: [20, 12, 2, 11, 13, 8, 9],
+    tokens: ['<|begin_of_text|>', 'Hi', ' ', '123', '45', '6', '!'],
+  });
+  assert.equal(tok.decode([20, 12, 2, 11, 13, 8, 9]), '<|begin_of_text|>Hi 123456!');
+});
+
 test('Metaspace BPE with byte fallback (older Llama): ▁ shown as a space, <s> from the template, bytes for what has no piece', async () => {
   const llama = await open(fixture('llama-metaspace.json'));
   assert.equal(llama.kind, 'Metaspace BPE');
