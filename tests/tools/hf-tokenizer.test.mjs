@@ -219,3 +219,46 @@ test('a tokenizer.json over 32 MiB is refused from its size, before it is read',
   assert.equal((await open(new Blob([fixture('bert-wordpiece.json')]))).vocab, 17);
   assert.equal((await open(new Response(fixture('llama-metaspace.json')))).vocab, 25);
 });
+
+test('every fixture with one field changed or removed opens and tokenizes, or is refused in one line: never the library\'s own error or console output', (t) => {
+  const warnings = [];
+  t.mock.method(console, 'warn', (...args) => warnings.push(args.join(' ')));
+  t.mock.method(console, 'error', (...args) => warnings.push(args.join(' ')));
+  const values = [undefined, null, 0, -1, 1.5, 2 ** 40, 'x', '', [], {}, true, [1], [null], { type: 'Sequence' }, '[CLS]'];
+  const wrong = new Map();
+  let opened = 0;
+  let refused = 0;
+  for (const name of ['bert-wordpiece.json', 'gpt2-byte-level.json', 'llama-metaspace.json', 'llama3-byte-level.json']) {
+    const base = JSON.parse(fixture(name));
+    const paths = [];
+    const walk = (v, path) => {
+      if (path.length) paths.push(path);
+      if (v && typeof v === 'object') for (const k of Object.keys(v)) walk(v[k], [...path, k]);
+    };
+    walk(base, []);
+    for (const path of paths) {
+      for (const value of values) {
+        const json = structuredClone(base);
+        const parent = path.slice(0, -1).reduce((o, k) => o[k], json);
+        if (value === undefined) delete parent[path.at(-1)];
+        else parent[path.at(-1)] = value;
+        try {
+          const tok = tokenizerOf(JSON.stringify(json), library);
+          for (const text of ['Hello world [MASK] 中 é\n', '', 'The cat is playing.']) {
+            const { ids, tokens } = tok.encode(text);
+            assert.ok(ids.every(Number.isInteger) && tokens.every((l) => typeof l === 'string'));
+            tok.decode(ids);
+          }
+          tok.decode([0, 1, 2, 999999]);
+          opened++;
+        } catch (error) {
+          if (error instanceof ModelError && /^(tokenizer\.json|text): [^\n]+$/.test(error.message)) refused++;
+          else wrong.set(`${error.name}: ${error.message.slice(0, 100)}`, `${name} ${path.join('.')} = ${JSON.stringify(value)}`);
+        }
+      }
+    }
+  }
+  assert.deepEqual([...wrong].map(([error, where]) => `${where}: ${error}`), []);
+  assert.deepEqual(warnings, []);
+  assert.ok(opened > 1000 && refused > 1000, `${opened} opened, ${refused} refused`);
+});

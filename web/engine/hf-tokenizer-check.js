@@ -114,11 +114,14 @@ function checkComponent(c, kind, where, depth) {
   if (!isObject(c)) throw fail(`${where} is not an object`);
   if (!types[kind].includes(c.type))
     throw fail(`${where}.type ${c.type === undefined ? 'is missing' : `${quoteText(String(c.type))} is not one the tokenizer library reads`}`);
+  // a pattern (Split, Replace) is {"String": …} or {"Regex": …}
+  if ((c.type === 'Split' || c.type === 'Replace' || 'pattern' in c) && !(isObject(c.pattern) && (typeof c.pattern.String === 'string' || typeof c.pattern.Regex === 'string')))
+    throw fail(`${where}.pattern is missing or not {"String": text} or {"Regex": text}`);
   if (c.type !== 'Sequence') return c;
   if (depth > 8) throw fail(`${where}: Sequences nested more than 8 deep`);
   const list = c[parts[kind]];
   if (!Array.isArray(list)) throw fail(`${where}.${parts[kind]} is missing or not a list`);
-  return { ...c, [parts[kind]]: list.map((p, i) => checkComponent(p, kind, `${where}.${parts[kind]}[${i}]`, depth + 1)) };
+  return { ...c, [parts[kind]]: list.map((p, i) => checkComponent(p ?? [], kind, `${where}.${parts[kind]}[${i}]`, depth + 1)) };
 }
 
 // a component and, for a Sequence, its parts'
