@@ -45,6 +45,9 @@ test('WordPiece (BERT): lowercased, split into ## pieces, [UNK] for a word it ca
   assert.deepEqual(bert.encode('').ids, [2, 3]);
   // the WordPiece decoder joins ## pieces and its cleanup glues the full stop
   assert.equal(bert.decode([2, 5, 6, 1, 10, 11, 13, 3]), '[CLS] the cat [UNK] playing. [SEP]');
+  // after "the cat play", ##ing joins the word and "mat" starts one
+  assert.equal(bert.decode([11]), '##ing');
+  assert.equal(bert.continuation([5, 6, 10], [11, 9]), 'ing mat');
 });
 
 test('byte-level BPE (GPT-2 style): merges by rank, Ġ shown as a space, bytes of a split character as \\xNN', async () => {
@@ -71,6 +74,7 @@ test('byte-level BPE (GPT-2 style): merges by rank, Ġ shown as a space, bytes o
   assert.equal(tok.label(22), '<22>');
   assert.equal(tok.decode([14, 99, 19]), 'Hello<99> world');
   assert.equal(tok.decode([]), '');
+  assert.equal(tok.continuation([14], [19, 9]), ' world!');
 });
 
 test('byte-level BPE as Llama 3, Qwen2 write it: a Split pattern then ByteLevel, merges as pairs, ignore_merges, <|begin_of_text|> from a Sequence post-processor', async () => {
@@ -120,6 +124,11 @@ test('Metaspace BPE with byte fallback (older Llama): ▁ shown as a space, <s> 
   assert.deepEqual(llama.encode('</s>Hello').ids, [1, 2, 8, 9, 16]);
   // the Strip decoder drops the one space Metaspace prepended
   assert.equal(llama.decode([19, 24]), 'Hello world');
+  // so a generated ▁world decoded alone loses its space; after the text's ids it keeps it
+  assert.equal(llama.decode([24]), 'world');
+  assert.equal(llama.continuation([1, 19], [24]), ' world');
+  assert.equal(llama.continuation([1, 19, 7, 4], [5, 6]), '\uFFFD\uFFFD');  // 中's bytes split: decoded alone
+  assert.equal(llama.continuation([], [19]), 'Hello');
 });
 
 test('GPT-2\'s tokenizer.json built from the vendored vocabulary gives the vendored tokenizer\'s ids on the shipped corpus', async (t) => {

@@ -82,6 +82,7 @@ function concat(parts, size) {
 //   encode(text) → {ids, tokens}: the ids with the post-processor's tokens
 //     ([CLS] … [SEP], <s> …) and each token's label;
 //   decode(ids) → text (an id the tokenizer does not know is <id>);
+//   continuation(before, ids) → the text ids add after the ids before them;
 //   label(id) → how a view shows the token.
 export function tokenizerOf(text, library) {
   const { json, kind, vocab, special, byteLevel, metaspace, byteFallback } = checkTokenizerJson(text);
@@ -140,6 +141,18 @@ export function tokenizerOf(text, library) {
     return out;
   };
 
+  // The text ids add after `before` (generated tokens appended to the
+  // learner's text): decoded with the last few ids before them and cut, since
+  // alone their first piece decodes as a text's start (Metaspace's Strip drops
+  // its space, WordPiece's decoder keeps its ##); decoded alone where the
+  // context's text is not a prefix (a UTF-8 character split across them).
+  const continuation = (before, ids) => {
+    const context = before.slice(-8);
+    const head = decode(context);
+    const whole = decode([...context, ...ids]);
+    return context.length && whole.startsWith(head) ? whole.slice(head.length) : decode(ids);
+  };
+
   // The post-processor's tokens must have ids: found now, not on the
   // learner's first word.
   try {
@@ -148,7 +161,7 @@ export function tokenizerOf(text, library) {
     throw new ModelError('tokenizer.json: its post_processor fails on an empty text');
   }
   const mask = special.find((t) => t.text === '[MASK]' || t.text === '<mask>');
-  return { kind, vocab, special, maskId: mask ? mask.id : null, encode, decode, label };
+  return { kind, vocab, special, maskId: mask ? mask.id : null, encode, decode, continuation, label };
 }
 
 // GPT-2's map from bytes to the printable characters byte-level BPE writes
