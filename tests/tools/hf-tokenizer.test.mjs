@@ -211,7 +211,7 @@ test('a bad tokenizer.json is one line naming tokenizer.json and the problem, th
     await assert.rejects(open(fixture(name).slice(0, 200)), /^ModelError: tokenizer\.json: not valid JSON/);
 });
 
-test('a tokenizer.json over 32 MiB is refused from its size, before it is read', async () => {
+test('a tokenizer.json over 32 MiB is refused from its size, before it is read; a response\'s error status or empty body is one line too', async () => {
   let read = false;
   const huge = new Blob([new Uint8Array(32 * 1024 * 1024 + 1)]);
   huge.text = async () => { read = true; return ''; };
@@ -224,6 +224,8 @@ test('a tokenizer.json over 32 MiB is refused from its size, before it is read',
   });
   await assert.rejects(open(new Response(body)), /tokenizer\.json: \d[\d,]* bytes is over the page's limit/);
   await assert.rejects(open(new Response('{}', { headers: { 'content-length': String(64 << 20) } })), /tokenizer\.json: 67,108,864 bytes is over/);
+  await assert.rejects(open(new Response('{}', { status: 404 })), /^ModelError: tokenizer\.json: the server answered HTTP 404$/);
+  await assert.rejects(open(new Response(null, { status: 200 })), /^ModelError: tokenizer\.json: not valid JSON$/);
   // and a File or Response within it opens
   assert.equal((await open(new Blob([fixture('bert-wordpiece.json')]))).vocab, 17);
   assert.equal((await open(new Response(fixture('llama-metaspace.json')))).vocab, 25);

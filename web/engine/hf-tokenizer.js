@@ -45,8 +45,10 @@ async function readCapped(source) {
     return source.text();
   }
   if (source && typeof source.body === 'object' && typeof source.headers?.get === 'function') {
+    if (source.ok === false) throw new ModelError(`tokenizer.json: the server answered HTTP ${Number(source.status)}`);
     const declared = Number(source.headers.get('content-length'));
     if (declared > tokenizerLimit) throw over(declared);
+    if (!source.body) return '';
     const reader = source.body.getReader();
     const parts = [];
     let size = 0;
