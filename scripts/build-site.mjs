@@ -42,4 +42,17 @@ const vendor = (file) => {
 vendor('encoding/gpt2.js');
 vendor('bpeRanks/r50k_base.js');
 cpSync(join(tokenizerDir, 'LICENSE'), join(vendored, 'LICENSE'));
-console.log(`site: ${siteDir} (${presets.length} presets, ${copied.size} modules of gpt-tokenizer)`);
+
+// A model folder's tokenizer.json, read by npm's @huggingface/tokenizers
+// (Apache-2.0): its one ES module as it ships (the file Node's tests import)
+// and its licence, under vendor/, loaded by engine/hf-tokenizer.js when a
+// folder with a tokenizer.json opens.
+const hfDir = new URL('../node_modules/@huggingface/tokenizers/', import.meta.url).pathname;
+const hfVendored = join(siteDir, 'vendor', 'huggingface-tokenizers');
+mkdirSync(hfVendored, { recursive: true });
+const hfModule = readFileSync(join(hfDir, 'dist', 'tokenizers.mjs'), 'utf8');
+if (/^\s*import\b|\bimport\(|\brequire\(/m.test(hfModule)) throw new Error('@huggingface/tokenizers now imports other modules: vendor them too');
+writeFileSync(join(hfVendored, 'tokenizers.js'), hfModule.replace(/\n\/\/# sourceMappingURL=.*$/m, ''));
+cpSync(join(hfDir, 'LICENSE'), join(hfVendored, 'LICENSE'));
+const hfVersion = JSON.parse(readFileSync(join(hfDir, 'package.json'), 'utf8')).version;
+console.log(`site: ${siteDir} (${presets.length} presets, ${copied.size} modules of gpt-tokenizer, @huggingface/tokenizers ${hfVersion})`);

@@ -45,5 +45,11 @@ test('dist/package.json: the element as its export, the files it ships, a licenc
   const paths = packed.files.map((f) => f.path);
   for (const path of ['package.json', 'LICENSE', 'attention-playground.js', 'embed.html', 'wasm/attention-core.wasm', 'figures/bank-raw.svg', 'scenarios/index.json'])
     assert.ok(paths.includes(path), path);
+  // the vendored libraries, each with its own licence beside it (MIT; Apache-2.0)
+  for (const [library, licence] of [['gpt-tokenizer', /MIT License/], ['huggingface-tokenizers', /Apache License\s+Version 2\.0/]]) {
+    assert.ok(paths.some((p) => p.startsWith(`vendor/${library}/`) && p.endsWith('.js')), library);
+    assert.ok(paths.includes(`vendor/${library}/LICENSE`), `vendor/${library}/LICENSE`);
+    assert.match(readFileSync(join(dist, 'vendor', library, 'LICENSE'), 'utf8'), licence, library);
+  }
   assert.equal(packed.filename, `attention-playground-${pkg.version}.tgz`);
 });
