@@ -21,6 +21,7 @@ import { HeadGrid } from '../views/model-grid.js';
 import { NextTokens } from '../views/next-tokens.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
+import { FolderSource, isFolder } from './folder.js';
 import * as focus from './focus.js';
 import * as nextToken from './next.js';
 import { parametersText } from './parameters.js';
@@ -83,6 +84,7 @@ export class ModelView {
     this.status = element(box, 'p', { className: 'model-status', hidden: true });
     this.status.setAttribute('role', 'alert');
     this.facts = element(box, 'p', { className: 'model-facts' });
+    this.folder = new FolderSource(this, source, box);
 
     const textField = element(box, 'div', { className: 'field model-text-field' });
     const textLabel = element(textField, 'label', { textContent: 'Text' });
@@ -165,12 +167,16 @@ export class ModelView {
         this.showStatus(`${error.message}${this.worker ? `; still showing ${this.label}` : ''}`);
         return;
       }
-      await this.open(url, { name: model.split('/').pop(), label });
+      // a URL ending in "/" is a Hugging Face folder's (folder.js)
+      if (new URL(url).pathname.endsWith('/')) await this.folder.openUrl(url, label);
+      else await this.open(url, { name: model.split('/').pop(), label });
     } else await this.run();
   }
 
-  // The files the learner picked: one model file, and a config.json if given.
+  // The files the learner picked: one model file, and a config.json if
+  // given; or a folder's files (config.json with model.safetensors or its index).
   async openFiles(files) {
+    if (isFolder(files)) return this.folder.openFiles(files);
     const model = files.find((f) => !/\.json$/i.test(f.name));
     const config = files.find((f) => /\.json$/i.test(f.name));
     if (!model) {
@@ -191,6 +197,7 @@ export class ModelView {
     this.progress.removeAttribute('value');
     this.progressText.textContent = `Opening ${label}…`;
     this.showStatus('');  // the last opening's line is not this one's
+    this.folder.clear();
     this.box.dataset.state = 'loading';
     try {
       const info = await worker.open(source, {
@@ -230,22 +237,23 @@ export class ModelView {
       await this.run();
     } catch (error) {
       worker.terminate();
-      if (this.loading !== loading) return;
-      this.loading = null;
-      this.progressBox.hidden = true;
-      this.box.dataset.state = this.worker ? 'ready' : 'error';
-      const message = error instanceof ModelError ? error.message : `internal error: ${error?.message ?? error}`;
-      this.showStatus(`${label}: ${message}${this.worker ? `; still showing ${this.label}` : ''}`);
+      if (this.loading === loading) this.refused(label, error);
     }
+  }
+
+  // An opening refused (label: what it opened, or null): its line, the model shown kept.
+  refused(label, error) {
+    this.loading = null;
+    this.progressBox.hidden = true;
+    this.box.dataset.state = this.worker ? 'ready' : 'error';
+    const message = error instanceof ModelError ? error.message : `internal error: ${error?.message ?? error}`;
+    this.showStatus(`${label === null ? '' : `${label}: `}${message}${this.worker ? `; still showing ${this.label}` : ''}`);
   }
 
   cancelOpening() {
     if (!this.loading) return;
     this.loading.worker.terminate();
-    this.loading = null;
-    this.progressBox.hidden = true;
-    this.box.dataset.state = this.worker ? 'ready' : 'error';
-    this.showStatus(this.worker ? `Opening was cancelled; still showing ${this.label}` : 'Opening was cancelled');
+    this.refused(null, new ModelError('Opening was cancelled'));
   }
 
   async run() {
