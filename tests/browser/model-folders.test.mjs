@@ -14,11 +14,24 @@ import assert from 'node:assert/strict';
 import { closeSync, copyFileSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 import { folderRoute, modelsV2, openPage, root, shot, useBrowser, violations } from './browser.mjs';
 
 const made = mkdtempSync(join(tmpdir(), 'model-folders-'));
-const env = useBrowser({ csp: true, route: folderRoute({ '/models-v2/': modelsV2, '/made/': made }) });
+// config.json served gzip-encoded (Content-Length the compressed size): a Llama's, and 2 MiB of spaces
+const gzipped = {
+  '/gzip/ok/config.json': gzipSync(readFileSync(join(modelsV2, 'llama-gqa', 'config.json'))),
+  '/gzip/big/config.json': gzipSync(Buffer.alloc(2 << 20, ' ')),
+};
+const files = folderRoute({ '/models-v2/': modelsV2, '/made/': made, '/gzip/ok/': join(modelsV2, 'llama-gqa') });
+function route(request, response) {
+  const body = gzipped[new URL(request.url, 'http://localhost').pathname];
+  if (!body) return files(request, response);
+  response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': body.length, 'Cache-Control': 'no-cache' }).end(body);
+  return true;
+}
+const env = useBrowser({ csp: true, route });
 
 const hf = join(root, 'tests', 'models', 'hf-f32.safetensors');
 const llama = join(modelsV2, 'llama-gqa');
@@ -121,14 +134,14 @@ test('a folder picked, several files picked, a folder dropped, files dropped, a 
   // the folder picker: a Llama with grouped-query attention
   await outcome(page, () => pickFolder(page, llama));
   assert.equal(await page.isHidden('.model-status'), true, await status(page));
-  assert.equal(await page.textContent('.model-folder h3'), 'Found in "llama-gqa/": a Llama model');
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "llama-gqa/": a Llama model');
   assert.deepEqual(await facts(page), {
     Family: 'Llama (model_type "llama", LlamaForCausalLM)',
     Layers: '2',
     Heads: '4 query heads sharing 2 key/value heads (2 query heads each)',
     'Hidden size': '32',
     Vocabulary: '64 tokens',
-    Weights: '"model.safetensors" 72.3 kB',
+    Weights: '"model.safetensors" 72.3\u00a0kB',
     Tokenizer: 'none (no tokenizer.json): the text is typed as token ids',
   });
   assert.equal(await page.textContent('.model-folder-note'), 'The Llama family\'s forward is not in the page yet, so this folder cannot run here; still showing text-gpt.');
@@ -137,9 +150,9 @@ test('a folder picked, several files picked, a folder dropped, files dropped, a 
   await shot(page, 'model-folder-summary');
   // several files picked at once with the file picker: the sharded Llama's, shards in the index's order
   await outcome(page, () => pickFiles(page, ['config.json', 'model.safetensors.index.json', ...shards].reverse().map((f) => join(sharded, f))));
-  assert.equal(await page.textContent('.model-folder h3'), 'Found in the files chosen: a Llama model');
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in the files chosen: a Llama model');
   const two = await facts(page);
-  assert.equal(two['Weights: 2 shards'], `"${shards[0]}" 65.7 kB, "${shards[1]}" 73.9 kB; 139.6 kB in all`);
+  assert.equal(two['Weights: 2 shards'], `"${shards[0]}" 65.7\u00a0kB, "${shards[1]}" 73.9\u00a0kB; 139.6\u00a0kB in all`);
   assert.equal(two.Heads, '4, each with its own key/value head');
   assert.equal(two.Layers, '3');
   // a dropped folder (read one level deep: its folder inside is not read), with a tokenizer.json
@@ -148,20 +161,20 @@ test('a folder picked, several files picked, a folder dropped, files dropped, a 
     'tokenizer.json': join(made, 'tokenized', 'tokenizer.json'),
   } }));
   assert.equal(await page.isHidden('.model-status'), true, await status(page));
-  assert.equal(await page.textContent('.model-folder h3'), 'Found in "qwen/": a Qwen2 model');
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "qwen/": a Qwen2 model');
   const qwen = await facts(page);
   assert.equal(qwen.Heads, '6 query heads sharing 2 key/value heads (3 query heads each)');
   assert.equal(qwen['Hidden size'], '48');
-  assert.equal(qwen.Tokenizer, `tokenizer.json, ${tokenizer.length} bytes`);
+  assert.equal(qwen.Tokenizer, `tokenizer.json, ${tokenizer.length}\u00a0bytes`);
   // files dropped together: a BERT
   await outcome(page, () => drop(page, { files: { 'config.json': join(modelsV2, 'bert-mlm', 'config.json'), 'model.safetensors': join(modelsV2, 'bert-mlm', 'model.safetensors') } }));
-  assert.equal(await page.textContent('.model-folder h3'), 'Found in the files chosen: a BERT model');
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in the files chosen: a BERT model');
   assert.equal((await facts(page)).Heads, '4, each with its own key/value head');
   assert.match(await page.textContent('.model-folder-note'), /^The BERT family's forward is not in the page yet, so this folder cannot run here; still showing text-gpt\.$/);
   // a folder's URL: the shards asked for their size, not read
   await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=models-v2/llama-mha-sharded/&text=To%20be'; }));
-  assert.equal(await page.textContent('.model-folder h3'), 'Found in "models-v2/llama-mha-sharded/": a Llama model');
-  assert.equal((await facts(page))['Weights: 2 shards'], `"${shards[0]}" 65.7 kB, "${shards[1]}" 73.9 kB; 139.6 kB in all`);
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "models-v2/llama-mha-sharded/": a Llama model');
+  assert.equal((await facts(page))['Weights: 2 shards'], `"${shards[0]}" 65.7\u00a0kB, "${shards[1]}" 73.9\u00a0kB; 139.6\u00a0kB in all`);
   const path = (u) => new URL(u).pathname;
   assert.deepEqual(page.asked.filter((u) => u.includes('/models-v2/')).map(path), [
     '/models-v2/llama-mha-sharded/config.json', '/models-v2/llama-mha-sharded/model.safetensors',
@@ -169,6 +182,9 @@ test('a folder picked, several files picked, a folder dropped, files dropped, a 
     `/models-v2/llama-mha-sharded/${shards[1]}`, '/models-v2/llama-mha-sharded/tokenizer.json',
   ]);
   await keptTextGptModel(page);
+  // a config.json served gzip-encoded is read as its decoded text
+  await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=gzip/ok/&text=To%20be'; }));
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "gzip/ok/": a Llama model', await status(page));
   // a GPT-2 folder by URL opens through the GPT-2 path, n_head 6 from its config.json (3 in the file)
   await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=made/gpt2/&text=3,1,4'; }));
   await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "made/gpt2/"');
@@ -178,7 +194,7 @@ test('a folder picked, several files picked, a folder dropped, files dropped, a 
   assert.equal(await thumbs(page), 2 * 6);
   // and picked as a folder from disk
   await outcome(page, () => pickFolder(page, join(made, 'tokenized')));
-  assert.equal(await page.textContent('.model-folder h3'), 'Found in "tokenized/": a Llama model', 'its folder inside ("deeper/config.json") is not the folder\'s');
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "tokenized/": a Llama model', 'its folder inside ("deeper/config.json") is not the folder\'s');
   assert.match(await page.textContent('.model-folder-note'), /; still showing "made\/gpt2\/"\.$/);
   await outcome(page, () => pickFolder(page, join(made, 'gpt2')));
   await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "gpt2/"');
@@ -204,6 +220,8 @@ test('a refused folder: one line under the controls naming the file, the model s
       '"big/": config.json: 1048577 bytes exceed the limit of 1048576 (1 MiB); still showing text-gpt'],
     ['config.json past 1 MiB (URL)', () => page.evaluate(() => { window.location.hash = '#model=made/big/&text=To%20be'; }),
       '"made/big/": config.json: 1048577 bytes exceed the limit of 1048576 (1 MiB); still showing text-gpt'],
+    ['config.json past 1 MiB, gzip-encoded (its size unknown until read)', () => page.evaluate(() => { window.location.hash = '#model=gzip/big/&text=To%20be'; }),
+      '"gzip/big/": config.json: more than 1048576 bytes, the limit (1 MiB); still showing text-gpt'],
     ['config.json not JSON', () => pickFolder(page, join(made, 'notjson')),
       '"notjson/": config.json: not valid JSON; still showing text-gpt'],
     ['an index naming a missing shard (picked)', () => pickFolder(page, join(made, 'missing-shard')),
@@ -248,9 +266,12 @@ test('screenshots: a folder\'s summary and a refused folder at 1280 × 720 and 3
       assert.equal(await page.isHidden('.model-folder'), false);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.equal(overflow, 0, `no sideways scroll at ${width}`);
-      await page.locator('.model-view').screenshot({ path: join(root, 'tests', 'screenshots', `model-folder-summary-${width}-${colorScheme}.png`) });
+      // the window as the learner sees it, the source box at its top
+      const view = (name) => page.evaluate(() => document.querySelector('.model-source').scrollIntoView())
+        .then(() => page.screenshot({ path: join(root, 'tests', 'screenshots', `${name}-${width}-${colorScheme}.png`) }));
+      await view('model-folder-summary');
       await outcome(page, () => pickFolder(page, join(made, 'path-entry')));
-      await page.locator('.model-view').screenshot({ path: join(root, 'tests', 'screenshots', `model-folder-refused-${width}-${colorScheme}.png`) });
+      await view('model-folder-refused');
       await page.context().close();
     }
   }

@@ -3,7 +3,7 @@
 // size sent, else (gzip-encoded, or no Content-Length) read until the cap
 // and cancelled there. config.json, model.safetensors.index.json and
 // tokenizer.json are read this way; the weights stream (model.js).
-import { ModelError } from './model.js';
+import { ModelError } from './model-error.js';
 
 const mebibytes = (n) => `${n / (1 << 20)} MiB`;
 const tooLarge = (label, size, limit) => new ModelError(`${label}: ${size} bytes exceed the limit of ${limit} (${mebibytes(limit)})`);

@@ -8,6 +8,7 @@
 // as ModelError.
 import { blobText, declaredSize } from './capped-text.js';
 import { loadEngine } from './engine.js';
+import { ModelError } from './model-error.js';
 
 export const modelUrl = new URL('../wasm/attention-model.js', import.meta.url);
 
@@ -21,12 +22,7 @@ const defaults = {
   topK: 10,
 };
 
-export class ModelError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'ModelError';
-  }
-}
+export { ModelError };
 
 // The models' module, shared per page or worker (engine.js's loadEngine).
 export async function loadModelEngine(options = {}) {

@@ -41,7 +41,7 @@ export class FolderSource {
       this.input.value = '';  // the same folder chosen again opens again
       this.openFiles(files);
     });
-    element(field, 'p', { className: 'note model-drop-note', textContent: 'or drop a folder, or its files, on this box' });
+    element(controls, 'p', { className: 'note model-drop-note', textContent: 'Or drop a folder, or its files, on this box.' });
     this.zone = controls;
     controls.classList.add('model-drop-zone');
     controls.addEventListener('dragover', (event) => {
@@ -122,7 +122,7 @@ export class FolderSource {
     const view = this.view;
     const { config, modelType } = folder;
     this.summary.textContent = '';
-    element(this.summary, 'h3', { className: 'small-heading', textContent: `Found in ${label}: a ${families[modelType]} model` });
+    element(this.summary, 'h3', { className: 'model-folder-title', textContent: `Found in ${label}: a ${families[modelType]} model` });
     const facts = element(this.summary, 'dl', { className: 'model-folder-facts' });
     const fact = (term, text) => {
       element(facts, 'dt', { textContent: term });
@@ -183,9 +183,9 @@ function architecture(config) {
 
 function bytesText(n) {
   if (n === null || n === undefined) return 'size not known';
-  if (n < 1e3) return `${n} bytes`;
-  if (n < 1e6) return `${(n / 1e3).toFixed(1)} kB`;
-  return `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)} MB`;
+  if (n < 1e3) return `${n}\u00a0bytes`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)}\u00a0kB`;
+  return `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)}\u00a0MB`;
 }
 
 function weightsText(files) {
