@@ -258,6 +258,27 @@ test('a refused folder: one line under the controls naming the file, the model s
   await page.context().close();
 });
 
+test('a link straight to a folder the page cannot run yet: its summary, no model; the element says why in its error event', async () => {
+  const page = await modelPage('#model=models-v2/bert-base-model-f16/&text=To%20be');
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "models-v2/bert-base-model-f16/": a BERT model');
+  assert.equal(await page.textContent('.model-folder-note'), 'The BERT family\'s forward is not in the page yet, so this folder cannot run here.');
+  assert.equal((await facts(page)).Weights, '"model.safetensors" 26.2\u00a0kB');
+  assert.equal(await thumbs(page), 0);
+  await page.context().close();
+  const frame = await openPage(env.browser);
+  // the element's error event does not bubble: a listener in the capture phase hears it
+  await frame.context().addInitScript(() => {
+    window.__errors = [];
+    window.addEventListener('error', (event) => event.detail && window.__errors.push(event.detail.message), true);
+  });
+  await frame.goto(`${env.url}embed.html#view=model&model=models-v2/llama-gqa/`);
+  await frame.waitForFunction(() => window.__errors.length > 0, null, { timeout: 30000 });
+  assert.equal(await frame.evaluate(() => document.querySelector('attention-playground').dataset.state), 'error');
+  assert.deepEqual(await frame.evaluate(() => window.__errors), ['Attention Playground: The Llama family\'s forward is not in the page yet, so this folder cannot run here']);
+  assert.equal(await frame.$eval('attention-playground', (e) => e.shadowRoot.querySelector('.model-folder-title').textContent), 'Found in "models-v2/llama-gqa/": a Llama model');
+  await frame.context().close();
+});
+
 test('screenshots: a folder\'s summary and a refused folder at 1280 × 720 and 390 × 844, light and dark', async () => {
   for (const colorScheme of ['light', 'dark']) {
     for (const [width, height] of [[1280, 720], [390, 844]]) {

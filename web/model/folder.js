@@ -63,6 +63,7 @@ export class FolderSource {
 
   // Hides the last folder's summary (another model is opening).
   clear() {
+    this.line = null;
     this.summary.hidden = true;
     delete this.view.box.dataset.folder;
   }
@@ -140,6 +141,7 @@ export class FolderSource {
     fact('Tokenizer', folder.tokenizerText === null
       ? 'none (no tokenizer.json): the text is typed as token ids'
       : `tokenizer.json, ${bytesText(new TextEncoder().encode(folder.tokenizerText).length)}`);
+    this.line = line;
     element(this.summary, 'p', { className: 'model-folder-note', textContent: `${line}${view.worker ? `; still showing ${view.label}` : ''}.` });
     this.summary.hidden = false;
     view.box.dataset.folder = 'summary';

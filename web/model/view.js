@@ -399,7 +399,7 @@ export class ModelView {
   // vocabulary).
   problem() {
     if (!this.status.hidden) return this.status.textContent;
-    if (!this.worker) return 'no model is open';
+    if (!this.worker) return this.folder.line ?? 'no model is open';  // a folder the page cannot run yet says why
     return this.textError.hidden || this.result ? '' : this.textError.textContent;
   }
 
