@@ -118,8 +118,12 @@ async function drop(page, { folder: name = null, files }) {
       },
     }];
     const event = new Event('drop', { bubbles: true, cancelable: true });
-    Object.defineProperty(event, 'dataTransfer', { value: { types: ['Files'], files: [], items: top.map((entry) => ({ kind: 'file', webkitGetAsEntry: () => entry })) } });
+    // as a browser's, the DataTransfer is empty once the drop's handlers have run
+    let live = true;
+    const items = top.map((entry) => ({ kind: 'file', webkitGetAsEntry: () => (live ? entry : null) }));
+    Object.defineProperty(event, 'dataTransfer', { value: { types: ['Files'], get files() { return []; }, get items() { return live ? items : []; } } });
     document.querySelector('.model-source').dispatchEvent(event);
+    live = false;
   }, { name, contents });
 }
 
@@ -199,6 +203,10 @@ test('a folder picked, several files picked, a folder dropped, files dropped, a 
   await outcome(page, () => pickFolder(page, join(made, 'gpt2')));
   await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "gpt2/"');
   assert.equal(await thumbs(page), 2 * 6);
+  // files dropped that are no folder's: one model file with its config.json, as the file picker opens them
+  await outcome(page, () => drop(page, { files: { 'text-gpt.safetensors': join(root, 'web', 'models', 'text-gpt.safetensors') } }));
+  await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "text-gpt.safetensors"');
+  assert.equal(await thumbs(page), 8);
   assert.deepEqual(page.problems.filter((p) => !/404/.test(p)), []);
   assert.deepEqual(await violations(page), []);
   await page.context().close();

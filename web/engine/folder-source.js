@@ -147,14 +147,13 @@ export function urlPlace(href) {
 }
 
 // What a drop holds as files: a dropped folder's own files (one level: its
-// folders are not read), or the files dropped together. {files, name} (name:
-// the folder's, or null). Entries are read through webkitGetAsEntry, which
-// Chromium, Firefox and Safari give for a drop.
-export async function droppedFiles(dataTransfer) {
-  const items = [...(dataTransfer?.items ?? [])].filter((item) => item.kind === 'file');
-  const entries = items.map((item) => item.webkitGetAsEntry?.() ?? null);
-  if (entries.length === 0 || entries.some((entry) => entry === null))
-    return { files: [...(dataTransfer?.files ?? [])], name: null };  // no entries: the files as they are
+// folders are not read), or the files dropped together. `dropped`:
+// {entries (webkitGetAsEntry's, which Chromium, Firefox and Safari give),
+// files}, taken from the drop's DataTransfer while its event runs (a browser
+// empties it once the handler returns). {files, name} (name: the folder's,
+// or null).
+export async function droppedFiles({ entries, files }) {
+  if (entries.length === 0 || entries.some((entry) => entry === null)) return { files, name: null };  // no entries: the files as they are
   const folders = entries.filter((entry) => entry.isDirectory);
   if (folders.length > 1 || (folders.length === 1 && entries.length > 1))
     throw new ModelError('drop: one folder at a time, or the files of one folder');

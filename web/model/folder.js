@@ -1,7 +1,8 @@
 // The Model view's folders (models-v2.md section 1): "Open a folder" beside
 // the file picker, the source box as a drop zone (a folder, or files dropped
 // together), several files picked at once that make a folder, and a
-// same-origin #model= URL ending in "/". engine/folder-source.js (loaded
+// same-origin #model= URL ending in "/" (files picked or dropped that are
+// no folder's open as one model file). engine/folder-source.js (loaded
 // when a folder is first opened) finds and checks the files; a refused
 // folder is one line under the controls and the model shown stays. What a
 // folder then becomes is openFolderModel's, the one function to replace
@@ -24,6 +25,13 @@ const families = { bert: 'BERT', gpt2: 'GPT-2', llama: 'Llama', mistral: 'Mistra
 export function isFolder(files) {
   const names = new Set(files.map((f) => f.name));
   return names.has('config.json') && (names.has('model.safetensors') || names.has('model.safetensors.index.json'));
+}
+
+// A drop's entries and files, read while its event runs (a browser empties
+// the DataTransfer once the handler returns; the entries stay readable).
+function droppedItems(dataTransfer) {
+  const items = [...(dataTransfer?.items ?? [])].filter((item) => item.kind === 'file');
+  return { entries: items.map((item) => item.webkitGetAsEntry?.() ?? null), files: [...(dataTransfer?.files ?? [])] };
 }
 
 export class FolderSource {
@@ -55,7 +63,7 @@ export class FolderSource {
     controls.addEventListener('drop', (event) => {
       event.preventDefault();
       controls.classList.remove('model-drop-over');
-      this.openDrop(event.dataTransfer);
+      this.openDrop(droppedItems(event.dataTransfer));  // now: the DataTransfer is emptied once this returns
     });
     this.summary = element(box, 'section', { className: 'model-folder', hidden: true });
     this.summary.setAttribute('role', 'status');
@@ -68,6 +76,17 @@ export class FolderSource {
     delete this.view.box.dataset.folder;
   }
 
+  // Files picked or dropped together: a folder's (config.json with the
+  // weights), or one model file with its config.json if given.
+  async openPicked(files) {
+    if (isFolder(files)) return this.openFiles(files);
+    const model = files.find((f) => !/\.json$/i.test(f.name));
+    const config = files.find((f) => /\.json$/i.test(f.name));
+    if (!model) return this.view.showStatus('Choose a model file (.safetensors), with its config.json beside it if it has one');
+    // the worker reads the config.json once it has checked its size
+    return this.view.open(model, { config: config ?? '', name: model.name, label: quoteText(model.name, 80), file: true });
+  }
+
   // A folder's files (a folder picker's carry "folder/name"), or files picked together.
   openFiles(files, name = null) {
     name ??= files.find((f) => f.webkitRelativePath)?.webkitRelativePath.split('/')[0] ?? null;
@@ -75,12 +94,12 @@ export class FolderSource {
     return this.open(label, async ({ filesPlace, readFolder }) => readFolder(filesPlace(files, name)), true);
   }
 
-  // A drop: a folder or files; one file alone (a model file) takes the file path.
-  async openDrop(dataTransfer) {
+  // A drop (droppedItems'): a folder, or files (a folder's, or a model file).
+  async openDrop(dropped) {
     try {
       const { droppedFiles } = await source();
-      const { files, name } = await droppedFiles(dataTransfer);
-      if (name === null && !isFolder(files)) return this.view.openFiles(files);
+      const { files, name } = await droppedFiles(dropped);
+      if (name === null) return this.openPicked(files);
       return this.openFiles(files, name);
     } catch (error) {
       this.view.refused(null, error);

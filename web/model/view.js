@@ -21,7 +21,7 @@ import { HeadGrid } from '../views/model-grid.js';
 import { NextTokens } from '../views/next-tokens.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
-import { FolderSource, isFolder } from './folder.js';
+import { FolderSource } from './folder.js';
 import * as focus from './focus.js';
 import * as nextToken from './next.js';
 import { parametersText } from './parameters.js';
@@ -73,7 +73,7 @@ export class ModelView {
     this.fileInput.addEventListener('change', () => {
       const files = [...this.fileInput.files];
       this.fileInput.value = '';  // the same file chosen again opens again
-      this.openFiles(files);
+      this.folder.openPicked(files);
     });
     this.progressBox = element(box, 'div', { className: 'model-progress', hidden: true });
     this.progress = element(this.progressBox, 'progress', { max: 1, value: 0 });
@@ -171,20 +171,6 @@ export class ModelView {
       if (new URL(url).pathname.endsWith('/')) await this.folder.openUrl(url, label);
       else await this.open(url, { name: model.split('/').pop(), label });
     } else await this.run();
-  }
-
-  // The files the learner picked: one model file, and a config.json if
-  // given; or a folder's files (config.json with model.safetensors or its index).
-  async openFiles(files) {
-    if (isFolder(files)) return this.folder.openFiles(files);
-    const model = files.find((f) => !/\.json$/i.test(f.name));
-    const config = files.find((f) => /\.json$/i.test(f.name));
-    if (!model) {
-      this.showStatus('Choose a model file (.safetensors), with its config.json beside it if it has one');
-      return;
-    }
-    // the worker reads the config.json once it has checked its size
-    await this.open(model, { config: config ?? '', name: model.name, label: quoteText(model.name, 80), file: true });
   }
 
   // A new worker opens the model; the one shown stays until it has.
