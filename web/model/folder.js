@@ -22,7 +22,7 @@ const families = { bert: 'BERT', gpt2: 'GPT-2', llama: 'Llama', mistral: 'Mistra
 
 // Whether files picked together are a folder's (config.json and the weights
 // of a folder) rather than one model file with its config.json.
-export function isFolder(files) {
+function isFolder(files) {
   const names = new Set(files.map((f) => f.name));
   return names.has('config.json') && (names.has('model.safetensors') || names.has('model.safetensors.index.json'));
 }
@@ -50,7 +50,6 @@ export class FolderSource {
       this.openFiles(files);
     });
     element(controls, 'p', { className: 'note model-drop-note', textContent: 'Or drop a folder, or its files, on this box.' });
-    this.zone = controls;
     controls.classList.add('model-drop-zone');
     controls.addEventListener('dragover', (event) => {
       if (![...(event.dataTransfer?.types ?? [])].includes('Files')) return;
