@@ -1,9 +1,9 @@
 // Shared set-up of the browser tests: Debian's Chromium driven by
 // playwright-core, the built site served on a free localhost port, and a
 // page that records console errors and CSP violations.
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { after, before } from 'node:test';
@@ -43,6 +43,36 @@ export async function serve(options = {}) {
   const server = await startServer({ root: siteDir, port: 0, ...options });
   return { server, url: `http://localhost:${server.address().port}${options.prefix ?? ''}/` };
 }
+
+// A route (serve's `route` option) that serves test folders beside the
+// site: {'/models-v2/': dir} answers /models-v2/llama-gqa/config.json from
+// dir/llama-gqa/config.json (GET and HEAD, 404 when absent, nothing outside dir).
+export function folderRoute(folders) {
+  return (request, response) => {
+    let path;
+    try {
+      path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    } catch {
+      return false;
+    }
+    const prefix = Object.keys(folders).find((p) => path.startsWith(p));
+    if (!prefix) return false;
+    const base = folders[prefix];
+    const file = normalize(join(base, path.slice(prefix.length)));
+    const headers = { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
+    if (!file.startsWith(base + sep) || !existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
+      return true;
+    }
+    const bytes = readFileSync(file);
+    response.writeHead(200, { ...headers, 'Content-Type': file.endsWith('.json') ? 'application/json' : 'application/octet-stream', 'Content-Length': bytes.length });
+    response.end(request.method === 'HEAD' ? undefined : bytes);
+    return true;
+  };
+}
+
+// The shared model folders (models-v2.md), copied under tests/models-v2/.
+export const modelsV2 = join(root, 'tests', 'models-v2');
 
 // A page that collects what went wrong: console errors, page errors, and
 // every CSP violation in any frame (window.__violations).

@@ -6,7 +6,9 @@
 // model trace's parts as typed arrays. Meant for a Worker (model-worker.js);
 // it also runs in Node for the tests. Errors are the core's one line, thrown
 // as ModelError.
+import { blobText, declaredSize } from './capped-text.js';
 import { loadEngine } from './engine.js';
+import { ModelError } from './model-error.js';
 
 export const modelUrl = new URL('../wasm/attention-model.js', import.meta.url);
 
@@ -20,12 +22,7 @@ const defaults = {
   topK: 10,
 };
 
-export class ModelError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'ModelError';
-  }
-}
+export { ModelError };
 
 // The models' module, shared per page or worker (engine.js's loadEngine).
 export async function loadModelEngine(options = {}) {
@@ -185,9 +182,7 @@ export class LoadedModel {
 // config.json's text: a File or Blob read after its size is checked.
 async function configText(config) {
   if (typeof Blob === 'undefined' || !(config instanceof Blob)) return config ?? '';
-  if (config.size > configLimit)
-    throw new ModelError(`config.json: ${config.size} bytes exceed the limit of ${configLimit} (1 MiB)`);
-  return config.text();
+  return blobText(config, 'config.json', configLimit);
 }
 
 // The data's size as the header declares it (the end of its last tensor's
@@ -258,10 +253,7 @@ function byteReader(source) {
     body = source.stream();
   } else if (source && typeof source.body?.getReader === 'function') {
     // Content-Length is the size sent: a decoded body's (gzip) is another, unknown until its end
-    const length = source.headers?.get('content-length') ?? '';
-    const encoding = (source.headers?.get('content-encoding') ?? '').trim().toLowerCase();
-    size = /^\d+$/.test(length) && ['', 'identity'].includes(encoding) ? Number(length) : null;
-    if (!Number.isSafeInteger(size)) size = null;
+    size = declaredSize(source);
     body = source.body;
   }
   if (!body) throw new ModelError('model: expected a File, a Blob or a fetch Response');

@@ -21,6 +21,7 @@ import { HeadGrid } from '../views/model-grid.js';
 import { NextTokens } from '../views/next-tokens.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
+import { FolderSource } from './folder.js';
 import * as focus from './focus.js';
 import * as nextToken from './next.js';
 import { parametersText } from './parameters.js';
@@ -72,7 +73,7 @@ export class ModelView {
     this.fileInput.addEventListener('change', () => {
       const files = [...this.fileInput.files];
       this.fileInput.value = '';  // the same file chosen again opens again
-      this.openFiles(files);
+      this.folder.openPicked(files);
     });
     this.progressBox = element(box, 'div', { className: 'model-progress', hidden: true });
     this.progress = element(this.progressBox, 'progress', { max: 1, value: 0 });
@@ -83,6 +84,7 @@ export class ModelView {
     this.status = element(box, 'p', { className: 'model-status', hidden: true });
     this.status.setAttribute('role', 'alert');
     this.facts = element(box, 'p', { className: 'model-facts' });
+    this.folder = new FolderSource(this, source, box);
 
     const textField = element(box, 'div', { className: 'field model-text-field' });
     const textLabel = element(textField, 'label', { textContent: 'Text' });
@@ -165,20 +167,10 @@ export class ModelView {
         this.showStatus(`${error.message}${this.worker ? `; still showing ${this.label}` : ''}`);
         return;
       }
-      await this.open(url, { name: model.split('/').pop(), label });
+      // a URL ending in "/" is a Hugging Face folder's (folder.js)
+      if (new URL(url).pathname.endsWith('/')) await this.folder.openUrl(url, label);
+      else await this.open(url, { name: model.split('/').pop(), label });
     } else await this.run();
-  }
-
-  // The files the learner picked: one model file, and a config.json if given.
-  async openFiles(files) {
-    const model = files.find((f) => !/\.json$/i.test(f.name));
-    const config = files.find((f) => /\.json$/i.test(f.name));
-    if (!model) {
-      this.showStatus('Choose a model file (.safetensors), with its config.json beside it if it has one');
-      return;
-    }
-    // the worker reads the config.json once it has checked its size
-    await this.open(model, { config: config ?? '', name: model.name, label: quoteText(model.name, 80), file: true });
   }
 
   // A new worker opens the model; the one shown stays until it has.
@@ -191,6 +183,7 @@ export class ModelView {
     this.progress.removeAttribute('value');
     this.progressText.textContent = `Opening ${label}…`;
     this.showStatus('');  // the last opening's line is not this one's
+    this.folder.clear();
     this.box.dataset.state = 'loading';
     try {
       const info = await worker.open(source, {
@@ -230,22 +223,23 @@ export class ModelView {
       await this.run();
     } catch (error) {
       worker.terminate();
-      if (this.loading !== loading) return;
-      this.loading = null;
-      this.progressBox.hidden = true;
-      this.box.dataset.state = this.worker ? 'ready' : 'error';
-      const message = error instanceof ModelError ? error.message : `internal error: ${error?.message ?? error}`;
-      this.showStatus(`${label}: ${message}${this.worker ? `; still showing ${this.label}` : ''}`);
+      if (this.loading === loading) this.refused(label, error);
     }
+  }
+
+  // An opening refused (label: what it opened, or null): its line, the model shown kept.
+  refused(label, error) {
+    this.loading = null;
+    this.progressBox.hidden = true;
+    this.box.dataset.state = this.worker ? 'ready' : 'error';
+    const message = error instanceof ModelError ? error.message : `internal error: ${error?.message ?? error}`;
+    this.showStatus(`${label === null ? '' : `${label}: `}${message}${this.worker ? `; still showing ${this.label}` : ''}`);
   }
 
   cancelOpening() {
     if (!this.loading) return;
     this.loading.worker.terminate();
-    this.loading = null;
-    this.progressBox.hidden = true;
-    this.box.dataset.state = this.worker ? 'ready' : 'error';
-    this.showStatus(this.worker ? `Opening was cancelled; still showing ${this.label}` : 'Opening was cancelled');
+    this.refused(null, new ModelError('Opening was cancelled'));
   }
 
   async run() {
@@ -391,7 +385,7 @@ export class ModelView {
   // vocabulary).
   problem() {
     if (!this.status.hidden) return this.status.textContent;
-    if (!this.worker) return 'no model is open';
+    if (!this.worker) return this.folder.line ?? 'no model is open';  // a folder the page cannot run yet says why
     return this.textError.hidden || this.result ? '' : this.textError.textContent;
   }
 

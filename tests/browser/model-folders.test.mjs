@@ -1,0 +1,312 @@
+// The Model view opens a Hugging Face folder (models-v2.md section 1), under
+// the strict CSP: picked with the folder picker, picked as several files,
+// dropped (a folder entry, or files), or linked as a same-origin URL ending
+// in "/". A GPT-2 folder opens through the GPT-2 path with its config.json;
+// another family (until the core reads folders) shows what was found: the
+// family, layers, heads and key/value heads, hidden size, vocabulary, the
+// shards and their sizes, the tokenizer, and one line that it cannot run here
+// yet. A refused folder is one line under the controls naming the file, and
+// the model shown stays: no config.json, one past 1 MiB, one that is not
+// JSON, an index naming a missing shard or a path, a URL elsewhere (refused
+// before any request).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeSync, copyFileSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+import { folderRoute, modelsV2, openPage, root, shot, useBrowser, violations } from './browser.mjs';
+
+const made = mkdtempSync(join(tmpdir(), 'model-folders-'));
+// config.json served gzip-encoded (Content-Length the compressed size): a Llama's, and 2 MiB of spaces
+const gzipped = {
+  '/gzip/ok/config.json': gzipSync(readFileSync(join(modelsV2, 'llama-gqa', 'config.json'))),
+  '/gzip/big/config.json': gzipSync(Buffer.alloc(2 << 20, ' ')),
+};
+const files = folderRoute({ '/models-v2/': modelsV2, '/made/': made, '/gzip/ok/': join(modelsV2, 'llama-gqa') });
+function route(request, response) {
+  // a folder whose config.json redirects to another origin (the strict CSP stops the hop: model-sources.test.mjs counts that none is made)
+  if (request.url === '/away/config.json') return !!response.writeHead(302, { Location: 'http://127.0.0.1:9/config.json' }).end();
+  const body = gzipped[new URL(request.url, 'http://localhost').pathname];
+  if (!body) return files(request, response);
+  response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': body.length, 'Cache-Control': 'no-cache' }).end(body);
+  return true;
+}
+const env = useBrowser({ csp: true, route });
+
+const hf = join(root, 'tests', 'models', 'hf-f32.safetensors');
+const llama = join(modelsV2, 'llama-gqa');
+const sharded = join(modelsV2, 'llama-mha-sharded');
+const shards = ['model-00001-of-00002.safetensors', 'model-00002-of-00002.safetensors'];
+const hostile = '<img src=x onerror=alert(1)>\u202e';
+
+// Folders made for the tests: a GPT-2 one, a Llama with a tokenizer.json, and the refused ones.
+function folder(name, files) {
+  const dir = join(made, name);
+  mkdirSync(dir, { recursive: true });
+  for (const [file, content] of Object.entries(files)) {
+    if (typeof content === 'string' && content.startsWith('copy:')) copyFileSync(content.slice(5), join(dir, file));
+    else writeFileSync(join(dir, file), content);
+  }
+  return dir;
+}
+const tokenizer = JSON.stringify({ version: '1.0', model: { type: 'BPE', vocab: { a: 0 }, merges: [] } });
+const llamaConfig = readFileSync(join(llama, 'config.json'), 'utf8');
+const index = (map) => JSON.stringify({ metadata: {}, weight_map: map });
+before(() => {
+  folder('gpt2', { 'config.json': JSON.stringify({ model_type: 'gpt2', n_head: 6, layer_norm_epsilon: 1e-5 }), 'model.safetensors': `copy:${hf}` });
+  folder('tokenized', { 'config.json': llamaConfig, 'model.safetensors': `copy:${join(llama, 'model.safetensors')}`, 'tokenizer.json': tokenizer });
+  const deeper = folder('tokenized/deeper', { 'config.json': '{' });  // a folder inside the folder: not the folder's
+  void deeper;
+  folder('noconfig', { 'model.safetensors': `copy:${join(llama, 'model.safetensors')}` });
+  folder('notjson', { 'config.json': `{"model_type": "llama", ${hostile}`, 'model.safetensors': `copy:${join(llama, 'model.safetensors')}` });
+  const big = folder('big', { 'model.safetensors': `copy:${join(llama, 'model.safetensors')}` });
+  const out = openSync(join(big, 'config.json'), 'w');
+  ftruncateSync(out, (1 << 20) + 1);
+  closeSync(out);
+  const map = JSON.parse(readFileSync(join(sharded, 'model.safetensors.index.json'), 'utf8')).weight_map;
+  folder('missing-shard', { 'config.json': readFileSync(join(sharded, 'config.json')), 'model.safetensors.index.json': index(map), [shards[0]]: `copy:${join(sharded, shards[0])}` });
+  folder('path-entry', {
+    'config.json': readFileSync(join(sharded, 'config.json')),
+    'model.safetensors.index.json': index({ ...map, 'model.norm.weight': '../secret.safetensors' }),
+    [shards[0]]: `copy:${join(sharded, shards[0])}`, [shards[1]]: `copy:${join(sharded, shards[1])}`,
+  });
+  folder('url-entry', { 'config.json': readFileSync(join(sharded, 'config.json')), 'model.safetensors.index.json': index({ 'lm_head.weight': 'https://example.org/x.safetensors' }) });
+});
+
+async function modelPage(hash = '#model=text-gpt&text=To%20be', options) {
+  const page = await openPage(env.browser, `${env.url}${hash}`, options);
+  page.asked = [];
+  page.on('request', (r) => page.asked.push(r.url()));
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('.model-view')?.dataset.state), null, { timeout: 30000 });
+  return page;
+}
+
+// Does `action`, then waits for its outcome: a line, a summary, or a model opened.
+async function outcome(page, action) {
+  await page.evaluate(() => {
+    document.querySelector('.model-status').hidden = true;
+    document.querySelector('.model-folder').hidden = true;
+    document.querySelector('.model-view').dataset.state = 'before';
+  });
+  await action();
+  await page.waitForFunction(() => {
+    const view = document.querySelector('.model-view');
+    return !document.querySelector('.model-status').hidden  // a link refused before any opening leaves the state as it was
+      || (['ready', 'error'].includes(view.dataset.state) && (!document.querySelector('.model-folder').hidden || view.dataset.tokens));
+  }, null, { timeout: 20000 });
+}
+
+const status = (page) => page.textContent('.model-status');
+const thumbs = (page) => page.$$eval('.model-thumb', (b) => b.length);
+const facts = (page) => page.$$eval('.model-folder-facts dt', (terms) => Object.fromEntries(terms.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
+const pickFolder = (page, dir) => page.setInputFiles('.model-source input[webkitdirectory]', dir);
+const pickFiles = (page, files) => page.setInputFiles('.model-source input[multiple]', files);
+
+// A drop on the source box as a browser makes it: items whose webkitGetAsEntry
+// gives a folder entry (its files read one level deep) or file entries.
+async function drop(page, { folder: name = null, files }) {
+  const contents = Object.fromEntries(Object.entries(files).map(([file, path]) => [file, [...readFileSync(path)]]));
+  await page.evaluate(({ name, contents }) => {
+    const fileEntry = (file, bytes) => ({ isFile: true, isDirectory: false, name: file, file: (ok) => ok(new File([new Uint8Array(bytes)], file)) });
+    const entries = Object.entries(contents).map(([file, bytes]) => fileEntry(file, bytes));
+    const nested = { isFile: false, isDirectory: true, name: 'nested', createReader: () => ({ readEntries: (ok) => ok([]) }) };
+    const top = name === null ? entries : [{
+      isFile: false, isDirectory: true, name,
+      createReader() {
+        const batches = [entries.slice(0, 1), [...entries.slice(1), nested], []];  // readEntries answers in batches
+        return { readEntries: (ok) => ok(batches.shift()) };
+      },
+    }];
+    const event = new Event('drop', { bubbles: true, cancelable: true });
+    // as a browser's, the DataTransfer is empty once the drop's handlers have run
+    let live = true;
+    const items = top.map((entry) => ({ kind: 'file', webkitGetAsEntry: () => (live ? entry : null) }));
+    Object.defineProperty(event, 'dataTransfer', { value: { types: ['Files'], get files() { return []; }, get items() { return live ? items : []; } } });
+    document.querySelector('.model-source').dispatchEvent(event);
+    live = false;
+  }, { name, contents });
+}
+
+async function keptTextGpt(page, what) {
+  assert.equal(await page.textContent('.model-name'), 'Model: text-gpt', what);
+  assert.equal(await thumbs(page), 8, what);
+  assert.equal(await page.isHidden('.model-folder'), true, what);
+}
+
+test('a folder picked, several files picked, a folder dropped, files dropped, a folder\'s URL: what each holds, and a GPT-2 folder opens', async () => {
+  const page = await modelPage();
+  // the folder picker: a Llama with grouped-query attention
+  await outcome(page, () => pickFolder(page, llama));
+  assert.equal(await page.isHidden('.model-status'), true, await status(page));
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "llama-gqa/": a Llama model');
+  assert.deepEqual(await facts(page), {
+    Family: 'Llama (model_type "llama", LlamaForCausalLM)',
+    Layers: '2',
+    Heads: '4 query heads sharing 2 key/value heads (2 query heads each)',
+    'Hidden size': '32',
+    Vocabulary: '64 tokens',
+    Weights: '"model.safetensors" 72.3\u00a0kB',
+    Tokenizer: 'none (no tokenizer.json): the text is typed as token ids',
+  });
+  assert.equal(await page.textContent('.model-folder-note'), 'The Llama family\'s forward is not in the page yet, so this folder cannot run here; still showing text-gpt.');
+  assert.equal(await thumbs(page), 8, 'the model shown stays');
+  assert.equal(await page.getAttribute('.model-view', 'data-folder'), 'summary');
+  await shot(page, 'model-folder-summary');
+  // several files picked at once with the file picker: the sharded Llama's, shards in the index's order
+  await outcome(page, () => pickFiles(page, ['config.json', 'model.safetensors.index.json', ...shards].reverse().map((f) => join(sharded, f))));
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in the files chosen: a Llama model');
+  const two = await facts(page);
+  assert.equal(two['Weights: 2 shards'], `"${shards[0]}" 65.7\u00a0kB, "${shards[1]}" 73.9\u00a0kB; 139.6\u00a0kB in all`);
+  assert.equal(two.Heads, '4, each with its own key/value head');
+  assert.equal(two.Layers, '3');
+  // a dropped folder (read one level deep: its folder inside is not read), with a tokenizer.json
+  await outcome(page, () => drop(page, { folder: 'qwen', files: {
+    'config.json': join(modelsV2, 'qwen2-bias-bf16', 'config.json'), 'model.safetensors': join(modelsV2, 'qwen2-bias-bf16', 'model.safetensors'),
+    'tokenizer.json': join(made, 'tokenized', 'tokenizer.json'),
+  } }));
+  assert.equal(await page.isHidden('.model-status'), true, await status(page));
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "qwen/": a Qwen2 model');
+  const qwen = await facts(page);
+  assert.equal(qwen.Heads, '6 query heads sharing 2 key/value heads (3 query heads each)');
+  assert.equal(qwen['Hidden size'], '48');
+  assert.equal(qwen.Tokenizer, `tokenizer.json, ${tokenizer.length}\u00a0bytes`);
+  // files dropped together: a BERT
+  await outcome(page, () => drop(page, { files: { 'config.json': join(modelsV2, 'bert-mlm', 'config.json'), 'model.safetensors': join(modelsV2, 'bert-mlm', 'model.safetensors') } }));
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in the files chosen: a BERT model');
+  assert.equal((await facts(page)).Heads, '4, each with its own key/value head');
+  assert.match(await page.textContent('.model-folder-note'), /^The BERT family's forward is not in the page yet, so this folder cannot run here; still showing text-gpt\.$/);
+  // a folder's URL: the shards asked for their size, not read
+  await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=models-v2/llama-mha-sharded/&text=To%20be'; }));
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "models-v2/llama-mha-sharded/": a Llama model');
+  assert.equal((await facts(page))['Weights: 2 shards'], `"${shards[0]}" 65.7\u00a0kB, "${shards[1]}" 73.9\u00a0kB; 139.6\u00a0kB in all`);
+  const path = (u) => new URL(u).pathname;
+  assert.deepEqual(page.asked.filter((u) => u.includes('/models-v2/')).map(path), [
+    '/models-v2/llama-mha-sharded/config.json', '/models-v2/llama-mha-sharded/model.safetensors',
+    '/models-v2/llama-mha-sharded/model.safetensors.index.json', `/models-v2/llama-mha-sharded/${shards[0]}`,
+    `/models-v2/llama-mha-sharded/${shards[1]}`, '/models-v2/llama-mha-sharded/tokenizer.json',
+  ]);
+  await keptTextGptModel(page);
+  // a config.json served gzip-encoded is read as its decoded text
+  await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=gzip/ok/&text=To%20be'; }));
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "gzip/ok/": a Llama model', await status(page));
+  // a GPT-2 folder by URL opens through the GPT-2 path, n_head 6 from its config.json (3 in the file)
+  await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=made/gpt2/&text=3,1,4'; }));
+  await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "made/gpt2/"');
+  assert.equal(await page.isHidden('.model-folder'), true);
+  await page.fill('.model-text-field textarea', '3, 1, 4, 1, 5');
+  await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens === '3,1,4,1,5');
+  assert.equal(await thumbs(page), 2 * 6);
+  // and picked as a folder from disk
+  await outcome(page, () => pickFolder(page, join(made, 'tokenized')));
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "tokenized/": a Llama model', 'its folder inside ("deeper/config.json") is not the folder\'s');
+  assert.match(await page.textContent('.model-folder-note'), /; still showing "made\/gpt2\/"\.$/);
+  await outcome(page, () => pickFolder(page, join(made, 'gpt2')));
+  await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "gpt2/"');
+  assert.equal(await thumbs(page), 2 * 6);
+  // files dropped that are no folder's: one model file with its config.json, as the file picker opens them
+  await outcome(page, () => drop(page, { files: { 'text-gpt.safetensors': join(root, 'web', 'models', 'text-gpt.safetensors') } }));
+  await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "text-gpt.safetensors"');
+  assert.equal(await thumbs(page), 8);
+  assert.deepEqual(page.problems.filter((p) => !/404/.test(p)), []);
+  assert.deepEqual(await violations(page), []);
+  await page.context().close();
+});
+
+async function keptTextGptModel(page) {
+  assert.equal(await page.textContent('.model-name'), 'Model: text-gpt');
+  assert.equal(await thumbs(page), 8);
+}
+
+test('a refused folder: one line under the controls naming the file, the model shown kept, nothing of the user\'s text echoed raw', async () => {
+  const page = await modelPage();
+  const cases = [
+    ['no config.json (picked)', () => pickFolder(page, join(made, 'noconfig')),
+      '"noconfig/": config.json: none in the folder "noconfig"; a model folder holds config.json beside model.safetensors; still showing text-gpt'],
+    ['no config.json (URL)', () => page.evaluate(() => { window.location.hash = '#model=made/noconfig/&text=To%20be'; }),
+      '"made/noconfig/": config.json: none at "/made/noconfig/"; a model folder holds config.json beside model.safetensors; still showing text-gpt'],
+    ['config.json past 1 MiB (picked)', () => pickFolder(page, join(made, 'big')),
+      '"big/": config.json: 1048577 bytes exceed the limit of 1048576 (1 MiB); still showing text-gpt'],
+    ['config.json past 1 MiB (URL)', () => page.evaluate(() => { window.location.hash = '#model=made/big/&text=To%20be'; }),
+      '"made/big/": config.json: 1048577 bytes exceed the limit of 1048576 (1 MiB); still showing text-gpt'],
+    ['config.json past 1 MiB, gzip-encoded (its size unknown until read)', () => page.evaluate(() => { window.location.hash = '#model=gzip/big/&text=To%20be'; }),
+      '"gzip/big/": config.json: more than 1048576 bytes, the limit (1 MiB); still showing text-gpt'],
+    ['config.json not JSON', () => pickFolder(page, join(made, 'notjson')),
+      '"notjson/": config.json: not valid JSON; still showing text-gpt'],
+    ['an index naming a missing shard (picked)', () => pickFolder(page, join(made, 'missing-shard')),
+      `"missing-shard/": model.safetensors.index.json: its shard "${shards[1]}" is not in the folder "missing-shard"; still showing text-gpt`],
+    ['an index naming a missing shard (URL)', () => page.evaluate(() => { window.location.hash = '#model=made/missing-shard/&text=To%20be'; }),
+      `"made/missing-shard/": model.safetensors.index.json: its shard "${shards[1]}" is not at "/made/missing-shard/"; still showing text-gpt`],
+    ['an index entry with a path (picked)', () => pickFolder(page, join(made, 'path-entry')),
+      '"path-entry/": model.safetensors.index.json: weight_map["model.norm.weight"] is "../secret.safetensors", not the name of a file in the same folder; still showing text-gpt'],
+    ['an index entry with a path (URL)', () => page.evaluate(() => { window.location.hash = '#model=made/path-entry/&text=To%20be'; }),
+      '"made/path-entry/": model.safetensors.index.json: weight_map["model.norm.weight"] is "../secret.safetensors", not the name of a file in the same folder; still showing text-gpt'],
+    ['an index entry with a URL', () => page.evaluate(() => { window.location.hash = '#model=made/url-entry/&text=To%20be'; }),
+      '"made/url-entry/": model.safetensors.index.json: weight_map["lm_head.weight"] is "https://example.org/x.safetensors", not the name of a file in the same folder; still showing text-gpt'],
+    ['a folder URL elsewhere', () => page.evaluate(() => { window.location.hash = '#model=https://example.org/llama/&text=To%20be'; }),
+      'model: "https://example.org/llama/" is not on this site; model files load from the page\'s own origin only; still showing text-gpt'],
+    ['a folder URL whose config.json redirects to another origin', () => page.evaluate(() => { window.location.hash = '#model=away/&text=To%20be'; }),
+      '"away/": config.json: "/away/config.json" redirects to another origin; model files load from the page\'s own origin only; still showing text-gpt'],
+    ['a drop of two folders', () => page.evaluate(() => {
+      const folder = (name) => ({ isFile: false, isDirectory: true, name, createReader: () => ({ readEntries: (ok) => ok([]) }) });
+      const event = new Event('drop', { bubbles: true, cancelable: true });
+      Object.defineProperty(event, 'dataTransfer', { value: { types: ['Files'], files: [], items: [folder('a'), folder('b')].map((e) => ({ kind: 'file', webkitGetAsEntry: () => e })) } });
+      document.querySelector('.model-source').dispatchEvent(event);
+    }), 'drop: one folder at a time, or the files of one folder; still showing text-gpt'],
+  ];
+  for (const [what, action, line] of cases) {
+    await outcome(page, action);
+    assert.equal(await status(page), line, what);
+    assert.doesNotMatch(await status(page), /\n/, what);
+    assert.equal(await page.evaluate(() => document.querySelector('.model-status').previousElementSibling?.className), 'model-progress', `${what}: the line is under the controls`);
+    await keptTextGpt(page, what);
+  }
+  assert.equal(page.asked.filter((u) => /secret|example\.org/.test(u)).length, 0, 'nothing was asked of another origin or outside the folder');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('img').length), 0);
+  await shot(page, 'model-folder-refused');
+  // the 404s of files a folder lacks, and the CSP stopping the redirect's hop, only
+  assert.deepEqual(page.problems.filter((p) => !/404|Connecting to 'http:\/\/127\.0\.0\.1:9\/config\.json' violates/.test(p)), []);
+  assert.deepEqual(await violations(page), [`connect-src: ${env.url}away/config.json`], 'the browser names the URL asked, not where it led');
+  await page.context().close();
+});
+
+test('a link straight to a folder the page cannot run yet: its summary, no model; the element says why in its error event', async () => {
+  const page = await modelPage('#model=models-v2/bert-base-model-f16/&text=To%20be');
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "models-v2/bert-base-model-f16/": a BERT model');
+  assert.equal(await page.textContent('.model-folder-note'), 'The BERT family\'s forward is not in the page yet, so this folder cannot run here.');
+  assert.equal((await facts(page)).Weights, '"model.safetensors" 26.2\u00a0kB');
+  assert.equal(await thumbs(page), 0);
+  await page.context().close();
+  const frame = await openPage(env.browser);
+  // the element's error event does not bubble: a listener in the capture phase hears it
+  await frame.context().addInitScript(() => {
+    window.__errors = [];
+    window.addEventListener('error', (event) => event.detail && window.__errors.push(event.detail.message), true);
+  });
+  await frame.goto(`${env.url}embed.html#view=model&model=models-v2/llama-gqa/`);
+  await frame.waitForFunction(() => window.__errors.length > 0, null, { timeout: 30000 });
+  assert.equal(await frame.evaluate(() => document.querySelector('attention-playground').dataset.state), 'error');
+  assert.deepEqual(await frame.evaluate(() => window.__errors), ['Attention Playground: The Llama family\'s forward is not in the page yet, so this folder cannot run here']);
+  assert.equal(await frame.$eval('attention-playground', (e) => e.shadowRoot.querySelector('.model-folder-title').textContent), 'Found in "models-v2/llama-gqa/": a Llama model');
+  await frame.context().close();
+});
+
+test('screenshots: a folder\'s summary and a refused folder at 1280 × 720 and 390 × 844, light and dark', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    for (const [width, height] of [[1280, 720], [390, 844]]) {
+      const page = await modelPage('#model=text-gpt&text=To%20be', { viewport: { width, height }, colorScheme });
+      await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=models-v2/llama-mha-sharded/&text=To%20be'; }));
+      assert.equal(await page.isHidden('.model-folder'), false);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.equal(overflow, 0, `no sideways scroll at ${width}`);
+      // the window as the learner sees it, the source box at its top
+      const view = (name) => page.evaluate(() => document.querySelector('.model-source').scrollIntoView())
+        .then(() => page.screenshot({ path: join(root, 'tests', 'screenshots', `${name}-${width}-${colorScheme}.png`) }));
+      await view('model-folder-summary');
+      await outcome(page, () => pickFolder(page, join(made, 'path-entry')));
+      await view('model-folder-refused');
+      await page.context().close();
+    }
+  }
+});

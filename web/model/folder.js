@@ -1,0 +1,216 @@
+// The Model view's folders (models-v2.md section 1): "Open a folder" beside
+// the file picker, the source box as a drop zone (a folder, or files dropped
+// together), several files picked at once that make a folder, and a
+// same-origin #model= URL ending in "/" (files picked or dropped that are
+// no folder's open as one model file). engine/folder-source.js (loaded
+// when a folder is first opened) finds and checks the files; a refused
+// folder is one line under the controls and the model shown stays. What a
+// folder then becomes is openFolderModel's, the one function to replace
+// when the core reads folders.
+import { quoteText } from '../state/state.js';
+
+const source = () => import('../engine/folder-source.js');
+
+function element(parent, tag, props = {}) {
+  const e = document.createElement(tag);
+  Object.assign(e, props);
+  parent.append(e);
+  return e;
+}
+
+const families = { bert: 'BERT', gpt2: 'GPT-2', llama: 'Llama', mistral: 'Mistral', qwen2: 'Qwen2' };
+
+// Whether files picked together are a folder's (config.json and the weights
+// of a folder) rather than one model file with its config.json.
+function isFolder(files) {
+  const names = new Set(files.map((f) => f.name));
+  return names.has('config.json') && (names.has('model.safetensors') || names.has('model.safetensors.index.json'));
+}
+
+// A drop's entries and files, read while its event runs (a browser empties
+// the DataTransfer once the handler returns; the entries stay readable).
+function droppedItems(dataTransfer) {
+  const items = [...(dataTransfer?.items ?? [])].filter((item) => item.kind === 'file');
+  return { entries: items.map((item) => item.webkitGetAsEntry?.() ?? null), files: [...(dataTransfer?.files ?? [])] };
+}
+
+export class FolderSource {
+  // view: the ModelView; controls: the box of its pickers (also the drop
+  // zone); the summary of a folder the page cannot run yet goes at the end of `box`.
+  constructor(view, controls, box) {
+    this.view = view;
+    const field = element(controls, 'div', { className: 'field' });
+    const label = element(field, 'label', { textContent: 'Or open a model folder (config.json, model.safetensors, tokenizer.json)' });
+    this.input = element(field, 'input', { type: 'file', webkitdirectory: true });
+    this.input.id = `model-folder-${Math.random().toString(36).slice(2)}`;
+    label.htmlFor = this.input.id;
+    this.input.addEventListener('change', () => {
+      const files = [...this.input.files];
+      this.input.value = '';  // the same folder chosen again opens again
+      this.openFiles(files);
+    });
+    element(controls, 'p', { className: 'note model-drop-note', textContent: 'Or drop a folder, or its files, on this box.' });
+    controls.classList.add('model-drop-zone');
+    controls.addEventListener('dragover', (event) => {
+      if (![...(event.dataTransfer?.types ?? [])].includes('Files')) return;
+      event.preventDefault();
+      controls.classList.add('model-drop-over');
+    });
+    controls.addEventListener('dragleave', (event) => {
+      if (!controls.contains(event.relatedTarget)) controls.classList.remove('model-drop-over');
+    });
+    controls.addEventListener('drop', (event) => {
+      event.preventDefault();
+      controls.classList.remove('model-drop-over');
+      this.openDrop(droppedItems(event.dataTransfer));  // now: the DataTransfer is emptied once this returns
+    });
+    this.summary = element(box, 'section', { className: 'model-folder', hidden: true });
+    this.summary.setAttribute('role', 'status');
+  }
+
+  // Hides the last folder's summary (another model is opening).
+  clear() {
+    this.line = null;
+    this.summary.hidden = true;
+    delete this.view.box.dataset.folder;
+  }
+
+  // Files picked or dropped together: a folder's (config.json with the
+  // weights), or one model file with its config.json if given.
+  async openPicked(files) {
+    if (isFolder(files)) return this.openFiles(files);
+    const model = files.find((f) => !/\.json$/i.test(f.name));
+    const config = files.find((f) => /\.json$/i.test(f.name));
+    if (!model) return this.view.showStatus('Choose a model file (.safetensors), with its config.json beside it if it has one');
+    // the worker reads the config.json once it has checked its size
+    return this.view.open(model, { config: config ?? '', name: model.name, label: quoteText(model.name, 80), file: true });
+  }
+
+  // A folder's files (a folder picker's carry "folder/name"), or files picked together.
+  openFiles(files, name = null) {
+    name ??= files.find((f) => f.webkitRelativePath)?.webkitRelativePath.split('/')[0] ?? null;
+    const label = name === null ? 'the files chosen' : quoteText(`${name}/`, 80);
+    return this.open(label, async ({ filesPlace, readFolder }) => readFolder(filesPlace(files, name)), true);
+  }
+
+  // A drop (droppedItems'): a folder, or files (a folder's, or a model file).
+  async openDrop(dropped) {
+    try {
+      const { droppedFiles } = await source();
+      const { files, name } = await droppedFiles(dropped);
+      if (name === null) return this.openPicked(files);
+      return this.openFiles(files, name);
+    } catch (error) {
+      this.view.refused(null, error);
+    }
+  }
+
+  // A same-origin folder URL (the page checked its origin); label: the link's text, quoted.
+  openUrl(url, label) {
+    return this.open(label, async ({ readFolder, urlPlace }) => readFolder(urlPlace(url)), false);
+  }
+
+  // Reads a folder (read(folder-source's module)), then opens what it holds.
+  async open(label, read, file) {
+    const view = this.view;
+    view.loading?.worker.terminate();
+    const loading = { worker: { terminate() {} } };  // nothing to stop: a few small reads
+    view.loading = loading;
+    view.progressBox.hidden = false;
+    view.progress.removeAttribute('value');
+    view.progressText.textContent = `Reading ${label}…`;
+    view.showStatus('');
+    this.clear();
+    view.box.dataset.state = 'loading';
+    let folder;
+    try {
+      folder = await read(await source());
+    } catch (error) {
+      if (view.loading === loading) view.refused(label, error);
+      return;
+    }
+    if (view.loading !== loading) return;  // another model was asked for meanwhile
+    view.loading = null;
+    view.progressBox.hidden = true;
+    await openFolderModel(view, folder, { label, file });
+  }
+
+  // What was found in a folder the page cannot run yet, and that it cannot:
+  // `line` says why. The model shown stays.
+  showSummary(folder, label, line) {
+    const view = this.view;
+    const { config, modelType } = folder;
+    this.summary.textContent = '';
+    element(this.summary, 'h3', { className: 'model-folder-title', textContent: `Found in ${label}: a ${families[modelType]} model` });
+    const facts = element(this.summary, 'dl', { className: 'model-folder-facts' });
+    const fact = (term, text) => {
+      element(facts, 'dt', { textContent: term });
+      element(facts, 'dd', { textContent: text });
+    };
+    const gpt2 = modelType === 'gpt2';
+    const heads = config[gpt2 ? 'n_head' : 'num_attention_heads'];
+    const shared = gpt2 || modelType === 'bert' ? undefined : config.num_key_value_heads;
+    fact('Family', `${families[modelType]} (model_type ${JSON.stringify(modelType)}${architecture(config)})`);
+    fact('Layers', whole(config[gpt2 ? 'n_layer' : 'num_hidden_layers']));
+    fact('Heads', headsText(heads, shared));
+    fact('Hidden size', whole(config[gpt2 ? 'n_embd' : 'hidden_size']));
+    fact('Vocabulary', `${whole(config.vocab_size)} tokens`);
+    fact(folder.files.length === 1 ? 'Weights' : `Weights: ${folder.files.length} shards`, weightsText(folder.files));
+    fact('Tokenizer', folder.tokenizerText === null
+      ? 'none (no tokenizer.json): the text is typed as token ids'
+      : `tokenizer.json, ${bytesText(new TextEncoder().encode(folder.tokenizerText).length)}`);
+    this.line = line;
+    element(this.summary, 'p', { className: 'model-folder-note', textContent: `${line}${view.worker ? `; still showing ${view.label}` : ''}.` });
+    this.summary.hidden = false;
+    view.box.dataset.folder = 'summary';
+    view.box.dataset.state = view.worker ? 'ready' : 'error';
+  }
+}
+
+// What the page does with a folder it has read. Until the core reads folders
+// in wasm, a GPT-2 folder with one model.safetensors opens through the GPT-2
+// path (its config.json beside the file, as a picked config.json is); any
+// other shows what was found and that it cannot run here yet. When the core
+// reads folders, this function becomes that call.
+export async function openFolderModel(view, folder, { label, file }) {
+  if (folder.modelType === 'gpt2' && folder.files.length === 1) {
+    const [weights] = folder.files;
+    return view.open(weights.blob ?? weights.url, { config: folder.configText, name: folder.name ?? 'model', label, file });
+  }
+  const line = folder.modelType === 'gpt2'
+    ? 'A GPT-2 folder in shards is not read by the page yet, only one model.safetensors'
+    : `The ${families[folder.modelType]} family's forward is not in the page yet, so this folder cannot run here`;
+  view.folder.showSummary(folder, label, line);
+}
+
+// A config's count as the page shows it: a whole number, or what it is not.
+function whole(value) {
+  if (value === undefined || value === null) return 'not given';
+  return Number.isSafeInteger(value) && value >= 0 ? value.toLocaleString('en') : 'not a whole number';
+}
+
+function headsText(heads, shared) {
+  if (shared === undefined || shared === null || shared === heads) return `${whole(heads)}, each with its own key/value head`;
+  const ok = Number.isSafeInteger(heads) && Number.isSafeInteger(shared) && shared > 0 && heads % shared === 0;
+  return `${whole(heads)} query heads sharing ${whole(shared)} key/value heads${ok ? ` (${heads / shared} query heads each)` : ''}`;
+}
+
+// The class the config names, when it is a plain identifier.
+function architecture(config) {
+  const name = Array.isArray(config.architectures) ? config.architectures[0] : undefined;
+  return typeof name === 'string' && /^[A-Za-z0-9_]{1,60}$/.test(name) ? `, ${name}` : '';
+}
+
+function bytesText(n) {
+  if (n === null || n === undefined) return 'size not known';
+  if (n < 1e3) return `${n}\u00a0bytes`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)}\u00a0kB`;
+  return `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)}\u00a0MB`;
+}
+
+function weightsText(files) {
+  const each = files.map((f) => `${quoteText(f.name, 80)} ${bytesText(f.size)}`).join(', ');
+  if (files.length === 1) return each;
+  const known = files.every((f) => f.size !== null);
+  return `${each}${known ? `; ${bytesText(files.reduce((sum, f) => sum + f.size, 0))} in all` : ''}`;
+}
