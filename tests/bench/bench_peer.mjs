@@ -73,7 +73,7 @@ for (let r = 0; r < rounds; r++) {
   log(`  round ${r + 1}: ours ${ours[r].toFixed(0)} ms, theirs ${theirs[r].toFixed(0)} ms`);
 }
 const compared = await page.evaluate(() => window.peerCompare());
-if (page.problems.length) log(page.problems.join('\n'));
+if (page.problems.length || page.failed.length) log([...page.problems, ...page.failed].join('\n'));
 await page.context().close();
 await browser.close();
 server.server.close();
