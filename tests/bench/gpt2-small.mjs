@@ -1,6 +1,7 @@
 // The model bench's GPT-2-small-shaped model (12 layers, d 768, 12 heads,
-// V 50257, tied, F32), written by torch_model.py random with GPT-2's own
-// initialisation (--attn-scale 1: at this size the default scale of 20 on
+// V 50257, tied, F32), written by torch_model.py random with its Linear
+// weights as GPT-2 initialises them, N(0, 0.02) (wte N(0, 0.3), wpe
+// N(0, 0.1), LayerNorm near 1 and 0; --attn-scale 1: at this size the default scale of 20 on
 // the attention weights makes the model chaotic, float32 against float64
 // differing by 1.0 in attention from layer 6, so no two implementations
 // could be compared on it). Made once into build/bench/, never committed.
