@@ -12,13 +12,13 @@ the causal mask as -inf before the softmax, GELU in its tanh form, the tied unem
 wte itself (F.linear on [T, d] exports as Gemm with transB, so the 154 MB matrix is stored once).
 torch.onnx.export serializes the graph itself; the `onnx` Python package is not needed.
 """
+import os
 import sys
 import time
 
 import torch
 import torch.nn.functional as F
 
-import os
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_model  # noqa: E402  (the copy beside this file)
 
