@@ -1,6 +1,6 @@
 // `make bench`, the GPT forward (issue 20's Speed and memory): a GPT-2-small-
-// shaped model (12 layers, d 768, 12 heads, V 50257, tied; random weights
-// written here by torch_model.py random, never committed) on 128 tokens,
+// shaped model (12 layers, d 768, 12 heads, V 50257, tied; GPT-2's
+// initialisation, written here by gpt2-small.mjs, never committed) on 128 tokens,
 // natively, in wasm in Chromium (the file opened through the engine's model
 // worker, web/engine/model-client.js, as the Model view opens it) and in
 // PyTorch one thread, each in GFLOP/s against the single-core peaks
@@ -10,28 +10,22 @@
 // tests/bench/model-results.json and the README's table between its markers.
 //   node tests/bench/bench_models.mjs [NATIVE_MODEL_BENCH]
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { hostSite, launch, openPage, root, serve } from '../browser/browser.mjs';
+import { gpt2SmallFile } from './gpt2-small.mjs';
 import { describePeaks, readPeaks } from './peaks.mjs';
 import { median, percentile, viewKeystrokes as viewKeystrokesOf } from './view-keystrokes.mjs';
 
 const nativeBench = process.argv[2] ?? join(root, 'build', 'native', 'attention-model-bench');
 const peaks = await readPeaks(process.argv[3] ?? join(root, 'build', 'native', 'attention-bench'));
-const benchDir = join(root, 'build', 'bench');
-const file = join(benchDir, 'gpt2-small.safetensors');
 const T = 128;
 const runs = 5;
 const log = (...a) => console.error(...a);
-mkdirSync(benchDir, { recursive: true });
 
 // 0. the model file, made here
-if (!existsSync(file)) {
-  log('writing a GPT-2-small-shaped model with torch_model.py random …');
-  execFileSync('/usr/bin/python3', [join(root, 'tests', 'bench', 'torch_model.py'), 'random', file, '--layout', 'hf',
-    '--vocab', '50257', '--length', '1024', '--embed', '768', '--heads', '12', '--layers', '12', '--tied'], { stdio: 'inherit' });
-}
+const file = gpt2SmallFile(log);
 const fileBytes = statSync(file).size;
 
 // 1. native
@@ -115,7 +109,7 @@ const f = (n, d = 1) => n.toFixed(d);
 const mb = (n) => `${(n / 1e6).toFixed(0)} MB`;
 const pct = (x) => (x === null ? '—' : `${(100 * x).toFixed(0)}%`);
 const table = [
-  `Measured ${results.date.slice(0, 10)} on ${machine}; \`make bench\`. A GPT-2-small-shaped model (12 layers, d 768, 12 heads, V 50257, tied; ${(native.parameters / 1e6).toFixed(1)}M parameters, ${mb(fileBytes)} as F32), written by \`torch_model.py random\`, on ${T} tokens: ${f(flop / 1e9, 1)} GFLOP a forward (multiply-adds counted from the shapes, every attention cell masked or not; median of ${runs} runs).`,
+  `Measured ${results.date.slice(0, 10)} on ${machine}; \`make bench\`. A GPT-2-small-shaped model (12 layers, d 768, 12 heads, V 50257, tied; ${(native.parameters / 1e6).toFixed(1)}M parameters, ${mb(fileBytes)} as F32), written by \`torch_model.py random --attn-scale 1\` (every Linear weight N(0, 0.02), as GPT-2 initialises them), on ${T} tokens: ${f(flop / 1e9, 1)} GFLOP a forward (multiply-adds counted from the shapes, every attention cell masked or not; median of ${runs} runs).`,
   '',
   describePeaks(peaks),
   '',

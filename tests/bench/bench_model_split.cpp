@@ -1,0 +1,166 @@
+// `make bench`'s peer part (bench_peer.mjs): where the time of the Model
+// view's run goes, natively at 128 bits (simd_lanes 4: the SSE2 form of the
+// kernels, the width wasm SIMD128 runs). One run is what the model worker
+// does for run(): run_model (the forward, the guesses after every position,
+// the loss) then the guesses at temperature 1 (tempered_guesses, which makes
+// the logits again). Every product of the core goes through gemm(); this
+// binary is linked with --wrap on both gemm overloads (CMakeLists.txt), so
+// each call is timed where the core makes it, and sorted by what it is: the
+// unembedding (n = V), the layers' other weights (the 4-argument gemm), the
+// heads' q kᵀ and w v (the batched one). The rest is run − their sum. Times
+// are this thread's CPU time (the machine is shared); the run's wall time too.
+// Before and after the runs, one core's 128-bit peak in CPU time too.
+// Also writes the (T, V) logits after every position (little-endian F32),
+// which are the wasm build's bit for bit, for the comparison with the peer.
+//   attention-model-split MODEL.safetensors [T] [RUNS] [LOGITS_OUT]  → JSON on stdout
+#include <malloc.h>
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "errors/check.hpp"
+#include "models/generate.hpp"
+#include "models/model_run.hpp"
+#include "models/model_stream.hpp"
+#include "peak.hpp"
+#include "tensor/gemm.hpp"
+#include "tensor/simd.hpp"
+
+namespace {
+
+// This thread's CPU time, in ms: on a machine shared with other work the
+// wall clock counts the waits too; the split is of the work.
+double cpu_ms() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) * 1e-6;
+}
+using clock_type = std::chrono::steady_clock;
+double ms_since(clock_type::time_point start) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
+}
+
+// what the products of one run took: ms and multiply-adds (every cell of a
+// causal product counted, as the model bench counts them)
+struct part {
+  double ms = 0;
+  double multiply_adds = 0;
+  std::size_t calls = 0;
+};
+part unembedding, weights, heads;
+std::size_t vocab = 0;
+
+// One core's 128-bit peak (peak.hpp, attention-bench --peak's 128-bit
+// loop) in this thread's CPU time: GFLOP/s, the best of 15.
+alignas(64) float ones[8 * 4];
+double peak_128() {
+  constexpr long steps = 5000000;
+  double best = 0;
+  for (int r = 0; r < 15; ++r) {
+    const double start = cpu_ms();
+    volatile float sink = bench::peak_loop<4, 2, 4>(steps, ones);
+    (void)sink;
+    best = std::max(best, bench::peak_flops(steps, 4, 8) / ((cpu_ms() - start) * 1e6));
+  }
+  return best;
+}
+
+}  // namespace
+
+// The linker's --wrap: the core's calls land here, the real ones are __real_.
+using attention::gemm_batch;
+using attention::matrix_ref;
+extern "C" {
+void __real__ZN9attention4gemmERKNS_10matrix_refES2_Pfm(const matrix_ref& a, const matrix_ref& b, float* c,
+                                                        std::size_t ldc);
+void __real__ZN9attention4gemmERKNS_10matrix_refES2_PfmRKNS_10gemm_batchE(const matrix_ref& a, const matrix_ref& b,
+                                                                          float* c, std::size_t ldc,
+                                                                          const gemm_batch& batch);
+
+void __wrap__ZN9attention4gemmERKNS_10matrix_refES2_Pfm(const matrix_ref& a, const matrix_ref& b, float* c,
+                                                        std::size_t ldc) {
+  const double start = cpu_ms();
+  __real__ZN9attention4gemmERKNS_10matrix_refES2_Pfm(a, b, c, ldc);
+  part& p = b.cols == vocab ? unembedding : weights;
+  p.ms += cpu_ms() - start;
+  p.multiply_adds += static_cast<double>(a.rows) * a.cols * b.cols;
+  ++p.calls;
+}
+
+void __wrap__ZN9attention4gemmERKNS_10matrix_refES2_PfmRKNS_10gemm_batchE(const matrix_ref& a, const matrix_ref& b,
+                                                                          float* c, std::size_t ldc,
+                                                                          const gemm_batch& batch) {
+  const double start = cpu_ms();
+  __real__ZN9attention4gemmERKNS_10matrix_refES2_PfmRKNS_10gemm_batchE(a, b, c, ldc, batch);
+  heads.ms += cpu_ms() - start;
+  heads.multiply_adds += static_cast<double>(batch.count) * a.rows * a.cols * b.cols;
+  ++heads.calls;
+}
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "usage: attention-model-split MODEL.safetensors [T] [RUNS] [LOGITS_OUT]\n";
+    return 64;
+  }
+  const std::size_t T = argc > 2 ? std::stoul(argv[2]) : 128, runs = argc > 3 ? std::stoul(argv[3]) : 5;
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);  // as the model bench: freed memory kept, as wasm keeps it
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  attention::use_simd_lanes(4);
+  std::fill(std::begin(ones), std::end(ones), 1.0f);
+  try {
+    const attention::gpt_model model = attention::read_model_file(argv[1]);
+    vocab = model.config.vocab;
+    std::vector<std::int64_t> tokens(T);
+    for (std::size_t t = 0; t < T; ++t) tokens[t] = static_cast<std::int64_t>((t * 7919 + 13) % vocab);
+    auto one_run = [&] {
+      attention::model_run run = attention::run_model(model, tokens);
+      attention::tempered_guesses(model, run, 1.0, run.top_k);
+      return run;
+    };
+    const attention::model_run first = one_run();  // warm: the allocator's pages
+    if (argc > 4) {
+      const attention::tensor3 logits = attention::logits_of(model, first, 0, T);  // (1, T, V)
+      std::ofstream out(argv[4], std::ios::binary);
+      out.write(reinterpret_cast<const char*>(logits.data()), static_cast<std::streamsize>(logits.size() * 4));
+      ATTENTION_CHECK(out.good(), argv[4], ": could not write the logits");
+    }
+    const double peak_before = peak_128();
+    nlohmann::json rounds = nlohmann::json::array();
+    for (std::size_t r = 0; r < runs; ++r) {
+      unembedding = weights = heads = part{};
+      const auto start = clock_type::now();
+      const double cpu_start = cpu_ms();
+      one_run();
+      const double run_ms = cpu_ms() - cpu_start, wall_ms = ms_since(start);
+      auto of = [](const part& p) {
+        return nlohmann::json{{"ms", p.ms}, {"multiply_adds", p.multiply_adds}, {"calls", p.calls}};
+      };
+      rounds.push_back({{"run_ms", run_ms},
+                        {"wall_ms", wall_ms},
+                        {"unembedding", of(unembedding)},
+                        {"weights", of(weights)},
+                        {"heads", of(heads)},
+                        {"rest_ms", run_ms - unembedding.ms - weights.ms - heads.ms}});
+    }
+    const double peak_after = peak_128();
+    std::cout << nlohmann::json{{"lanes", attention::simd_lanes()},
+                                {"tokens", T},
+                                {"runs", rounds},
+                                {"peak_128_cpu_gflops", {peak_before, peak_after}}}
+                     .dump()
+              << "\n";
+  } catch (const attention::error& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
