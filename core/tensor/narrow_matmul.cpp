@@ -9,7 +9,10 @@ namespace attention {
 namespace {
 
 // A panel's floats: 256 KB, a quarter of this machine's L2, beside the
-// pack buffers gemm keeps.
+// pack buffers gemm keeps. The panel holds W's rows as they are (Wᵀ a
+// view), and gemm packs it as it packs a float weight: widening it straight
+// into Wᵀ's layout, for gemm to read unpacked, measured slower (AVX-512's
+// panels of 32 columns then stride through the whole panel).
 constexpr std::size_t PANEL_FLOATS = std::size_t{64} << 10;
 
 thread_local std::vector<float> panel;  // kept between calls, as gemm's pack buffers are
