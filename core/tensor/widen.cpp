@@ -56,18 +56,17 @@ ATTENTION_INLINE vec<W> widen_bf16(const bits_vec<W>& h) {
   return (vec<W>)(h << 16);
 }
 
-// F16 (Giesen's exact conversion, branch-free): the exponent and mantissa
-// moved into place and the exponent rebiased (15 → 127); an all-ones
-// exponent (inf, NaN) gets 255; a zero exponent (zero, subnormal m · 2⁻²⁴)
-// is made 2⁻¹⁴ · (1 + m/1024) and 2⁻¹⁴ subtracted, exactly. Then the sign.
+// F16: its exponent and mantissa moved into a float32's place read as a
+// float32 are the half's value times 2⁻¹¹², so one multiply by 2¹¹² gives
+// it exactly (a power of two; subnormal halves arrive as float32
+// subnormals, which neither wasm nor this core flushes). An all-ones
+// exponent (inf, NaN) gets 255 instead. Then the sign.
 template <int W>
 ATTENTION_INLINE vec<W> widen_f16(const bits_vec<W>& h) {
   const bits_vec<W> moved = (h & 0x7FFFu) << 13;
-  const bits_vec<W> exponent = moved & 0x0F800000u;
-  const bits_vec<W> infinite = (bits_vec<W>)(exponent == 0x0F800000u), small = (bits_vec<W>)(exponent == 0u);
-  const bits_vec<W> rebiased = moved + 0x38000000u + (infinite & 0x38000000u) + (small & 0x00800000u);
-  const bits_vec<W> lifted = (bits_vec<W>)((vec<W>)rebiased - splat<W>(6.103515625e-05f));  // − 2⁻¹⁴
-  return (vec<W>)(((lifted & small) | (rebiased & ~small)) | ((h & 0x8000u) << 16));
+  const bits_vec<W> scaled = (bits_vec<W>)((vec<W>)moved * splat<W>(5.192296858534828e+33f));  // 2¹¹²
+  const bits_vec<W> infinite = (bits_vec<W>)((h & 0x7C00u) == 0x7C00u);
+  return (vec<W>)((scaled | (infinite & 0x7F800000u)) | ((h & 0x8000u) << 16));
 }
 
 template <int W>
