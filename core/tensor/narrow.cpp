@@ -45,6 +45,20 @@ void widen_rows(const narrow_matrix& w, std::size_t first, std::size_t count, fl
     widen(w.dtype(), w.halves() + from, to, n);
 }
 
+void widen_block(const narrow_matrix& w, std::size_t row, std::size_t rows, std::size_t col, std::size_t cols,
+                 float* to) {
+  ATTENTION_CHECK(row <= w.rows() && rows <= w.rows() - row && col <= w.cols() && cols <= w.cols() - col,
+                  "narrow: block rows [", row, ", ", row + rows, ") columns [", col, ", ", col + cols, ") of a (",
+                  w.rows(), ", ", w.cols(), ") matrix");
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t from = (row + r) * w.cols() + col;
+    if (w.dtype() == weight_dtype::f32)
+      std::copy_n(w.floats() + from, cols, to + r * cols);
+    else
+      widen(w.dtype(), w.halves() + from, to + r * cols, cols);
+  }
+}
+
 tensor2 widened(const narrow_matrix& w) {
   tensor2 out({w.rows(), w.cols()});
   widen_rows(w, 0, w.rows(), out.data());

@@ -80,6 +80,12 @@ class narrow_matrix {
 // an embedding's rows of the tokens, a head's slice of a projection.
 void widen_rows(const narrow_matrix& w, std::size_t first, std::size_t count, float* to);
 
+// The block rows [row, row + rows) × columns [col, col + cols) widened into
+// `to`, (rows, cols) row-major: a head's slice of a Linear that holds every
+// head (its rows in [out, in], its columns in Conv1D's [in, out]).
+void widen_block(const narrow_matrix& w, std::size_t row, std::size_t rows, std::size_t col, std::size_t cols,
+                 float* to);
+
 // The whole matrix widened, (rows, cols): what the products must equal.
 tensor2 widened(const narrow_matrix& w);
 

@@ -157,3 +157,22 @@ TEST_CASE("widen_rows widens the rows asked for, an embedding's lookup", "[narro
     CHECK(widens_to_reference(copy, bytes));
   }
 }
+
+TEST_CASE("widen_block widens a block of rows and columns, a head's slice", "[narrow]") {
+  std::mt19937 gen(33);
+  for (weight_dtype type : {weight_dtype::f16, weight_dtype::bf16, weight_dtype::f32}) {
+    INFO(dtype_name(type));
+    const std::size_t rows = 9, cols = 37;
+    const std::vector<unsigned char> bytes = file_bytes(gen, type, rows, cols);
+    narrow_matrix w(type, rows, cols);
+    REQUIRE(w.fill(0, bytes.data(), bytes.size()) == narrow_matrix::none);
+    std::vector<float> block(4 * 11 + 1, -7.0f);
+    widen_block(w, 3, 4, 17, 11, block.data());
+    for (std::size_t r = 0; r < 4; ++r)
+      for (std::size_t c = 0; c < 11; ++c)
+        REQUIRE(bits_of_float(block[r * 11 + c]) == bits_of_float(reference_at(type, bytes, (3 + r) * cols + 17 + c)));
+    CHECK(block[44] == -7.0f);
+    CHECK_THROWS_AS(widen_block(w, 3, 4, 30, 8, block.data()), error);
+    CHECK_THROWS_AS(widen_block(w, 6, 4, 0, 1, block.data()), error);
+  }
+}
