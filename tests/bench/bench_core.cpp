@@ -2,7 +2,8 @@
 // every head recording every step. `make bench` runs it; with --json it
 // prints {"native": [...]} for tests/bench/bench.mjs; --training and --peak
 // print the training steps and the machine's peak for bench_training.mjs,
-// --training-paired a preset's steps each between two peaks.
+// --training-paired a preset's steps each between two peaks, --narrow
+// products with BF16 and F16 weights beside widened ones (bench_narrow.cpp).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "attention/run.hpp"
+#include "bench_narrow.hpp"
 #include "formats/scenario_file.hpp"
 #include "formats/training_cost.hpp"
 #include "formats/training_file.hpp"
@@ -193,6 +195,10 @@ int main(int argc, char** argv) {
   attention::keep_freed_memory();
   if (argc > 1 && std::strcmp(argv[1], "--training") == 0) return training(argc, argv);
   if (argc > 1 && std::strcmp(argv[1], "--peak") == 0) return peak();
+  if (argc > 1 && std::strcmp(argv[1], "--narrow") == 0) {  // [LANES]: at another vector width
+    if (argc > 2) attention::use_simd_lanes(std::atoi(argv[2]));
+    return bench::narrow_products();
+  }
   if (argc == 4 && std::strcmp(argv[1], "--training-paired") == 0) return training_paired(std::atoi(argv[2]), argv[3]);
   const bool json = argc > 1 && std::strcmp(argv[1], "--json") == 0;
   std::vector<size> sizes;

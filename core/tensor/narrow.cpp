@@ -1,0 +1,68 @@
+#include "tensor/narrow.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "errors/check.hpp"
+
+namespace attention {
+
+narrow_matrix::narrow_matrix(weight_dtype type, std::size_t rows, std::size_t cols)
+    : type_(type), rows_(rows), cols_(cols) {
+  ATTENTION_CHECK(cols == 0 || rows <= std::numeric_limits<std::size_t>::max() / 4 / cols,
+                  "narrow: a (", rows, ", ", cols, ") matrix does not fit in memory");
+  if (type == weight_dtype::f32)
+    floats_.resize(rows * cols);
+  else
+    halves_.resize(rows * cols);
+}
+
+unsigned char* narrow_matrix::bytes() {
+  return type_ == weight_dtype::f32 ? reinterpret_cast<unsigned char*>(floats_.data())
+                                    : reinterpret_cast<unsigned char*>(halves_.data());
+}
+
+std::size_t narrow_matrix::fill(std::size_t at, const unsigned char* bytes, std::size_t n) {
+  ATTENTION_CHECK(at <= byte_size() && n <= byte_size() - at, "narrow: ", n, " bytes at ", at, " run past the ",
+                  byte_size(), " of a (", rows_, ", ", cols_, ") ", dtype_name(type_), " matrix");
+  if (n == 0) return none;
+  std::memcpy(this->bytes() + at, bytes, n);
+  // the numbers whose last byte is among these: [at / item, (at + n) / item)
+  const std::size_t item = dtype_bytes(type_), first = at / item, end = (at + n) / item;
+  if (end <= first) return none;
+  const unsigned char* numbers = this->bytes() + first * item;
+  const std::size_t bad = first_not_finite(type_, numbers, end - first);
+  return bad == end - first ? none : first + bad;
+}
+
+void widen_rows(const narrow_matrix& w, std::size_t first, std::size_t count, float* to) {
+  ATTENTION_CHECK(first <= w.rows() && count <= w.rows() - first, "narrow: rows [", first, ", ", first + count,
+                  ") of a matrix of ", w.rows());
+  const std::size_t n = count * w.cols(), from = first * w.cols();
+  if (w.dtype() == weight_dtype::f32)
+    std::copy_n(w.floats() + from, n, to);
+  else
+    widen(w.dtype(), w.halves() + from, to, n);
+}
+
+void widen_block(const narrow_matrix& w, std::size_t row, std::size_t rows, std::size_t col, std::size_t cols,
+                 float* to) {
+  ATTENTION_CHECK(row <= w.rows() && rows <= w.rows() - row && col <= w.cols() && cols <= w.cols() - col,
+                  "narrow: block rows [", row, ", ", row + rows, ") columns [", col, ", ", col + cols, ") of a (",
+                  w.rows(), ", ", w.cols(), ") matrix");
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t from = (row + r) * w.cols() + col;
+    if (w.dtype() == weight_dtype::f32)
+      std::copy_n(w.floats() + from, cols, to + r * cols);
+    else
+      widen(w.dtype(), w.halves() + from, to + r * cols, cols);
+  }
+}
+
+tensor2 widened(const narrow_matrix& w) {
+  tensor2 out({w.rows(), w.cols()});
+  widen_rows(w, 0, w.rows(), out.data());
+  return out;
+}
+
+}  // namespace attention
