@@ -121,10 +121,12 @@ TEST_CASE("top-k and top-p: the very tokens PyTorch samples with transformers' w
     const model_run run = run_model(model, prompt, 10);
     const std::vector<tempered_guess> all = tempered_guesses(model, run, temperature, V, warp);
     const auto want = c.at("first_kept").get<std::vector<std::int64_t>>();
+    const auto p = c.at("first_probabilities").get<std::vector<float>>();  // (V) PyTorch's softmax after the cut
     std::vector<std::int64_t> kept;
     float sum = 0;
     for (std::size_t n = (prompt.size() - 1) * V; n < all.size(); ++n) {
       CHECK(all[n].remaining == want.size());
+      CHECK(all[n].drawn == Approx(p[static_cast<std::size_t>(all[n].id)]).margin(1e-7));
       if (all[n].kept) kept.push_back(all[n].id);
       else CHECK(all[n].drawn == 0.0f);
       sum += all[n].drawn;
