@@ -3,7 +3,7 @@
 // (tests/fixtures/sampling.json, make_sampling.py: transformers' warpers
 // after the temperature, gpt-v1's draw on a seeded torch.Generator), the
 // guesses mark kept exactly the tokens PyTorch kept, with its probabilities
-// after the cut, and a bad top-k or
+// after the cut (within 1e-6, as model.test.mjs its tempered ones), and a bad top-k or
 // top-p is refused in one line naming it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,7 +48,7 @@ test('the guesses after the prompt mark kept the tokens PyTorch keeps, and how m
     let sum = 0;
     for (let n = 0; n < V; n++) {
       const at = (T - 1) * V + n;
-      assert.ok(Math.abs(g.drawn[at] - c.first_probabilities[g.ids[at]]) <= 1e-7, `id ${g.ids[at]}: ${g.drawn[at]} against PyTorch's ${c.first_probabilities[g.ids[at]]}`);
+      assert.ok(Math.abs(g.drawn[at] - c.first_probabilities[g.ids[at]]) <= 1e-6, `id ${g.ids[at]}: ${g.drawn[at]} against PyTorch's ${c.first_probabilities[g.ids[at]]}`);
       if (g.kept[at]) kept.push(g.ids[at]);
       else assert.equal(g.drawn[at], 0, 'a removed token is never drawn');
       sum += g.drawn[at];
