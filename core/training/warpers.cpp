@@ -34,10 +34,13 @@ void top_k_filter(std::vector<float>& logits, std::size_t k) {
 void top_p_filter(std::vector<float>& logits, double p) {
   if (p >= 1.0) return;  // transformers adds the warper only for top_p < 1
   const std::size_t V = logits.size();
-  // torch.sort(scores, descending=False): ascending; equal logits by id
+  // torch.sort(scores, descending=False): ascending. Its order of equal
+  // logits is unspecified (not stable on the CPU); here the higher id comes
+  // first, so a tie at the edge keeps the lower id, as the bars list it first.
   std::vector<std::size_t> order(V);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return logits[a] < logits[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return logits[a] < logits[b] || (logits[a] == logits[b] && a > b); });
   std::vector<float> sorted(V);  // (V) ascending
   for (std::size_t n = 0; n < V; ++n) sorted[n] = logits[order[n]];
   const std::vector<float> probabilities = softmax(sorted);

@@ -26,7 +26,8 @@ void top_k_filter(std::vector<float>& logits, std::size_t k);
 // (V) in place, as TopPLogitsWarper: the logits sorted ascending, their
 // softmax's cumulative sum (PyTorch's: in double, each partial rounded to
 // float32), every token whose cumulative sum is ≤ float32(1 − p) removed but
-// the last (most probable) one. p = 1: nothing.
+// the last (most probable) one. p = 1: nothing. Equal logits at the edge:
+// the lower id is kept (PyTorch's unstable sort leaves that unspecified).
 void top_p_filter(std::vector<float>& logits, double p);
 
 // Both, in transformers' order (top-k, then top-p).

@@ -53,6 +53,10 @@ TEST_CASE("top-p keeps the smallest most probable set reaching p, at least one",
   CHECK(kept(0.6) == std::vector<int>{2, 3});        // 0.4 + 0.3 ≥ 0.6
   CHECK(kept(0.4) == std::vector<int>{3});           // 0.4 alone reaches 0.4
   CHECK(kept(0.01) == std::vector<int>{3});          // never fewer than one
+  // equal probabilities at the edge: the lower ids stay, as the bars list them first
+  std::vector<float> four(4, 0.5f);
+  top_p_filter(four, 0.5);
+  CHECK(four == std::vector<float>{0.5f, 0.5f, gone, gone});
   // a kept logit is untouched
   std::vector<float> logits = base;
   top_p_filter(logits, 0.6);
