@@ -8,6 +8,7 @@
 // 390 × 844, light and dark.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -20,6 +21,7 @@ const env = useBrowser({ csp: true });
 const text = 'To be, or not to be';
 const node = {};
 const wasm = join(root, 'build', 'wasm');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 before(async () => {
   const engine = await loadModelEngine({ moduleUrl: new URL(`file://${join(wasm, 'attention-model.js')}`), wasmBinary: readFileSync(join(wasm, 'attention-model.wasm')) });
@@ -116,6 +118,7 @@ test('a link opens on its temperature, top-k and top-p; one outside the range is
   const want = expected(tokens, 18, 1.5, 10, 0.9);
   assert.deepEqual(await bars(page), want.bars);
   assert.match(await key(page), new RegExp(`keep ${want.remaining} of 81 tokens`));
+  assert.deepEqual(page.problems, []);
   await page.context().close();
   // a top-k past this model's vocabulary: opened off, saying why, and off in the link
   const past = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}&top_k=500`, { viewport: { width: 390, height: 844 } });
@@ -143,14 +146,17 @@ test('a link opens on its temperature, top-k and top-p; one outside the range is
   await page2.context().close();
 });
 
-test('screenshots: the cut at 1280 and 390, light and dark', async () => {
+test('screenshots: the cut at 1280 and 390, light and dark; axe finds nothing (the struck-out tokens readable)', async () => {
   for (const colorScheme of ['light', 'dark'])
     for (const [width, height] of [[1280, 720], [390, 844]]) {
-      const page = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}&temperature=1.2&top_k=5&top_p=0.9`, { viewport: { width, height }, colorScheme });
+      const page = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}&temperature=1.2&top_k=5&top_p=0.9`, { viewport: { width, height }, colorScheme, bypassCSP: true });  // for axe's script
       await page.waitForFunction(() => document.querySelectorAll('.next-token-bars li[data-kept="0"]').length > 0);
       await page.locator('.model-next-panel').scrollIntoViewIfNeeded();
       await page.locator('.model-next-panel').screenshot({ path: join(root, 'tests', 'screenshots', `model-sampling-${width}-${colorScheme}.png`) });
       await shot(page, `model-sampling-page-${width}-${colorScheme}`);
+      await page.addScriptTag({ content: axeSource });
+      const found = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
+      assert.deepEqual(found.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], `${width} ${colorScheme}`);
       assert.deepEqual(page.problems, []);
       await page.context().close();
     }
