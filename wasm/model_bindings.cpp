@@ -208,31 +208,45 @@ class model {
     });
   }
 
-  // The last run's guesses at `temperature`: after each position, its topK
-  // tokens most probable in the distribution Generate samples from (the
-  // core's tempered_guesses). {"topK", "temperature"} or {"error"}; the
-  // arrays come from temperedIds(), temperedProbabilities() and
-  // ownProbabilities() (temperature 1), (T, topK) each.
-  std::string temper(double temperature) {
+  // The last run's guesses at `temperature`, after top-k and top-p
+  // (`top_k` 0 and `top_p` 1 are off): after each position, its topK tokens
+  // most probable at the temperature, each kept or not (the core's
+  // tempered_guesses). {"topK", "temperature", "top_k", "top_p"} or
+  // {"error"}; the arrays come from temperedIds(), temperedProbabilities(),
+  // ownProbabilities() (temperature 1), keptFlags() (1: Generate may draw it),
+  // drawnProbabilities() (what Generate draws it with), (T, topK) each, and
+  // remainingCounts() (T: how many tokens are kept after each position).
+  std::string temper(double temperature, double top_k, double top_p) {
     return json_or_error([&] {
+      const attention::warpers warp{index_of(top_k, "top_k"), top_p};
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
       const std::vector<attention::tempered_guess> guesses =
-          attention::tempered_guesses(*model_, *run_, temperature, run_->top_k);
+          attention::tempered_guesses(*model_, *run_, temperature, run_->top_k, warp);
       tempered_ids_.resize(guesses.size());
       tempered_probabilities_.resize(guesses.size());
       own_probabilities_.resize(guesses.size());
+      kept_flags_.resize(guesses.size());
+      drawn_probabilities_.resize(guesses.size());
+      remaining_counts_.resize(run_->length());
       for (std::size_t i = 0; i < guesses.size(); ++i) {
         tempered_ids_[i] = static_cast<std::int32_t>(guesses[i].id);
         tempered_probabilities_[i] = guesses[i].probability;
         own_probabilities_[i] = guesses[i].own;
+        kept_flags_[i] = guesses[i].kept ? 1 : 0;
+        drawn_probabilities_[i] = guesses[i].drawn;
+        remaining_counts_[i / run_->top_k] = static_cast<std::int32_t>(guesses[i].remaining);
       }
-      return nlohmann::json{{"topK", run_->top_k}, {"temperature", temperature}}.dump();
+      return nlohmann::json{{"topK", run_->top_k}, {"temperature", temperature}, {"top_k", warp.top_k}, {"top_p", top_p}}
+          .dump();
     });
   }
   val tempered_ids() const { return int32_copy(tempered_ids_.data(), tempered_ids_.size()); }
   val tempered_probabilities() const {
     return float32_copy(tempered_probabilities_.data(), tempered_probabilities_.size());
   }
+  val kept_flags() const { return int32_copy(kept_flags_.data(), kept_flags_.size()); }
+  val drawn_probabilities() const { return float32_copy(drawn_probabilities_.data(), drawn_probabilities_.size()); }
+  val remaining_counts() const { return int32_copy(remaining_counts_.data(), remaining_counts_.size()); }
   val own_probabilities() const { return float32_copy(own_probabilities_.data(), own_probabilities_.size()); }
 
   // The last run as the model trace (gpt-v1.md), as the CLI writes it.
@@ -283,13 +297,16 @@ class model {
     });
   }
 
-  // `count` new ids after the JSON list `tokens` (a JSON list), or {"error"}.
-  std::string generate(const std::u16string& tokens, double count, double temperature, double seed) const {
+  // `count` new ids after the JSON list `tokens` (a JSON list), sampled at
+  // `temperature` after top-k and top-p (0 and 1: off), or {"error"}.
+  std::string generate(const std::u16string& tokens, double count, double temperature, double seed, double top_k,
+                       double top_p) const {
     return json_or_error([&] {
       const std::uint32_t n = index_of(count, "count");
       const std::uint64_t s = glue::seed_of(seed, "seed");
+      const attention::warpers warp{index_of(top_k, "top_k"), top_p};
       ATTENTION_CHECK(model_.has_value(), "model: nothing open");
-      return nlohmann::json(attention::generate_tokens(*model_, ids_of(tokens), n, temperature, s))
+      return nlohmann::json(attention::generate_tokens(*model_, ids_of(tokens), n, temperature, s, warp))
           .dump();
     }, out_of_memory);
   }
@@ -336,6 +353,9 @@ class model {
     std::vector<std::int32_t>().swap(tempered_ids_);
     std::vector<float>().swap(tempered_probabilities_);
     std::vector<float>().swap(own_probabilities_);
+    std::vector<std::int32_t>().swap(kept_flags_);
+    std::vector<float>().swap(drawn_probabilities_);
+    std::vector<std::int32_t>().swap(remaining_counts_);
   }
 
   std::vector<unsigned char> staging_;
@@ -347,6 +367,9 @@ class model {
   std::vector<std::int32_t> tempered_ids_;
   std::vector<float> tempered_probabilities_;
   std::vector<float> own_probabilities_;
+  std::vector<std::int32_t> kept_flags_;
+  std::vector<float> drawn_probabilities_;
+  std::vector<std::int32_t> remaining_counts_;
 };
 
 std::size_t heap_in_use() { return mallinfo().uordblks; }
@@ -373,6 +396,9 @@ EMSCRIPTEN_BINDINGS(attention_models) {
       .function("temperedIds", &model::tempered_ids)
       .function("temperedProbabilities", &model::tempered_probabilities)
       .function("ownProbabilities", &model::own_probabilities)
+      .function("keptFlags", &model::kept_flags)
+      .function("drawnProbabilities", &model::drawn_probabilities)
+      .function("remainingCounts", &model::remaining_counts)
       .function("traceJson", &model::trace_json)
       .function("headScores", &model::head_scores)
       .function("parameterCounts", &model::parameter_counts)

@@ -24,22 +24,26 @@ void check_temperature(double temperature) {
 }
 
 std::vector<std::int64_t> generate_tokens(const gpt_model& model, const std::vector<std::int64_t>& prompt,
-                                          std::size_t count, double temperature, std::uint64_t seed) {
+                                          std::size_t count, double temperature, std::uint64_t seed,
+                                          const warpers& warp) {
   check_tokens(model.config, prompt, "tokens");
   ATTENTION_CHECK(count <= limits::models::generated, "count: ", count, " is beyond the limit of ",
                   limits::models::generated, " tokens");
   check_temperature(temperature);
+  check_warpers(warp, model.config.vocab);
   sample_spec sample;
   sample.length = count;
   sample.temperature = temperature;
   sample.seed = seed;
   sample.prompt = prompt;
+  sample.warp = warp;
   return sample_ids(model.weights, model.spec, sample);
 }
 
 std::vector<tempered_guess> tempered_guesses(const gpt_model& model, const model_run& run, double temperature,
-                                            std::size_t k) {
+                                            std::size_t k, const warpers& warp) {
   check_temperature(temperature);
+  check_warpers(warp, model.config.vocab);
   const std::size_t T = run.length(), V = model.config.vocab;
   ATTENTION_CHECK(T > 0 && run.pass.unembedded().size() == T * model.config.embed, "model: nothing run");
   k = std::min(k, V);
@@ -53,8 +57,15 @@ std::vector<tempered_guess> tempered_guesses(const gpt_model& model, const model
     for (std::size_t r = 0; r < n; ++r) {
       const float* row = logits.data() + r * V;  // (V) after position first + r
       const std::vector<float> own = softmax(std::vector<float>(row, row + V));
-      for (const token_probability& p : most_probable(sampling_distribution(row, V, temperature), k))
-        guesses.push_back({p.id, p.probability, own[static_cast<std::size_t>(p.id)]});
+      const std::vector<float> warped = warped_logits(row, V, temperature, warp);  // (V), -inf: removed
+      const std::vector<float> drawn = warp.off() ? std::vector<float>() : softmax(warped);
+      const auto remaining = static_cast<std::size_t>(
+          std::count_if(warped.begin(), warped.end(), [](float x) { return x != -std::numeric_limits<float>::infinity(); }));
+      for (const token_probability& p : most_probable(sampling_distribution(row, V, temperature), k)) {
+        const auto id = static_cast<std::size_t>(p.id);
+        const bool kept = warped[id] != -std::numeric_limits<float>::infinity();
+        guesses.push_back({p.id, p.probability, own[id], kept, warp.off() ? p.probability : drawn[id], remaining});
+      }
     }
   }
   return guesses;

@@ -12,6 +12,7 @@
 
 #include "models/gpt_model.hpp"
 #include "models/model_run.hpp"
+#include "training/warpers.hpp"
 
 namespace attention {
 
@@ -19,24 +20,31 @@ namespace attention {
 // by: a positive float32 (named "temperature" in the message).
 void check_temperature(double temperature);
 
-// The `count` new ids after `prompt` (checked as run_model checks tokens).
-// Throws for a temperature check_temperature refuses or a count past
+// The `count` new ids after `prompt` (checked as run_model checks tokens),
+// the tempered logits filtered by top-k and top-p (training/warpers.hpp:
+// top_k 0 and top_p 1 are off) before each draw. Throws for a temperature
+// check_temperature refuses, warpers check_warpers refuses, or a count past
 // limits::models::generated.
 std::vector<std::int64_t> generate_tokens(const gpt_model& model, const std::vector<std::int64_t>& prompt,
-                                          std::size_t count, double temperature, std::uint64_t seed);
+                                          std::size_t count, double temperature, std::uint64_t seed,
+                                          const warpers& warp = {});
 
 struct tempered_guess {
   std::int64_t id = 0;
-  float probability = 0;  // at the temperature: sampling_distribution's (training/samples.hpp)
+  float probability = 0;  // at the temperature, before top-k and top-p: softmax(logits / T)
   float own = 0;          // at temperature 1: the model's own softmax, as run.top holds it
+  bool kept = true;       // top-k and top-p keep it: Generate may draw it
+  float drawn = 0;        // what Generate draws it with: sampling_distribution's (0 when not kept)
+  std::size_t remaining = 0;  // how many of the V tokens top-k and top-p keep after this position
 };
 
 // (T, k): after each position of `run`, the k tokens most probable at
-// `temperature` in the distribution the sampling draws from (most probable
-// first, ties by the lower id), k = min(k, V). After the last position this
+// `temperature` (most probable first, ties by the lower id), k = min(k, V),
+// each marked kept or not by top-k and top-p. After the last position this
 // is what generate_tokens draws its first token from. At temperature 1 the
-// ids and probabilities are run.top's. Throws as check_temperature does.
+// ids and probabilities are run.top's. Throws as check_temperature and
+// check_warpers do.
 std::vector<tempered_guess> tempered_guesses(const gpt_model& model, const model_run& run, double temperature,
-                                            std::size_t k);
+                                            std::size_t k, const warpers& warp = {});
 
 }  // namespace attention

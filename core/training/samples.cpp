@@ -17,9 +17,12 @@ std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& s
     // same numbers, without GPT-2's 50,257-wide unembedding at every position
     const forward_pass pass = forward(w, spec, window, 1, {kept::logits, true});
     const float* last = pass.logits.data();  // (1, 1, V)
-    const std::vector<float> p = sampling_distribution(last, V, sample.temperature);
+    const std::vector<float> p = sampling_distribution(last, V, sample.temperature, sample.warp);
     const float u = rand(gen, {1})(0);
+    // none above u (the float32 sum fell short of 1): the last token kept
     std::int64_t next = static_cast<std::int64_t>(V) - 1;
+    if (!sample.warp.off())
+      while (next > 0 && p[static_cast<std::size_t>(next)] == 0.0f) --next;
     double sum = 0;  // PyTorch's CPU cumsum accumulates float32 in double
     for (std::size_t c = 0; c < V; ++c) {
       sum += p[c];
@@ -33,11 +36,17 @@ std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& s
   return {ids.begin() + static_cast<std::ptrdiff_t>(sample.prompt.size()), ids.end()};
 }
 
-std::vector<float> sampling_distribution(const float* logits, std::size_t V, double temperature) {
+std::vector<float> sampling_distribution(const float* logits, std::size_t V, double temperature,
+                                         const warpers& warp) {
+  return softmax(warped_logits(logits, V, temperature, warp));
+}
+
+std::vector<float> warped_logits(const float* logits, std::size_t V, double temperature, const warpers& warp) {
   const auto t = static_cast<float>(temperature);
   std::vector<float> scaled(V);
   for (std::size_t c = 0; c < V; ++c) scaled[c] = logits[c] / t;
-  return softmax(scaled);
+  apply_warpers(scaled, warp);  // transformers' order: temperature, top-k, top-p
+  return scaled;
 }
 
 }  // namespace attention

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "training/model.hpp"
+#include "training/warpers.hpp"
 
 namespace attention {
 
@@ -17,17 +18,26 @@ struct sample_spec {
   double temperature = 1.0;          // applied to the logits as float32
   std::uint64_t seed = 42;           // torch.manual_seed before the first draw
   std::vector<std::int64_t> prompt;  // ids; the corpus's first character when not given
+  warpers warp;                      // top-k and top-p after the temperature (the Model view's Generate); off in training
 };
 
 // The ids generated after the prompt: logits of the last ≤ T ids, divided by
 // the temperature, softmax, u = torch.rand(1), and the first index whose
 // cumulative probability (summed in double, each partial sum rounded to
-// float32, as PyTorch's CPU cumsum) exceeds u, or V − 1 if none does.
+// float32, as PyTorch's CPU cumsum) exceeds u, or V − 1 if none does. With
+// top-k or top-p on, the tempered logits are filtered first (warpers.hpp)
+// and "V − 1" is the last token whose probability is above 0.
 std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& spec, const sample_spec& sample);
 
 // (V): what sample_ids draws from after one position: softmax(logits / T),
-// each float32 logit divided by the temperature as float32. The Model view's
-// bars at a temperature are these numbers (models/generate.hpp).
-std::vector<float> sampling_distribution(const float* logits, std::size_t V, double temperature);
+// each float32 logit divided by the temperature as float32, then top-k and
+// top-p (`warp`; 0 for each token they remove). The Model view's bars at a
+// temperature are these numbers (models/generate.hpp).
+std::vector<float> sampling_distribution(const float* logits, std::size_t V, double temperature,
+                                         const warpers& warp = {});
+
+// (V): the logits that softmax is taken of: each divided by the temperature,
+// those top-k and top-p remove -inf.
+std::vector<float> warped_logits(const float* logits, std::size_t V, double temperature, const warpers& warp);
 
 }  // namespace attention

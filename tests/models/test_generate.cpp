@@ -103,6 +103,54 @@ TEST_CASE("tempered guesses: at temperature 1 the run's own, else what generate 
   CHECK(tempered_guesses(model, run, 0.5, 1).back().id == tempered_guesses(model, run, 2.0, 1).back().id);
 }
 
+TEST_CASE("top-k and top-p: the very tokens PyTorch samples with transformers' warpers", "[generate]") {
+  // tests/fixtures/sampling.json, by make_sampling.py: text-gpt, gpt-v1's draw
+  // on a seeded torch.Generator, temperature then TopK then TopP
+  const nlohmann::json fixture = test_support::read_json(test_support::tests_dir() + "/fixtures/sampling.json");
+  const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
+  const std::size_t V = model.config.vocab;
+  REQUIRE(fixture.at("cases").size() >= 8);
+  for (const nlohmann::json& c : fixture.at("cases")) {
+    const warpers warp{c.at("top_k").get<std::size_t>(), c.at("top_p").get<double>()};
+    const double temperature = c.at("temperature").get<double>();
+    const std::vector<std::int64_t> prompt = encode_text(model.config, c.at("prompt").get<std::string>(), "--text");
+    INFO("T " << temperature << ", top_k " << warp.top_k << ", top_p " << warp.top_p);
+    CHECK(generate_tokens(model, prompt, c.at("count").get<std::size_t>(), temperature, c.at("seed").get<std::uint64_t>(),
+                          warp) == c.at("tokens").get<std::vector<std::int64_t>>());
+    // the bars after the prompt mark kept exactly the tokens PyTorch kept
+    const model_run run = run_model(model, prompt, 10);
+    const std::vector<tempered_guess> all = tempered_guesses(model, run, temperature, V, warp);
+    const auto want = c.at("first_kept").get<std::vector<std::int64_t>>();
+    const auto p = c.at("first_probabilities").get<std::vector<float>>();  // (V) PyTorch's softmax after the cut
+    std::vector<std::int64_t> kept;
+    float sum = 0;
+    for (std::size_t n = (prompt.size() - 1) * V; n < all.size(); ++n) {
+      CHECK(all[n].remaining == want.size());
+      CHECK(all[n].drawn == Approx(p[static_cast<std::size_t>(all[n].id)]).margin(1e-7));
+      if (all[n].kept) kept.push_back(all[n].id);
+      else CHECK(all[n].drawn == 0.0f);
+      sum += all[n].drawn;
+    }
+    std::sort(kept.begin(), kept.end());
+    CHECK(kept == want);
+    CHECK(sum == Approx(1.0f).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("generate and the guesses refuse a bad top_k or top_p, naming it", "[generate]") {
+  const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
+  CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1.0, 0, {82, 1.0}), "top_k: 82 is more than the vocabulary's 81 tokens (0 turns it off)");
+  CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1.0, 0, {0, 0.0}), "top_p: expected a number in (0, 1], got 0 (1 turns it off)");
+  const model_run run = run_model(model, {1, 2}, 10);
+  CHECK_THROWS_WITH(tempered_guesses(model, run, 1.0, 10, {0, 2.0}), "top_p: expected a number in (0, 1], got 2 (1 turns it off)");
+  // off: the guesses all kept, drawn as they show
+  for (const tempered_guess& g : tempered_guesses(model, run, 0.8, 10)) {
+    CHECK(g.kept);
+    CHECK(g.drawn == g.probability);
+    CHECK(g.remaining == 81);
+  }
+}
+
 TEST_CASE("tempered guesses refuse the temperatures generate refuses", "[generate]") {
   const gpt_model model = read_model_file(model_support::model_path("hf-f32"));
   const model_run run = run_model(model, {1, 2}, 10);

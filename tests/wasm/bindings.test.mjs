@@ -165,7 +165,7 @@ test('Model: buffer(−1) is an empty view, not a thrown number; feed() with no 
   refuses(model.headScenario(0, 0, 'x', ''), 'model: nothing run', 'headScenario');
   refuses(model.encode('ab'), 'model: nothing open', 'encode');
   refuses(model.decode('[1]'), 'model: nothing open', 'decode');
-  refuses(model.generate('[1]', 1, 1, 0), 'model: nothing open', 'generate');
+  refuses(model.generate('[1]', 1, 1, 0, 0, 1), 'model: nothing open', 'generate');
   empty(model.attention(0, 0), 'attention');
   empty(model.lastLogits(), 'lastLogits');
   assert.equal(model.prepare(1), 0);
@@ -183,11 +183,14 @@ test('Model: every count, index, size and seed is checked as a number, never wra
     empty(model.attention(0, n), `attention(0, ${n})`);
     refusesNumber(model.headScenario(n, 0, 'x', ''), 'layer', n, 'headScenario layer');
     refusesNumber(model.headScenario(0, n, 'x', ''), 'head', n, 'headScenario head');
-    refusesNumber(model.generate('[1]', n, 1, 0), 'count', n, 'generate count');
+    refusesNumber(model.generate('[1]', n, 1, 0, 0, 1), 'count', n, 'generate count');
+    // top-k crosses as a double too: −1 would wrap to keep every token
+    refusesNumber(model.generate('[1]', 1, 1, 0, n, 1), 'top_k', n, 'generate top_k');
+    refusesNumber(model.temper(1, n, 1), 'top_k', n, 'temper top_k');
     assert.equal(model.prepare(n), 0);
   }
-  for (const n of [-1, 1.5, NaN, 2 ** 53 + 2]) refusesNumber(model.generate('[1]', 1, 1, n), 'seed', n, 'generate seed');
-  assert.equal(JSON.parse(model.generate('[1]', 2, 1, 2 ** 32)).length, 2, 'a seed of 2³² is a seed');
+  for (const n of [-1, 1.5, NaN, 2 ** 53 + 2]) refusesNumber(model.generate('[1]', 1, 1, n, 0, 1), 'seed', n, 'generate seed');
+  assert.equal(JSON.parse(model.generate('[1]', 2, 1, 2 ** 32, 0, 1)).length, 2, 'a seed of 2³² is a seed');
   // feed's byte count, while a file is being opened: refused, the load dropped
   for (const n of wrapping) {
     model.buffer(8).set(textGpt.subarray(0, 8));
@@ -204,8 +207,8 @@ test('temperature below the floor (0.001) is refused up front naming temperature
   const model = new models.Model();
   openRaw(model, textGpt);
   for (const t of [1e-38, 1e-40, 0.0009])
-    refuses(model.generate('[1, 2]', 3, t, 0), `temperature: ${t} is below the floor of 0.001`, `temperature ${t}`);
-  assert.equal(JSON.parse(model.generate('[1, 2]', 3, 0.001, 0)).length, 3, 'the floor itself samples');
+    refuses(model.generate('[1, 2]', 3, t, 0, 0, 1), `temperature: ${t} is below the floor of 0.001`, `temperature ${t}`);
+  assert.equal(JSON.parse(model.generate('[1, 2]', 3, 0.001, 0, 0, 1)).length, 3, 'the floor itself samples');
   model.delete();
   const run = new trainer.Training();
   run.corpus('literature.txt', golden('literature.txt'));
@@ -247,7 +250,7 @@ test('a lone surrogate in any text is refused naming the field, never glued to t
   for (const s of lone) refuses(model.encode(`a${s}b`), 'text: not valid Unicode: a lone surrogate', 'model encode');
   refuses(model.decode(`[1${lone[0]}]`), 'tokens: not valid Unicode', 'decode');
   refuses(model.run(`[1, 2${lone[2]}]`, 1), 'tokens: not valid Unicode', 'run');
-  refuses(model.generate(`[1${lone[0]}]`, 1, 1, 0), 'tokens: not valid Unicode', 'generate');
+  refuses(model.generate(`[1${lone[0]}]`, 1, 1, 0, 0, 1), 'tokens: not valid Unicode', 'generate');
   assert.ok(!('error' in JSON.parse(model.run('[1, 2]', 1))));
   refuses(model.headScenario(0, 0, `x${lone[0]}`, ''), 'name: not valid Unicode', 'headScenario name');
   refuses(model.headScenario(0, 0, 'x', `["a${lone[0]}", "b"]`), 'labels: not valid Unicode', 'headScenario labels');

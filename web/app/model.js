@@ -28,7 +28,7 @@ export async function renderModel() {
   $('lesson-title').textContent = 'A real GPT: every head of every layer';
   $('lesson-open').hidden = true;
   // the model view's modules load when it opens: a first visit skips them
-  const { ModelView, defaultModel, defaultText } = await import('../model/view.js');
+  const { ModelView, defaultModel, defaultText, defaultTemperature } = await import('../model/view.js');
   if (!state.model) return;  // the learner moved on
   $('lesson-embed').hidden = false;
   if (!view) {
@@ -39,9 +39,12 @@ export async function renderModel() {
       startHere: true,
       // the view's model is null once a file from disk is shown;
       // typing: the link is written once the typing pauses, or the text field is left
-      onState: ({ model, text, layer, head }, { typing = false } = {}) => {
+      onState: ({ model, text, layer, head, temperature, topK, topP }, { typing = false } = {}) => {
         if (view !== made || !state.model) return;  // a view left: the page shows something else
-        setState({ ...state, model: model ?? defaultModel, file: model === null || null, text: text === defaultText ? null : text, layer, head });
+        setState({
+          ...state, model: model ?? defaultModel, file: model === null || null, text: text === defaultText ? null : text, layer, head,
+          temperature: temperature === defaultTemperature ? null : temperature, top_k: topK || null, top_p: topP === 1 ? null : topP,
+        });
         if (typing) writeHashSoon();
         else writeHash('replace');
       },
@@ -49,7 +52,7 @@ export async function renderModel() {
         disposeModel();
         // opens on the weights (views/zoom-rows.js numbers the last queries'
         // rows) and lands on the player, the head's matrices under it
-        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'weights' }, { land: '.stage' });
+        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'weights', temperature: null, top_k: null, top_p: null }, { land: '.stage' });
       },
     });
     body.addEventListener('focusout', flushHash);
@@ -65,5 +68,8 @@ export async function renderModel() {
   }
   $('status').hidden = true;
   app.dataset.state = 'ready';
-  await view.show({ model, text: state.text ?? defaultText, layer: state.layer, head: state.head });
+  await view.show({
+    model, text: state.text ?? defaultText, layer: state.layer, head: state.head,
+    temperature: state.temperature ?? defaultTemperature, topK: state.top_k ?? 0, topP: state.top_p ?? 1,
+  });
 }

@@ -45,18 +45,19 @@ export class ModelWorker {
     return this.request({ type: 'open', source: file, config, name }, onProgress);
   }
 
-  // See LoadedModel.run in model.js: attention [L, H, T, T], the guesses after every position (also at `temperature`), last, loss.
-  run(tokens, { topK = 10, temperature = 1 } = {}) { return this.request({ type: 'run', tokens, topK, temperature }); }
-  // The last run's guesses at another temperature (LoadedModel.temper).
-  temper(temperature) { return this.request({ type: 'temper', temperature }); }
+  // See LoadedModel.run in model.js: attention [L, H, T, T], the guesses after every position (also at `temperature`
+  // after the warpers {topK, topP}), last, loss.
+  run(tokens, { topK = 10, temperature = 1, warpers = {} } = {}) { return this.request({ type: 'run', tokens, topK, temperature, warpers }); }
+  // The last run's guesses at another temperature, top-k or top-p (LoadedModel.temper).
+  temper(temperature, { topK = 0, topP = 1 } = {}) { return this.request({ type: 'temper', temperature, topK, topP }); }
   traceJson() { return this.request({ type: 'trace' }); }
   // every head's scores on the last run: [{layer, head, previous, induction}]
   headScores() { return this.request({ type: 'scores' }); }
   headScenario(layer, head, { labels } = {}) { return this.request({ type: 'head', layer, head, labels }); }
   encode(text) { return this.request({ type: 'encode', text }); }
   decode(ids) { return this.request({ type: 'decode', ids }); }
-  generate(tokens, count, { temperature = 1, seed = 42 } = {}) {
-    return this.request({ type: 'generate', tokens, count, temperature, seed });
+  generate(tokens, count, { temperature = 1, seed = 42, topK = 0, topP = 1 } = {}) {
+    return this.request({ type: 'generate', tokens, count, temperature, seed, topK, topP });
   }
   memory() { return this.request({ type: 'memory' }); }
   close() { return this.request({ type: 'close' }); }

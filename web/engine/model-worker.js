@@ -20,14 +20,14 @@ const requests = {
     model = await openModel(file, { engine, config, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
     return { ...model.info, counts: model.parameterCounts() };
   },
-  run: ({ tokens, topK, temperature }) => loaded().run(tokens, { topK, temperature }),
-  temper: ({ temperature }) => loaded().temper(temperature),
+  run: ({ tokens, topK, temperature, warpers }) => loaded().run(tokens, { topK, temperature, warpers }),
+  temper: ({ temperature, topK, topP }) => loaded().temper(temperature, { topK, topP }),
   trace: () => loaded().traceJson(),
   scores: () => loaded().headScores(),
   head: ({ layer, head, labels }) => loaded().headScenario(layer, head, { labels }),
   encode: ({ text }) => loaded().encode(text),
   decode: ({ ids }) => loaded().decode(ids),
-  generate: ({ tokens, count, temperature, seed }) => loaded().generate(tokens, count, { temperature, seed }),
+  generate: ({ tokens, count, temperature, seed, topK, topP }) => loaded().generate(tokens, count, { temperature, seed, topK, topP }),
   close() {
     model?.dispose();
     model = null;
@@ -64,7 +64,7 @@ self.addEventListener('message', ({ data }) => {
 // A run's typed arrays move to the page rather than being copied (a head's
 // scenario also has an "attention", of another kind).
 function transferables(result) {
-  const guesses = (g) => [g.ids.buffer, g.probabilities.buffer, g.own.buffer];
+  const guesses = (g) => [g.ids.buffer, g.probabilities.buffer, g.own.buffer, g.kept.buffer, g.drawn.buffer, g.remaining.buffer];
   if (result?.own instanceof Float32Array) return guesses(result);  // temper's
   if (!(result?.attention?.data instanceof Float32Array)) return [];
   return [result.attention.data.buffer, result.top.ids.buffer, result.top.probabilities.buffer, result.last.logits.buffer, ...guesses(result.tempered)];

@@ -108,10 +108,10 @@ export class LoadedModel {
 
   // The model on token ids: {tokens, attention: {shape: [L, H, T, T], data},
   // top: {k, ids, probabilities} ((T, k) each: the k most probable next tokens
-  // after every position), tempered: temper(temperature)'s answer, last:
-  // {logits, top: [[id, p] × 10]}, loss (null when T < 2)}. topK ≥ 10
+  // after every position), tempered: temper(temperature, warpers)'s answer,
+  // last: {logits, top: [[id, p] × 10]}, loss (null when T < 2)}. topK ≥ 10
   // guesses are kept per position.
-  run(tokens, { topK = defaults.topK, temperature = 1 } = {}) {
+  run(tokens, { topK = defaults.topK, temperature = 1, warpers = {} } = {}) {
     const k = Math.max(10, topK);
     const summary = answer(this.model.run(JSON.stringify(tokens), k));
     const { layers, heads } = this.config;
@@ -127,7 +127,7 @@ export class LoadedModel {
       tokens: [...tokens],
       attention: { shape: [layers, heads, T, T], data: attention },
       top: { k: summary.topK, ids, probabilities },
-      tempered: this.temper(temperature),
+      tempered: this.temper(temperature, warpers),
       last: { logits: this.model.lastLogits(), top: last },
       loss: summary.loss,
     };
@@ -141,13 +141,20 @@ export class LoadedModel {
   // (a nanoGPT export's key biases are zeros training never moves).
   parameterCounts() { return answer(this.model.parameterCounts()); }
 
-  // The last run's guesses at `temperature`, as Generate would sample them:
-  // {temperature, k, ids, probabilities, own} ((T, k) each: after every
+  // The last run's guesses at `temperature` after top-k and top-p (0 and 1:
+  // off), as Generate would sample them: {temperature, topK, topP, k, ids,
+  // probabilities, own, kept, drawn, remaining} ((T, k) each: after every
   // position the k tokens most probable at that temperature, their
-  // probability there and their own at temperature 1), all the core's.
-  temper(temperature) {
-    const { topK } = answer(this.model.temper(temperature));
-    return { temperature, k: topK, ids: this.model.temperedIds(), probabilities: this.model.temperedProbabilities(), own: this.model.ownProbabilities() };
+  // probability there, their own at temperature 1, kept (1: top-k and top-p
+  // keep it), the probability Generate draws it with; remaining (T): how many
+  // tokens are kept after each position), all the core's.
+  temper(temperature, { topK = 0, topP = 1 } = {}) {
+    const { topK: k } = answer(this.model.temper(temperature, topK, topP));
+    const m = this.model;
+    return {
+      temperature, topK, topP, k, ids: m.temperedIds(), probabilities: m.temperedProbabilities(), own: m.ownProbabilities(),
+      kept: m.keptFlags(), drawn: m.drawnProbabilities(), remaining: m.remainingCounts(),
+    };
   }
 
   // The last run as the CLI's model trace (JSON text).
@@ -168,9 +175,10 @@ export class LoadedModel {
   decode(ids) { return answer(this.model.decode(JSON.stringify(ids))); }
 
   // `count` new ids after `tokens`: the spec's sampling, temperature dividing
-  // the logits, the core's generator seeded with `seed`.
-  generate(tokens, count, { temperature = 1, seed = 42 } = {}) {
-    return answer(this.model.generate(JSON.stringify(tokens), count, temperature, seed));
+  // the logits, then top-k and top-p (0 and 1: off; transformers' warpers),
+  // the core's generator seeded with `seed`.
+  generate(tokens, count, { temperature = 1, seed = 42, topK = 0, topP = 1 } = {}) {
+    return answer(this.model.generate(JSON.stringify(tokens), count, temperature, seed, topK, topP));
   }
 
   dispose() {

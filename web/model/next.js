@@ -1,6 +1,7 @@
 // What the Model view's model writes next: the guesses after a position at
 // the learner's temperature (the core's tempered guesses: what Generate
-// samples from, with the model's own beside them), and Generate itself.
+// samples from, with the model's own beside them, and which of them top-k
+// and top-p keep), and Generate itself.
 // Functions of the view (view.js keeps one-line delegates).
 import { ModelError } from '../engine/model-client.js';
 import { labelsOf, textOf } from './tokens.js';
@@ -10,14 +11,32 @@ export function showGuesses(view, t) {
   if (!view.result) return;
   const T = view.result.tokens.length;
   const at = t ?? T - 1;
-  const { k, ids, probabilities, own, temperature } = view.result.tempered;
+  const { k, ids, probabilities, own, kept, drawn, remaining, temperature, topK, topP } = view.result.tempered;
   const guesses = [];
-  for (let n = 0; n < 10 && n < k; n++)
-    guesses.push([labelsOf([ids[at * k + n]], view.info, view.tokenizer)[0], probabilities[at * k + n], own[at * k + n]]);
+  // a kept token's bar is what Generate draws it with (renormalized after the
+  // cut); a removed one's is what it had before, dimmed
+  for (let n = 0; n < 10 && n < k; n++) {
+    const g = at * k + n;
+    guesses.push([labelsOf([ids[g]], view.info, view.tokenizer)[0], kept[g] ? drawn[g] : probabilities[g], own[g], kept[g] === 1]);
+  }
   const label = JSON.stringify(view.labels[at]);
-  view.next.draw(guesses, t === null ? `the last token, ${label}` : `token ${at}, ${label}`, temperature);
+  view.next.draw(guesses, t === null ? `the last token, ${label}` : `token ${at}, ${label}`, temperature, cutSentence(view, topK, topP, remaining[at]));
   view.next.box.dataset.position = String(at);
   view.chips.mark(t);
+}
+
+// What top-k and top-p did, in one sentence ('' when both are off).
+function cutSentence(view, topK, topP, left) {
+  if (topK === 0 && topP === 1) return '';
+  const V = view.info.config.vocab;
+  const which = [topK ? `top-k ${topK}` : '', topP < 1 ? `top-p ${topP}` : ''].filter(Boolean).join(' and ');
+  return `${which[0].toUpperCase()}${which.slice(1)} ${topK && topP < 1 ? 'keep' : 'keeps'} ${left.toLocaleString('en')} of ${V.toLocaleString('en')} tokens: Generate draws only from those, their probabilities scaled up to sum to 1; the others are struck out.`;
+}
+
+// Whether the sliders moved since the guesses shown were made.
+export function moved(view) {
+  const { temperature, topK, topP } = view.result.tempered;
+  return temperature !== view.temperature.value || topK !== view.warpers.topK || topP !== view.warpers.topP;
 }
 
 // The guesses again at the slider's temperature: the core's, from the last
@@ -28,7 +47,7 @@ export async function retemper(view) {
   view.tempering = true;
   const { worker, runs, result } = view;
   try {
-    const tempered = await worker.temper(view.temperature.value);
+    const tempered = await worker.temper(view.temperature.value, view.warpers.value);
     // the worker's last run is the one drawn unless another was asked for since
     if (worker === view.worker && runs === view.runs && result === view.result) {
       result.tempered = tempered;
@@ -37,11 +56,12 @@ export async function retemper(view) {
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     if (/^temperature/.test(error.message)) view.temperature.showError(error.message);
+    else if (/^top_[kp]/.test(error.message)) view.warpers.showError(error.message);
     return;
   } finally {
     view.tempering = false;
   }
-  if (view.result && view.result.tempered.temperature !== view.temperature.value) await retemper(view);
+  if (view.result && moved(view)) await retemper(view);
 }
 
 // Generate: 10 tokens sampled after the tokens drawn, appended to the text.
@@ -50,15 +70,16 @@ export async function generate(view) {
   view.generateButton.disabled = true;
   view.say(view.generateError, '');
   try {
-    const added = await view.worker.generate(view.result.tokens, 10, { temperature: view.temperature.value, seed: view.seed++ });
+    const added = await view.worker.generate(view.result.tokens, 10, { temperature: view.temperature.value, seed: view.seed++, ...view.warpers.value });
     view.settings.text += await textOf(view, added);
     view.input.value = view.settings.text;
     view.onState(view.settings);
     await view.run();
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
-    // under the field it is about: the temperature's, else Generate's own
+    // under the field it is about: the temperature's, top-k's or top-p's, else Generate's own
     if (/^temperature/.test(error.message)) view.temperature.showError(error.message);
+    else if (/^top_[kp]/.test(error.message)) view.warpers.showError(error.message);
     else view.say(view.generateError, error.message);
   } finally {
     view.generateButton.disabled = false;

@@ -27,10 +27,12 @@ import * as nextToken from './next.js';
 import { parametersText } from './parameters.js';
 import { StartHere } from './start-here.js';
 import { TemperatureField } from './temperature.js';
+import { WarperFields } from './warpers.js';
 import { labelsOf, loadTokenizer, tokensOf } from './tokens.js';
 
 export const defaultModel = 'text-gpt';
 export const defaultText = 'To be, or not to be';
+export const defaultTemperature = 0.8;
 
 function element(parent, tag, props = {}) {
   const e = document.createElement(tag);
@@ -136,12 +138,13 @@ export class ModelView {
     const side = element(body, 'section', { className: 'model-next-panel' });
     this.next = new NextTokens(side);
     const generate = element(side, 'div', { className: 'model-generate' });
-    this.temperature = new TemperatureField(generate, { value: 0.8, onChange: () => this.retemper() });
+    this.temperature = new TemperatureField(generate, { value: defaultTemperature, onChange: () => this.sampled() });
+    this.warpers = new WarperFields(generate, { onChange: () => this.sampled() });
     const action = element(generate, 'div', { className: 'model-generate-action' });
     this.generateButton = element(action, 'button', { type: 'button', className: 'primary', textContent: 'Generate 10 tokens' });
     this.generateButton.addEventListener('click', () => this.generate());
     this.generateError = element(action, 'p', { className: 'field-error', hidden: true });
-    element(side, 'p', { className: 'note', textContent: 'Generate samples from the bars: the logits divided by the temperature before the softmax, so below 1 the likeliest tokens win more often, above 1 less.' });
+    element(side, 'p', { className: 'note', textContent: 'Generate samples from the bars: the logits divided by the temperature before the softmax, so below 1 the likeliest tokens win more often, above 1 less. Top-k keeps only the k likeliest tokens, top-p the fewest likeliest whose probabilities add up to p; Generate never draws the others.' });
   }
 
   // A line under a field ('' hides it).
@@ -156,6 +159,11 @@ export class ModelView {
   async show(settings) {
     const changed = settings.model !== this.settings.model || !this.worker;
     this.settings = { ...this.settings, ...settings };
+    // a link's sampling: taken when valid, else refused in the field's line
+    if (settings.temperature != null && settings.temperature !== this.temperature.value) this.temperature.set(settings.temperature, { quiet: true });
+    const warp = { topK: settings.topK ?? this.warpers.topK, topP: settings.topP ?? this.warpers.topP };
+    if (warp.topK !== this.warpers.topK || warp.topP !== this.warpers.topP) this.warpers.set(warp, { quiet: true });
+    Object.assign(this.settings, { temperature: this.temperature.value, ...this.warpers.value });
     if (this.input.value !== this.settings.text) this.input.value = this.settings.text;
     if (changed) {
       const model = this.settings.model;
@@ -208,6 +216,8 @@ export class ModelView {
       this.progressBox.hidden = true;
       this.showStatus('');
       const c = info.config;
+      this.warpers.setVocabulary(c.vocab);
+      Object.assign(this.settings, this.warpers.value);
       this.name.textContent = `Model: ${label}`;
       // "a vocabulary of 81": how many tokens it knows, not how many the text has
       this.facts.textContent = `${c.layers} layers × ${c.heads} heads, embedding ${c.embed}, a vocabulary of ${c.vocab.toLocaleString('en')} tokens`
@@ -253,7 +263,7 @@ export class ModelView {
       const context = this.info.config.length;
       const cut = tokens.length > context ? tokens.length - context : 0;
       if (cut) tokens = tokens.slice(cut);  // the model reads at most `context` tokens: the last ones
-      const result = await worker.run(tokens, { temperature: this.temperature.value });
+      const result = await worker.run(tokens, { temperature: this.temperature.value, warpers: this.warpers.value });
       if (run !== this.runs || worker !== this.worker) return;
       this.say(this.textError, '');
       this.say(this.textNote, cut ? `The model reads ${context} tokens at most: the first ${cut} are left out` : '');
@@ -261,7 +271,7 @@ export class ModelView {
       this.shownText = text;
       this.labels = labelsOf(tokens, this.info, this.tokenizer);
       this.draw();
-      if (result.tempered.temperature !== this.temperature.value) this.retemper();  // moved while it ran
+      if (nextToken.moved(this)) this.retemper();  // moved while it ran
     } catch (error) {
       if (run !== this.runs) return;
       if (!(error instanceof ModelError)) throw error;
@@ -366,6 +376,12 @@ export class ModelView {
   focusToken(t, options) { focus.focusToken(this, t, options); }
   showGuesses(t) { nextToken.showGuesses(this, t); }
   retemper() { return nextToken.retemper(this); }
+  // the temperature, top-k or top-p moved: into the link, the bars again
+  sampled() {
+    Object.assign(this.settings, { temperature: this.temperature.value, ...this.warpers.value });
+    this.onState(this.settings);
+    return this.retemper();
+  }
   generate() { return nextToken.generate(this); }
 
   async openInPlayground() {

@@ -53,11 +53,14 @@ export const props = {
   model: { type: 'model', default: null, maxLength: 400 },
   text: { type: 'text', default: null, maxLength: 400 },
   layer: { ...int(0, 63), default: 0 },
+  // the Model view's sampling beside `temperature`: top-k (0: off) and top-p (1: off)
+  top_k: { ...int(0, 1000000), default: null },
+  top_p: { type: 'number', min: 0.001, max: 1, default: null },
 };
 
 // What the Model view's link keeps: nothing else of the table applies there
 // (file: the model shown came from the learner's disk, which a link cannot carry).
-const modelKeys = ['model', 'file', 'text', 'layer', 'head'];
+const modelKeys = ['model', 'file', 'text', 'layer', 'head', 'temperature', 'top_k', 'top_p'];
 
 // The temperature slider is logarithmic over the range a link accepts:
 // 0.05 · 400^(position / 1000), so 0.05, 1 and 20 sit at 0, 500 and 1000.

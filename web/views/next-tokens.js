@@ -2,7 +2,9 @@
 // the token's text (as a label shows it) and its probability, the numbers
 // the core gave. The bars are what Generate samples from at the learner's
 // temperature; a faint outline beside each is the model's own probability
-// (temperature 1), so a learner sees what the temperature did to it.
+// (temperature 1), so a learner sees what the temperature did to it. Tokens
+// top-k or top-p removed are dimmed (their bar the probability they had
+// before the cut), and `cut` says in one sentence what the cut did.
 // `after` says which position they follow.
 import { tokenText } from './format.js';
 import { set } from './write.js';
@@ -21,27 +23,29 @@ export class NextTokens {
     parent.append(this.box);
   }
 
-  // guesses: [[text, probability, own] …] best first (probability at
-  // `temperature`, own at 1); after: a description of the position.
+  // guesses: [[text, probability, own, kept] …] best first (probability at
+  // `temperature`, own at 1, kept false: removed by top-k or top-p); after: a
+  // description of the position; cut: what top-k and top-p did ('' when off).
   // The bars are kept and changed in place: each keystroke brings ten new ones.
-  draw(guesses, after, temperature = 1) {
+  draw(guesses, after, temperature = 1, cut = '') {
     set(this.title, 'textContent', `Next token after ${after}`);
-    set(this.key, 'textContent', temperature === 1
+    set(this.key, 'textContent', (temperature === 1
       ? 'What Generate draws from at temperature 1: the model’s own probabilities.'
-      : `What Generate draws from at temperature ${temperature}; the outline is the model’s own (temperature 1).`);
+      : `What Generate draws from at temperature ${temperature}; the outline is the model’s own (temperature 1).`) + (cut ? ` ${cut}` : ''));
     this.box.dataset.temperature = String(temperature);
     const items = this.list.children;
     while (items.length > guesses.length) this.list.lastChild.remove();
     while (items.length < guesses.length) this.list.append(barItem());
-    guesses.forEach(([text, p, own = p], n) => {
+    guesses.forEach(([text, p, own = p, kept = true], n) => {
       const [label, track, value, ownText] = items[n].children;
       set(label, 'textContent', tokenText(text));
       set(track.firstChild.style, 'width', `${(p * 100).toFixed(2)}%`);
       set(track.lastChild.style, 'width', `${(own * 100).toFixed(2)}%`);
       set(value, 'textContent', percent(p));
-      set(ownText, 'textContent', temperature === 1 ? '' : `, the model’s own ${percent(own)}`);
+      set(ownText, 'textContent', `${temperature === 1 ? '' : `, the model’s own ${percent(own)}`}${kept ? '' : ', removed: never drawn'}`);
       set(items[n].dataset, 'p', String(p));
       set(items[n].dataset, 'own', String(own));
+      set(items[n].dataset, 'kept', kept ? '1' : '0');
     });
   }
 }
