@@ -1,7 +1,8 @@
 // tests/fixtures/forward_families.json (made by make_forward_families.py
 // with PyTorch): tensors read back as the core's, and its tiny Llama and
 // BERT, from Hugging Face's names and [out, in] layout into forward()'s
-// model_spec and model_weights, as a folder reader fills them.
+// model_spec and model_weights, as a folder reader fills them (optional
+// tensors when present: biases, lm_head, the masked-LM head).
 #pragma once
 
 #include <string>
@@ -76,8 +77,8 @@ struct model {
   const json* expected;
 };
 
-inline model llama() {
-  const json& f = fixture().at("llama");
+// {config, tokens, weights} of a Llama-family model, config.json's defaults filled
+inline model llama(const json& f) {
   const json& c = f.at("config");
   const json& w = f.at("weights");
   model m;
@@ -92,12 +93,12 @@ inline model llama() {
   s.norm = true;
   s.norm_type = attention::norm_kind::rms;
   s.norm_eps = c.at("rms_norm_eps");
-  s.kv_heads = c.at("num_key_value_heads");
-  s.dims = c.at("head_dim");
+  s.kv_heads = c.value("num_key_value_heads", s.heads);
+  s.dims = c.value("head_dim", s.embed / s.heads);
   s.hidden = c.at("intermediate_size");
   s.swiglu = true;
   s.activation = attention::activation_kind::silu;
-  s.rope_theta = c.at("rope_theta");
+  s.rope_theta = c.value("rope_theta", 10000.0f);
   const std::size_t hd = s.head_size();
   attention::model_weights& mw = m.weights;
   mw.tok = table(w.at("model.embed_tokens.weight"));
@@ -105,15 +106,18 @@ inline model llama() {
     const std::string p = "model.layers." + std::to_string(l) + ".";
     attention::model_layer layer;
     layer.heads.resize(s.heads);
+    const auto bias = [&](const std::string& name, std::size_t first) {
+      return w.contains(p + name) ? part(w.at(p + name), first, hd) : tensor2();
+    };
     for (std::size_t j = 0; j < s.heads; ++j) {
       layer.heads[j].query = columns(w.at(p + "self_attn.q_proj.weight"), j * hd, hd);
-      layer.heads[j].query_bias = part(w.at(p + "self_attn.q_proj.bias"), j * hd, hd);
+      layer.heads[j].query_bias = bias("self_attn.q_proj.bias", j * hd);
     }
     for (std::size_t g = 0; g < s.kv_count(); ++g) {  // key/value head g in heads[g]
       layer.heads[g].key = columns(w.at(p + "self_attn.k_proj.weight"), g * hd, hd);
-      layer.heads[g].key_bias = part(w.at(p + "self_attn.k_proj.bias"), g * hd, hd);
+      layer.heads[g].key_bias = bias("self_attn.k_proj.bias", g * hd);
       layer.heads[g].value = columns(w.at(p + "self_attn.v_proj.weight"), g * hd, hd);
-      layer.heads[g].value_bias = part(w.at(p + "self_attn.v_proj.bias"), g * hd, hd);
+      layer.heads[g].value_bias = bias("self_attn.v_proj.bias", g * hd);
     }
     layer.proj = linear(w.at(p + "self_attn.o_proj.weight"));
     layer.fc = linear(w.at(p + "mlp.gate_proj.weight"));
@@ -124,16 +128,20 @@ inline model llama() {
     mw.layers.push_back(std::move(layer));
   }
   mw.ln_f.weight = row(w.at("model.norm.weight"));
-  mw.lm_head = table(w.at("lm_head.weight"));
+  if (w.contains("lm_head.weight"))
+    mw.lm_head = table(w.at("lm_head.weight"));
+  else
+    mw.tied = true;
   return m;
 }
+inline model llama() { return llama(fixture().at("llama")); }
 
 inline attention::layer_norm_weights norm(const json& w, const std::string& name) {
   return {row(w.at(name + ".weight")), row(w.at(name + ".bias"))};
 }
 
-inline model bert() {
-  const json& f = fixture().at("bert");
+// {config, tokens, weights} of a BERT, its tensors named with the prefix bert.
+inline model bert(const json& f) {
   const json& c = f.at("config");
   const json& w = f.at("weights");
   model m;
@@ -183,13 +191,18 @@ inline model bert() {
     layer.ln2 = norm(w, p + "output.LayerNorm");
     mw.layers.push_back(std::move(layer));
   }
+  if (!w.contains("cls.predictions.bias")) return m;  // no masked-LM head
   const std::string t = "cls.predictions.transform.";
   mw.transform = linear(w.at(t + "dense.weight"));
   mw.transform_bias = row(w.at(t + "dense.bias"));
   mw.transform_ln = norm(w, t + "LayerNorm");
-  mw.tied = true;  // no decoder.weight in the file: the word embeddings unembed
+  if (w.contains("cls.predictions.decoder.weight"))
+    mw.lm_head = table(w.at("cls.predictions.decoder.weight"));
+  else
+    mw.tied = true;  // no decoder.weight in the file: the word embeddings unembed
   mw.unembed_bias = row(w.at("cls.predictions.bias"));
   return m;
 }
+inline model bert() { return bert(fixture().at("bert")); }
 
 }  // namespace forward_fixture
