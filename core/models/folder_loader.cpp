@@ -121,7 +121,7 @@ void folder_loader::feed(std::size_t shard, const unsigned char* bytes, std::siz
 folder_model folder_loader::finish() {
   ATTENTION_CHECK(!finished_, "model: this load finished; open the folder again");
   for (std::size_t s = 0; s < streams_.size(); ++s)
-    ATTENTION_CHECK(streams_[s].complete(), quote(plan_.shards[s].file), ": the data ended after ",
+    ATTENTION_CHECK(streams_[s].complete(), quote(plan_.shards[s].file, 200), ": the data ended after ",
                     streams_[s].received(), " of its ", streams_[s].expected(), " bytes");
   finished_ = true;
   return std::move(model_);

@@ -19,18 +19,18 @@ void check_shards(const std::vector<folder_shard>& shards, const safetensors_ind
   for (const folder_shard& s : shards)
     for (const safetensors_tensor& t : s.header.tensors) {
       const auto [at, fresh] = shard_of.emplace(t.name, &s.file);
-      ATTENTION_CHECK(fresh, tensor_place(t.name), ": in two shards, ", quote(*at->second), " and ", quote(s.file));
+      ATTENTION_CHECK(fresh, tensor_place(t.name), ": in two shards, ", quote(*at->second, 200), " and ", quote(s.file, 200));
     }
   if (index == nullptr) return;
   for (const auto& [name, file] : shard_of) {
     const auto listed = index->weight_map.find(name);
-    ATTENTION_CHECK(listed != index->weight_map.end(), tensor_place(name), ": in ", quote(*file), " but not in ",
+    ATTENTION_CHECK(listed != index->weight_map.end(), tensor_place(name), ": in ", quote(*file, 200), " but not in ",
                     index_name, "'s weight_map");
-    ATTENTION_CHECK(listed->second == *file, tensor_place(name), ": in ", quote(*file), ", but ", index_name,
-                    " puts it in ", quote(listed->second));
+    ATTENTION_CHECK(listed->second == *file, tensor_place(name), ": in ", quote(*file, 200), ", but ", index_name,
+                    " puts it in ", quote(listed->second, 200));
   }
   for (const auto& [name, file] : index->weight_map)
-    ATTENTION_CHECK(shard_of.count(name) != 0, tensor_place(name), ": ", index_name, " puts it in ", quote(file),
+    ATTENTION_CHECK(shard_of.count(name) != 0, tensor_place(name), ": ", index_name, " puts it in ", quote(file, 200),
                     ", which does not hold it");
 }
 

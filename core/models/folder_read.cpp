@@ -25,19 +25,19 @@ bool exists(const std::string& path, struct stat& status) { return stat(path.c_s
 // A small file of the folder, whole: named when missing, a directory, unreadable or too large.
 std::string read_small(const std::string& path, std::uint64_t limit, const char* what) {
   struct stat status {};
-  ATTENTION_CHECK(exists(path, status), quote(path), ": missing (", what, ")");
-  ATTENTION_CHECK(!S_ISDIR(status.st_mode), quote(path), ": a directory, not ", what);
-  ATTENTION_CHECK(static_cast<std::uint64_t>(status.st_size) <= limit, quote(path), ": ", status.st_size,
+  ATTENTION_CHECK(exists(path, status), quote(path, 200), ": missing (", what, ")");
+  ATTENTION_CHECK(!S_ISDIR(status.st_mode), quote(path, 200), ": a directory, not ", what);
+  ATTENTION_CHECK(static_cast<std::uint64_t>(status.st_size) <= limit, quote(path, 200), ": ", status.st_size,
                   " bytes, beyond the limit of ", limit);
   std::ifstream file(path, std::ios::binary);
-  ATTENTION_CHECK(file.is_open(), quote(path), ": cannot open");
+  ATTENTION_CHECK(file.is_open(), quote(path, 200), ": cannot open");
   std::string text;
   char buffer[1 << 16];
   while (file.read(buffer, sizeof buffer) || file.gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(file.gcount()));
-    ATTENTION_CHECK(text.size() <= limit, quote(path), ": more than ", limit, " bytes");  // it grew
+    ATTENTION_CHECK(text.size() <= limit, quote(path, 200), ": more than ", limit, " bytes");  // it grew
   }
-  ATTENTION_CHECK(!file.bad(), quote(path), ": cannot read");
+  ATTENTION_CHECK(!file.bad(), quote(path, 200), ": cannot read");
   return text;
 }
 
@@ -65,10 +65,10 @@ folder_model read_folder(const std::string& folder, const family_config& config)
   if (exists(index_path, status)) {
     index = std::make_unique<safetensors_index>(read_safetensors_index(read_small(index_path, index_limit, "an index")));
     files = index->shards;
-    ATTENTION_CHECK(files.size() <= shard_limit, quote(index_path), ": ", files.size(), " shards, beyond the limit of ",
+    ATTENTION_CHECK(files.size() <= shard_limit, quote(index_path, 200), ": ", files.size(), " shards, beyond the limit of ",
                     shard_limit);
   } else {
-    ATTENTION_CHECK(exists(folder + "/model.safetensors", status), quote(folder),
+    ATTENTION_CHECK(exists(folder + "/model.safetensors", status), quote(folder, 200),
                     ": neither model.safetensors nor model.safetensors.index.json");
   }
   // every file opened once, its header read; the data waits until the plan has checked them all
@@ -82,14 +82,14 @@ folder_model read_folder(const std::string& folder, const family_config& config)
                                    [&](const auto& entry) { return entry.second == file; });
       return " (model.safetensors.index.json puts " + tensor_place(it->first) + " in it)";
     };
-    ATTENTION_CHECK(exists(path, status), quote(path), ": missing", holder());
-    ATTENTION_CHECK(!S_ISDIR(status.st_mode), quote(path), ": a directory, not a safetensors file", holder());
+    ATTENTION_CHECK(exists(path, status), quote(path, 200), ": missing", holder());
+    ATTENTION_CHECK(!S_ISDIR(status.st_mode), quote(path, 200), ": a directory, not a safetensors file", holder());
     auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
-    ATTENTION_CHECK(in->is_open(), quote(path), ": cannot open", holder());
+    ATTENTION_CHECK(in->is_open(), quote(path, 200), ": cannot open", holder());
     try {
       headers.emplace_back(file, read_header_of(*in, static_cast<std::uint64_t>(status.st_size)));
     } catch (const error& e) {
-      detail::fail(quote(file), ": ", e.what());
+      detail::fail(quote(file, 200), ": ", e.what());
     }
     shards.push_back({file, std::move(in)});
   }
@@ -104,7 +104,7 @@ folder_model read_folder(const std::string& folder, const family_config& config)
       if (got == 0) break;
       loader.feed(s, reinterpret_cast<const unsigned char*>(chunk.data()), got);
     }
-    ATTENTION_CHECK(!in.bad(), quote(shards[s].file), ": cannot read");
+    ATTENTION_CHECK(!in.bad(), quote(shards[s].file, 200), ": cannot read");
   }
   return loader.finish();
 }
