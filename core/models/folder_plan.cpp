@@ -6,6 +6,7 @@
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
 #include "formats/limits.hpp"
+#include "models/gpt_model.hpp"
 #include "tensor/tensor.hpp"
 
 namespace attention {
@@ -36,22 +37,14 @@ void check_shards(const std::vector<folder_shard>& shards, const safetensors_ind
 
 std::string family_name(const family_config& c) { return c.family == model_family::bert ? "bert" : c.model_type; }
 
-model_spec spec_of(const family_config& c, bool bias) {
-  model_spec s;
-  s.vocab = c.vocab;
-  s.length = c.length;
-  s.embed = c.embed;
-  s.heads = c.heads;
-  s.layers = c.layers;
-  s.mlp = (c.intermediate + c.embed - 1) / c.embed;  // the width is `hidden`; mlp only says there is one
+// forward()'s spec: gpt-v1's fields from the summary, then the family's block.
+model_spec family_spec_of(const family_config& c, const model_config& summary) {
+  model_spec s = spec_of(summary);  // the MLP's width is `hidden`; mlp only says there is one
   s.hidden = c.intermediate;
-  s.norm = true;
-  s.bias = bias;
   s.norm_eps = c.eps;
   s.kv_heads = c.kv_heads;
   s.dims = c.head_dim;
   if (c.family == model_family::bert) {
-    s.activation = activation_kind::gelu;  // the erf form
     s.post_norm = true;
     s.causal = false;
   } else {
@@ -117,7 +110,6 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
   }
   ATTENTION_CHECK(parameters <= limits::models::parameters, "model: ", parameters, " parameters, beyond the limit of ",
                   limits::models::parameters, " (2 GiB as float32)");
-  plan.spec = spec_of(c, bias);
   plan.masked_lm = c.family == model_family::bert && head;
   plan.logits = c.family == model_family::llama || head;
   const bool has_lm_head = found.count(c.family == model_family::bert ? "cls.predictions.decoder.weight" : "lm_head.weight");
@@ -128,11 +120,12 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
   g.heads = c.heads;
   g.layers = c.layers;
   g.mlp_width = c.intermediate;
-  g.activation = plan.spec.activation;
+  g.activation = activation_kind::gelu;  // BERT's, the erf form; the Llama family's SwiGLU reads none
   g.bias = bias;
   g.norm = true;
   g.tied = plan.logits && !has_lm_head;
   g.parameters = parameters;
+  plan.spec = family_spec_of(c, g);
   return plan;
 }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/cli.hpp"
+#include "cli_support.hpp"
 #include "../models/folder_support.hpp"
 #include "support.hpp"
 
@@ -15,18 +16,8 @@ using namespace attention;
 using nlohmann::json;
 
 namespace {
-struct result {
-  int code;
-  std::string out, err;
-};
-result cli(std::vector<std::string> words) {
-  std::vector<const char*> args{"attention-cli"};
-  for (const std::string& w : words) args.push_back(w.c_str());
-  std::istringstream in;
-  std::ostringstream out, err;
-  const int code = run_cli(static_cast<int>(args.size()), args.data(), in, out, err);
-  return {code, out.str(), err.str()};
-}
+using cli_support::cli;
+using cli_support::result;
 std::string folder(const std::string& name) { return folder_support::golden_folder(name); }
 }  // namespace
 

@@ -79,7 +79,8 @@ TEST_CASE("a Qwen2's q, k and v biases go to their heads", "[folder-loader]") {
   f.config["model_type"] = "qwen2";
   for (const char* p : {"q", "k", "v"})
     f.tensors.add(std::string("model.layers.0.self_attn.") + p + "_proj.bias", {p[0] == 'q' ? 8u : 4u});
-  const model_layer& l = loaded(f).model.weights.layers.at(0);
+  const folder_model m = loaded(f);
+  const model_layer& l = m.model.weights.layers.at(0);
   CHECK(l.heads[1].query_bias(0, 2) == value_at(f.tensors, "model.layers.0.self_attn.q_proj.bias", 0, 6));
   CHECK(l.heads[0].key_bias(0, 3) == value_at(f.tensors, "model.layers.0.self_attn.k_proj.bias", 0, 3));
   CHECK(l.heads[1].key_bias.size() == 0);
