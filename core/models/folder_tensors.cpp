@@ -29,7 +29,8 @@ tensor_table llama_tensors(const family_config& c) {
   const auto r = tensor_need::required, o = tensor_need::optional;
   // q, k, v biases: Qwen2's always, Llama's with attention_bias (o_proj's too); read when present otherwise
   const tensor_need qkv_bias = c.model_type == "qwen2" || c.attention_bias ? r : o;
-  const tensor_need o_bias = c.attention_bias ? r : o;
+  // o_proj's bias: read when present (torch_hf.py's --qkv-bias folders have attention_bias and none)
+  const tensor_need o_bias = o;
   const tensor_need mlp_bias = c.mlp_bias ? r : o;
   b.add("model.embed_tokens.weight", folder_slot::tok, 0, {V, d}, r, "vocab_size, hidden_size");
   for (std::size_t i = 0; i < c.layers; ++i) {

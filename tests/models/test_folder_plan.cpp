@@ -133,3 +133,14 @@ TEST_CASE("a sharded folder: each tensor in one shard, as its index says", "[fol
   CHECK(folder_support::refusal(moved.path) == "model.norm.weight: in \"model-00002-of-00002.safetensors\", but "
                                                "model.safetensors.index.json puts it in \"model-00001-of-00002.safetensors\"");
 }
+
+TEST_CASE("Llama's attention_bias requires q, k and v biases; o_proj's is read when present", "[folder-plan]") {
+  auto f = small_llama(1);
+  f.config["attention_bias"] = true;
+  CHECK(refusal(f) == "model.layers.0.self_attn.k_proj.bias: missing");
+  for (const char* p : {"q", "k", "v"})
+    f.tensors.add(std::string("model.layers.0.self_attn.") + p + "_proj.bias", {p[0] == 'q' ? 8u : 4u});
+  CHECK(refusal(f) == "");  // as torch_hf.py random-llama --qkv-bias writes them
+  f.tensors.add("model.layers.0.self_attn.o_proj.bias", {8});
+  CHECK(refusal(f) == "");
+}
