@@ -117,16 +117,31 @@ template <int W>
 ATTENTION_INLINE void gelu_backward_kernel(const float* d_y, const float* x, const float* u, float* d_x, std::size_t n) {
   each_vector<W, gelu_backward_of>(n, d_y, x, u, d_x);
 }
+// SiLU x · sigmoid(x) as PyTorch's kernel writes it, x / (1 + e^(−x)): a
+// division, not a product with a rounded sigmoid; e^(−x) the core's exp
+// (exp_lanes), so the same bits natively and in wasm.
+struct silu_of {
+  template <int W>
+  static ATTENTION_INLINE vec<W> of(const vec<W>& x, const vec<W>&, const vec<W>&) {
+    return x / (1.0f + exp_lanes<W>(-x));
+  }
+};
+template <int W>
+ATTENTION_INLINE void silu_kernel(const float* x, float* y, std::size_t n) {
+  each_vector<W, silu_of>(n, x, x, x, y);
+}
+ATTENTION_SIMD_DISPATCH(silu_lanes, silu_kernel, (const float* x, float* y, std::size_t n), (x, y, n))
 ATTENTION_SIMD_DISPATCH(gelu_lanes, gelu_kernel, (const float* x, float* y, float* u, std::size_t n), (x, y, u, n))
 ATTENTION_SIMD_DISPATCH(gelu_backward_lanes, gelu_backward_kernel,
                         (const float* d_y, const float* x, const float* u, float* d_x, std::size_t n),
                         (d_y, x, u, d_x, n))
 
-// ReLU and tanh-GELU one float at a time (GELU runs on vectors, above)
+// ReLU and tanh-GELU one float at a time (GELU and SiLU run on vectors, above)
 float forward_one(float x, activation_kind kind) {
   switch (kind) {
     case activation_kind::relu: return x > 0.0f ? x : 0.0f;
-    case activation_kind::gelu: break;
+    case activation_kind::gelu:
+    case activation_kind::silu: break;
     case activation_kind::gelu_tanh: {
       const float inner = tanh_beta * (x + kappa * x * x * x);
       return 0.5f * x * (1.0f + std::tanh(inner));
@@ -139,6 +154,10 @@ float derivative(float x, activation_kind kind) {
   switch (kind) {
     case activation_kind::relu: return x > 0.0f ? 1.0f : 0.0f;
     case activation_kind::gelu: break;
+    case activation_kind::silu: {  // σ(x)·(1 + x·(1 − σ(x)))
+      const float sigmoid = 1.0f / (1.0f + exp_one(-x));
+      return sigmoid * (1.0f + x * (1.0f - sigmoid));
+    }
     case activation_kind::gelu_tanh: {
       const float x_sq = x * x;
       const float inner = tanh_beta * (x + kappa * x_sq * x);
@@ -158,6 +177,7 @@ const char* activation_name(activation_kind kind) {
     case activation_kind::relu: return "relu";
     case activation_kind::gelu: return "gelu";
     case activation_kind::gelu_tanh: return "gelu_tanh";
+    case activation_kind::silu: return "silu";
   }
   return "relu";
 }
@@ -171,6 +191,10 @@ tensor3 activate(const tensor3& x, activation_kind kind, tensor3* kept) {
     return y;
   }
   if (kept != nullptr) *kept = tensor3();
+  if (kind == activation_kind::silu) {
+    silu_lanes(x.data(), y.data(), x.size());
+    return y;
+  }
   for (std::size_t i = 0; i < x.size(); ++i) y.data()[i] = forward_one(x.data()[i], kind);
   return y;
 }

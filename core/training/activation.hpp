@@ -1,6 +1,7 @@
-// The MLP's activations of gpt-v1.md, as PyTorch's CPU kernels compute them
-// in float32: ReLU (the lecture's), GELU exact (erf) and GELU's tanh
-// approximation (GPT-2's), with their derivatives for the backward pass.
+// The MLP's activations of gpt-v1.md and models-v2.md, as PyTorch's CPU
+// kernels compute them in float32: ReLU (the lecture's), GELU exact (erf:
+// BERT's), GELU's tanh approximation (GPT-2's) and SiLU (the Llama family's
+// gate, training/swiglu.hpp), with their derivatives for the backward pass.
 #pragma once
 
 #include <string>
@@ -9,9 +10,9 @@
 
 namespace attention {
 
-enum class activation_kind { relu, gelu, gelu_tanh };
+enum class activation_kind { relu, gelu, gelu_tanh, silu };
 
-// "relu", "gelu", "gelu_tanh", as training files name them.
+// "relu", "gelu", "gelu_tanh", as training files name them; "silu".
 const char* activation_name(activation_kind kind);
 
 // kept, when given: what the backward pass may reuse (for GELU, the costly

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "errors/check.hpp"
 #include "tensor/gemm.hpp"
 #include "tensor/sums.hpp"
 #include "tensor/vector_math.hpp"
@@ -137,6 +138,11 @@ void head_backward(const head_pass& hp, const model_head& hw, std::size_t h, con
 model_weights gradients(const model_weights& w, const model_spec& spec, const forward_pass& pass,
                         const std::vector<std::int64_t>& targets, const logit_exps* exps) {
   const std::size_t B = pass.batch, T = pass.length, d = spec.embed, hs = spec.head_size();
+  // training's models have GPT's blocks; models-v2.md's options are for reading models, never trained here
+  ATTENTION_CHECK(spec.norm_type == norm_kind::layer && !spec.post_norm && spec.kv_count() == spec.heads &&
+                      hs * spec.heads == d && !spec.swiglu && spec.rope_theta <= 0 && spec.causal,
+                  "backprop: only GPT's blocks are trained (no RMSNorm, post-norm, shared key/value heads, SwiGLU, "
+                  "rotary positions or bidirectional attention)");
   const auto scale = static_cast<float>(std::pow(static_cast<double>(hs), -0.5));
   model_weights g;
   const tensor3 d_logits = logits_gradient(pass.logits, exps != nullptr ? *exps : exps_of(pass.logits), targets);  // (B, T, V)

@@ -9,7 +9,6 @@
 namespace attention {
 
 namespace {
-constexpr float eps = 1e-5f;
 
 // Each row's sums run in order over its d entries: chains of dependent
 // adds. Eight rows at a time are copied side by side (a (d, 8) block, zeros
@@ -92,7 +91,7 @@ layer_norm_weights layer_norm_init(std::size_t d) {
   return {xt::ones<float>({std::size_t{1}, d}), xt::zeros<float>({std::size_t{1}, d})};
 }
 
-norm_pass layer_norm(const tensor3& x, const layer_norm_weights& w) {
+norm_pass layer_norm(const tensor3& x, const layer_norm_weights& w, float eps) {
   const std::size_t d = x.shape(2), rows = x.shape(0) * x.shape(1);
   norm_pass p;
   p.out = tensor3(x.shape());

@@ -1,4 +1,5 @@
-// nn.LayerNorm(d) over the last axis, eps 1e-5, as PyTorch 1.13's CPU kernel
+// nn.LayerNorm(d) over the last axis (eps 1e-5, or a model's own: BERT's
+// 1e-12), as PyTorch 1.13's CPU kernel
 // computes it in float32: y = (x · rstd + (−rstd · mean)) · weight + bias,
 // and its backward pass (the kernel's own arrangement of the same gradient).
 #pragma once
@@ -21,7 +22,8 @@ struct norm_pass {
   std::vector<float> mean, rstd;  // one per row: what the backward pass needs
 };
 
-norm_pass layer_norm(const tensor3& x, const layer_norm_weights& w);
+// eps: added to the variance in float32 before its square root.
+norm_pass layer_norm(const tensor3& x, const layer_norm_weights& w, float eps = 1e-5f);
 
 // d x from d out; adds this batch's d weight and d bias into `grads`.
 tensor3 layer_norm_backward(const tensor3& d_out, const tensor3& x, const norm_pass& pass, const layer_norm_weights& w,

@@ -3,15 +3,18 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
-#include <limits>
+#include <optional>
 #include <utility>
 
 #include "errors/check.hpp"
 #include "random/sampling.hpp"
 #include "tensor/matmul.hpp"
-#include "tensor/softmax.hpp"
+#include "tensor/rotary.hpp"
 #include "tensor/sums.hpp"
 #include "tensor/vector_math.hpp"
+#include "training/rms_norm.hpp"
+#include "training/self_attention.hpp"
+#include "training/swiglu.hpp"
 
 namespace attention {
 
@@ -22,13 +25,15 @@ std::vector<tensor2*> model_weights::all() {
     for (tensor2* t : tensors)
       if (t->size() != 0) list.push_back(t);
   };
+  add({&token_type, &ln_e.weight, &ln_e.bias});  // BERT's; none in training's models
   for (model_layer& layer : layers) {
     for (model_head& head : layer.heads)
       add({&head.key, &head.key_bias, &head.query, &head.query_bias, &head.value, &head.value_bias});
-    add({&layer.proj, &layer.proj_bias, &layer.fc, &layer.fc_bias, &layer.fc2, &layer.fc2_bias, &layer.ln1.weight,
-         &layer.ln1.bias, &layer.ln2.weight, &layer.ln2.bias});
+    add({&layer.proj, &layer.proj_bias, &layer.fc, &layer.fc_bias, &layer.fc_up, &layer.fc_up_bias, &layer.fc2,
+         &layer.fc2_bias, &layer.ln1.weight, &layer.ln1.bias, &layer.ln2.weight, &layer.ln2.bias});
   }
-  add({&ln_f.weight, &ln_f.bias, &unembed, &unembed_bias, &lm_head});
+  add({&ln_f.weight, &ln_f.bias, &transform, &transform_bias, &transform_ln.weight, &transform_ln.bias, &unembed,
+       &unembed_bias, &lm_head});
   return list;
 }
 
@@ -49,7 +54,7 @@ tensor2 normal_table(generator& gen, std::size_t rows, std::size_t cols) {
 }  // namespace
 
 model_weights init_weights(generator& gen, const model_spec& spec) {
-  const std::size_t d = spec.embed, hs = spec.head_size(), hidden = spec.mlp * d;
+  const std::size_t d = spec.embed, hs = spec.head_size(), hidden = spec.mlp_width();
   // nn.Linear: its weight, then its bias when the model has biases
   const auto linear_of = [&](std::size_t in, std::size_t out, tensor2& weight, tensor2* bias) {
     weight = linear(gen, in, out);
@@ -120,45 +125,57 @@ void drop_unkept(layer_pass& lp, kept keep) {
     hp.q = hp.k = hp.v = hp.out = tensor3();
     if (keep == kept::logits) hp.weights = tensor3();
   }
-  lp.concat = lp.middle = lp.hidden = lp.active = lp.gelu_erf = tensor3();
+  lp.concat = lp.middle = lp.hidden = lp.up = lp.active = lp.gelu_erf = tensor3();
   lp.ln2 = norm_pass();
   // what the heads read stays for a model trace (a head's scenario starts from it)
   if (keep == kept::logits || lp.normed) lp.input = tensor3();
-  if (keep == kept::logits) lp.ln1 = norm_pass();
+  if (keep == kept::logits || !lp.normed) lp.ln1 = norm_pass();
 }
 
-// Every head's k, q and v of a layer as one product, (B, T, d) @ (d, 3·d):
-// each output is still its own sum over d, so the bits are those of the
-// heads' own products, and one wide product keeps the vectors full where a
-// head's 16 columns would not.
-void project_heads(const tensor3& a, const model_layer& layer, std::vector<head_pass>& heads) {
-  if (layer.heads.empty()) return;
-  const std::size_t B = a.shape(0), T = a.shape(1), d = a.shape(2), H = layer.heads.size(),
-                    hs = layer.heads[0].key.shape(1), width = 3 * H * hs;
-  // Rows of hs floats copied whole (std::copy_n on raw pointers): element by
-  // element through xtensor's indexing this cost GPT-2 small ~2 ms a layer in wasm.
-  tensor2 w({d, width});  // (d, 3·H·hs): per head its key, query, value
-  for (std::size_t h = 0; h < H; ++h) {
-    const tensor2* parts[3] = {&layer.heads[h].key, &layer.heads[h].query, &layer.heads[h].value};
-    for (std::size_t part = 0; part < 3; ++part)
-      for (std::size_t i = 0; i < d; ++i)
-        std::copy_n(parts[part]->data() + i * hs, hs, w.data() + i * width + (3 * h + part) * hs);
-  }
-  const tensor3 kqv = project(a, w);  // (B, T, 3·H·hs)
-  heads.resize(H);
-  for (std::size_t h = 0; h < H; ++h) {
-    head_pass& hp = heads[h];
-    for (tensor3* t : {&hp.k, &hp.q, &hp.v}) *t = tensor3({B, T, hs});
-    for (std::size_t r = 0; r < B * T; ++r) {
-      const float* row = kqv.data() + r * width + 3 * h * hs;  // this head's k, q, v of position r
-      std::copy_n(row, hs, hp.k.data() + r * hs);
-      std::copy_n(row + hs, hs, hp.q.data() + r * hs);
-      std::copy_n(row + 2 * hs, hs, hp.v.data() + r * hs);
+// LayerNorm or RMSNorm, as the spec says, with its eps
+norm_pass norm_of(const tensor3& x, const layer_norm_weights& w, const model_spec& spec) {
+  return spec.norm_type == norm_kind::rms ? rms_norm(x, w, spec.norm_eps) : layer_norm(x, w, spec.norm_eps);
+}
+
+// h = tok[x] + pos[0:T]; BERT's (tok[x] + token_type) + pos[0:T], PyTorch's
+// order; rotary positions: tok[x] alone.  (B, T, d)
+tensor3 embed(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens, std::size_t B) {
+  const std::size_t T = tokens.size() / B, d = spec.embed;
+  const bool learned = spec.rope_theta <= 0, typed = w.token_type.size() != 0;
+  ATTENTION_CHECK(!learned || w.pos.shape(0) >= T, "forward: ", T, " positions, the position table holds ",
+                  w.pos.shape(0));
+  tensor3 h({B, T, d});
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t t = 0; t < T; ++t) {
+      const auto id = static_cast<std::size_t>(tokens[b * T + t]);
+      const float* __restrict tok = w.tok.data() + id * d;  // rows of d floats: whole-vector adds
+      float* __restrict row = h.data() + (b * T + t) * d;
+      if (!learned) {
+        std::copy_n(tok, d, row);
+        continue;
+      }
+      const float* __restrict pos = w.pos.data() + t * d;
+      if (typed) {
+        const float* __restrict type = w.token_type.data();
+        for (std::size_t c = 0; c < d; ++c) row[c] = (tok[c] + type[c]) + pos[c];
+      } else {
+        for (std::size_t c = 0; c < d; ++c) row[c] = tok[c] + pos[c];
+      }
     }
-    add_bias(hp.k, layer.heads[h].key_bias);  // a model file's c_attn has one; training's heads none
-    add_bias(hp.q, layer.heads[h].query_bias);
-    add_bias(hp.v, layer.heads[h].value_bias);
+  return h;
+}
+
+// The MLP's input to its output, (B, T, d) -> (B, T, d): fc, the
+// activation (or SwiGLU's gate with fc_up), fc2; what it made kept in lp.
+tensor3 mlp(const tensor3& x, const model_layer& layer, const model_spec& spec, layer_pass& lp) {
+  lp.hidden = linear_of(x, layer.fc, layer.fc_bias);
+  if (spec.swiglu) {
+    lp.up = linear_of(x, layer.fc_up, layer.fc_up_bias);
+    lp.active = swiglu(lp.hidden, lp.up);
+  } else {
+    lp.active = activate(lp.hidden, spec.activation, &lp.gelu_erf);
   }
+  return linear_of(lp.active, layer.fc2, layer.fc2_bias);
 }
 
 }  // namespace
@@ -173,71 +190,57 @@ tensor3 unembed(const tensor3& x, const model_weights& w) {
   return linear_of(x, w.unembed, w.unembed_bias);
 }
 
+bool has_unembedding(const model_weights& w) {
+  return w.tied || w.lm_head.size() != 0 || w.unembed.size() != 0;
+}
+
 forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
                      std::size_t batch, const forward_options& options) {
-  const std::size_t B = batch, T = tokens.size() / batch, d = spec.embed, hs = spec.head_size();
+  const std::size_t B = batch, T = tokens.size() / batch;
+  const bool pre = spec.norm && !spec.post_norm;  // pre-norm blocks and an ln_f
   forward_pass pass;
   pass.batch = B;
   pass.length = T;
   pass.tokens = tokens;
-  // h = tok[x] + pos[0:T]
-  tensor3 h({B, T, d});
-  for (std::size_t b = 0; b < B; ++b)
-    for (std::size_t t = 0; t < T; ++t) {
-      const auto id = static_cast<std::size_t>(tokens[b * T + t]);
-      const float* __restrict tok = w.tok.data() + id * d;  // rows of d floats: whole-vector adds
-      const float* __restrict pos = w.pos.data() + t * d;
-      float* __restrict row = h.data() + (b * T + t) * d;
-      for (std::size_t c = 0; c < d; ++c) row[c] = tok[c] + pos[c];
-    }
-  // hs ** -0.5 in Python's double, applied as a float32 scalar
-  const auto scale = static_cast<float>(std::pow(static_cast<double>(hs), -0.5));
-  constexpr float minus_inf = -std::numeric_limits<float>::infinity();
+  tensor3 h = embed(w, spec, tokens, B);
+  if (spec.post_norm) h = norm_of(h, w.ln_e, spec).out;  // BERT's LayerNorm on the embeddings
+  // rotary positions: cos and sin of positions 0..T−1, once for every head of every layer
+  std::optional<rotary_table> rotary;
+  if (spec.rope_theta > 0) rotary = rotary_table_of(rotary_angles(T, 0, spec.head_size(), spec.rope_theta));
   for (const model_layer& layer : w.layers) {
     layer_pass lp;
     lp.input = std::exchange(h, tensor3());  // no copy: h becomes the sum below (a moved-from xtensor keeps its shape, not its data)
-    lp.normed = spec.norm;
-    if (spec.norm) lp.ln1 = layer_norm(lp.input, layer.ln1);
-    const tensor3& a = lp.attended();
-    lp.concat = tensor3({B, T, d});
-    project_heads(a, layer, lp.heads);
-    for (std::size_t k = 0; k < layer.heads.size(); ++k) {
-      head_pass& hp = lp.heads[k];
-      tensor3 scores = causal_scores_of(hp.q, hp.k);  // (B, T, T), masked below
-      for (std::size_t row = 0; row < B * T; ++row) {
-        float* s = scores.data() + row * T;
-        const std::size_t i = row % T;
-        for (std::size_t j = 0; j <= i; ++j) s[j] *= scale;
-        for (std::size_t j = i + 1; j < T; ++j) s[j] = minus_inf;
-      }
-      try {
-        hp.weights = softmax(scores);
-      } catch (const error&) {  // the one softmax that can see inf: say where
-        detail::fail("overflow: layer ", pass.layers.size(), ", head ", k,
-                     ": an attention score is not finite in float32 (inf or nan); the weights or inputs are too large");
-      }
-      hp.out = causal_weighted_sum(hp.weights, hp.v);
-      for (std::size_t r = 0; r < B * T; ++r)
-        for (std::size_t c = 0; c < hs; ++c) lp.concat.data()[r * d + k * hs + c] = hp.out.data()[r * hs + c];
-    }
+    lp.normed = pre;
+    if (pre) lp.ln1 = norm_of(lp.input, layer.ln1, spec);
+    self_attention(lp.attended(), layer, spec, rotary ? &*rotary : nullptr, pass.layers.size(), lp);
     h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias);  // the residual stream
+    if (spec.post_norm) {  // BERT: LN(attention + h)
+      lp.ln1 = norm_of(h, layer.ln1, spec);
+      h = lp.ln1.out;
+    }
     if (layer.fc.size() != 0) {  // the MLP
       lp.middle = std::exchange(h, tensor3());
-      if (spec.norm) lp.ln2 = layer_norm(lp.middle, layer.ln2);
-      lp.hidden = linear_of(spec.norm ? lp.ln2.out : lp.middle, layer.fc, layer.fc_bias);
-      lp.active = activate(lp.hidden, spec.activation, &lp.gelu_erf);
-      h = lp.middle + linear_of(lp.active, layer.fc2, layer.fc2_bias);
+      if (pre) lp.ln2 = norm_of(lp.middle, layer.ln2, spec);
+      h = lp.middle + mlp(pre ? lp.ln2.out : lp.middle, layer, spec, lp);
+      if (spec.post_norm) {  // BERT: LN(MLP + h)
+        lp.ln2 = norm_of(h, layer.ln2, spec);
+        h = lp.ln2.out;
+      }
     }
     drop_unkept(lp, options.keep);
     pass.layers.push_back(std::move(lp));
   }
   pass.last = std::exchange(h, tensor3());
-  pass.normed = spec.norm;
-  if (spec.norm) pass.ln_f = layer_norm(pass.last, w.ln_f);
-  if (!options.logits) return pass;
+  pass.normed = pre;
+  if (pre) pass.ln_f = norm_of(pass.last, w.ln_f, spec);
+  if (w.transform.size() != 0)  // BERT's masked-LM transform: LN(gelu(x @ transform + b)), a LayerNorm in any case
+    pass.transformed =
+        layer_norm(activate(linear_of(pass.last, w.transform, w.transform_bias), spec.activation), w.transform_ln,
+                   spec.norm_eps).out;
+  if (!options.logits || !has_unembedding(w)) return pass;
   pass.logits = unembed(options.last_logits_only ? last_positions(pass.unembedded()) : pass.unembedded(), w);
   if (options.keep != kept::everything) {
-    pass.last = tensor3();
+    pass.last = pass.transformed = tensor3();
     pass.ln_f = norm_pass();
   }
   return pass;

@@ -1,10 +1,14 @@
-// The model of training-v1.md grown by gpt-v1.md's options: token and
-// position embeddings, blocks of causal self-attention heads with an output
-// projection on a residual stream, optionally pre-LayerNorm (ln1, ln2, ln_f),
-// an MLP and biases, then an unembedding. With the options off it is v1's
-// attention-only transformer. Its weights are drawn in the spec's order from
-// the PyTorch-exact generator, so they start where torch_train.py's do.
-// forward() keeps every intermediate that backprop.cpp needs and the page shows.
+// The model of training-v1.md grown by gpt-v1.md's options, and by
+// models-v2.md's for the Llama family and BERT: token and position
+// embeddings, blocks of self-attention heads with an output projection on a
+// residual stream, optionally norms (pre or post, LayerNorm or RMSNorm), an
+// MLP (an activation, or SwiGLU's gate) and biases, then an unembedding.
+// With the options off it is v1's attention-only transformer; the block
+// description is model_spec below (core/models/README.md says which family
+// sets what). Training's weights are drawn in the spec's order from the
+// PyTorch-exact generator, so they start where torch_train.py's do.
+// forward() keeps every intermediate that backprop.cpp needs and the page
+// shows; the attention part of a block is training/self_attention.cpp.
 #pragma once
 
 #include <cstddef>
@@ -45,6 +49,8 @@ struct model_spec {
   std::size_t head_size() const { return dims ? dims : embed / heads; }
   std::size_t kv_count() const { return kv_heads ? kv_heads : heads; }
   std::size_t mlp_width() const { return hidden ? hidden : mlp * embed; }
+  // the key/value head query head j reads
+  std::size_t kv_head(std::size_t j) const { return j / (heads / kv_count()); }
 };
 
 // A bias is (1, n), so that the optimizer sees every parameter as a matrix;
@@ -94,27 +100,31 @@ struct model_weights {
 // unembedding; LayerNorms draw nothing.
 model_weights init_weights(generator& gen, const model_spec& spec);
 
-// What one head computed for a batch.
+// What one head computed for a batch. With grouped-query attention k and v
+// are computed once per key/value head, as the weights are stored: in
+// heads[g] for g < kv_heads, empty in the others (query head j reads
+// heads[spec.kv_head(j)]'s).
 struct head_pass {
-  tensor3 q, k, v;   // (B, T, hs)
-  tensor3 weights;   // (B, T, T): softmax of the causal, scaled scores
+  tensor3 q, k, v;   // (B, T, hs); with rotary positions q and k after their turn
+  tensor3 weights;   // (B, T, T): softmax of the scaled scores, causal or not
   tensor3 out;       // (B, T, hs)
 };
 
 struct layer_pass {
   tensor3 input;  // (B, T, d): the residual stream into this layer
-  norm_pass ln1;  // when norm: ln1(input), what the heads read
+  norm_pass ln1;  // when norm: ln1(input), what the heads read; post_norm: ln1(input + attention), = middle
   std::vector<head_pass> heads;
-  tensor3 concat;  // (B, T, d): the heads' outs side by side
+  tensor3 concat;  // (B, T, H·hs): the heads' outs side by side
   tensor3 middle;  // (B, T, d): the stream after attention, into the MLP
-  norm_pass ln2;   // when norm and mlp: ln2(middle)
-  tensor3 hidden;  // (B, T, m·d): fc's output, before the activation
-  tensor3 active;  // (B, T, m·d): after it
-  tensor3 gelu_erf;  // (B, T, m·d) for GELU: what activate() kept for the backward (1 + erf(hidden/√2))
+  norm_pass ln2;   // when norm and mlp: ln2(middle); post_norm: ln2(middle + MLP), the layer's output
+  tensor3 hidden;  // (B, T, I): fc's output, before the activation (SwiGLU's gate)
+  tensor3 up;      // (B, T, I) with swiglu: fc_up's output
+  tensor3 active;  // (B, T, I): after the activation (SwiGLU: silu(hidden) · up)
+  tensor3 gelu_erf;  // (B, T, I) for GELU: what activate() kept for the backward (1 + erf(hidden/√2))
 
-  bool normed = false;  // the model has LayerNorms
+  bool normed = false;  // pre-norm blocks: the heads read ln1's output
 
-  // What the heads read: ln1's output, or the stream itself.
+  // What the heads read: ln1's output (pre-norm), or the stream itself.
   const tensor3& attended() const { return normed ? ln1.out : input; }
 };
 
@@ -123,13 +133,17 @@ struct forward_pass {
   std::vector<std::int64_t> tokens;  // (B, T)
   std::vector<layer_pass> layers;
   tensor3 last;    // (B, T, d): the residual stream after the last layer
-  norm_pass ln_f;  // when norm: ln_f(last), what the unembedding reads
-  tensor3 logits;  // (B, T, V)
+  norm_pass ln_f;  // when norm (not post_norm): ln_f(last), what the unembedding reads
+  tensor3 transformed;  // (B, T, d) with BERT's masked-LM transform: LN(gelu(x @ transform + b)) of last
+  tensor3 logits;  // (B, T, V); empty when the model has no unembedding (a BERT without its head)
 
-  bool normed = false;
+  bool normed = false;  // there is an ln_f
 
-  // What the unembedding reads: ln_f's output, or the stream itself.
-  const tensor3& unembedded() const { return normed ? ln_f.out : last; }
+  // What the unembedding reads: the transform's output, ln_f's, or the stream itself.
+  const tensor3& unembedded() const {
+    if (transformed.size() != 0) return transformed;
+    return normed ? ln_f.out : last;
+  }
 };
 
 // What forward() keeps. Training's backward pass needs every intermediate; a
@@ -147,13 +161,19 @@ struct forward_options {
 };
 
 // tokens: (B, T) ids below V, T no longer than the model's length. Scores
-// that overflow float32 are an error naming the layer and the head.
+// that overflow float32 are an error naming the layer and the head. The
+// options of model_spec pick each step; GPT's defaults run exactly the
+// arithmetic they ran before the options grew.
 forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
                      std::size_t batch, const forward_options& options = {});
 
 // The logits of x, (B, T, d) -> (B, T, V): training's unembed (d, V) as
 // [in, out], or a model file's lm_head (V, d), or tok itself when tied.
 tensor3 unembed(const tensor3& x, const model_weights& w);
+
+// Whether the model has an unembedding at all (a BERT file without its
+// masked-LM head has none).
+bool has_unembedding(const model_weights& w);
 
 struct loss_value {
   float loss = 0;          // mean cross-entropy over targets ≠ -100

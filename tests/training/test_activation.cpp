@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "forward_fixture.hpp"
 #include "support.hpp"
 #include "tensor/vector_math.hpp"
 #include "training/activation.hpp"
@@ -83,4 +84,31 @@ TEST_CASE("each activation's derivative matches its slope", "[activation]") {
     for (std::size_t i = 0; i < x.size(); ++i)
       CHECK(slope.data()[i] == Approx((up.data()[i] - down.data()[i]) / (2 * h)).margin(2e-3));
   }
+}
+
+TEST_CASE("SiLU is x / (1 + e^(−x)) as PyTorch's kernel writes it, bit for bit at every width", "[activation]") {
+  const tensor3 x = inputs(1001);
+  test_support::at_every_width([&](int) {
+    const tensor3 y = activate(x, activation_kind::silu);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const float xi = x.data()[i];
+      wrong += !same_bits(y.data()[i], xi / (1.0f + exp_one(-xi)));
+    }
+    CHECK(wrong == 0);
+  });
+  CHECK(std::string(activation_name(activation_kind::silu)) == "silu");
+}
+
+TEST_CASE("SiLU gives PyTorch's float32 numbers, from −88 to 88", "[activation]") {
+  const auto& c = forward_fixture::fixture().at("silu");
+  const std::vector<float> xs = c.at("x").at("data").get<std::vector<float>>();
+  const std::vector<float> want = c.at("out").at("data").get<std::vector<float>>();
+  tensor3 x({1, 1, xs.size()});
+  std::copy(xs.begin(), xs.end(), x.data());
+  const tensor3 y = activate(x, activation_kind::silu);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i)  // PyTorch's exp is SLEEF's, the core's musl's: an ulp apart at most
+    wrong += std::fabs(y.data()[i] - want[i]) > 2.5e-7f * std::fabs(want[i]) + 1e-37f;
+  CHECK(wrong == 0);
 }

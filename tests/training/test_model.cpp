@@ -1,9 +1,13 @@
 // The model's forward pass and its loss: causal attention whose rows sum to
-// one, the cross-entropy over targets only, the first index on ties.
+// one, the cross-entropy over targets only, the first index on ties; and
+// the same forward running models-v2.md's families, a tiny Llama and a tiny
+// BERT, as shared/tools/torch_hf.py runs them (tests/fixtures/forward_families.json).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
+#include "forward_fixture.hpp"
 #include "random/generator.hpp"
 #include "training/model.hpp"
 
@@ -99,4 +103,102 @@ TEST_CASE("a key bias adds q·b to a whole row of scores: the attention does not
   CHECK((b.layers[0].heads[0].k != a.layers[0].heads[0].k));  // the keys moved
   for (std::size_t i = 0; i < 25; ++i)
     CHECK(b.layers[0].heads[1].weights.data()[i] == Approx(a.layers[0].heads[1].weights.data()[i]).margin(1e-6));
+}
+
+// ---- the families of models-v2.md, against shared/tools/torch_hf.py's forward ----
+
+namespace {
+
+// attention within 1e-4 of PyTorch's, [L, H, T, T]
+void check_attention(const forward_pass& pass, const nlohmann::json& expected) {
+  const std::vector<float> want = forward_fixture::values(expected);
+  const std::size_t L = pass.layers.size(), H = pass.layers[0].heads.size(), T = pass.length;
+  REQUIRE(want.size() == L * H * T * T);
+  double worst = 0;
+  for (std::size_t l = 0; l < L; ++l)
+    for (std::size_t h = 0; h < H; ++h)
+      for (std::size_t n = 0; n < T * T; ++n)
+        worst = std::max(worst, std::fabs(static_cast<double>(pass.layers[l].heads[h].weights.data()[n]) -
+                                          want[(l * H + h) * T * T + n]));
+  INFO("largest difference " << worst);
+  CHECK(worst <= 1e-4);
+}
+
+// every entry within 1e-4 + 1e-4·|x| of PyTorch's (the spec's tolerance for logits)
+void check_close(const float* got, const nlohmann::json& expected, std::size_t n) {
+  const std::vector<float> want = forward_fixture::values(expected);
+  REQUIRE(want.size() == n);
+  std::size_t wrong = 0;
+  double worst = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double diff = std::fabs(static_cast<double>(got[i]) - want[i]);
+    worst = std::max(worst, diff);
+    wrong += diff > 1e-4 + 1e-4 * std::fabs(want[i]);
+  }
+  INFO("largest difference " << worst);
+  CHECK(wrong == 0);
+}
+
+void check_family(const forward_fixture::model& m) {
+  const forward_pass pass = forward(m.weights, m.spec, m.tokens, 1);
+  check_attention(pass, m.expected->at("attention"));
+  check_close(pass.logits.data(), m.expected->at("logits"), pass.logits.size());
+  // what each layer's heads read: a model trace's head starts from it
+  const std::size_t T = m.tokens.size(), d = m.spec.embed;
+  tensor3 attended({pass.layers.size(), T, d});
+  for (std::size_t l = 0; l < pass.layers.size(); ++l)
+    std::copy_n(pass.layers[l].attended().data(), T * d, attended.data() + l * T * d);
+  check_close(attended.data(), m.expected->at("attended"), attended.size());
+
+  // the kept modes give the same numbers: a model trace's, then sampling's
+  const forward_pass trace = forward(m.weights, m.spec, m.tokens, 1, {kept::attention, false, false});
+  const forward_pass last = forward(m.weights, m.spec, m.tokens, 1, {kept::logits, true});
+  CHECK((unembed(trace.unembedded(), m.weights) == pass.logits));
+  for (std::size_t l = 0; l < pass.layers.size(); ++l) {
+    CHECK((trace.layers[l].attended() == pass.layers[l].attended()));
+    for (std::size_t h = 0; h < m.spec.heads; ++h)
+      CHECK((trace.layers[l].heads[h].weights == pass.layers[l].heads[h].weights));
+    CHECK(trace.layers[l].hidden.size() == 0);
+    CHECK(trace.layers[l].up.size() == 0);
+  }
+  REQUIRE(last.logits.shape() == std::array<std::size_t, 3>{1, 1, m.spec.vocab});
+  for (std::size_t v = 0; v < m.spec.vocab; ++v) CHECK(last.logits(0, 0, v) == pass.logits(0, T - 1, v));
+}
+
+}  // namespace
+
+TEST_CASE("a tiny Llama (grouped-query heads, rotary, SwiGLU, q/k/v biases, head_dim ≠ d/H) is torch_hf.py's",
+          "[model][llama]") {
+  const forward_fixture::model m = forward_fixture::llama();
+  REQUIRE(m.spec.head_size() * m.spec.heads != m.spec.embed);
+  REQUIRE(m.spec.kv_count() < m.spec.heads);
+  check_family(m);
+  // k and v once per key/value head, where the weights are: none in the heads that share them
+  const forward_pass pass = forward(m.weights, m.spec, m.tokens, 1);
+  CHECK(pass.layers[0].heads[1].k.size() != 0);
+  CHECK(pass.layers[0].heads[2].k.size() == 0);
+  CHECK(pass.layers[0].heads[3].v.size() == 0);
+  CHECK(pass.layers[0].concat.shape(2) == m.spec.heads * m.spec.head_size());
+}
+
+TEST_CASE("a tiny BERT with its masked-LM head (post-norm, no mask, token type 0, tied decoder) is torch_hf.py's",
+          "[model][bert]") {
+  const forward_fixture::model m = forward_fixture::bert();
+  check_family(m);
+  // every position sees every position: weight above the diagonal
+  const forward_pass pass = forward(m.weights, m.spec, m.tokens, 1, {kept::attention, false, false});
+  CHECK(pass.layers[1].heads[2].weights(0, 0, 6) > 0.0f);
+}
+
+TEST_CASE("a BERT without its masked-LM head has attention and no logits", "[model][bert]") {
+  forward_fixture::model m = forward_fixture::bert();
+  m.weights.transform = m.weights.transform_bias = tensor2();
+  m.weights.transform_ln = {};
+  m.weights.tied = false;
+  m.weights.unembed_bias = tensor2();
+  CHECK_FALSE(has_unembedding(m.weights));
+  const forward_pass pass = forward(m.weights, m.spec, m.tokens, 1);
+  CHECK(pass.logits.size() == 0);
+  check_attention(pass, m.expected->at("attention"));
+  CHECK((pass.unembedded() == pass.last));  // the encoder's output, no transform
 }
