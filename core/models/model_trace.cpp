@@ -99,7 +99,7 @@ std::string model_head_scenario(const gpt_model& model, const model_run& run, st
   parts.embed = c.embed;
   const std::vector<model_head>& heads = model.weights.layers[layer].heads;
   parts.head = &heads[head];
-  parts.kv = &heads[head / (c.heads / model.spec.kv_count())];  // its group's key/value head
+  parts.kv = &heads[model.spec.kv_head(head)];  // its group's key/value head
   parts.rope_theta = model.spec.rope_theta;
   parts.causal = model.spec.causal;
   check_head_tokens(T, place);

@@ -101,7 +101,8 @@ TEST_CASE("model FOLDER writes the trace; a head written by head plays it in tra
     folder_support::write(dir / "head.json", h.out);
     const result t = cli({"trace", dir / "head.json"});
     REQUIRE(t.code == 0);
-    const json& weights = json::parse(t.out).at("heads")[0].at("weights").at("data");
+    const json played = json::parse(t.out);
+    const json& weights = played.at("heads")[0].at("weights").at("data");
     const std::size_t T = want.at("tokens").size(), H = want["config"]["heads"];
     double largest = 0;
     for (std::size_t i = 0; i < T * T; ++i)
