@@ -13,7 +13,7 @@ const std::map<std::string, std::set<std::string>>& commands() {
       {"trace", {}},
       {"validate", {"--config"}},
       {"train", {"--model"}},
-      {"model", {"--tokens", "--text", "--config"}},
+      {"model", {"--tokens", "--text", "--config", "--position"}},
       {"head", {"--tokens", "--text", "--layer", "--head", "--config"}}};
   return options;
 }
@@ -58,6 +58,10 @@ std::optional<arguments> parse_arguments(int argc, const char* const* argv, std:
       problem = a.command + " needs --tokens or --text (one of them)";
       return std::nullopt;
     }
+  }
+  if (const std::string* p = a.option("--position"); p != nullptr && !index_option(*p)) {
+    problem = "--position needs N (0, 1, 2, …)";
+    return std::nullopt;
   }
   if (a.command == "head") {
     for (const char* name : {"--layer", "--head"})

@@ -9,6 +9,7 @@
 
 #include "attention/run.hpp"
 #include "cli/arguments.hpp"
+#include "cli/folder_commands.hpp"
 #include "cli/model_commands.hpp"
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
@@ -18,6 +19,7 @@
 #include "formats/trace_json.hpp"
 #include "formats/training_file.hpp"
 #include "formats/training_trace.hpp"
+#include "models/folder_read.hpp"
 
 namespace attention {
 namespace {
@@ -29,10 +31,14 @@ constexpr const char* usage =
     "                                            --model also writes the trained model (nanoGPT's names)\n"
     "       attention-cli model MODEL.safetensors (--tokens 3,1,4 | --text \"To be\") [--config config.json]\n"
     "                                            write the model trace (JSON) to standard output\n"
+    "       attention-cli model FOLDER --tokens 3,1,4 [--position P]\n"
+    "                                            the same for a Hugging Face folder (llama, mistral, qwen2, bert, gpt2)\n"
     "       attention-cli head MODEL.safetensors (--tokens … | --text …) --layer L --head H [--config config.json]\n"
     "                                            write head H of layer L on the tokens as a scenario\n"
+    "       attention-cli head FOLDER --tokens … --layer L --head H\n"
     "       attention-cli validate FILE [--config config.json]\n"
-    "                                            check a scenario, a training or a model file; '-' reads standard input\n";
+    "                                            check a scenario, a training or a model file, or a folder;\n"
+    "                                            '-' reads standard input\n";
 
 // Stops reading early past the scenario limit: the parser would refuse the
 // text anyway. Up to there it reads all, so a training file's message gives
@@ -135,6 +141,10 @@ int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& o
   try {
     std::string first;  // what standard input gave before the kind of file was known
     if (command == "model" || command == "head" || command == "validate") {
+      if (path != "-" && is_folder(path)) {  // a Hugging Face folder (models-v2.md)
+        run_folder_command(a, out);
+        return written(out, err);
+      }
       first = command == "validate" ? first_bytes(path, in) : "";
       if (command != "validate" || looks_like_model(path, first)) {
         run_model_command(a, first, in, out);

@@ -41,7 +41,8 @@ model_overrides overrides_of(const arguments& a) {
   return read_hf_config(text);
 }
 
-// --tokens 3,1,4: integers as written; one beyond int64 is named as written.
+}  // namespace
+
 std::vector<std::int64_t> tokens_of(const std::string& text) {
   std::vector<std::int64_t> ids;
   std::size_t start = 0;
@@ -60,8 +61,6 @@ std::vector<std::int64_t> tokens_of(const std::string& text) {
   return ids;
 }
 
-}  // namespace
-
 bool looks_like_model(const std::string& path, std::string_view first) {
   const std::string suffix = ".safetensors";
   if (path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0) return true;
@@ -69,9 +68,12 @@ bool looks_like_model(const std::string& path, std::string_view first) {
 }
 
 void run_model_command(const arguments& a, std::string_view first, std::istream& in, std::ostream& out) {
+  ATTENTION_CHECK(a.option("--position") == nullptr, "--position: only a model folder takes one (models-v2.md)");
   const model_overrides overrides = overrides_of(a);
-  const gpt_model model = open_model(a.path, first, in, overrides);
-  const std::string name = model_name(a.path == "-" ? "model" : a.path);
+  run_gpt_command(a, open_model(a.path, first, in, overrides), model_name(a.path == "-" ? "model" : a.path), out);
+}
+
+void run_gpt_command(const arguments& a, const gpt_model& model, const std::string& name, std::ostream& out) {
   if (a.command == "validate") {
     out << model_summary(model.config, name) << "\n";
     return;

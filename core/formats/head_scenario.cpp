@@ -22,6 +22,7 @@ void write_rows(std::ostream& out, const float* data, std::size_t rows, std::siz
 
 std::string head_scenario_text(const head_scenario_parts& p) {
   const model_head& w = *p.head;
+  const model_head& kv = p.kv ? *p.kv : w;
   const std::size_t hs = w.query.shape(1);
   std::ostringstream out;
   out << "{\"version\":1,\"id\":" << nlohmann::json(p.id).dump() << ",\"title\":" << nlohmann::json(p.title).dump();
@@ -43,9 +44,12 @@ std::string head_scenario_text(const head_scenario_parts& p) {
     entry += std::string(",\"") + role + "_bias\":\"b_" + name + "\"";
   };
   part("query", "query", w.query, w.query_bias);
-  part("key", "key", w.key, w.key_bias);
-  part("value", "value", w.value, w.value_bias);
-  out << "],\"attention\":{\"x\":\"x\",\"heads\":[{" << entry << "}],\"mask\":\"causal\",\"scale\":true}}";
+  part("key", "key", kv.key, kv.key_bias);
+  part("value", "value", kv.value, kv.value_bias);
+  out << "],\"attention\":{\"x\":\"x\",\"heads\":[{" << entry << "}],\"mask\":\"" << (p.causal ? "causal" : "none")
+      << "\",\"scale\":true";
+  if (p.rope_theta > 0) out << ",\"rotary\":{\"theta\":" << nlohmann::json(static_cast<double>(p.rope_theta)).dump() << ",\"offset\":0}";
+  out << "}}";
   return out.str();
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/gpt_model.hpp"
+#include "models/weight_stream.hpp"
 
 namespace attention {
 
@@ -31,37 +32,19 @@ class model_loader {
   // wait here, so feed() finds its pages mapped. It never writes where
   // feed() has written.
   std::size_t prepare(std::size_t bytes);
-  std::uint64_t received() const { return offset_; }
-  std::uint64_t expected() const { return plan_.data_bytes; }
-  bool complete() const { return offset_ == plan_.data_bytes; }
+  std::uint64_t received() const { return stream_.received(); }
+  std::uint64_t expected() const { return stream_.expected(); }
+  bool complete() const { return stream_.complete(); }
 
   // The model, once every byte has come: throws when the data ended early.
   gpt_model finish();
 
  private:
-  // Where element (r, c) of a tensor seen as [rows, cols] goes: into
-  // targets[(r / row_block) · (cols / col_block) + c / col_block], at
-  // (r % row_block) · row_stride + (c % col_block) · col_stride.
-  struct placement {
-    std::size_t rows = 1, cols = 1, row_block = 1, col_block = 1, row_stride = 0, col_stride = 1;
-    std::vector<float*> targets;  // none: the tensor is skipped
-  };
-
-  placement place(const planned_tensor& t);
-  void store(const planned_tensor& t, const placement& p, const unsigned char* bytes, std::uint64_t first,
-             std::size_t count);
+  weight_placement place(const planned_tensor& t);
 
   model_plan plan_;
   gpt_model model_;
-  std::vector<placement> places_;  // one per tensor of the plan
-  std::size_t current_ = 0;        // the tensor the next byte belongs to
-  std::uint64_t offset_ = 0;       // bytes received
-  unsigned char partial_[8] = {};  // an element split between two chunks
-  std::size_t partial_bytes_ = 0;
-  std::size_t prepared_tensor_ = 0;  // prepare()'s place: a tensor, one of its targets,
-  std::size_t prepared_target_ = 0;  // and the floats of that target touched so far
-  std::size_t prepared_floats_ = 0;
-  bool spent_ = false;
+  weight_stream stream_{{}, {}, 0};  // the data into the weights, chunk by chunk
 };
 
 }  // namespace attention

@@ -59,7 +59,7 @@ gpt_model read_model_stream(std::istream& in, std::string_view first, std::uint6
   return model;
 }
 
-gpt_model read_model(std::istream& in, std::uint64_t size, const model_overrides& overrides) {
+safetensors_header read_header_of(std::istream& in, std::uint64_t size) {
   unsigned char first[8] = {};
   in.read(reinterpret_cast<char*>(first), 8);
   const std::uint64_t n = safetensors_header_length(first, static_cast<std::size_t>(in.gcount()), size);
@@ -67,7 +67,11 @@ gpt_model read_model(std::istream& in, std::uint64_t size, const model_overrides
   in.read(header.data(), static_cast<std::streamsize>(n));
   ATTENTION_CHECK(static_cast<std::uint64_t>(in.gcount()) == n, "header: the file ends inside its ", n,
                   "-byte header");
-  return load_data(in, plan_model(read_safetensors_header(header, size), overrides));
+  return read_safetensors_header(header, size);
+}
+
+gpt_model read_model(std::istream& in, std::uint64_t size, const model_overrides& overrides) {
+  return load_data(in, plan_model(read_header_of(in, size), overrides));
 }
 
 gpt_model read_model_file(const std::string& path, const model_overrides& overrides) {

@@ -12,6 +12,10 @@
 
 namespace attention {
 
+// A safetensors file's header from a stream of known size, checked against
+// it (the 8-byte length first); the stream is left at the data.
+safetensors_header read_header_of(std::istream& in, std::uint64_t size);
+
 gpt_model read_model(std::istream& in, std::uint64_t size, const model_overrides& overrides = {});
 
 // A model file from a stream whose size is not known (standard input), read

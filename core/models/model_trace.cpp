@@ -38,29 +38,41 @@ void check_model_trace(const model_config& c, std::size_t tokens, const std::str
                   c.vocab, " logits, ", numbers, " numbers, beyond the limit of ", limit, " numbers in a trace");
 }
 
-void write_model_trace(std::ostream& out, const gpt_model& model, const model_run& run) {
-  const model_config& c = model.config;
-  const std::size_t T = run.length();
-  check_model_trace(c, T, "tokens");
-  out << "{\"version\":1,\"config\":" << model_config_json(c).dump() << ",\"tokens\":[";
+void write_model_trace(std::ostream& out, const nlohmann::ordered_json& config, const model_run& run,
+                       const trace_tail& tail) {
+  const std::size_t T = run.length(), L = run.pass.layers.size(), H = config.at("heads").get<std::size_t>();
+  out << "{\"version\":1,\"config\":" << config.dump() << ",\"tokens\":[";
   for (std::size_t t = 0; t < T; ++t) out << (t ? "," : "") << run.tokens[t];
   // [layers, heads, T, T], written head by head from the forward's own tensors
-  out << "],\"attention\":{\"shape\":[" << c.layers << ',' << c.heads << ',' << T << ',' << T << "],\"data\":[";
-  for (std::size_t l = 0; l < c.layers; ++l)
-    for (std::size_t h = 0; h < c.heads; ++h)  // a stream that failed (a full disk) stops it at once
+  out << "],\"attention\":{\"shape\":[" << L << ',' << H << ',' << T << ',' << T << "],\"data\":[";
+  for (std::size_t l = 0; l < L; ++l)
+    for (std::size_t h = 0; h < H; ++h)  // a stream that failed (a full disk) stops it at once
       if (!write_floats(out, run.attention(l, h), T * T, ",", l + h > 0)) return;
-  out << "]},\"last\":{\"logits\":";
-  write_tensor_json(out, {c.vocab}, run.last_logits.data());
-  out << ",\"top\":[";
-  // the last position's ten most probable next tokens
-  const std::size_t k = std::min<std::size_t>(10, run.top_k);
-  for (std::size_t n = 0; n < k; ++n) {
-    const token_probability& p = run.top[(T - 1) * run.top_k + n];
-    out << (n ? "," : "") << '[' << p.id << ',' << float_text(p.probability) << ']';
-  }
   out << "]}";
-  if (run.loss) out << ",\"loss\":" << float_text(*run.loss);
+  if (tail.last) {
+    out << ",\"last\":{";
+    if (tail.position) out << "\"position\":" << *tail.position << ',';
+    out << "\"logits\":";
+    write_tensor_json(out, {tail.logits.size()}, tail.logits.data());
+    out << ",\"top\":[";
+    for (std::size_t n = 0; n < tail.top.size(); ++n)
+      out << (n ? "," : "") << '[' << tail.top[n].id << ',' << float_text(tail.top[n].probability) << ']';
+    out << "]}";
+  }
+  if (tail.loss) out << ",\"loss\":" << float_text(*tail.loss);
   out << "}\n";
+}
+
+void write_model_trace(std::ostream& out, const gpt_model& model, const model_run& run) {
+  const std::size_t T = run.length();
+  check_model_trace(model.config, T, "tokens");
+  trace_tail tail;
+  tail.logits = run.last_logits;
+  // the last position's ten most probable next tokens
+  const auto top = run.top.begin() + static_cast<std::ptrdiff_t>((T - 1) * run.top_k);
+  tail.top.assign(top, top + static_cast<std::ptrdiff_t>(std::min<std::size_t>(10, run.top_k)));
+  tail.loss = run.loss;
+  write_model_trace(out, model_config_json(model.config), run, tail);
 }
 
 void check_head_tokens(std::size_t tokens, const std::string& place) {
@@ -81,10 +93,15 @@ std::string model_head_scenario(const gpt_model& model, const model_run& run, st
   parts.id = name + "-layer-" + std::to_string(layer) + "-head-" + std::to_string(head);
   parts.title = "Layer " + std::to_string(layer) + ", head " + std::to_string(head) + " of " + name;
   parts.labels = std::move(labels);
-  parts.x = run.pass.layers[layer].attended().data();  // ln_1 of the residual stream, (1, T, d)
+  // what the heads read, (1, T, d): ln_1 or RMSNorm of the stream, BERT's (post-norm) stream itself
+  parts.x = run.pass.layers[layer].attended().data();
   parts.length = T;
   parts.embed = c.embed;
-  parts.head = &model.weights.layers[layer].heads[head];
+  const std::vector<model_head>& heads = model.weights.layers[layer].heads;
+  parts.head = &heads[head];
+  parts.kv = &heads[model.spec.kv_head(head)];  // its group's key/value head
+  parts.rope_theta = model.spec.rope_theta;
+  parts.causal = model.spec.causal;
   check_head_tokens(T, place);
   std::string text = head_scenario_text(parts);
   try {  // what trace and the page will check: written here only if they accept it

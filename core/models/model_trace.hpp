@@ -4,6 +4,7 @@
 // line `validate` prints.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -26,6 +27,20 @@ void check_model_trace(const model_config& config, std::size_t tokens, const std
 
 // Throws (check_model_trace, "tokens") before writing anything when the trace is too large.
 void write_model_trace(std::ostream& out, const gpt_model& model, const model_run& run);
+
+// What follows the attention: `last` (a position's logits and top ten) and the loss.
+struct trace_tail {
+  bool last = true;                     // false: a BERT without its head
+  std::optional<std::size_t> position;  // written in `last` when given (models-v2.md section 5)
+  std::vector<float> logits;            // (V)
+  std::vector<token_probability> top;   // the most probable, at most 10
+  std::optional<float> loss;
+};
+
+// The model trace of any family: `config` as given, the run's tokens and
+// attention [layers, heads, T, T], then the tail. The caller has checked its size.
+void write_model_trace(std::ostream& out, const nlohmann::ordered_json& config, const model_run& run,
+                       const trace_tail& tail);
 
 // Head `head` of layer `layer` on the run's tokens as scenario text: id
 // "<name>-layer-<l>-head-<h>", the tokens labelled by `labels` (a character

@@ -59,14 +59,17 @@ expect "n_layer 0 is accepted for a model without blocks" "$?:$(cat "$tmp/err")"
 expect "and it runs: no attention, the logits" "$(head -c 200 "$tmp/out" | grep -o '"attention":{"shape":\[0,1,3,3\]')" \
   '"attention":{"shape":[0,1,3,3]'
 
-# Directories are named as directories.
+# Directories are named as directories; one given as the model is a Hugging
+# Face folder (models-v2.md), whose config.json is read first.
 mkdir "$tmp/folder"
 "$cli" model "$tmp/folder" --tokens 0 >"$tmp/out" 2>"$tmp/err"
-expect "a model path that is a directory" "$?:$(cat "$tmp/err")" "2:\"$tmp/folder\": a directory, not a model file"
+expect "a model path that is a directory: a folder without config.json" "$?:$(cat "$tmp/err")" \
+  "2:\"$tmp/folder/config.json\": missing (a model folder's config.json)"
 "$cli" model "$tmp/blockless.safetensors" --tokens 0 --config "$tmp/folder" >"$tmp/out" 2>"$tmp/err"
 expect "a config path that is a directory" "$?:$(cat "$tmp/err")" "2:--config: \"$tmp/folder\": a directory, not a config.json"
 "$cli" validate "$tmp/folder" >"$tmp/out" 2>"$tmp/err"
-expect "validate on a directory" "$?:$(cat "$tmp/err")" "2:\"$tmp/folder\": a directory, not a file"
+expect "validate on a directory: a folder without config.json" "$?:$(cat "$tmp/err")" \
+  "2:\"$tmp/folder/config.json\": missing (a model folder's config.json)"
 mkdir "$tmp/corpus.txt"
 sed 's/"text": "[^"]*"/"corpus": "corpus.txt"/' "$root/tests/fuzz/training/corpus/small-text.json" >"$tmp/text.json"
 "$cli" validate "$tmp/text.json" >"$tmp/out" 2>"$tmp/err"

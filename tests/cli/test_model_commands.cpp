@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/cli.hpp"
+#include "cli_support.hpp"
 #include "cli/model_commands.hpp"
 #include "models/model_run.hpp"
 #include "../models/model_support.hpp"
@@ -19,18 +20,8 @@ using namespace attention;
 using nlohmann::json;
 
 namespace {
-struct result {
-  int code;
-  std::string out, err;
-};
-result cli(std::vector<std::string> words, const std::string& input = "") {
-  std::vector<const char*> args{"attention-cli"};
-  for (const std::string& w : words) args.push_back(w.c_str());
-  std::istringstream in(input);
-  std::ostringstream out, err;
-  const int code = run_cli(static_cast<int>(args.size()), args.data(), in, out, err);
-  return {code, out.str(), err.str()};
-}
+using cli_support::cli;
+using cli_support::result;
 std::string model(const std::string& name) { return test_support::tests_dir() + "/models/" + name + ".safetensors"; }
 }  // namespace
 

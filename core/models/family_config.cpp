@@ -1,0 +1,134 @@
+#include "models/family_config.hpp"
+
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "errors/check.hpp"
+#include "formats/json_fields.hpp"
+#include "formats/json_text.hpp"
+#include "formats/limits.hpp"
+
+namespace attention {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr std::size_t config_bytes = 1u << 20;  // Qwen2.5's is 700 bytes
+
+bool given(const json& c, const char* key) { return c.contains(key) && !c.at(key).is_null(); }
+
+// A positive integer field within `most`; `fallback` when absent (0: required).
+std::size_t size_field(const json& c, const char* key, std::uint64_t most, std::size_t fallback = 0) {
+  if (!given(c, key)) {
+    ATTENTION_CHECK(fallback != 0, "config.", key, ": missing");
+    return fallback;
+  }
+  const std::uint64_t n = positive_integer(c.at(key));
+  ATTENTION_CHECK(n > 0, "config.", key, ": expected a positive integer, got ", shown(c.at(key)));
+  ATTENTION_CHECK(n <= most, "config.", key, ": ", n, " is beyond the limit of ", most);
+  return static_cast<std::size_t>(n);
+}
+
+// A positive finite number (an eps, a theta), kept as float32 as PyTorch uses it.
+float number_field(const json& c, const char* key, double fallback) {
+  if (!given(c, key)) return static_cast<float>(fallback);
+  const json& v = c.at(key);
+  const double x = v.is_number() ? v.get<double>() : -1.0;
+  ATTENTION_CHECK(std::isfinite(x) && x > 0 && static_cast<float>(x) > 0 && std::isfinite(static_cast<float>(x)),
+                  "config.", key, ": expected a positive number (float32), got ", shown(v));
+  return static_cast<float>(x);
+}
+
+bool flag_field(const json& c, const char* key, bool fallback) {
+  if (!given(c, key)) return fallback;
+  ATTENTION_CHECK(c.at(key).is_boolean(), "config.", key, ": expected true or false, got ", shown(c.at(key)));
+  return c.at(key).get<bool>();
+}
+
+// The value a string field must have when given (hidden_act, position_embedding_type).
+void string_is(const json& c, const char* key, const char* expected, const char* why) {
+  if (!given(c, key)) return;
+  ATTENTION_CHECK(c.at(key) == expected, "config.", key, ": ", shown(c.at(key)), ", expected \"", expected, "\" ", why);
+}
+
+void read_llama(const json& c, family_config& f) {
+  namespace lim = limits::models;
+  f.heads = size_field(c, "num_attention_heads", lim::embed);
+  f.kv_heads = size_field(c, "num_key_value_heads", f.heads, f.heads);
+  ATTENTION_CHECK(f.heads % f.kv_heads == 0, "config.num_key_value_heads: ", f.kv_heads,
+                  " does not divide num_attention_heads ", f.heads, " (each key/value head serves a whole group)");
+  if (given(c, "head_dim")) {
+    f.head_dim = size_field(c, "head_dim", lim::embed);
+  } else {
+    ATTENTION_CHECK(f.embed % f.heads == 0, "config.num_attention_heads: ", f.heads, " does not divide hidden_size ",
+                    f.embed, ", and no head_dim is given");
+    f.head_dim = f.embed / f.heads;
+  }
+  ATTENTION_CHECK(f.head_dim % 2 == 0, "config.head_dim: ", f.head_dim, " is odd; rotary positions turn pairs");
+  ATTENTION_CHECK(f.heads * f.head_dim <= lim::embed, "config.head_dim: ", f.heads, " heads of ", f.head_dim,
+                  " is beyond the limit of ", lim::embed, " query columns");
+  f.eps = number_field(c, "rms_norm_eps", 1e-6);
+  f.rope_theta = number_field(c, "rope_theta", 10000.0);
+  f.tie_word_embeddings = flag_field(c, "tie_word_embeddings", false);
+  f.attention_bias = f.model_type == "llama" && flag_field(c, "attention_bias", false);
+  f.mlp_bias = flag_field(c, "mlp_bias", false);
+  string_is(c, "hidden_act", "silu", "(the Llama family's SwiGLU)");
+  ATTENTION_CHECK(!given(c, "rope_scaling"), "config.rope_scaling: ", shown(c.at("rope_scaling")),
+                  "; models-v2 reads only plain rotary positions (null)");
+  const bool windowed = f.model_type == "mistral" || (f.model_type == "qwen2" && flag_field(c, "use_sliding_window", false));
+  if (windowed && given(c, "sliding_window")) {
+    const std::uint64_t w = positive_integer(c.at("sliding_window"));
+    ATTENTION_CHECK(w > 0, "config.sliding_window: expected a positive integer or null, got ", shown(c.at("sliding_window")));
+    f.sliding_window = w;
+  }
+}
+
+void read_bert(const json& c, family_config& f) {
+  namespace lim = limits::models;
+  f.heads = size_field(c, "num_attention_heads", lim::embed);
+  ATTENTION_CHECK(f.embed % f.heads == 0, "config.num_attention_heads: ", f.heads, " does not divide hidden_size ",
+                  f.embed);
+  f.kv_heads = f.heads;
+  f.head_dim = f.embed / f.heads;
+  f.eps = number_field(c, "layer_norm_eps", 1e-12);
+  f.type_vocab = size_field(c, "type_vocab_size", lim::vocab, 2);
+  string_is(c, "hidden_act", "gelu", "(BERT's GELU, the erf form)");
+  string_is(c, "position_embedding_type", "absolute", "(a learned table)");
+}
+
+}  // namespace
+
+family_config read_family_config(std::string_view text) {
+  ATTENTION_CHECK(text.size() <= config_bytes, "config.json: ", text.size(), " bytes, beyond the limit of ",
+                  config_bytes);
+  const json c = read_json(text, "config", config_bytes, limits::json_depth, true);
+  ATTENTION_CHECK(c.is_object(), "config: not a JSON object");
+  ATTENTION_CHECK(given(c, "model_type"), "config.model_type: missing (llama, mistral, qwen2, bert or gpt2)");
+  const json& type = c.at("model_type");
+  family_config f;
+  if (type == "gpt2") return f;
+  if (type == "llama" || type == "mistral" || type == "qwen2") f.family = model_family::llama;
+  else if (type == "bert") f.family = model_family::bert;
+  else detail::fail("config.model_type: ", shown(type), " is not one the core reads (llama, mistral, qwen2, bert, gpt2)");
+  f.model_type = type.get<std::string>();
+  namespace lim = limits::models;
+  f.vocab = size_field(c, "vocab_size", lim::vocab);
+  f.embed = size_field(c, "hidden_size", lim::embed);
+  f.length = size_field(c, "max_position_embeddings", lim::length);
+  f.intermediate = size_field(c, "intermediate_size", 4 * lim::embed);
+  if (given(c, "num_hidden_layers") && c.at("num_hidden_layers") == 0) f.layers = 0;  // embeddings only: honest
+  else f.layers = size_field(c, "num_hidden_layers", lim::layers);
+  if (f.family == model_family::llama) read_llama(c, f);
+  else read_bert(c, f);
+  return f;
+}
+
+void check_sliding_window(const family_config& f, std::size_t tokens, const std::string& place) {
+  if (!f.sliding_window) return;
+  ATTENTION_CHECK(*f.sliding_window >= tokens, place, ": ", tokens, " tokens, but config.sliding_window is ",
+                  *f.sliding_window, " (", f.model_type,
+                  " would attend only to that many earlier positions; the core attends to all)");
+}
+
+}  // namespace attention

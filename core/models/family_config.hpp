@@ -1,0 +1,44 @@
+// A Hugging Face folder's config.json read as models-v2.md's families
+// (sections 1 to 3): model_type picks the family (llama, mistral and qwen2
+// are the Llama family, bert BERT, gpt2 stays gpt-v1's hf_config), each
+// field is checked as its family reads it, with transformers' defaults,
+// and what the core does not compute is refused in one line naming the
+// field: another hidden_act, a rope_scaling, heads that do not share
+// key/value heads evenly. Sizes are checked against the limits before any
+// tensor is looked at.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace attention {
+
+enum class model_family { gpt2, llama, bert };
+
+struct family_config {
+  std::string model_type;   // "llama", "mistral", "qwen2", "bert" or "gpt2"
+  model_family family = model_family::gpt2;
+  std::size_t vocab = 0, length = 0, embed = 0;  // vocab_size, max_position_embeddings, hidden_size
+  std::size_t heads = 0, kv_heads = 0, head_dim = 0;  // num_attention_heads, num_key_value_heads, head_dim
+  std::size_t layers = 0, intermediate = 0;      // num_hidden_layers, intermediate_size
+  float eps = 0;            // rms_norm_eps (1e-6) or layer_norm_eps (1e-12)
+  float rope_theta = 0;     // the Llama family's (10000); 0 for BERT
+  bool tie_word_embeddings = false;  // the Llama family: no lm_head.weight, the embedding unembeds
+  bool attention_bias = false;       // Llama's: q, k, v and o biases required (Qwen2 always has q, k, v's)
+  bool mlp_bias = false;             // the MLP's biases required
+  std::optional<std::uint64_t> sliding_window;  // Mistral's (and a Qwen2's with use_sliding_window)
+  std::size_t type_vocab = 0;  // BERT's type_vocab_size
+};
+
+// config.json's text: at most 1 MiB, JSON, an object. For gpt2 only
+// model_type is read (the GPT reader takes the text as overrides).
+family_config read_family_config(std::string_view text);
+
+// Mistral's window against the tokens asked for: refused when smaller
+// (the forward attends to every earlier position). `place` names the tokens.
+void check_sliding_window(const family_config& config, std::size_t tokens, const std::string& place);
+
+}  // namespace attention

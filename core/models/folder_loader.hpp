@@ -1,0 +1,48 @@
+// A planned folder's weights: allocated once from the checked plan, then
+// each shard's data section fed in chunks (weight_stream), widened,
+// checked finite and put in forward()'s places: nn.Linear's [out, in]
+// turned to [in, out], q_proj split into query heads, k_proj and v_proj
+// into key/value heads (model_head's GQA storage), BERT's token type row 0.
+// The page feeds it from Files in a worker, the CLI from the folder.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "models/folder_plan.hpp"
+#include "models/gpt_model.hpp"
+#include "models/weight_stream.hpp"
+
+namespace attention {
+
+struct folder_model {
+  family_config config;
+  gpt_model model;         // config: gpt-v1's view (summary); spec and weights for forward()
+  bool masked_lm = false;  // BERT with its masked-LM head
+  bool logits = true;      // all but a BERT without its head
+};
+
+class folder_loader {
+ public:
+  explicit folder_loader(folder_plan plan);
+
+  std::size_t shards() const { return streams_.size(); }
+  // The next bytes of shard `shard`'s data section (after its header).
+  void feed(std::size_t shard, const unsigned char* bytes, std::size_t n);
+  std::uint64_t expected(std::size_t shard) const { return streams_[shard].expected(); }
+  std::uint64_t received(std::size_t shard) const { return streams_[shard].received(); }
+
+  // The model, once every shard's bytes have come: throws naming a shard that ended early.
+  folder_model finish();
+
+ private:
+  weight_placement place(const folder_entry& t);
+
+  folder_plan plan_;
+  folder_model model_;
+  tensor2 unused_rows_;  // BERT's token types past row 0 land here
+  std::vector<weight_stream> streams_;
+  bool finished_ = false;
+};
+
+}  // namespace attention

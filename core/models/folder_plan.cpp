@@ -1,0 +1,132 @@
+#include "models/folder_plan.hpp"
+
+#include <map>
+#include <set>
+
+#include "errors/check.hpp"
+#include "errors/quote.hpp"
+#include "formats/limits.hpp"
+#include "models/gpt_model.hpp"
+#include "tensor/tensor.hpp"
+
+namespace attention {
+namespace {
+
+const char* index_name = "model.safetensors.index.json";
+
+// Each name in at most one shard; with an index, every tensor where its weight_map says, and nothing more.
+void check_shards(const std::vector<folder_shard>& shards, const safetensors_index* index) {
+  std::map<std::string, const std::string*> shard_of;
+  for (const folder_shard& s : shards)
+    for (const safetensors_tensor& t : s.header.tensors) {
+      const auto [at, fresh] = shard_of.emplace(t.name, &s.file);
+      ATTENTION_CHECK(fresh, tensor_place(t.name), ": in two shards, ", quote(*at->second, 200), " and ", quote(s.file, 200));
+    }
+  if (index == nullptr) return;
+  for (const auto& [name, file] : shard_of) {
+    const auto listed = index->weight_map.find(name);
+    ATTENTION_CHECK(listed != index->weight_map.end(), tensor_place(name), ": in ", quote(*file, 200), " but not in ",
+                    index_name, "'s weight_map");
+    ATTENTION_CHECK(listed->second == *file, tensor_place(name), ": in ", quote(*file, 200), ", but ", index_name,
+                    " puts it in ", quote(listed->second, 200));
+  }
+  for (const auto& [name, file] : index->weight_map)
+    ATTENTION_CHECK(shard_of.count(name) != 0, tensor_place(name), ": ", index_name, " puts it in ", quote(file, 200),
+                    ", which does not hold it");
+}
+
+std::string family_name(const family_config& c) { return c.family == model_family::bert ? "bert" : c.model_type; }
+
+// forward()'s spec: gpt-v1's fields from the summary, then the family's block.
+model_spec family_spec_of(const family_config& c, const model_config& summary) {
+  model_spec s = spec_of(summary);  // the MLP's width is `hidden`; mlp only says there is one
+  s.hidden = c.intermediate;
+  s.norm_eps = c.eps;
+  s.kv_heads = c.kv_heads;
+  s.dims = c.head_dim;
+  if (c.family == model_family::bert) {
+    s.post_norm = true;
+    s.causal = false;
+  } else {
+    s.norm_type = norm_kind::rms;
+    s.swiglu = true;
+    s.rope_theta = c.rope_theta;
+  }
+  return s;
+}
+
+}  // namespace
+
+folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::string, safetensors_header>> files,
+                        const safetensors_index* index) {
+  folder_plan plan;
+  plan.config = c;
+  bool prefixed = false;  // BERT: a BertForMaskedLM file's "bert." names
+  for (auto& [file, header] : files) {
+    for (const safetensors_tensor& t : header.tensors)
+      prefixed = prefixed || t.name == "bert.embeddings.word_embeddings.weight";
+    plan.shards.push_back({file, std::move(header), {}});
+  }
+  check_shards(plan.shards, index);
+  const tensor_table table = c.family == model_family::bert ? bert_tensors(c, prefixed ? "bert." : "") : llama_tensors(c);
+  std::map<std::string, const std::string*> found;  // canonical name -> the name the file used
+  bool bias = false, head = false;
+  std::uint64_t parameters = 0;
+  for (folder_shard& s : plan.shards)
+    for (const safetensors_tensor& t : s.header.tensors) {
+      folder_entry entry{t};
+      const auto alias = table.aliases.find(t.name);
+      const std::string& key = alias == table.aliases.end() ? t.name : alias->second;
+      const auto expected = table.tensors.find(key);
+      if (expected == table.tensors.end()) {
+        const bool layered = t.name.find("layers.") != std::string::npos || t.name.find("layer.") != std::string::npos;
+        ATTENTION_CHECK(ignored_tensor(c, t.name), tensor_place(t.name), ": a tensor the ", family_name(c),
+                        " architecture does not use",
+                        layered ? " (config.num_hidden_layers is " + std::to_string(c.layers) + ")" : std::string());
+        s.tensors.push_back(entry);
+        continue;
+      }
+      const expected_tensor& e = expected->second;
+      const auto [at, fresh] = found.emplace(key, &t.name);
+      ATTENTION_CHECK(fresh, tensor_place(t.name), ": given twice (as ", tensor_place(*at->second), " too)");
+      ATTENTION_CHECK(t.dtype == "F32" || t.dtype == "F16" || t.dtype == "BF16", tensor_place(t.name), ": dtype ",
+                      t.dtype, ", expected F32, F16 or BF16");
+      ATTENTION_CHECK(t.shape == e.shape, tensor_place(t.name), ": shape ", shape_text(t.shape), ", expected ",
+                      shape_text(e.shape), " (config's ", e.why, ")");
+      entry.used = true;
+      entry.slot = e.slot;
+      entry.layer = e.layer;
+      s.tensors.push_back(entry);
+      parameters += t.elements;
+      head = head || e.need == tensor_need::head;
+      const std::string& n = e.name;
+      bias = bias || (n.size() > 5 && n.compare(n.size() - 5, 5, ".bias") == 0 && n.find("LayerNorm") == std::string::npos);
+    }
+  for (const auto& [name, e] : table.tensors) {
+    if (found.count(name) != 0) continue;
+    const bool needed = e.need == tensor_need::required || (e.need == tensor_need::head && head);
+    ATTENTION_CHECK(!needed, tensor_place(name), ": missing",
+                    e.need == tensor_need::head ? " (the masked-LM head's other tensors are there)" : "");
+  }
+  ATTENTION_CHECK(parameters <= limits::models::parameters, "model: ", parameters, " parameters, beyond the limit of ",
+                  limits::models::parameters, " (2 GiB as float32)");
+  plan.masked_lm = c.family == model_family::bert && head;
+  plan.logits = c.family == model_family::llama || head;
+  const bool has_lm_head = found.count(c.family == model_family::bert ? "cls.predictions.decoder.weight" : "lm_head.weight");
+  model_config& g = plan.summary;
+  g.vocab = c.vocab;
+  g.length = c.length;
+  g.embed = c.embed;
+  g.heads = c.heads;
+  g.layers = c.layers;
+  g.mlp_width = c.intermediate;
+  g.activation = activation_kind::gelu;  // BERT's, the erf form; the Llama family's SwiGLU reads none
+  g.bias = bias;
+  g.norm = true;
+  g.tied = plan.logits && !has_lm_head;
+  g.parameters = parameters;
+  plan.spec = family_spec_of(c, g);
+  return plan;
+}
+
+}  // namespace attention

@@ -1,0 +1,115 @@
+#include "models/folder_tensors.hpp"
+
+namespace attention {
+namespace {
+
+using shape = std::vector<std::uint64_t>;
+
+bool starts(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+bool ends(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+struct table_builder {
+  tensor_table table;
+  void add(const std::string& name, folder_slot slot, std::size_t layer, shape s, tensor_need need, std::string why) {
+    table.tensors[name] = {name, slot, layer, std::move(s), need, std::move(why)};
+  }
+};
+
+}  // namespace
+
+tensor_table llama_tensors(const family_config& c) {
+  table_builder b;
+  const std::uint64_t V = c.vocab, d = c.embed, q = c.heads * c.head_dim, kv = c.kv_heads * c.head_dim,
+                      I = c.intermediate;
+  const std::string hd = "head_dim " + std::to_string(c.head_dim);
+  const std::string qw = "num_attention_heads " + std::to_string(c.heads) + " · " + hd + ", hidden_size";
+  const std::string kvw = "num_key_value_heads " + std::to_string(c.kv_heads) + " · " + hd + ", hidden_size";
+  const auto r = tensor_need::required, o = tensor_need::optional;
+  // q, k, v biases: Qwen2's always, Llama's with attention_bias (o_proj's too); read when present otherwise
+  const tensor_need qkv_bias = c.model_type == "qwen2" || c.attention_bias ? r : o;
+  // o_proj's bias: read when present (torch_hf.py's --qkv-bias folders have attention_bias and none)
+  const tensor_need o_bias = o;
+  const tensor_need mlp_bias = c.mlp_bias ? r : o;
+  b.add("model.embed_tokens.weight", folder_slot::tok, 0, {V, d}, r, "vocab_size, hidden_size");
+  for (std::size_t i = 0; i < c.layers; ++i) {
+    const std::string p = "model.layers." + std::to_string(i) + ".";
+    b.add(p + "input_layernorm.weight", folder_slot::ln1_weight, i, {d}, r, "hidden_size");
+    b.add(p + "self_attn.q_proj.weight", folder_slot::query, i, {q, d}, r, qw);
+    b.add(p + "self_attn.k_proj.weight", folder_slot::key, i, {kv, d}, r, kvw);
+    b.add(p + "self_attn.v_proj.weight", folder_slot::value, i, {kv, d}, r, kvw);
+    b.add(p + "self_attn.o_proj.weight", folder_slot::proj, i, {d, q}, r, "hidden_size, " + qw.substr(0, qw.rfind(',')));
+    b.add(p + "self_attn.q_proj.bias", folder_slot::query_bias, i, {q}, qkv_bias, qw.substr(0, qw.rfind(',')));
+    b.add(p + "self_attn.k_proj.bias", folder_slot::key_bias, i, {kv}, qkv_bias, kvw.substr(0, kvw.rfind(',')));
+    b.add(p + "self_attn.v_proj.bias", folder_slot::value_bias, i, {kv}, qkv_bias, kvw.substr(0, kvw.rfind(',')));
+    b.add(p + "self_attn.o_proj.bias", folder_slot::proj_bias, i, {d}, o_bias, "hidden_size");
+    b.add(p + "post_attention_layernorm.weight", folder_slot::ln2_weight, i, {d}, r, "hidden_size");
+    b.add(p + "mlp.gate_proj.weight", folder_slot::fc, i, {I, d}, r, "intermediate_size, hidden_size");
+    b.add(p + "mlp.up_proj.weight", folder_slot::fc_up, i, {I, d}, r, "intermediate_size, hidden_size");
+    b.add(p + "mlp.down_proj.weight", folder_slot::fc2, i, {d, I}, r, "hidden_size, intermediate_size");
+    b.add(p + "mlp.gate_proj.bias", folder_slot::fc_bias, i, {I}, mlp_bias, "intermediate_size");
+    b.add(p + "mlp.up_proj.bias", folder_slot::fc_up_bias, i, {I}, mlp_bias, "intermediate_size");
+    b.add(p + "mlp.down_proj.bias", folder_slot::fc2_bias, i, {d}, mlp_bias, "hidden_size");
+  }
+  b.add("model.norm.weight", folder_slot::ln_f_weight, 0, {d}, r, "hidden_size");
+  // absent and tied: the embedding unembeds; present, it is used (as torch_hf.py does)
+  b.add("lm_head.weight", folder_slot::lm_head, 0, {V, d}, c.tie_word_embeddings ? o : r,
+        c.tie_word_embeddings ? "vocab_size, hidden_size" : "vocab_size, hidden_size; tie_word_embeddings is false");
+  return b.table;
+}
+
+tensor_table bert_tensors(const family_config& c, const std::string& P) {
+  table_builder b;
+  const std::uint64_t V = c.vocab, d = c.embed, I = c.intermediate;
+  const auto r = tensor_need::required, h = tensor_need::head;
+  const auto norm = [&](const std::string& at, folder_slot w, folder_slot bias, std::size_t layer, tensor_need need) {
+    b.add(at + "LayerNorm.weight", w, layer, {d}, need, "hidden_size");
+    b.add(at + "LayerNorm.bias", bias, layer, {d}, need, "hidden_size");
+    b.table.aliases[at + "LayerNorm.gamma"] = at + "LayerNorm.weight";
+    b.table.aliases[at + "LayerNorm.beta"] = at + "LayerNorm.bias";
+  };
+  const auto linear = [&](const std::string& at, folder_slot w, folder_slot bias, std::size_t layer, std::uint64_t out,
+                          std::uint64_t in, const std::string& why, tensor_need need) {
+    b.add(at + "weight", w, layer, {out, in}, need, why);
+    b.add(at + "bias", bias, layer, {out}, need, why.substr(0, why.find(',')));
+  };
+  const std::string e = P + "embeddings.";
+  b.add(e + "word_embeddings.weight", folder_slot::tok, 0, {V, d}, r, "vocab_size, hidden_size");
+  b.add(e + "position_embeddings.weight", folder_slot::pos, 0, {c.length, d}, r, "max_position_embeddings, hidden_size");
+  b.add(e + "token_type_embeddings.weight", folder_slot::token_type, 0, {c.type_vocab, d}, r,
+        "type_vocab_size, hidden_size");
+  norm(e, folder_slot::ln_e_weight, folder_slot::ln_e_bias, 0, r);
+  const std::string dd = "hidden_size, hidden_size";
+  for (std::size_t i = 0; i < c.layers; ++i) {
+    const std::string p = P + "encoder.layer." + std::to_string(i) + ".";
+    linear(p + "attention.self.query.", folder_slot::query, folder_slot::query_bias, i, d, d, dd, r);
+    linear(p + "attention.self.key.", folder_slot::key, folder_slot::key_bias, i, d, d, dd, r);
+    linear(p + "attention.self.value.", folder_slot::value, folder_slot::value_bias, i, d, d, dd, r);
+    linear(p + "attention.output.dense.", folder_slot::proj, folder_slot::proj_bias, i, d, d, dd, r);
+    norm(p + "attention.output.", folder_slot::ln1_weight, folder_slot::ln1_bias, i, r);
+    linear(p + "intermediate.dense.", folder_slot::fc, folder_slot::fc_bias, i, I, d, "intermediate_size, hidden_size", r);
+    linear(p + "output.dense.", folder_slot::fc2, folder_slot::fc2_bias, i, d, I, "hidden_size, intermediate_size", r);
+    norm(p + "output.", folder_slot::ln2_weight, folder_slot::ln2_bias, i, r);
+  }
+  // the masked-LM head: all of it or none; decoder.weight absent is tied to the word embeddings
+  const std::string t = "cls.predictions.transform.";
+  linear(t + "dense.", folder_slot::transform, folder_slot::transform_bias, 0, d, d, dd, h);
+  norm(t, folder_slot::transform_ln_weight, folder_slot::transform_ln_bias, 0, h);
+  b.add("cls.predictions.bias", folder_slot::unembed_bias, 0, {V}, h, "vocab_size");
+  b.add("cls.predictions.decoder.weight", folder_slot::lm_head, 0, {V, d}, tensor_need::optional,
+        "vocab_size, hidden_size");
+  return b.table;
+}
+
+bool ignored_tensor(const family_config& c, const std::string& name) {
+  if (c.family == model_family::llama)
+    return starts(name, "model.layers.") && ends(name, ".self_attn.rotary_emb.inv_freq");
+  for (const std::string P : {"bert.", ""}) {
+    if (starts(name, P + "pooler.")) return true;
+    if (name == P + "embeddings.position_ids" || name == P + "embeddings.token_type_ids") return true;
+  }
+  return starts(name, "cls.seq_relationship.") || name == "cls.predictions.decoder.bias";
+}
+
+}  // namespace attention

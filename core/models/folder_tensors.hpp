@@ -1,0 +1,52 @@
+// The tensors a Hugging Face folder's model has, by family (models-v2.md
+// sections 2 and 3): each one's name as files write it, where it goes in
+// forward()'s weights, its shape from config.json, and whether it must be
+// there. A name in no family's table is either one of the spec's ignored
+// buffers or refused by name.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/family_config.hpp"
+
+namespace attention {
+
+// Where a tensor goes (model_weights and model_layer in training/model.hpp).
+enum class folder_slot {
+  tok, pos, token_type, ln_e_weight, ln_e_bias,
+  ln1_weight, ln1_bias, query, query_bias, key, key_bias, value, value_bias, proj, proj_bias,
+  ln2_weight, ln2_bias, fc, fc_bias, fc_up, fc_up_bias, fc2, fc2_bias,
+  ln_f_weight, transform, transform_bias, transform_ln_weight, transform_ln_bias, unembed_bias, lm_head,
+};
+
+// Which tensors must come together: a group is all there or all absent.
+enum class tensor_need { required, optional, head };
+
+struct expected_tensor {
+  std::string name;                  // as the file names it ("model.layers.0.self_attn.q_proj.weight")
+  folder_slot slot = folder_slot::tok;
+  std::size_t layer = 0;
+  std::vector<std::uint64_t> shape;  // from config.json
+  tensor_need need = tensor_need::required;
+  std::string why;                   // the config fields behind the shape, for messages
+};
+
+// The family's tensors, by name. BERT's `prefix` ("bert." or "") is its
+// file's; its LayerNorms' older names (gamma, beta) are in `aliases`.
+struct tensor_table {
+  std::map<std::string, expected_tensor> tensors;
+  std::map<std::string, std::string> aliases;  // "…LayerNorm.gamma" -> "…LayerNorm.weight"
+};
+
+tensor_table llama_tensors(const family_config& config);
+tensor_table bert_tensors(const family_config& config, const std::string& prefix);
+
+// The spec's ignored tensors: rotary inv_freq, BERT's pooler, next-sentence
+// head, position_ids and token_type_ids buffers, and the decoder's bias.
+bool ignored_tensor(const family_config& config, const std::string& name);
+
+}  // namespace attention

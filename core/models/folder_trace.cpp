@@ -1,0 +1,76 @@
+#include "models/folder_trace.hpp"
+
+#include "errors/check.hpp"
+#include "models/model_trace.hpp"
+
+namespace attention {
+
+nlohmann::ordered_json folder_config_json(const folder_model& m) {
+  const family_config& c = m.config;
+  nlohmann::ordered_json j;
+  j["architecture"] = c.model_type;
+  j["vocab"] = c.vocab;
+  j["length"] = c.length;
+  j["embed"] = c.embed;
+  j["heads"] = c.heads;
+  j["kv_heads"] = c.kv_heads;
+  j["head_dim"] = c.head_dim;
+  j["layers"] = c.layers;
+  j["intermediate"] = c.intermediate;
+  if (c.family == model_family::bert) j["masked_lm"] = m.masked_lm;
+  else j["tied"] = m.model.config.tied;
+  return j;
+}
+
+void check_folder_tokens(const folder_model& m, const std::vector<std::int64_t>& tokens, const std::string& place) {
+  ATTENTION_CHECK(tokens.size() <= m.config.length, place, ": ", tokens.size(),
+                  " tokens, beyond config.max_position_embeddings ", m.config.length);
+  check_tokens(m.model.config, tokens, place);
+  check_sliding_window(m.config, tokens.size(), place);
+}
+
+model_run run_folder(const folder_model& m, const std::vector<std::int64_t>& tokens) {
+  if (m.logits) return run_model(m.model, tokens);
+  model_run run;  // a BERT without its head: attention only
+  run.tokens = tokens;
+  run.pass = forward(m.model.weights, m.model.spec, tokens, 1, {kept::attention, false, false});
+  return run;
+}
+
+std::size_t trace_position(std::optional<std::size_t> position, std::size_t tokens) {
+  const std::size_t p = position.value_or(tokens - 1);
+  ATTENTION_CHECK(p < tokens, "--position: ", p, " is outside [0, ", tokens, ")");
+  return p;
+}
+
+void write_folder_trace(std::ostream& out, const folder_model& m, const model_run& run, std::size_t position) {
+  const std::size_t T = run.length();
+  check_model_trace(m.model.config, T, "tokens");
+  trace_tail tail;
+  tail.last = m.logits;
+  if (m.logits) {
+    tail.position = position;
+    const tensor3 logits = logits_of(m.model, run, position, 1);  // (1, 1, V)
+    tail.logits.assign(logits.data(), logits.data() + logits.size());
+    const auto top = run.top.begin() + static_cast<std::ptrdiff_t>(position * run.top_k);
+    tail.top.assign(top, top + static_cast<std::ptrdiff_t>(std::min<std::size_t>(10, run.top_k)));
+  }
+  if (m.config.family == model_family::llama) tail.loss = run.loss;  // decoders only; T ≥ 2
+  write_model_trace(out, folder_config_json(m), run, tail);
+}
+
+std::string folder_summary(const folder_model& m, const std::string& name) {
+  std::string line = "valid: " + name + " (";
+  bool first = true;
+  const nlohmann::ordered_json config = folder_config_json(m);
+  for (const auto& item : config.items()) {
+    const std::string& key = item.key();
+    const auto& value = item.value();
+    line += (first ? "" : ", ") + key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+    first = false;
+    if (key == "intermediate") line += ", parameters=" + std::to_string(m.model.config.parameters);
+  }
+  return line + ")";
+}
+
+}  // namespace attention

@@ -1,0 +1,45 @@
+// What a Hugging Face folder's model computes, as models-v2.md section 5
+// writes it: the trace's config object (exactly its fields), a run of the
+// one forward() (logits only when the model unembeds), the trace with
+// `last` at a position and the loss of a decoder, one head as a scenario,
+// and validate's line. The writers are model_trace's, shared with GPT files.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/folder_loader.hpp"
+#include "models/model_run.hpp"
+
+namespace attention {
+
+// {"architecture", "vocab", "length", "embed", "heads", "kv_heads", "head_dim",
+// "layers", "intermediate"} plus "tied" (Llama family) or "masked_lm" (BERT).
+nlohmann::ordered_json folder_config_json(const folder_model& model);
+
+// Token ids for the model, checked (`place` names them): 1 to
+// max_position_embeddings of them, each below vocab_size, within the
+// request limits and Mistral's sliding window.
+void check_folder_tokens(const folder_model& model, const std::vector<std::int64_t>& tokens, const std::string& place);
+
+// The forward on checked tokens: attention always, the logits' top ten after
+// each position and the loss only when the model unembeds.
+model_run run_folder(const folder_model& model, const std::vector<std::int64_t>& tokens);
+
+// --position: default T − 1; refused outside [0, T).
+std::size_t trace_position(std::optional<std::size_t> position, std::size_t tokens);
+
+// The trace: `last` at `position` when the model unembeds, `loss` for decoders.
+void write_folder_trace(std::ostream& out, const folder_model& model, const model_run& run, std::size_t position);
+
+// validate's line: "valid: NAME (architecture=llama, V=…, T=…, embed=…, heads=…, kv_heads=…, head_dim=…,
+// layers=…, intermediate=…, parameters=…, tied=…)" (masked_lm=… for BERT).
+std::string folder_summary(const folder_model& model, const std::string& name);
+
+}  // namespace attention

@@ -1,0 +1,50 @@
+// The data section into placed weights: any chunk size gives the same
+// numbers, a transposed placement turns [out, in] to [in, out], a
+// placement-less tensor is read past, and too many bytes are refused.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "errors/check.hpp"
+#include "models/weight_stream.hpp"
+
+using namespace attention;
+
+namespace {
+
+safetensors_tensor f32(const std::string& name, std::vector<std::uint64_t> shape, std::uint64_t begin) {
+  safetensors_tensor t;
+  t.name = name;
+  t.dtype = "F32";
+  t.item_bytes = 4;
+  t.elements = 1;
+  for (auto s : shape) t.elements *= s;
+  t.shape = std::move(shape);
+  t.begin = begin;
+  t.end = begin + 4 * t.elements;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("any chunk size places the same numbers; skipped tensors are read past", "[weight-stream]") {
+  std::vector<float> data(6 + 2 + 6);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>(i) + 0.5f;
+  std::string bytes(data.size() * 4, '\0');
+  std::memcpy(bytes.data(), data.data(), bytes.size());
+  for (std::size_t chunk : {1u, 3u, 5u, 56u}) {
+    INFO("chunks of " << chunk);
+    std::vector<float> a(6), b(6);
+    weight_stream s({f32("a", {2, 3}, 0), f32("skip", {2}, 24), f32("b", {2, 3}, 32)},
+                    {placed_as_is(a.data(), 2, 3), weight_placement{}, placed_transposed(b.data(), 2, 3)}, 56);
+    for (std::size_t at = 0; at < bytes.size(); at += chunk)
+      s.feed(reinterpret_cast<const unsigned char*>(bytes.data()) + at, std::min(chunk, bytes.size() - at));
+    CHECK(s.complete());
+    CHECK(a == std::vector<float>{0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f});
+    // [2, 3] as [3, 2]: b(c, r) = file(r, c)
+    CHECK(b == std::vector<float>{8.5f, 11.5f, 9.5f, 12.5f, 10.5f, 13.5f});
+    CHECK_THROWS_WITH(s.feed(reinterpret_cast<const unsigned char*>(bytes.data()), 1),
+                      "model: more data than the header's tensors hold (56 bytes)");
+    CHECK(s.spent());
+  }
+}
