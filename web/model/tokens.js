@@ -99,9 +99,17 @@ function idsOf(text) {
 // model: {info, worker, tokenizer}, the Model view's.
 export async function tokensOf({ info, worker, tokenizer }, text) {
   if (info.tokenizer === 'gpt2') return tokenizer.encode(text, info.config.vocab);
-  if (info.tokenizer === 'hf') return tokenizer.encode(text).ids;  // a folder's tokenizer.json (engine/hf-tokenizer.js)
+  if (info.tokenizer === 'hf') return hfIds(tokenizer, text);
   if (info.tokenizer === 'ids') return info.family && info.family !== 'gpt2' ? idsFromText(text, info.config.vocab) : idsOf(text);
   return worker.encode(text);
+}
+
+// A folder's tokenizer.json's ids (engine/hf-tokenizer.js): one whose
+// vocabulary has none of the text (no unk_token) gives none, said so here.
+function hfIds(tokenizer, text) {
+  const { ids } = tokenizer.encode(text);
+  if (ids.length === 0) throw new ModelError('text: the folder\'s tokenizer.json has no token for any of it');
+  return ids;
 }
 
 // The text of generated ids, to append to the learner's.
