@@ -13,6 +13,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import * as library from '@huggingface/tokenizers';
+
+import { openTokenizer } from '../../web/engine/hf-tokenizer.js';
 import { loadModelEngine } from '../../web/engine/model.js';
 import { openFolder } from '../../web/engine/model-folder.js';
 import { tokenText } from '../../web/views/format.js';
@@ -35,6 +38,12 @@ before(async () => {
   mkdirSync(bert, { recursive: true });
   for (const f of ['config.json', 'model.safetensors']) copyFileSync(join(modelsV2, 'bert-mlm', f), join(bert, f));
   copyFileSync(join(root, 'tests', 'fixtures', 'tokenizers', 'bert-wordpiece.json'), join(bert, 'tokenizer.json'));
+  // the Llama with a byte-level tokenizer.json (Llama 3's kind) of 22 ids, within its 64
+  const bytes = join(made, 'llama-bytes');
+  mkdirSync(bytes, { recursive: true });
+  for (const f of ['config.json', 'model.safetensors']) copyFileSync(join(llama, f), join(bytes, f));
+  copyFileSync(join(root, 'tests', 'fixtures', 'tokenizers', 'llama3-byte-level.json'), join(bytes, 'tokenizer.json'));
+  node.tokenizer = await openTokenizer(readFileSync(join(bytes, 'tokenizer.json'), 'utf8'), { library });
 });
 
 async function modelPage(hash, options) {
@@ -110,6 +119,21 @@ test('a Llama folder picked from disk runs; a BERT folder with tokenizer.json re
   assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 2 * 4);
   assert.match(await page.textContent('.model-facts'), /^BERT: 2 layers × 4 heads of 8, .*every token reads every token, both ways\), with its masked-LM head/);
   assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a Llama folder with a byte-level tokenizer.json: its ids and special tokens, and Generate appends the text its ids continue with', async () => {
+  const page = await modelPage(`#model=made/llama-bytes/&text=${encodeURIComponent('Hi 123!')}`);
+  const { ids, tokens } = node.tokenizer.encode('Hi 123!');
+  await tokensShown(page, ids);
+  assert.equal(await page.textContent('.model-text-field label'), 'Text');
+  assert.deepEqual(await page.$$eval('.token-chip', (c) => c.map((x) => x.textContent)), tokens.map(tokenText));
+  assert.equal(tokens[0], '<|begin_of_text|>', 'the post-processor\'s special token, shown as itself');
+  const added = node.llama.generate(ids, 10, { temperature: 0.8, seed: 1 });
+  await page.click('.model-generate button.primary');
+  const want = `Hi 123!${node.tokenizer.continuation(ids, added)}`;
+  await page.waitForFunction((t) => document.querySelector('.model-text-field textarea').value === t, want, { timeout: 20000 });
+  await tokensShown(page, node.tokenizer.encode(want).ids);
   await page.context().close();
 });
 
