@@ -147,6 +147,7 @@ test('a bad folder is one line naming the place, and the module is usable after'
     return error.message;
   };
   const config = JSON.parse(folderOf('llama-gqa').configText);
+  const heap = engine.heapInUse();
   assert.match(await line(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, hidden_act: 'relu' }) })), /hidden_act/);
   assert.match(await line(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, model_type: 'gpt9' }) })), /model_type/);
   assert.match(await line(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, num_key_value_heads: 3 }) })), /num_key_value_heads/);
@@ -158,12 +159,14 @@ test('a bad folder is one line naming the place, and the module is usable after'
   assert.match(await line(folderOf('llama-gqa', { files: [{ name: 'model.safetensors', source: new Blob([bytes.subarray(0, bytes.length - 10)]) }] })), /model\.safetensors/);
   const other = readFileSync(join(folderPath('qwen2-bias-bf16'), 'model.safetensors'));
   assert.match(await line(folderOf('llama-gqa', { files: [{ name: 'model.safetensors', source: new Blob([other]) }] })), /model\./);
+  assert.equal(engine.heapInUse(), heap, 'a refused folder leaves nothing held');
   const want = golden('llama-gqa');
   const model = await open(folderOf('llama-gqa'));
   assert.throws(() => model.run([...want.tokens, 64]), { name: 'ModelError', message: /^tokens\[12\]: 64 is outside \[0, 64\)/ });
   const run = model.run(want.tokens);
   assert.ok(largest(run.attention.data, want.attention.data) <= 1e-4, 'the module still runs');
   model.dispose();
+  assert.equal(engine.heapInUse(), heap, 'a folder opened, run and disposed leaves nothing held');
 });
 
 test('every number crossing into the folder calls is checked: −1, 2³², NaN and a shard out of range are named', () => {
