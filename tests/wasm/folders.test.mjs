@@ -204,3 +204,20 @@ test('every number crossing into the folder calls is checked: −1, 2³², NaN a
   assert.equal(error(model.guessesAt(-1)), 'position: -1 is not a whole number from 0 to 4294967295');
   model.delete();
 });
+
+test('a Mistral folder: its sliding window refuses a run or a Generate that reads more tokens than it, in one line', async () => {
+  const config = JSON.parse(folderOf('llama-gqa').configText);
+  const mistral = await open(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, model_type: 'mistral', sliding_window: 8 }) }));
+  assert.equal(mistral.info.architecture, 'mistral');
+  assert.equal(mistral.info.family, 'llama');
+  const tokens = [1, 7, 3, 9, 2, 11];
+  mistral.run(tokens);
+  assert.equal(mistral.generate(tokens, 2, { seed: 3 }).length, 2, 'eight tokens: within the window');
+  assert.throws(() => mistral.generate(tokens, 3), { name: 'ModelError', message: /^count: 9 tokens, but config\.sliding_window is 8/ });
+  assert.throws(() => mistral.run([...tokens, ...tokens]), { name: 'ModelError', message: /^tokens: 12 tokens, but config\.sliding_window is 8/ });
+  mistral.dispose();
+  // a window as long as max_position_embeddings: Generate reads the last 32 tokens at most, so it never passes it
+  const whole = await open(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, model_type: 'mistral', sliding_window: config.max_position_embeddings }) }));
+  assert.equal(whole.generate(tokens, 30, { seed: 3 }).length, 30);
+  whole.dispose();
+});
