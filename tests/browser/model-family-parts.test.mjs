@@ -5,7 +5,8 @@
 // read which, nothing of that for a model whose heads each have their own;
 // a causal model's thumbnails leave the upper triangle faint, an encoder's
 // are painted whole (read back from the canvases' pixels); the selected
-// head's graph has edges both ways for an encoder (views/head-trace.js).
+// head's graph has edges both ways for an encoder (views/head-trace.js);
+// BERT's fill-in panel (model/fill.js) on a fake run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
@@ -135,5 +136,82 @@ test('an encoder (BERT): every thumbnail painted whole, the sentence says every 
   assert.match(graph.false.key, /edges from the past arc above the tokens, edges from the future below/);
   assert.equal(graph.true.edges, '10');
   assert.doesNotMatch(graph.true.key, /future/);
+  await page.context().close();
+});
+
+// BERT's fill-in panel (model/fill.js) on a fake run: the tokens, the core's
+// guesses at every position ({k, ids, probabilities}, (T, k)), and a view's
+// parts that fill.js draws into (the bars, the chips).
+async function filled(page, { tokens, maskId = 4, mode = 'fill', t = null }) {
+  return page.evaluate(async ({ tokens, maskId, mode, t }) => {
+    const { showFill } = await import('/model/fill.js');
+    const { NextTokens } = await import('/views/next-tokens.js');
+    const { TokenChips } = await import('/views/token-chips.js');
+    const host = document.getElementById('host');
+    host.textContent = '';
+    const names = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'the', 'cat', 'sat', 'on', 'mat', 'play', '##ing'];
+    const T = tokens.length, k = 12;
+    // position i's guesses: ids in order i, i+1, … (mod 12), probabilities 0.5, 0.25, …
+    const ids = Int32Array.from({ length: T * k }, (_, n) => (Math.floor(n / k) + (n % k)) % 12);
+    const probabilities = Float32Array.from({ length: T * k }, (_, n) => 0.5 ** ((n % k) + 1));
+    const labels = tokens.map((id) => names[id]);
+    const view = {
+      family: { family: 'bert', causal: false, kvHeads: 4, maskId, mode },
+      result: { tokens, top: { k, ids, probabilities } },
+      info: { tokenizer: 'characters', vocabulary: names }, labels,
+      next: new NextTokens(host), chips: new TokenChips(host, { onPosition() {} }),
+    };
+    view.chips.draw(labels, tokens);
+    showFill(view, t);
+    const box = view.next.box;
+    return {
+      title: box.querySelector('h3').textContent, key: box.querySelector('.next-tokens-key').textContent,
+      bars: [...box.querySelectorAll('li')].map((li) => [li.querySelector('.next-token-text').textContent, Number(li.dataset.p)]),
+      position: box.dataset.position ?? null, masked: box.dataset.masked ?? null,
+      active: [...host.querySelectorAll('.token-chip.active')].map((c) => c.dataset.position),
+    };
+  }, { tokens, maskId, mode, t });
+}
+
+test('BERT fill-in: the first [MASK]\'s ten guesses, another token\'s when pointed at, a line when there is no [MASK]', async () => {
+  const page = await openPage(env.browser, `${env.url}grid-test.html`);
+  // [CLS] the cat sat on the [MASK] [SEP]: the guesses at position 6, the [MASK]'s chip lit
+  const one = await filled(page, { tokens: [2, 5, 6, 7, 8, 5, 4, 3] });
+  assert.equal(one.title, 'Fill in [MASK] (token 6)');
+  assert.equal(one.key, 'BERT’s 10 likeliest tokens for the hidden word, from its masked-LM head, which reads the words on both sides of it.');
+  assert.deepEqual(one.bars, [6, 7, 8, 9, 10, 11, 0, 1, 2, 3].map((id, n) => [['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'the', 'cat', 'sat', 'on', 'mat', 'play', '##ing'][id], 0.5 ** (n + 1)]));
+  assert.equal(one.position, '6');
+  assert.equal(one.masked, '1');
+  assert.deepEqual(one.active, ['6']);
+  // two [MASK]s: the first, and the line says where the other is; pointed at, the second
+  const two = await filled(page, { tokens: [2, 4, 7, 8, 5, 4, 3] });
+  assert.equal(two.title, 'Fill in [MASK] (token 1)');
+  assert.match(two.key, /The text has 2 \[MASK\]s: this is the first; point at another to see its guesses\.$/);
+  const second = await filled(page, { tokens: [2, 4, 7, 8, 5, 4, 3], t: 5 });
+  assert.equal(second.title, 'Fill in [MASK] (token 5)');
+  assert.match(second.key, /this is the second/);
+  assert.deepEqual(second.bars[0], ['the', 0.5], 'position 5\'s guesses');
+  assert.deepEqual(second.active, ['5']);
+  // a token that is not hidden, pointed at: its guesses, and why they are no test
+  const seen = await filled(page, { tokens: [2, 5, 6, 7, 8, 5, 4, 3], t: 2 });
+  assert.equal(seen.title, 'BERT’s guesses at token 2, "cat"');
+  assert.equal(seen.key, 'This token is not hidden: BERT sees it while it guesses, so this is no test. Write [MASK] in its place to hide it.');
+  assert.deepEqual(seen.bars[0], ['[CLS]', 0.5], "position 2's guesses (the fake run's first guess is the position's own id)");
+  assert.equal(seen.masked, '0');
+  // no [MASK]: no bars, one line that says how to write one
+  const none = await filled(page, { tokens: [2, 5, 6, 7, 3] });
+  assert.equal(none.title, 'Fill in [MASK]');
+  assert.equal(none.key, 'No [MASK] in the text: write [MASK] where BERT should guess a word, as in “the cat sat on the [MASK].” Or point at a token to see BERT’s guesses for its position.');
+  assert.deepEqual(none.bars, []);
+  assert.equal(none.position, null);
+  assert.deepEqual(none.active, []);
+  // ids typed (no tokenizer.json): the page cannot tell which id is [MASK]
+  const untold = await filled(page, { tokens: [2, 5, 4, 3], maskId: null });
+  assert.match(untold.key, /^This folder has no tokenizer\.json, so the page cannot tell which id is \[MASK\]/);
+  assert.deepEqual(untold.bars, []);
+  // a BERT without its head: no bars drawn (family.js hides the panel and says why)
+  const headless = await filled(page, { tokens: [2, 5, 4, 3], mode: 'none' });
+  assert.deepEqual(headless.bars, []);
+  assert.equal(headless.position, null);
   await page.context().close();
 });
