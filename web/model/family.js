@@ -64,6 +64,12 @@ export function adaptToFamily(view, defaultText) {
   })();
   view.familyLine.textContent = familyText(family, mode);
   view.familyLine.hidden = !view.familyLine.textContent;
+  view.onFamily(view.family);
+}
+
+// The page's title for a model of this family ("A real BERT: …").
+export function titleOf({ family }) {
+  return `A real ${family === 'gpt2' ? 'GPT' : names[family]}: every head of every layer`;
 }
 
 // What kind of model it is, for a learner who never heard of it ('' for GPT-2, the page's own kind).

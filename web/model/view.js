@@ -21,6 +21,7 @@ import { HeadGrid } from '../views/model-grid.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
 import { adaptToFamily, familyOf } from './family.js';
+export { titleOf } from './family.js';
 import { FolderSource } from './folder.js';
 import * as focus from './focus.js';
 import * as nextToken from './next.js';
@@ -45,9 +46,11 @@ export class ModelView {
   // root: an element to fill. settings: {model (a preset id or a same-origin
   // URL), text, layer, head}. onState(settings): what the learner changed, for
   // the URL; onOpenHead({scenario, layer, head}): "Open this head in the playground";
-  // startHere: the page's first-visit box (start-here.js), not an author's figure.
-  constructor(root, { onState = () => {}, onOpenHead = null, startHere = false } = {}) {
+  // startHere: the page's first-visit box (start-here.js), not an author's figure;
+  // onFamily(family): a model of another kind opened (family.js's familyOf), for the page's title.
+  constructor(root, { onState = () => {}, onOpenHead = null, startHere = false, onFamily = () => {} } = {}) {
     this.onState = onState;
+    this.onFamily = onFamily;
     this.onOpenHead = onOpenHead;
     this.worker = null;      // the model shown
     this.info = null;
