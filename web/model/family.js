@@ -12,15 +12,18 @@ export const maskedStarter = 'the cat sat on the [MASK].';
 
 const names = { gpt2: 'GPT-2', llama: 'Llama', mistral: 'Mistral', qwen2: 'Qwen2', bert: 'BERT' };
 
-// info: the engine's model info (null: none open yet, a GPT's) →
-// {family, causal, kvHeads, maskId, mode}; mode 'next' (next-token bars and
-// Generate), 'fill' (BERT's [MASK]) or 'none' (attention only).
+// info: the engine's model info (web/engine/README.md; null: none open yet,
+// a GPT's) → {family, name, causal, kvHeads, maskId, mode}; family 'gpt2',
+// 'llama' (llama, mistral, qwen2: `name` says which) or 'bert'; mode 'next'
+// (next-token bars and Generate), 'fill' (BERT's [MASK]) or 'none' (attention only).
 export function familyOf(info) {
   const heads = info?.config?.heads ?? 0;
   const causal = info?.causal !== false;
   const maskedLm = !causal && info?.maskedLm === true;
+  const family = Object.hasOwn(names, info?.family ?? '') ? info.family : 'gpt2';
   return {
-    family: Object.hasOwn(names, info?.family ?? '') ? info.family : 'gpt2',
+    family,
+    name: names[Object.hasOwn(names, info?.architecture ?? '') ? info.architecture : family],
     causal,
     kvHeads: Number.isSafeInteger(info?.kvHeads) && info.kvHeads > 0 ? info.kvHeads : heads,
     maskId: maskedLm && Number.isSafeInteger(info.maskId) ? info.maskId : null,
@@ -40,12 +43,14 @@ function element(parent, tag, props = {}) {
 // text, which is no sentence to fill in), the panels the family shows, and a
 // line saying what kind of model it is.
 export function adaptToFamily(view, defaultText) {
-  const { family, mode, maskId } = view.family;
+  const { mode, maskId } = view.family;
   view.box.dataset.mode = mode;
-  view.textLabel.textContent = mode === 'fill' ? 'Type a sentence with [MASK]' : 'Text';
-  view.input.placeholder = mode === 'fill' ? `Type a sentence with [MASK], like: ${maskedStarter}` : '';
+  // a tokenizer that knows [MASK]: the sentence to type (else the field's label is the opening's: text, or ids)
+  const fill = mode === 'fill' && maskId !== null;
+  if (fill) view.textLabel.textContent = 'Type a sentence with [MASK]';
+  view.input.placeholder = fill ? `a sentence with [MASK], like: ${maskedStarter}` : '';
   const text = view.settings.text;
-  if (mode === 'fill' && maskId !== null && (text === defaultText || !text.trim())) view.settings.text = maskedStarter;
+  if (fill && (text === defaultText || !text.trim())) view.settings.text = maskedStarter;
   else if (mode !== 'fill' && text === maskedStarter) view.settings.text = defaultText;
   if (view.input.value !== view.settings.text) view.input.value = view.settings.text;
   // an encoder writes nothing next: no temperature, no Generate
@@ -62,20 +67,20 @@ export function adaptToFamily(view, defaultText) {
     view.facts.after(line);
     return line;
   })();
-  view.familyLine.textContent = familyText(family, mode);
+  view.familyLine.textContent = familyText(view.family);
   view.familyLine.hidden = !view.familyLine.textContent;
   view.onFamily(view.family);
 }
 
 // The page's title for a model of this family ("A real BERT: …").
-export function titleOf({ family }) {
-  return `A real ${family === 'gpt2' ? 'GPT' : names[family]}: every head of every layer`;
+export function titleOf({ family, name }) {
+  return `A real ${family === 'gpt2' ? 'GPT' : name}: every head of every layer`;
 }
 
 // What kind of model it is, for a learner who never heard of it ('' for GPT-2, the page's own kind).
-function familyText(family, mode) {
+function familyText({ family, name, mode }) {
   if (mode === 'fill') return 'BERT is an encoder: it reads the whole sentence at once, both ways, and was trained to guess words hidden behind [MASK] from the words on either side.';
   if (mode === 'none') return 'BERT is an encoder: it reads the whole sentence at once, both ways. This one was saved without the head that guesses words, so the page shows its attention only.';
   if (family === 'gpt2') return '';
-  return `${names[family]} is a decoder, as GPT-2 is: each token attends to itself and the tokens before it, and the model guesses the next token.`;
+  return `${name} is a decoder, as GPT-2 is: each token attends to itself and the tokens before it, and the model guesses the next token.`;
 }
