@@ -23,6 +23,7 @@
 #include "errors.hpp"
 #include "numbers.hpp"
 #include "folder_open.hpp"
+#include "model_info.hpp"
 #include "text.hpp"
 #include "errors/check.hpp"
 #include "models/folder_trace.hpp"
@@ -94,7 +95,7 @@ class model {
       release_staging();
       attention::model_plan plan =
           attention::plan_model(attention::read_safetensors_header(header, bytes_of(file_size, "file")), overrides);
-      nlohmann::json info = describe(plan.config);
+      nlohmann::json info = glue::describe(plan.config);
       info["dataBytes"] = plan.data_bytes;
       info["weightBytes"] = plan.config.parameters * 4;
       loader_.emplace(std::move(plan));
@@ -199,7 +200,7 @@ class model {
   std::string config() const {
     return json_or_error([&] {
       ATTENTION_CHECK(is_open(), "model: nothing open");
-      return (folder_ ? describe_folder(*folder_) : describe(gpt().config)).dump();
+      return (folder_ ? glue::describe_folder(*folder_) : glue::describe(gpt().config)).dump();
     });
   }
 
@@ -417,50 +418,6 @@ class model {
   }
 
  private:
-  // What the page reads of a model, the same fields for every family
-  // (web/engine/README.md): family, architecture, kvHeads, headDim, causal,
-  // maskedLm (a head that guesses a token at any position), logits (the
-  // model unembeds), rotary (θ, or null).
-  static nlohmann::json describe(const attention::model_config& c) {
-    return {{"config", attention::model_config_json(c)},
-            {"tokenizer", attention::tokenizer_name(c.tokenizer)},
-            {"vocabulary", c.vocabulary},
-            {"layout", c.conv1d ? "hf" : "nanogpt"},
-            {"tied", c.tied},
-            {"norm", c.norm},
-            {"family", "gpt2"},
-            {"architecture", "gpt2"},
-            {"kvHeads", c.heads},
-            {"headDim", c.embed / c.heads},
-            {"causal", true},
-            {"maskedLm", false},
-            {"logits", true},
-            {"rotary", nullptr},
-            {"parameters", c.parameters}};
-  }
-
-  static nlohmann::json describe_folder(const attention::folder_model& m) {
-    const attention::family_config& c = m.config;
-    const bool llama = c.family == attention::model_family::llama;
-    nlohmann::json rotary = nullptr;
-    if (llama) rotary = {{"theta", c.rope_theta}};
-    return {{"config", attention::folder_config_json(m)},
-            {"tokenizer", "ids"},
-            {"vocabulary", nlohmann::json::array()},
-            {"layout", "hf"},
-            {"tied", m.model.config.tied},
-            {"norm", true},
-            {"family", llama ? "llama" : "bert"},
-            {"architecture", c.model_type},
-            {"kvHeads", c.kv_heads},
-            {"headDim", c.head_dim},
-            {"causal", llama},
-            {"maskedLm", m.masked_lm},
-            {"logits", m.logits},
-            {"rotary", rotary},
-            {"parameters", m.model.config.parameters}};
-  }
-
   bool is_open() const { return model_.has_value() || folder_.has_value(); }
   // The one forward()'s model: a file's, or a folder's. Callers check is_open().
   const attention::gpt_model& gpt() const { return folder_ ? folder_->model : *model_; }

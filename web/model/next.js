@@ -39,7 +39,7 @@ export function buildPanel(view, side, temperature) {
 // an encoder's for position t (null: its first [MASK]).
 export function showGuesses(view, t) {
   if (!view.result) return;
-  if (view.family.mode !== 'next') return showFill(view, t);
+  if (view.family.mode !== 'next') return showFill(view, t);  // an encoder's (a BERT without its head: none)
   const T = view.result.tokens.length;
   const at = t ?? T - 1;
   const { k, ids, probabilities, own, kept, drawn, remaining, temperature, topK, topP } = view.result.tempered;
