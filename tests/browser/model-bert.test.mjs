@@ -146,6 +146,8 @@ test('a BERT without its masked-LM head: its attention, whole, and one line that
   assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 2 * 3);
   for (const p of await thumbPixels(page)) assert.deepEqual(p, { faint: 0, cells: 81 });  // [CLS] the cat sat on the mat . [SEP]
   assert.equal((await graph(page)).edges, String(9 * 9));
+  // "One query" on a middle token ("on", 4), its edges from both sides, not on [SEP] (edges from the past only)
+  assert.equal(await page.getAttribute('.model-graph .graph', 'data-query'), '4');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

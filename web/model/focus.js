@@ -14,6 +14,9 @@ export function focusToken(view, t, { fromGraph = false } = {}) {
   const lit = t ?? restingPosition(view);
   view.grid.markRow(lit);
   view.heatmap.setHighlightRow(lit);
+  // an encoder with no token to light (no [MASK], no head): "One query" on a
+  // middle token, whose edges come from both sides (a decoder's last hears the most)
+  if (lit === null && !fromGraph && !view.family.causal) view.graph.setQuery(Math.floor(view.result.tokens.length / 2));
   if (fromGraph || (view.graph.focus?.node ?? null) === lit) return;  // a keystroke's draw paints the graph once
   view.picking = true;  // the graph tells its onNode: not back here
   try {
