@@ -410,7 +410,9 @@ class model {
       const std::vector<std::int64_t> prompt = ids_of(tokens);
       if (folder_) {
         attention::check_folder_tokens(*folder_, prompt, "tokens");
-        attention::check_sliding_window(folder_->config, prompt.size() + n, "count");
+        // the context Generate reads: the prompt and the new tokens, the last max_position_embeddings of them
+        const std::size_t context = std::min<std::size_t>(prompt.size() + n, folder_->config.length);
+        attention::check_sliding_window(folder_->config, context, "count");
       }
       return nlohmann::json(attention::generate_tokens(gpt(), prompt, n, temperature, s, warp))
           .dump();

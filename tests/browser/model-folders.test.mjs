@@ -197,6 +197,7 @@ test('a folder picked, several files picked, a folder dropped, files dropped, a 
   const gpt2 = await facts(page);
   assert.equal(gpt2.Family, 'GPT-2 (model_type "gpt2")');
   assert.equal(gpt2.Heads, '6, each with its own key/value head');
+  assert.equal(gpt2.Vocabulary, 'not given', 'a config without vocab_size');
   assert.match(gpt2['Weights: 2 shards'], /^"model-00001-of-00002\.safetensors" [\d.]+\u00a0kB, "model-00002-of-00002\.safetensors" [\d.]+\u00a0kB; [\d.]+\u00a0kB in all$/);
   assert.match(await page.textContent('.model-folder-note'), /^A GPT-2 folder in shards is not read by the page yet, only one model\.safetensors; still showing "made\/gpt2\/"\.$/);
   assert.equal(await page.getAttribute('.model-view', 'data-folder'), 'summary');

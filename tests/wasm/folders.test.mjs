@@ -147,6 +147,7 @@ test('a bad folder is one line naming the place, and the module is usable after'
     return error.message;
   };
   const config = JSON.parse(folderOf('llama-gqa').configText);
+  const heap = engine.heapInUse();
   assert.match(await line(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, hidden_act: 'relu' }) })), /hidden_act/);
   assert.match(await line(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, model_type: 'gpt9' }) })), /model_type/);
   assert.match(await line(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, num_key_value_heads: 3 }) })), /num_key_value_heads/);
@@ -158,12 +159,14 @@ test('a bad folder is one line naming the place, and the module is usable after'
   assert.match(await line(folderOf('llama-gqa', { files: [{ name: 'model.safetensors', source: new Blob([bytes.subarray(0, bytes.length - 10)]) }] })), /model\.safetensors/);
   const other = readFileSync(join(folderPath('qwen2-bias-bf16'), 'model.safetensors'));
   assert.match(await line(folderOf('llama-gqa', { files: [{ name: 'model.safetensors', source: new Blob([other]) }] })), /model\./);
+  assert.equal(engine.heapInUse(), heap, 'a refused folder leaves nothing held');
   const want = golden('llama-gqa');
   const model = await open(folderOf('llama-gqa'));
   assert.throws(() => model.run([...want.tokens, 64]), { name: 'ModelError', message: /^tokens\[12\]: 64 is outside \[0, 64\)/ });
   const run = model.run(want.tokens);
   assert.ok(largest(run.attention.data, want.attention.data) <= 1e-4, 'the module still runs');
   model.dispose();
+  assert.equal(engine.heapInUse(), heap, 'a folder opened, run and disposed leaves nothing held');
 });
 
 test('every number crossing into the folder calls is checked: −1, 2³², NaN and a shard out of range are named', () => {
@@ -200,4 +203,21 @@ test('every number crossing into the folder calls is checked: −1, 2³², NaN a
   assert.equal(error(model.traceAt(0)), 'model: nothing run');
   assert.equal(error(model.guessesAt(-1)), 'position: -1 is not a whole number from 0 to 4294967295');
   model.delete();
+});
+
+test('a Mistral folder: its sliding window refuses a run or a Generate that reads more tokens than it, in one line', async () => {
+  const config = JSON.parse(folderOf('llama-gqa').configText);
+  const mistral = await open(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, model_type: 'mistral', sliding_window: 8 }) }));
+  assert.equal(mistral.info.architecture, 'mistral');
+  assert.equal(mistral.info.family, 'llama');
+  const tokens = [1, 7, 3, 9, 2, 11];
+  mistral.run(tokens);
+  assert.equal(mistral.generate(tokens, 2, { seed: 3 }).length, 2, 'eight tokens: within the window');
+  assert.throws(() => mistral.generate(tokens, 3), { name: 'ModelError', message: /^count: 9 tokens, but config\.sliding_window is 8/ });
+  assert.throws(() => mistral.run([...tokens, ...tokens]), { name: 'ModelError', message: /^tokens: 12 tokens, but config\.sliding_window is 8/ });
+  mistral.dispose();
+  // a window as long as max_position_embeddings: Generate reads the last 32 tokens at most, so it never passes it
+  const whole = await open(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, model_type: 'mistral', sliding_window: config.max_position_embeddings }) }));
+  assert.equal(whole.generate(tokens, 30, { seed: 3 }).length, 30);
+  whole.dispose();
 });

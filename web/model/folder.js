@@ -155,7 +155,7 @@ export class FolderSource {
     fact('Layers', whole(config[gpt2 ? 'n_layer' : 'num_hidden_layers']));
     fact('Heads', headsText(heads, shared));
     fact('Hidden size', whole(config[gpt2 ? 'n_embd' : 'hidden_size']));
-    fact('Vocabulary', `${whole(config.vocab_size)} tokens`);
+    fact('Vocabulary', config.vocab_size === undefined || config.vocab_size === null ? 'not given' : `${whole(config.vocab_size)} tokens`);
     fact(folder.files.length === 1 ? 'Weights' : `Weights: ${folder.files.length} shards`, weightsText(folder.files));
     fact('Tokenizer', folder.tokenizerText === null
       ? 'none (no tokenizer.json): the text is typed as token ids'
