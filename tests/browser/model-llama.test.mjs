@@ -116,7 +116,7 @@ test('a Llama folder picked from disk runs; a BERT folder with tokenizer.json re
   await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "bert-words/"', null, { timeout: 30000 });
   await page.fill('.model-text-field textarea', 'the cat sat on the [MASK].');
   await tokensShown(page, [2, 5, 6, 7, 8, 5, 4, 13, 3]);
-  assert.equal(await page.textContent('.model-text-field label'), 'Text');
+  assert.equal(await page.textContent('.model-text-field label'), 'Type a sentence with [MASK]', 'a BERT with its masked-LM head asks for a [MASK] (model/family.js)');
   const chips = await page.$$eval('.token-chip', (c) => c.map((x) => x.textContent));
   assert.equal(chips[0], '[CLS]');
   assert.equal(chips.at(-1), '[SEP]');

@@ -28,8 +28,9 @@ export async function renderModel() {
   $('lesson-title').textContent = 'A real GPT: every head of every layer';
   $('lesson-open').hidden = true;
   // the model view's modules load when it opens: a first visit skips them
-  const { ModelView, defaultModel, defaultText, defaultTemperature } = await import('../model/view.js');
+  const { ModelView, defaultModel, defaultText, defaultTemperature, titleOf } = await import('../model/view.js');
   if (!state.model) return;  // the learner moved on
+  if (view) $('lesson-title').textContent = titleOf(view.family);  // the model shown's kind: a link followed keeps it
   $('lesson-embed').hidden = false;
   if (!view) {
     const body = $('lesson-body');
@@ -37,6 +38,8 @@ export async function renderModel() {
     body.dataset.lesson = 'model';
     const made = view = new ModelView(body, {
       startHere: true,
+      // "A real BERT: …" once a BERT opens
+      onFamily: (family) => { if (view === made && state.model) $('lesson-title').textContent = titleOf(family); },
       // the view's model is null once a file from disk is shown;
       // typing: the link is written once the typing pauses, or the text field is left
       onState: ({ model, text, layer, head, temperature, topK, topP }, { typing = false } = {}) => {

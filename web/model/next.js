@@ -1,16 +1,45 @@
 // What the Model view's model writes next: the guesses after a position at
 // the learner's temperature (the core's tempered guesses: what Generate
 // samples from, with the model's own beside them, and which of them top-k
-// and top-p keep), and Generate itself.
+// and top-p keep), and Generate itself. An encoder writes nothing next: its
+// panel is fill.js's (BERT's guesses for a [MASK]).
 // Functions of the view (view.js keeps one-line delegates).
 import { ModelError } from '../engine/model-client.js';
+import { NextTokens } from '../views/next-tokens.js';
+import { showFill } from './fill.js';
+import { TemperatureField } from './temperature.js';
 import { labelsOf, textOf } from './tokens.js';
+import { WarperFields } from './warpers.js';
 
-// The guesses after position t (null: the last one), at the temperature.
+function element(parent, tag, props = {}) {
+  const e = document.createElement(tag);
+  Object.assign(e, props);
+  parent.append(e);
+  return e;
+}
+
+// The panel beside the heads: the bars, the temperature, top-k and top-p,
+// Generate and what it does (view.generateBox and view.generateNote: what
+// an encoder hides, family.js), and the line of a model with nothing to guess with.
+export function buildPanel(view, side, temperature) {
+  view.next = new NextTokens(side);
+  const generate = view.generateBox = element(side, 'div', { className: 'model-generate' });
+  view.temperature = new TemperatureField(generate, { value: temperature, onChange: () => view.sampled() });
+  view.warpers = new WarperFields(generate, { onChange: () => view.sampled() });
+  const action = element(generate, 'div', { className: 'model-generate-action' });
+  view.generateButton = element(action, 'button', { type: 'button', className: 'primary', textContent: 'Generate 10 tokens' });
+  view.generateButton.addEventListener('click', () => view.generate());
+  view.generateError = element(action, 'p', { className: 'field-error', hidden: true });
+  view.generateNote = element(side, 'p', { className: 'note', textContent: 'Generate samples from the bars: the logits divided by the temperature before the softmax, so below 1 the likeliest tokens win more often, above 1 less. Top-k keeps only the k likeliest tokens, top-p the fewest likeliest whose probabilities add up to p; Generate never draws the others.' });
+  // an encoder's: why there is no Generate, or no guesses at all (family.js writes it)
+  view.encoderNote = element(side, 'p', { className: 'model-encoder-note', hidden: true });
+}
+
+// The guesses after position t (null: the last one), at the temperature;
+// an encoder's for position t (null: its first [MASK]).
 export function showGuesses(view, t) {
   if (!view.result) return;
-  view.next.box.hidden = !view.result.tempered;  // a BERT without its head guesses nothing
-  if (!view.result.tempered) return view.chips.mark(t);
+  if (view.family.mode !== 'next') return showFill(view, t);  // an encoder's (a BERT without its head: none)
   const T = view.result.tokens.length;
   const at = t ?? T - 1;
   const { k, ids, probabilities, own, kept, drawn, remaining, temperature, topK, topP } = view.result.tempered;
@@ -37,7 +66,7 @@ function cutSentence(view, topK, topP, left) {
 
 // Whether the sliders moved since the guesses shown were made.
 export function moved(view) {
-  if (!view.result.tempered) return false;
+  if (view.family.mode !== 'next' || !view.result.tempered) return false;  // an encoder has no temperature
   const { temperature, topK, topP } = view.result.tempered;
   return temperature !== view.temperature.value || topK !== view.warpers.topK || topP !== view.warpers.topP;
 }
@@ -46,7 +75,7 @@ export function moved(view) {
 // run's logits (no forward). One request at a time: a slider moved while
 // one is out asks again once it is back.
 export async function retemper(view) {
-  if (!view.worker || !view.result || view.tempering) return;
+  if (!view.worker || !view.result || view.tempering || view.family.mode !== 'next') return;
   view.tempering = true;
   const { worker, runs, result } = view;
   try {
@@ -69,7 +98,7 @@ export async function retemper(view) {
 
 // Generate: 10 tokens sampled after the tokens drawn, appended to the text.
 export async function generate(view) {
-  if (!view.worker || !view.result) return;
+  if (!view.worker || !view.result || view.family.mode !== 'next') return;
   view.generateButton.disabled = true;
   view.say(view.generateError, '');
   try {

@@ -18,16 +18,15 @@ import { Graph } from '../views/graph.js';
 import { headTrace } from '../views/head-trace.js';
 import { Heatmap } from '../views/heatmap.js';
 import { HeadGrid } from '../views/model-grid.js';
-import { NextTokens } from '../views/next-tokens.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
+import { adaptToFamily, familyOf } from './family.js';
+export { titleOf } from './family.js';
 import { FolderSource, folderFacts, folderTokenizer, textLabel } from './folder.js';
 import * as focus from './focus.js';
 import * as nextToken from './next.js';
 import { parametersText } from './parameters.js';
 import { StartHere } from './start-here.js';
-import { TemperatureField } from './temperature.js';
-import { WarperFields } from './warpers.js';
 import { labelsOf, loadTokenizer, tokensOf } from './tokens.js';
 
 export const defaultModel = 'text-gpt';
@@ -47,9 +46,11 @@ export class ModelView {
   // root: an element to fill. settings: {model (a preset id or a same-origin
   // URL), text, layer, head}. onState(settings): what the learner changed, for
   // the URL; onOpenHead({scenario, layer, head}): "Open this head in the playground";
-  // startHere: the page's first-visit box (start-here.js), not an author's figure.
-  constructor(root, { onState = () => {}, onOpenHead = null, startHere = false } = {}) {
+  // startHere: the page's first-visit box (start-here.js), not an author's figure;
+  // onFamily(family): a model of another kind opened (family.js's familyOf), for the page's title.
+  constructor(root, { onState = () => {}, onOpenHead = null, startHere = false, onFamily = () => {} } = {}) {
     this.onState = onState;
+    this.onFamily = onFamily;
     this.onOpenHead = onOpenHead;
     this.worker = null;      // the model shown
     this.info = null;
@@ -57,6 +58,7 @@ export class ModelView {
     this.runs = 0;           // the newest run asked for: older answers are dropped
     this.position = null;    // the token in focus (null: the last)
     this.seed = 1;
+    this.family = familyOf(null);  // what the model's family changes (family.js): a GPT's until one opens
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
     this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s) => this.select(s) }) : null;
@@ -65,6 +67,8 @@ export class ModelView {
   build(root) {
     const box = element(root, 'div', { className: 'model-view' });
     this.box = box;
+    // the view's own styles (the family's), loaded with it: not on a first visit
+    element(box, 'link', { rel: 'stylesheet', href: new URL('./model.css', import.meta.url).href });
     const source = element(box, 'div', { className: 'model-source' });
     this.name = element(source, 'p', { className: 'model-name' });
     const fileField = element(source, 'div', { className: 'field' });
@@ -89,7 +93,7 @@ export class ModelView {
     this.folder = new FolderSource(this, source, box);
 
     const textField = element(box, 'div', { className: 'field model-text-field' });
-    this.textLabel = element(textField, 'label', { textContent: 'Text' });  // a folder without tokenizer.json: ids
+    this.textLabel = element(textField, 'label', { textContent: 'Text' });  // a folder without tokenizer.json: ids; a BERT's: [MASK]
     const textLabel = this.textLabel;
     // a textarea: a newline is text the model reads (↵ in the chips)
     this.input = element(textField, 'textarea', { rows: 2, maxLength: 400, autocomplete: 'off', spellcheck: false });
@@ -136,16 +140,7 @@ export class ModelView {
       onNode: (node) => this.picking || this.focusToken(node ? node.node : null, { fromGraph: true }),
     });
 
-    const side = element(body, 'section', { className: 'model-next-panel' });
-    this.next = new NextTokens(side);
-    const generate = element(side, 'div', { className: 'model-generate' });
-    this.temperature = new TemperatureField(generate, { value: defaultTemperature, onChange: () => this.sampled() });
-    this.warpers = new WarperFields(generate, { onChange: () => this.sampled() });
-    const action = element(generate, 'div', { className: 'model-generate-action' });
-    this.generateButton = element(action, 'button', { type: 'button', className: 'primary', textContent: 'Generate 10 tokens' });
-    this.generateButton.addEventListener('click', () => this.generate());
-    this.generateError = element(action, 'p', { className: 'field-error', hidden: true });
-    element(side, 'p', { className: 'note', textContent: 'Generate samples from the bars: the logits divided by the temperature before the softmax, so below 1 the likeliest tokens win more often, above 1 less. Top-k keeps only the k likeliest tokens, top-p the fewest likeliest whose probabilities add up to p; Generate never draws the others.' });
+    nextToken.buildPanel(this, element(body, 'section', { className: 'model-next-panel' }), defaultTemperature);
   }
 
   // A line under a field ('' hides it).
@@ -211,7 +206,7 @@ export class ModelView {
         return;
       }
       this.worker?.terminate();
-      Object.assign(this, { worker, info, label });
+      Object.assign(this, { worker, info, label, family: familyOf(info) });
       if (file) this.settings.model = null;  // a file cannot be in a link
       this.loading = null;
       this.progressBox.hidden = true;
@@ -232,6 +227,7 @@ export class ModelView {
       delete this.box.dataset.tokens;
       this.settings.layer = Math.max(0, Math.min(this.settings.layer, c.layers - 1));
       this.settings.head = Math.max(0, Math.min(this.settings.head, c.heads - 1));
+      adaptToFamily(this, defaultText);  // an encoder's fill-in, its text; the panels a family shows
       this.onState(this.settings);
       await this.run();
     } catch (error) {
@@ -319,7 +315,7 @@ export class ModelView {
     this.noHeads.hidden = heads;
     this.grid.box.hidden = this.headPanel.hidden = this.graphPanel.hidden = !heads;
     if (heads) {
-      this.grid.draw(attention, this.settings);
+      this.grid.draw(attention, this.settings, this.family);
       this.drawHead(read ?? this.readFirst());
     }
     // the token in focus stays in focus while it is there (a keystroke at the end)
@@ -363,7 +359,9 @@ export class ModelView {
     const labels = this.labels;
     this.drawHeatmap(weights, read.heatmap);
     // the same tokens keep the graph's nodes and layout: another head only reweighs its edges
-    this.graph.show(headTrace(`model:${labels.join('\u0000')}`, labels, weights, T), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: read.graph });
+    // an encoder's edges run both ways (every token attends to every token)
+    const { causal } = this.family;
+    this.graph.show(headTrace(`model:${causal ? '' : 'both:'}${labels.join('\u0000')}`, labels, weights, T, { causal }), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: read.graph });
     this.grid.select({ layer, head });
   }
 

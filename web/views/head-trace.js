@@ -1,8 +1,10 @@
 // One head's weights (T × T) on a sequence, shaped as a trace for the Graph
 // view: the training view's heads and the Model view's selected head draw
-// their communication graph from it. Causal: position t hears 0 … t.
-export function headTrace(id, labels, weights, T) {
-  const keep = new Uint8Array(T * T).map((_, n) => (n % T <= Math.floor(n / T) ? 1 : 0));
+// their communication graph from it. Causal: position t hears 0 … t; an
+// encoder's (causal false, BERT) hears every position, so its graph has
+// edges both ways, as the playground's encoder scenarios (mask "none") do.
+export function headTrace(id, labels, weights, T, { causal = true } = {}) {
+  const keep = new Uint8Array(T * T).map((_, n) => (!causal || n % T <= Math.floor(n / T) ? 1 : 0));
   return {
     id,
     summary: { batch: 1, query_length: T, context_length: T, cross: false, tokens: [labels], context_tokens: [labels] },

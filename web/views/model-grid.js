@@ -6,7 +6,12 @@
 // it up without smoothing, so painting 144 heads is 144 small ImageData puts
 // (the colours of one 256-step palette: the same scale as the heatmaps').
 // markRow(t) outlines row t (token t listening) in every thumbnail at once:
-// one CSS variable on the grid, no canvas repainted.
+// one CSS variable on the grid, no canvas repainted. The family shapes it:
+// a causal model's upper triangle (keys after the query) is left faint, an
+// encoder's (BERT: every token attends to every token) is painted like the
+// rest; query heads that share a key/value head (grouped-query attention)
+// are bracketed together under "kv g", a line between groups, and the
+// caption says which heads read which (model/model.css styles both).
 import { sequential } from './colors.js';
 
 // viridis at 256 steps as RGBA words (little-endian: A B G R), so a
@@ -19,6 +24,11 @@ export class HeadGrid {
   // parent: where it goes; onSelect({layer, head}): a thumbnail was chosen.
   constructor(parent, { onSelect }) {
     this.onSelect = onSelect;
+    // what the family changes, in one or two sentences ('' for a GPT: hidden)
+    this.caption = document.createElement('p');
+    this.caption.className = 'note head-grid-caption';
+    this.caption.hidden = true;
+    parent.append(this.caption);
     this.box = document.createElement('div');
     this.box.className = 'head-grid-box';
     this.legend = document.createElement('p');
@@ -41,12 +51,22 @@ export class HeadGrid {
     this.row = null;
   }
 
-  // attention: {shape: [L, H, T, T], data}; selected: {layer, head}.
-  draw(attention, selected) {
+  // attention: {shape: [L, H, T, T], data}; selected: {layer, head};
+  // causal: keys after the query are masked (false: an encoder's, all T × T
+  // painted); kvHeads: the key/value heads H's query heads share (H: each its own).
+  draw(attention, selected, { causal = true, kvHeads = attention.shape[1] } = {}) {
     const [L, H, T] = attention.shape;
-    if (!this.shape || this.shape[0] !== L || this.shape[1] !== H) this.build(L, H);
+    const kv = kvHeads > 0 && kvHeads < H && H % kvHeads === 0 ? kvHeads : H;
+    if (!this.shape || this.shape[0] !== L || this.shape[1] !== H || this.kv !== kv) this.build(L, H, kv);
     this.shape = attention.shape;
-    this.grid.setAttribute('aria-label', `Attention of all ${L * H} heads: ${L} layers by ${H} heads, ${T} tokens; arrow keys choose a head`);
+    if (this.causal !== causal) {
+      this.causal = causal;
+      this.grid.dataset.causal = causal ? '1' : '0';
+      this.caption.textContent = captionOf(H, kv, causal);
+      this.caption.hidden = !this.caption.textContent;
+    }
+    this.grid.setAttribute('aria-label', `Attention of all ${L * H} heads: ${L} layers by ${H} heads${kv < H ? ` sharing ${kv} key/value heads` : ''}, ${T} tokens`
+      + `${causal ? '' : ', every token attending to every token'}; arrow keys choose a head`);
     const pixels = new ImageData(T, T);
     const words = new Uint32Array(pixels.data.buffer);  // one RGBA pixel a word
     this.cells.forEach(({ canvas }, k) => {
@@ -54,8 +74,8 @@ export class HeadGrid {
       const at = k * T * T;
       for (let i = 0; i < T; i++)
         for (let j = 0; j < T; j++)
-          // above the diagonal the causal mask hid the key: left faint, as a masked cell
-          words[i * T + j] = j > i ? masked : palette[Math.round(Math.max(0, Math.min(1, attention.data[at + i * T + j])) * 255)];
+          // above the diagonal a causal mask hid the key: left faint, as a masked cell
+          words[i * T + j] = causal && j > i ? masked : palette[Math.round(Math.max(0, Math.min(1, attention.data[at + i * T + j])) * 255)];
       canvas.getContext('2d').putImageData(pixels, 0, 0);
     });
     this.select(selected);
@@ -78,15 +98,32 @@ export class HeadGrid {
     this.grid.style.setProperty('--row', String(t));
   }
 
-  build(L, H) {
+  // kv: the key/value heads (H: none shared): query head h reads kv head h / (H / kv).
+  build(L, H, kv = H) {
     this.grid.textContent = '';
     this.grid.style.setProperty('--heads', String(H));
     // the thumbnails' size follows --heads and the view's width (views.css)
     this.cells = [];
-    const corner = document.createElement('span');
-    corner.className = 'head-grid-axis';
-    this.grid.append(corner);
-    for (let h = 0; h < H; h++) this.grid.append(Object.assign(document.createElement('span'), { className: 'head-grid-axis', textContent: `h${h}` }));
+    this.kv = kv;
+    this.causal = undefined;  // the caption is written again
+    const size = H / kv;  // query heads a group
+    const grouped = kv < H;
+    if (grouped) this.grid.dataset.kvHeads = String(kv);
+    else delete this.grid.dataset.kvHeads;
+    const axis = (text = '') => Object.assign(document.createElement('span'), { className: 'head-grid-axis', textContent: text });
+    // grouped: a bracket over each group's columns, "kv g"
+    if (grouped) {
+      this.grid.append(axis());
+      for (let g = 0; g < kv; g++) {
+        const bracket = axis(`kv ${g}`);
+        bracket.classList.add('head-grid-kv');
+        bracket.style.gridColumn = `span ${size}`;
+        bracket.title = `key/value head ${g}, shared by ${headsText(g * size, size)}`;
+        this.grid.append(bracket);
+      }
+    }
+    this.grid.append(axis());
+    for (let h = 0; h < H; h++) this.grid.append(axis(`h${h}`));
     for (let l = 0; l < L; l++) {
       this.grid.append(Object.assign(document.createElement('span'), { className: 'head-grid-axis', textContent: `L${l}` }));
       for (let h = 0; h < H; h++) {
@@ -95,7 +132,11 @@ export class HeadGrid {
         button.className = 'model-thumb';
         button.dataset.layer = String(l);
         button.dataset.head = String(h);
-        button.setAttribute('aria-label', `layer ${l}, head ${h}`);
+        button.setAttribute('aria-label', `layer ${l}, head ${h}${grouped ? `, reads key/value head ${Math.floor(h / size)}` : ''}`);
+        if (grouped) {
+          button.dataset.kv = String(Math.floor(h / size));
+          if (h > 0 && h % size === 0) button.classList.add('kv-first');  // a line between groups
+        }
         button.tabIndex = -1;
         const canvas = document.createElement('canvas');
         canvas.setAttribute('aria-hidden', 'true');
@@ -139,4 +180,24 @@ export class HeadGrid {
     this.choose({ layer, head });
     this.cells[layer * H + head].button.focus();
   }
+}
+
+// "heads 0–1", "head 2" (n heads from `first`)
+function headsText(first, n) {
+  return n === 1 ? `head ${first}` : `heads ${first}–${first + n - 1}`;
+}
+
+// What the family changes in the grid, for a learner ('' when nothing):
+// the groups of grouped-query attention, and an encoder's full squares.
+export function captionOf(H, kv, causal) {
+  const parts = [];
+  if (kv < H) {
+    const size = H / kv;
+    const groups = Array.from({ length: kv }, (_, g) => `${headsText(g * size, size)} read kv ${g}`);
+    parts.push(kv === 1
+      ? `All ${H} query heads share one key/value head (kv 0): they read the same keys and values and differ only in their queries.`
+      : `${H} query heads share ${kv} key/value heads: ${groups.join(', ')}. Heads in a group read the same keys and values and differ only in their queries, so each still has a pattern of its own.`);
+  }
+  if (!causal) parts.push('Every token attends to every token, before and after it (an encoder: no causal mask), so each square is filled; a GPT leaves the upper right empty, as no token sees the ones after it.');
+  return parts.join(' ');
 }

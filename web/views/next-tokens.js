@@ -5,7 +5,8 @@
 // (temperature 1), so a learner sees what the temperature did to it. Tokens
 // top-k or top-p removed are dimmed (their bar the probability they had
 // before the cut), and `cut` says in one sentence what the cut did.
-// `after` says which position they follow.
+// `after` says which position they follow. An encoder's guesses for a
+// position (BERT's fill-in) are the same bars under their own title.
 import { tokenText } from './format.js';
 import { set } from './write.js';
 
@@ -28,10 +29,16 @@ export class NextTokens {
   // description of the position; cut: what top-k and top-p did ('' when off).
   // The bars are kept and changed in place: each keystroke brings ten new ones.
   draw(guesses, after, temperature = 1, cut = '') {
-    set(this.title, 'textContent', `Next token after ${after}`);
-    set(this.key, 'textContent', (temperature === 1
+    this.show(guesses, `Next token after ${after}`, (temperature === 1
       ? 'What Generate draws from at temperature 1: the model’s own probabilities.'
-      : `What Generate draws from at temperature ${temperature}; the outline is the model’s own (temperature 1).`) + (cut ? ` ${cut}` : ''));
+      : `What Generate draws from at temperature ${temperature}; the outline is the model’s own (temperature 1).`) + (cut ? ` ${cut}` : ''), temperature);
+  }
+
+  // The bars under a title and a key line (an encoder's guesses for one
+  // position, model/fill.js: at temperature 1, no Generate; [] for none).
+  show(guesses, title, key, temperature = 1) {
+    set(this.title, 'textContent', title);
+    set(this.key, 'textContent', key);
     this.box.dataset.temperature = String(temperature);
     const items = this.list.children;
     while (items.length > guesses.length) this.list.lastChild.remove();
