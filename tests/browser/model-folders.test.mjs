@@ -2,10 +2,11 @@
 // the strict CSP: picked with the folder picker, picked as several files,
 // dropped (a folder entry, or files), or linked as a same-origin URL ending
 // in "/". A GPT-2 folder opens through the GPT-2 path with its config.json;
-// another family (until the core reads folders) shows what was found: the
-// family, layers, heads and key/value heads, hidden size, vocabulary, the
-// shards and their sizes, the tokenizer, and one line that it cannot run here
-// yet. A refused folder is one line under the controls naming the file, and
+// a Llama-family or BERT folder opens in the core (model-llama.test.mjs
+// checks its numbers); a GPT-2 folder in shards shows what was found: the
+// family, layers, heads, hidden size, vocabulary, the shards and their
+// sizes, the tokenizer, and one line that the page reads only one file for
+// GPT-2. A refused folder is one line under the controls naming the file, and
 // the model shown stays: no config.json, one past 1 MiB, one that is not
 // JSON, an index naming a missing shard or a path, a URL elsewhere (refused
 // before any request).
@@ -56,6 +57,11 @@ const llamaConfig = readFileSync(join(llama, 'config.json'), 'utf8');
 const index = (map) => JSON.stringify({ metadata: {}, weight_map: map });
 before(() => {
   folder('gpt2', { 'config.json': JSON.stringify({ model_type: 'gpt2', n_head: 6, layer_norm_epsilon: 1e-5 }), 'model.safetensors': `copy:${hf}` });
+  folder('gpt2-shards', {
+    'config.json': JSON.stringify({ model_type: 'gpt2', n_head: 6 }),
+    'model.safetensors.index.json': index({ 'wte.weight': 'model-00001-of-00002.safetensors', 'wpe.weight': 'model-00002-of-00002.safetensors' }),
+    'model-00001-of-00002.safetensors': `copy:${hf}`, 'model-00002-of-00002.safetensors': `copy:${hf}`,
+  });
   folder('tokenized', { 'config.json': llamaConfig, 'model.safetensors': `copy:${join(llama, 'model.safetensors')}`, 'tokenizer.json': tokenizer });
   const deeper = folder('tokenized/deeper', { 'config.json': '{' });  // a folder inside the folder: not the folder's
   void deeper;
@@ -94,7 +100,8 @@ async function outcome(page, action) {
   await page.waitForFunction(() => {
     const view = document.querySelector('.model-view');
     return !document.querySelector('.model-status').hidden  // a link refused before any opening leaves the state as it was
-      || (['ready', 'error'].includes(view.dataset.state) && (!document.querySelector('.model-folder').hidden || view.dataset.tokens));
+      || (['ready', 'error'].includes(view.dataset.state) && (!document.querySelector('.model-folder').hidden || view.dataset.tokens
+        || !document.querySelector('.model-text-error').hidden));  // opened, and its text refused (typed ids, a tokenizer's gap)
   }, null, { timeout: 20000 });
 }
 
@@ -135,62 +142,48 @@ async function keptTextGpt(page, what) {
   assert.equal(await page.isHidden('.model-folder'), true, what);
 }
 
-test('a folder picked, several files picked, a folder dropped, files dropped, a folder\'s URL: what each holds, and a GPT-2 folder opens', async () => {
-  const page = await modelPage();
-  // the folder picker: a Llama with grouped-query attention
+test('a folder picked, several files picked, a folder dropped, files dropped, a folder\'s URL: each opens, and a GPT-2 folder opens', async () => {
+  const page = await modelPage('#model=text-gpt&text=1%2C7%2C3');
+  const opened = async (name, tokens, heads) => {
+    await page.waitForFunction((n) => document.querySelector('.model-name').textContent === n, `Model: ${name}`, { timeout: 20000 });
+    assert.equal(await page.isHidden('.model-status'), true, await status(page));
+    assert.equal(await page.isHidden('.model-folder'), true, name);
+    if (tokens) await page.waitForFunction((t) => document.querySelector('.model-view').dataset.tokens === t, tokens, { timeout: 20000 });
+    if (heads) assert.equal(await thumbs(page), heads, name);
+  };
+  // the folder picker: a Llama with grouped-query attention, no tokenizer.json: ids typed
   await outcome(page, () => pickFolder(page, llama));
-  assert.equal(await page.isHidden('.model-status'), true, await status(page));
-  assert.equal(await page.textContent('.model-folder-title'), 'Found in "llama-gqa/": a Llama model');
-  assert.deepEqual(await facts(page), {
-    Family: 'Llama (model_type "llama", LlamaForCausalLM)',
-    Layers: '2',
-    Heads: '4 query heads sharing 2 key/value heads (2 query heads each)',
-    'Hidden size': '32',
-    Vocabulary: '64 tokens',
-    Weights: '"model.safetensors" 72.3\u00a0kB',
-    Tokenizer: 'none (no tokenizer.json): the text is typed as token ids',
-  });
-  assert.equal(await page.textContent('.model-folder-note'), 'The Llama family\'s forward is not in the page yet, so this folder cannot run here; still showing text-gpt.');
-  assert.equal(await thumbs(page), 8, 'the model shown stays');
-  assert.equal(await page.getAttribute('.model-view', 'data-folder'), 'summary');
-  await shot(page, 'model-folder-summary');
-  // several files picked at once with the file picker: the sharded Llama's, shards in the index's order
+  await opened('"llama-gqa/"', '1,7,3', 2 * 4);
+  assert.match(await page.textContent('.model-facts'), /^Llama: 2 layers × 4 query heads sharing 2 key\/value heads of 8, embedding 32, a vocabulary of 64 tokens, reads up to 32 tokens/);
+  // several files picked at once with the file picker: the sharded Llama's
   await outcome(page, () => pickFiles(page, ['config.json', 'model.safetensors.index.json', ...shards].reverse().map((f) => join(sharded, f))));
-  assert.equal(await page.textContent('.model-folder-title'), 'Found in the files chosen: a Llama model');
-  const two = await facts(page);
-  assert.equal(two['Weights: 2 shards'], `"${shards[0]}" 65.7\u00a0kB, "${shards[1]}" 73.9\u00a0kB; 139.6\u00a0kB in all`);
-  assert.equal(two.Heads, '4, each with its own key/value head');
-  assert.equal(two.Layers, '3');
-  // a dropped folder (read one level deep: its folder inside is not read), with a tokenizer.json
+  await opened('the files chosen', '1,7,3', 3 * 4);
+  assert.match(await page.textContent('.model-facts'), /^Llama: 3 layers × 4 heads of 8,/);
+  // a dropped folder (read one level deep: its folder inside is not read), with a tokenizer.json that has no id for the text
   await outcome(page, () => drop(page, { folder: 'qwen', files: {
     'config.json': join(modelsV2, 'qwen2-bias-bf16', 'config.json'), 'model.safetensors': join(modelsV2, 'qwen2-bias-bf16', 'model.safetensors'),
     'tokenizer.json': join(made, 'tokenized', 'tokenizer.json'),
   } }));
-  assert.equal(await page.isHidden('.model-status'), true, await status(page));
-  assert.equal(await page.textContent('.model-folder-title'), 'Found in "qwen/": a Qwen2 model');
-  const qwen = await facts(page);
-  assert.equal(qwen.Heads, '6 query heads sharing 2 key/value heads (3 query heads each)');
-  assert.equal(qwen['Hidden size'], '48');
-  assert.equal(qwen.Tokenizer, `tokenizer.json, ${tokenizer.length}\u00a0bytes`);
+  await opened('"qwen/"');
+  assert.match(await page.textContent('.model-facts'), /^Qwen2: 2 layers × 6 query heads sharing 2 key\/value heads of 8, embedding 48, a vocabulary of 80 tokens \(its tokenizer\.json\)/);
+  assert.equal(await page.textContent('.model-text-error'), 'text: the folder\'s tokenizer.json has no token for any of it');
   // files dropped together: a BERT
   await outcome(page, () => drop(page, { files: { 'config.json': join(modelsV2, 'bert-mlm', 'config.json'), 'model.safetensors': join(modelsV2, 'bert-mlm', 'model.safetensors') } }));
-  assert.equal(await page.textContent('.model-folder-title'), 'Found in the files chosen: a BERT model');
-  assert.equal((await facts(page)).Heads, '4, each with its own key/value head');
-  assert.match(await page.textContent('.model-folder-note'), /^The BERT family's forward is not in the page yet, so this folder cannot run here; still showing text-gpt\.$/);
-  // a folder's URL: the shards asked for their size, not read
-  await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=models-v2/llama-mha-sharded/&text=To%20be'; }));
-  assert.equal(await page.textContent('.model-folder-title'), 'Found in "models-v2/llama-mha-sharded/": a Llama model');
-  assert.equal((await facts(page))['Weights: 2 shards'], `"${shards[0]}" 65.7\u00a0kB, "${shards[1]}" 73.9\u00a0kB; 139.6\u00a0kB in all`);
+  await opened('the files chosen', '1,7,3', 2 * 4);
+  // a folder's URL: the shards asked for their size, then read by the worker
+  await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=models-v2/llama-mha-sharded/&text=1%2C7%2C3'; }));
+  await opened('"models-v2/llama-mha-sharded/"', '1,7,3', 3 * 4);
   const path = (u) => new URL(u).pathname;
-  assert.deepEqual(page.asked.filter((u) => u.includes('/models-v2/')).map(path), [
+  const asked = page.asked.filter((u) => u.includes('/models-v2/')).map(path);
+  assert.deepEqual(asked.slice(0, 6), [
     '/models-v2/llama-mha-sharded/config.json', '/models-v2/llama-mha-sharded/model.safetensors',
     '/models-v2/llama-mha-sharded/model.safetensors.index.json', `/models-v2/llama-mha-sharded/${shards[0]}`,
     `/models-v2/llama-mha-sharded/${shards[1]}`, '/models-v2/llama-mha-sharded/tokenizer.json',
   ]);
-  await keptTextGptModel(page);
+  assert.deepEqual(asked.slice(6), [`/models-v2/llama-mha-sharded/${shards[0]}`, `/models-v2/llama-mha-sharded/${shards[1]}`], 'each shard read once, in order');
   // a config.json served gzip-encoded is read as its decoded text
-  await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=gzip/ok/&text=To%20be'; }));
-  assert.equal(await page.textContent('.model-folder-title'), 'Found in "gzip/ok/": a Llama model', await status(page));
+  await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=gzip/ok/&text=1%2C7%2C3'; }));
+  await opened('"gzip/ok/"', '1,7,3', 2 * 4);
   // a GPT-2 folder by URL opens through the GPT-2 path, n_head 6 from its config.json (3 in the file)
   await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=made/gpt2/&text=3,1,4'; }));
   await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "made/gpt2/"');
@@ -198,10 +191,17 @@ test('a folder picked, several files picked, a folder dropped, files dropped, a 
   await page.fill('.model-text-field textarea', '3, 1, 4, 1, 5');
   await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens === '3,1,4,1,5');
   assert.equal(await thumbs(page), 2 * 6);
-  // and picked as a folder from disk
-  await outcome(page, () => pickFolder(page, join(made, 'tokenized')));
-  assert.equal(await page.textContent('.model-folder-title'), 'Found in "tokenized/": a Llama model', 'its folder inside ("deeper/config.json") is not the folder\'s');
-  assert.match(await page.textContent('.model-folder-note'), /; still showing "made\/gpt2\/"\.$/);
+  // a GPT-2 folder in shards: what it holds, and that the page reads one file for GPT-2
+  await outcome(page, () => pickFolder(page, join(made, 'gpt2-shards')));
+  assert.equal(await page.textContent('.model-folder-title'), 'Found in "gpt2-shards/": a GPT-2 model');
+  const gpt2 = await facts(page);
+  assert.equal(gpt2.Family, 'GPT-2 (model_type "gpt2")');
+  assert.equal(gpt2.Heads, '6, each with its own key/value head');
+  assert.equal(gpt2.Vocabulary, 'not given', 'a config without vocab_size');
+  assert.match(gpt2['Weights: 2 shards'], /^"model-00001-of-00002\.safetensors" [\d.]+\u00a0kB, "model-00002-of-00002\.safetensors" [\d.]+\u00a0kB; [\d.]+\u00a0kB in all$/);
+  assert.match(await page.textContent('.model-folder-note'), /^A GPT-2 folder in shards is not read by the page yet, only one model\.safetensors; still showing "made\/gpt2\/"\.$/);
+  assert.equal(await page.getAttribute('.model-view', 'data-folder'), 'summary');
+  await shot(page, 'model-folder-summary');
   await outcome(page, () => pickFolder(page, join(made, 'gpt2')));
   await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "gpt2/"');
   assert.equal(await thumbs(page), 2 * 6);
@@ -271,12 +271,13 @@ test('a refused folder: one line under the controls naming the file, the model s
   await page.context().close();
 });
 
-test('a link straight to a folder the page cannot run yet: its summary, no model; the element says why in its error event', async () => {
-  const page = await modelPage('#model=models-v2/bert-base-model-f16/&text=To%20be');
-  assert.equal(await page.textContent('.model-folder-title'), 'Found in "models-v2/bert-base-model-f16/": a BERT model');
-  assert.equal(await page.textContent('.model-folder-note'), 'The BERT family\'s forward is not in the page yet, so this folder cannot run here.');
-  assert.equal((await facts(page)).Weights, '"model.safetensors" 26.2\u00a0kB');
-  assert.equal(await thumbs(page), 0);
+test('a link straight to a folder: a BERT encoder opens and shows its attention; the element says why a GPT-2 folder in shards cannot open', async () => {
+  const page = await modelPage('#model=models-v2/bert-base-model-f16/&text=2%2C17%2C33');
+  await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens === '2,17,33', null, { timeout: 20000 });
+  assert.equal(await page.isHidden('.model-folder'), true);
+  assert.equal(await thumbs(page), 2 * 3);
+  assert.match(await page.textContent('.model-facts'), /every token reads every token, both ways\), without a head to predict with/);
+  assert.equal(await page.isHidden('.next-tokens'), true, 'a BERT without its head guesses nothing');
   await page.context().close();
   const frame = await openPage(env.browser);
   // the element's error event does not bubble: a listener in the capture phase hears it
@@ -284,11 +285,11 @@ test('a link straight to a folder the page cannot run yet: its summary, no model
     window.__errors = [];
     window.addEventListener('error', (event) => event.detail && window.__errors.push(event.detail.message), true);
   });
-  await frame.goto(`${env.url}embed.html#view=model&model=models-v2/llama-gqa/`);
+  await frame.goto(`${env.url}embed.html#view=model&model=made/gpt2-shards/`);
   await frame.waitForFunction(() => window.__errors.length > 0, null, { timeout: 30000 });
   assert.equal(await frame.evaluate(() => document.querySelector('attention-playground').dataset.state), 'error');
-  assert.deepEqual(await frame.evaluate(() => window.__errors), ['Attention Playground: The Llama family\'s forward is not in the page yet, so this folder cannot run here']);
-  assert.equal(await frame.$eval('attention-playground', (e) => e.shadowRoot.querySelector('.model-folder-title').textContent), 'Found in "models-v2/llama-gqa/": a Llama model');
+  assert.deepEqual(await frame.evaluate(() => window.__errors), ['Attention Playground: A GPT-2 folder in shards is not read by the page yet, only one model.safetensors']);
+  assert.equal(await frame.$eval('attention-playground', (e) => e.shadowRoot.querySelector('.model-folder-title').textContent), 'Found in "made/gpt2-shards/": a GPT-2 model');
   await frame.context().close();
 });
 
@@ -296,7 +297,7 @@ test('screenshots: a folder\'s summary and a refused folder at 1280 × 720 and 3
   for (const colorScheme of ['light', 'dark']) {
     for (const [width, height] of [[1280, 720], [390, 844]]) {
       const page = await modelPage('#model=text-gpt&text=To%20be', { viewport: { width, height }, colorScheme });
-      await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=models-v2/llama-mha-sharded/&text=To%20be'; }));
+      await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=made/gpt2-shards/&text=To%20be'; }));
       assert.equal(await page.isHidden('.model-folder'), false);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.equal(overflow, 0, `no sideways scroll at ${width}`);

@@ -4,9 +4,10 @@
 // same-origin #model= URL ending in "/" (files picked or dropped that are
 // no folder's open as one model file). engine/folder-source.js (loaded
 // when a folder is first opened) finds and checks the files; a refused
-// folder is one line under the controls and the model shown stays. What a
-// folder then becomes is openFolderModel's, the one function to replace
-// when the core reads folders.
+// folder is one line under the controls and the model shown stays. A
+// Llama-family or BERT folder then opens in the models' wasm module
+// (openFolderModel): its shards streamed into the worker, its text through
+// its tokenizer.json (engine/hf-tokenizer.js, loaded then) or typed as ids.
 import { quoteText } from '../state/state.js';
 
 const source = () => import('../engine/folder-source.js');
@@ -154,7 +155,7 @@ export class FolderSource {
     fact('Layers', whole(config[gpt2 ? 'n_layer' : 'num_hidden_layers']));
     fact('Heads', headsText(heads, shared));
     fact('Hidden size', whole(config[gpt2 ? 'n_embd' : 'hidden_size']));
-    fact('Vocabulary', `${whole(config.vocab_size)} tokens`);
+    fact('Vocabulary', config.vocab_size === undefined || config.vocab_size === null ? 'not given' : `${whole(config.vocab_size)} tokens`);
     fact(folder.files.length === 1 ? 'Weights' : `Weights: ${folder.files.length} shards`, weightsText(folder.files));
     fact('Tokenizer', folder.tokenizerText === null
       ? 'none (no tokenizer.json): the text is typed as token ids'
@@ -167,20 +168,51 @@ export class FolderSource {
   }
 }
 
-// What the page does with a folder it has read. Until the core reads folders
-// in wasm, a GPT-2 folder with one model.safetensors opens through the GPT-2
-// path (its config.json beside the file, as a picked config.json is); any
-// other shows what was found and that it cannot run here yet. When the core
-// reads folders, this function becomes that call.
+// What the page does with a folder it has read: a GPT-2 folder with one
+// model.safetensors opens through the GPT-2 path (its config.json beside the
+// file, as a picked config.json is); a Llama-family or BERT folder opens in
+// the core (its shards in order); a GPT-2 folder in shards shows what was
+// found and that it cannot run here.
 export async function openFolderModel(view, folder, { label, file }) {
+  const name = folder.name ?? 'model';
   if (folder.modelType === 'gpt2' && folder.files.length === 1) {
     const [weights] = folder.files;
-    return view.open(weights.blob ?? weights.url, { config: folder.configText, name: folder.name ?? 'model', label, file });
+    return view.open(weights.blob ?? weights.url, { config: folder.configText, name, label, file });
   }
-  const line = folder.modelType === 'gpt2'
-    ? 'A GPT-2 folder in shards is not read by the page yet, only one model.safetensors'
-    : `The ${families[folder.modelType]} family's forward is not in the page yet, so this folder cannot run here`;
-  view.folder.showSummary(folder, label, line);
+  if (folder.modelType !== 'gpt2') return view.open(null, { folder, name, label, file });
+  view.folder.showSummary(folder, label, 'A GPT-2 folder in shards is not read by the page yet, only one model.safetensors');
+}
+
+// A folder's tokenizer.json as a tokenizer (engine/hf-tokenizer.js, loaded
+// now), or null: its text is then typed as ids. Sets info.tokenizer ('hf' or
+// 'ids') and info.maskId ([MASK]'s id, or null) for the views.
+export async function folderTokenizer(folder, info) {
+  info.maskId = null;
+  if (folder.tokenizerText === null || folder.tokenizerText === undefined) {
+    info.tokenizer = 'ids';
+    return null;
+  }
+  const { openTokenizer } = await import('../engine/hf-tokenizer.js');
+  const tokenizer = await openTokenizer(folder.tokenizerText);
+  info.tokenizer = 'hf';
+  info.maskId = tokenizer.maskId;
+  return tokenizer;
+}
+
+// The facts line of a folder's model: its family, heads and the key/value heads they share.
+export function folderFacts(info) {
+  const c = info.config;
+  const heads = c.kv_heads === c.heads ? `${c.heads} heads` : `${c.heads} query heads sharing ${c.kv_heads} key/value heads`;
+  const kind = info.causal ? 'each token reads the ones before it' : 'every token reads every token, both ways';
+  const head = info.family === 'bert' ? (info.maskedLm ? ', with its masked-LM head' : ', without a head to predict with') : '';
+  return `${families[info.architecture] ?? info.architecture}: ${c.layers} layers × ${heads} of ${c.head_dim}, embedding ${c.embed}, `
+    + `a vocabulary of ${c.vocab.toLocaleString('en')} tokens${info.tokenizer === 'hf' ? ' (its tokenizer.json)' : ''}, `
+    + `reads up to ${c.length} tokens (${kind})${head}, ${info.counts.file.toLocaleString('en')} parameters`;
+}
+
+// The text field's label: a folder without tokenizer.json takes ids typed as numbers.
+export function textLabel(info, folder) {
+  return folder && info.tokenizer === 'ids' ? 'Token ids, typed as numbers like 3, 1, 4 (the folder has no tokenizer.json)' : 'Text';
 }
 
 // A config's count as the page shows it: a whole number, or what it is not.

@@ -9,6 +9,8 @@ import { labelsOf, textOf } from './tokens.js';
 // The guesses after position t (null: the last one), at the temperature.
 export function showGuesses(view, t) {
   if (!view.result) return;
+  view.next.box.hidden = !view.result.tempered;  // a BERT without its head guesses nothing
+  if (!view.result.tempered) return view.chips.mark(t);
   const T = view.result.tokens.length;
   const at = t ?? T - 1;
   const { k, ids, probabilities, own, kept, drawn, remaining, temperature, topK, topP } = view.result.tempered;
@@ -35,6 +37,7 @@ function cutSentence(view, topK, topP, left) {
 
 // Whether the sliders moved since the guesses shown were made.
 export function moved(view) {
+  if (!view.result.tempered) return false;
   const { temperature, topK, topP } = view.result.tempered;
   return temperature !== view.temperature.value || topK !== view.warpers.topK || topP !== view.warpers.topP;
 }

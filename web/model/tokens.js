@@ -9,11 +9,12 @@
 // decoded text alike, and such text read back as that id again. tokensOf
 // and textOf turn the learner's text into a model's ids and back.
 import { ModelError } from '../engine/model-client.js';
+import { idsFromText } from '../engine/typed-ids.js';
 import { quoteText } from '../state/state.js';
 
 export function labelsOf(tokens, info, tokenizer) {
   if (info.tokenizer === 'characters' && Array.isArray(info.vocabulary)) return tokens.map((t) => info.vocabulary[t] ?? `#${t}`);
-  if (info.tokenizer === 'gpt2' && tokenizer) return tokens.map((t) => tokenizer.label(t));
+  if ((info.tokenizer === 'gpt2' || info.tokenizer === 'hf') && tokenizer) return tokens.map((t) => tokenizer.label(t));
   return tokens.map((t) => `#${t}`);
 }
 
@@ -94,17 +95,27 @@ function idsOf(text) {
 }
 
 // The text's tokens for a model: the core's (a character model), the GPT-2
-// tokenizer's, or typed ids (the core checks each against V).
+// tokenizer's, a folder's tokenizer.json's ('hf'), or typed ids (checked against V).
 // model: {info, worker, tokenizer}, the Model view's.
 export async function tokensOf({ info, worker, tokenizer }, text) {
   if (info.tokenizer === 'gpt2') return tokenizer.encode(text, info.config.vocab);
-  if (info.tokenizer === 'ids') return idsOf(text);
+  if (info.tokenizer === 'hf') return hfIds(tokenizer, text);
+  if (info.tokenizer === 'ids') return info.family && info.family !== 'gpt2' ? idsFromText(text, info.config.vocab) : idsOf(text);
   return worker.encode(text);
 }
 
+// A folder's tokenizer.json's ids (engine/hf-tokenizer.js): one whose
+// vocabulary has none of the text (no unk_token) gives none, said so here.
+function hfIds(tokenizer, text) {
+  const { ids } = tokenizer.encode(text);
+  if (ids.length === 0) throw new ModelError('text: the folder\'s tokenizer.json has no token for any of it');
+  return ids;
+}
+
 // The text of generated ids, to append to the learner's.
-export async function textOf({ info, worker, tokenizer }, ids) {
+export async function textOf({ info, worker, tokenizer, result }, ids) {
   if (info.tokenizer === 'gpt2') return tokenizer.decode(ids);
+  if (info.tokenizer === 'hf') return tokenizer.continuation(result?.tokens ?? [], ids);  // the text the ids add
   if (info.tokenizer === 'ids') return ids.map((id) => `, ${id}`).join('');
   return worker.decode(ids);
 }

@@ -21,7 +21,7 @@ import { HeadGrid } from '../views/model-grid.js';
 import { NextTokens } from '../views/next-tokens.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
-import { FolderSource } from './folder.js';
+import { FolderSource, folderFacts, folderTokenizer, textLabel } from './folder.js';
 import * as focus from './focus.js';
 import * as nextToken from './next.js';
 import { parametersText } from './parameters.js';
@@ -89,7 +89,8 @@ export class ModelView {
     this.folder = new FolderSource(this, source, box);
 
     const textField = element(box, 'div', { className: 'field model-text-field' });
-    const textLabel = element(textField, 'label', { textContent: 'Text' });
+    this.textLabel = element(textField, 'label', { textContent: 'Text' });  // a folder without tokenizer.json: ids
+    const textLabel = this.textLabel;
     // a textarea: a newline is text the model reads (↵ in the chips)
     this.input = element(textField, 'textarea', { rows: 2, maxLength: 400, autocomplete: 'off', spellcheck: false });
     this.input.id = `model-text-${Math.random().toString(36).slice(2)}`;
@@ -182,7 +183,8 @@ export class ModelView {
   }
 
   // A new worker opens the model; the one shown stays until it has.
-  async open(source, { config = '', name, label, file = false }) {
+  // folder: folder-source.js's readFolder answer (a Llama-family or BERT folder), in place of source.
+  async open(source, { config = '', name, label, file = false, folder = null }) {
     this.loading?.worker.terminate();
     const worker = new ModelWorker();
     const loading = { worker };
@@ -194,17 +196,16 @@ export class ModelView {
     this.folder.clear();
     this.box.dataset.state = 'loading';
     try {
-      const info = await worker.open(source, {
-        config, name,
-        onProgress: ({ received, total }) => {
-          this.progress.max = total || 1;
-          this.progress.value = received;
-          this.progressText.textContent = `${label}: ${megabytes(received)} of ${megabytes(total)}`;
-        },
-      });
+      const onProgress = ({ received, total }) => {
+        this.progress.max = total || 1;
+        this.progress.value = received;
+        this.progressText.textContent = `${label}: ${megabytes(received)} of ${megabytes(total)}`;
+      };
+      const info = folder ? await worker.openFolder(folder, { name, onProgress }) : await worker.open(source, { config, name, onProgress });
       if (this.loading !== loading) return;
       performance.mark('model-opened');  // the file is in the worker: what follows is drawing
       if (info.tokenizer === 'gpt2') this.tokenizer = await loadTokenizer();
+      else if (folder) this.tokenizer = await folderTokenizer(folder, info);  // its tokenizer.json, or typed ids
       if (this.loading !== loading) {  // left or replaced while the tokenizer loaded
         worker.terminate();
         return;
@@ -222,6 +223,8 @@ export class ModelView {
       // "a vocabulary of 81": how many tokens it knows, not how many the text has
       this.facts.textContent = `${c.layers} layers × ${c.heads} heads, embedding ${c.embed}, a vocabulary of ${c.vocab.toLocaleString('en')} tokens`
         + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, reads up to ${c.length} tokens, ${parametersText(info.counts)}`;
+      if (folder) this.facts.textContent = folderFacts(info);
+      this.textLabel.textContent = textLabel(info, folder);
       // the views drew the last model: hidden until this one has read the text
       this.result = null;
       this.position = null;
