@@ -155,6 +155,8 @@ class model {
                       " is not a whole number from 1 to 100");
       const auto k = static_cast<std::size_t>(top);
       const attention::tempering at{temperature, {index_of(top_k, "top_k"), top_p}};
+      attention::check_temperature(temperature);  // refused before the last run is dropped
+      attention::check_warpers(at.warp, model_->config.vocab);
       const std::vector<std::int64_t> ids = ids_of(tokens);
       run_.reset();  // the last run's memory first: a long sequence's attention is large
       drop_tempered();
