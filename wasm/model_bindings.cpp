@@ -205,23 +205,31 @@ class model {
   }
 
   // Runs the model on a JSON list of token ids, keeping top_k guesses after
-  // every position. {"length", "topK", "loss"} (loss null when T < 2) or
-  // {"error"}; the arrays come from attention(), topIds() and the like.
-  std::string run(const std::u16string& tokens, double top) {
+  // every position, and its guesses at `temperature` after top-k and top-p
+  // (`top_k` 0 and `top_p` 1 are off) as temper() keeps them, made in the
+  // same pass over the logits. {"length", "topK", "loss"} (loss null when
+  // T < 2) or {"error"}; the arrays come from attention(), topIds(),
+  // temperedIds() and the like.
+  std::string run(const std::u16string& tokens, double top, double temperature, double top_k, double top_p) {
     return json_or_error([&] {
       ATTENTION_CHECK(is_open(), "model: nothing open");
       ATTENTION_CHECK(top >= 1 && top <= 100 && std::floor(top) == top, "topK: ", glue::js_number(top),
                       " is not a whole number from 1 to 100");
-      const auto top_k = static_cast<std::size_t>(top);
+      const auto k = static_cast<std::size_t>(top);
+      const attention::tempering at{temperature, {index_of(top_k, "top_k"), top_p}};
+      attention::check_temperature(temperature);  // refused before the last run is dropped
+      attention::check_warpers(at.warp, gpt().config.vocab);
       const std::vector<std::int64_t> ids = ids_of(tokens);
       run_.reset();  // the last run's memory first: a long sequence's attention is large
       drop_tempered();
       if (folder_) {
         attention::check_folder_tokens(*folder_, ids, "tokens");
-        run_ = folder_->logits ? attention::run_model(folder_->model, ids, top_k) : attention::run_folder(*folder_, ids);
+        run_ = folder_->logits ? attention::run_model(folder_->model, ids, k, at) : attention::run_folder(*folder_, ids);
       } else {
-        run_ = attention::run_model(gpt(), ids, top_k);
+        run_ = attention::run_model(gpt(), ids, k, at);
       }
+      keep_tempered(run_->tempered);  // empty for a BERT without its head
+      std::vector<attention::tempered_guess>().swap(run_->tempered);  // kept here as the page reads them
       top_ids_.resize(run_->top.size());
       top_probabilities_.resize(run_->top.size());
       for (std::size_t i = 0; i < run_->top.size(); ++i) {
@@ -287,22 +295,7 @@ class model {
     return json_or_error([&] {
       const attention::warpers warp{index_of(top_k, "top_k"), top_p};
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-      const std::vector<attention::tempered_guess> guesses =
-          attention::tempered_guesses(gpt(), *run_, temperature, run_->top_k, warp);
-      tempered_ids_.resize(guesses.size());
-      tempered_probabilities_.resize(guesses.size());
-      own_probabilities_.resize(guesses.size());
-      kept_flags_.resize(guesses.size());
-      drawn_probabilities_.resize(guesses.size());
-      remaining_counts_.resize(run_->length());
-      for (std::size_t i = 0; i < guesses.size(); ++i) {
-        tempered_ids_[i] = static_cast<std::int32_t>(guesses[i].id);
-        tempered_probabilities_[i] = guesses[i].probability;
-        own_probabilities_[i] = guesses[i].own;
-        kept_flags_[i] = guesses[i].kept ? 1 : 0;
-        drawn_probabilities_[i] = guesses[i].drawn;
-        remaining_counts_[i / run_->top_k] = static_cast<std::int32_t>(guesses[i].remaining);
-      }
+      keep_tempered(attention::tempered_guesses(gpt(), *run_, temperature, run_->top_k, warp));
       return nlohmann::json{{"topK", run_->top_k}, {"temperature", temperature}, {"top_k", warp.top_k}, {"top_p", top_p}}
           .dump();
     });
@@ -460,6 +453,24 @@ class model {
     std::vector<std::int32_t>().swap(top_ids_);
     std::vector<float>().swap(top_probabilities_);
     drop_tempered();
+  }
+
+  // (T, topK) guesses of the last run as the arrays temperedIds() and the like copy out.
+  void keep_tempered(const std::vector<attention::tempered_guess>& guesses) {
+    tempered_ids_.resize(guesses.size());
+    tempered_probabilities_.resize(guesses.size());
+    own_probabilities_.resize(guesses.size());
+    kept_flags_.resize(guesses.size());
+    drawn_probabilities_.resize(guesses.size());
+    remaining_counts_.resize(run_->length());
+    for (std::size_t i = 0; i < guesses.size(); ++i) {
+      tempered_ids_[i] = static_cast<std::int32_t>(guesses[i].id);
+      tempered_probabilities_[i] = guesses[i].probability;
+      own_probabilities_[i] = guesses[i].own;
+      kept_flags_[i] = guesses[i].kept ? 1 : 0;
+      drawn_probabilities_[i] = guesses[i].drawn;
+      remaining_counts_[i / run_->top_k] = static_cast<std::int32_t>(guesses[i].remaining);
+    }
   }
 
   // The guesses of temper(), which belong to the run they were read from.

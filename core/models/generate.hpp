@@ -12,13 +12,10 @@
 
 #include "models/gpt_model.hpp"
 #include "models/model_run.hpp"
+#include "models/tempered_row.hpp"
 #include "training/warpers.hpp"
 
 namespace attention {
-
-// Throws unless `temperature` is one the sampling can divide float32 logits
-// by: a positive float32 (named "temperature" in the message).
-void check_temperature(double temperature);
 
 // The `count` new ids after `prompt` (checked as run_model checks tokens),
 // the tempered logits filtered by top-k and top-p (training/warpers.hpp:
@@ -28,15 +25,6 @@ void check_temperature(double temperature);
 std::vector<std::int64_t> generate_tokens(const gpt_model& model, const std::vector<std::int64_t>& prompt,
                                           std::size_t count, double temperature, std::uint64_t seed,
                                           const warpers& warp = {});
-
-struct tempered_guess {
-  std::int64_t id = 0;
-  float probability = 0;  // at the temperature, before top-k and top-p: softmax(logits / T)
-  float own = 0;          // at temperature 1: the model's own softmax, as run.top holds it
-  bool kept = true;       // top-k and top-p keep it: Generate may draw it
-  float drawn = 0;        // what Generate draws it with: sampling_distribution's (0 when not kept)
-  std::size_t remaining = 0;  // how many of the V tokens top-k and top-p keep after this position
-};
 
 // (T, k): after each position of `run`, the k tokens most probable at
 // `temperature` (most probable first, ties by the lower id), k = min(k, V),

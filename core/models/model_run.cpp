@@ -41,14 +41,20 @@ tensor3 logits_of(const gpt_model& model, const model_run& run, std::size_t firs
   return unembed(rows_of(run.pass.unembedded(), first, n), model.weights);
 }
 
-model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k) {
+model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k,
+                    const std::optional<tempering>& at) {
   check_tokens(model.config, tokens, "tokens");
+  if (at) {
+    check_temperature(at->temperature);
+    check_warpers(at->warp, model.config.vocab);
+  }
   model_run run;
   run.tokens = tokens;
   run.pass = forward(model.weights, model.spec, tokens, 1, {kept::attention, false, false});
   const std::size_t T = tokens.size(), V = model.config.vocab;
   run.top_k = std::min(top_k, V);
   run.top.reserve(T * run.top_k);
+  if (at) run.tempered.reserve(T * run.top_k);
   // The (T, V) logits a block of whole rows at a time, never all at once:
   // GPT-2's vocabulary on 1,024 tokens would be 206 MB.
   const std::size_t block = std::max<std::size_t>(1, limits::models::logits_block / V);
@@ -63,6 +69,7 @@ model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tok
                       " are not finite in float32 (inf or nan); the weights or inputs are too large");
       const std::vector<token_probability> top = top_probabilities(row, V, run.top_k);
       run.top.insert(run.top.end(), top.begin(), top.end());
+      if (at) append_tempered(row, V, *at, run.top_k, run.tempered);
     }
     if (first + n == T) run.last_logits.assign(logits.data() + (n - 1) * V, logits.data() + n * V);
     // position t predicts token t + 1; the last predicts nothing
@@ -75,8 +82,8 @@ model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tok
   }
   if (T >= 2) run.loss = static_cast<float>(total / static_cast<double>(T - 1));
   // what the unembedding reads stays, (1, T, d), small beside the logits:
-  // a temperature's guesses make the logits again from it, a block at a time
-  // (models/generate.hpp), without another forward
+  // another temperature's guesses make the logits again from it, a block at
+  // a time (models/generate.hpp), without another forward
   return run;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/gpt_model.hpp"
+#include "models/tempered_row.hpp"
 #include "tensor/top.hpp"
 #include "training/head_scores.hpp"
 
@@ -24,6 +25,7 @@ struct model_run {
   std::size_t top_k = 0;
   std::vector<token_probability> top;  // (T, top_k): the most probable next tokens after each position
   std::optional<float> loss;           // mean next-token cross-entropy over positions 0 … T−2, when T ≥ 2
+  std::vector<tempered_guess> tempered;  // (T, top_k): the guesses at the run's tempering, when it had one
 
   std::size_t length() const { return tokens.size(); }
   // head h of layer l: (T, T), row i the weights of position i
@@ -42,7 +44,11 @@ void check_tokens(const model_config& config, const std::vector<std::int64_t>& t
 tensor3 logits_of(const gpt_model& model, const model_run& run, std::size_t first, std::size_t n);
 
 // Runs the model on checked tokens; top_k ≤ V guesses kept per position.
-model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k = 10);
+// With a tempering (checked first, as tempered_guesses checks it), the
+// guesses at it fill `tempered` from the same blocks of logits: the bars
+// without making the logits twice.
+model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k = 10,
+                    const std::optional<tempering>& at = std::nullopt);
 
 // Every head's previous-token and induction scores on the run's tokens
 // (training/head_scores.hpp), layer by layer, head by head: what the Model

@@ -1,6 +1,7 @@
 // exp and fma on vectors, bit for bit the scalars the core used before it
 // had vectors: a lane of exp_lanes() is musl's expf (the one in wasm's libc),
-// and a lane of fma_lanes() is std::fma, correctly rounded. Exact lanes keep
+// and a lane of fma_lanes() is std::fma, correctly rounded; and tanh_lanes()
+// from that exp in double, the same bits at every width. Exact lanes keep
 // native and wasm training on the same bits, and as PyTorch's kernels are.
 #pragma once
 
@@ -150,6 +151,56 @@ ATTENTION_INLINE vec<W> exp_lanes(const vec<W>& x) {
   return e;
 }
 
+namespace tanh_data {
+// tanh x = x + x³·(c1 + c2·x² + … + c8·x¹⁴) + O(x¹⁹): its Taylor series,
+// 2²ⁿ(2²ⁿ − 1)·B₂ₙ/(2n)!, below 0.3 (error < 1e-13 there)
+constexpr double c1 = -1.0 / 3, c2 = 2.0 / 15, c3 = -17.0 / 315, c4 = 62.0 / 2835, c5 = -1382.0 / 155925,
+                 c6 = 21844.0 / 6081075, c7 = -929569.0 / 638512875, c8 = 6404582.0 / 10854718875;
+constexpr double series_below = 0.3;
+constexpr double saturated = 10;  // tanh of more is 1 in float32, and e^(2·10) fits
+}  // namespace tanh_data
+
+// tanh a in double for a = |x| ≥ 0 on a vector D of doubles: the series
+// near 0, else 1 − 2/(e^(2a) + 1) with e^(2a) musl's expf before its last
+// rounding (relative error < 2e-10), so the float32 of it is within 0.51
+// ulp of tanh.
+template <typename D, typename U>
+ATTENTION_INLINE D tanh_in_double(const D& a) {
+  using namespace tanh_data;
+  const D s = a * a;
+  D p = c8 * s + c7;
+  p = p * s + c6;
+  p = p * s + c5;
+  p = p * s + c4;
+  p = p * s + c3;
+  p = p * s + c2;
+  p = p * s + c1;
+  const D series = a + (a * s) * p;
+  const D e = exp_in_double<D, U>(2.0 * (a < saturated ? a : saturated + D{}));
+  const D from_exp = 1.0 - 2.0 / (e + 1.0);
+  return a < series_below ? series : from_exp;
+}
+
+// tanh of each lane, the same bits at every width and in wasm (double
+// arithmetic without fused steps), within 0.51 ulp of the true tanh: PyTorch's
+// AVX2 kernels use SLEEF's (≤ 1 ulp), its scalar loops glibc's tanhf, and
+// wasm's musl another, so none of theirs is the one all agree on.
+template <int W>
+ATTENTION_INLINE vec<W> tanh_lanes(const vec<W>& x) {
+  const vec_int<W> sign = bits_of<W>(x) & static_cast<int>(0x80000000u);
+  const vec<W> a = floats_of<W>(bits_of<W>(x) & 0x7fffffff);
+  vec<W> t;
+#if defined(__wasm_simd128__)
+  if constexpr (W == 4)
+    t = floats_of_halves(tanh_in_double<double2, bits2>(low_half(a)), tanh_in_double<double2, bits2>(high_half(a)));
+  else
+#endif
+    t = __builtin_convertvector(
+        (tanh_in_double<vec_double<W>, vec_bits<W>>(__builtin_convertvector(a, vec_double<W>))), vec<W>);
+  t = floats_of<W>(bits_of<W>(t) | sign);  // tanh is odd: −0 stays −0
+  return x != x ? x + x : t;               // NaN stays NaN
+}
+
 // Whether any lane of a mask is set.
 template <int W>
 ATTENTION_INLINE bool any_lane(const vec_bits<W>& mask) {
@@ -239,5 +290,9 @@ void exp_each(const float* x, float* y, std::size_t n);
 // e^x of one float, the same bits: for the scalar code that must agree
 // with the vectors (the explanation of a softmax row).
 float exp_one(float x);
+
+// y[i] = tanh x[i] as tanh_lanes computes it, at simd_lanes() floats; y may be x.
+void tanh_each(const float* x, float* y, std::size_t n);
+float tanh_one(float x);
 
 }  // namespace attention

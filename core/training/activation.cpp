@@ -130,41 +130,58 @@ template <int W>
 ATTENTION_INLINE void silu_kernel(const float* x, float* y, std::size_t n) {
   each_vector<W, silu_of>(n, x, x, x, y);
 }
+// GELU's tanh approximation as PyTorch's kernel writes it:
+// ½x·(1 + tanh(√(2/π)·(x + 0.044715·x³))), x³ as x·x·x, with the core's
+// tanh (tanh_lanes: within 0.51 ulp of the true tanh, the same bits in wasm).
+struct gelu_tanh_of {
+  template <int W>
+  static ATTENTION_INLINE vec<W> of(const vec<W>& x, const vec<W>&, const vec<W>&) {
+    const vec<W> cube = x * x * x;
+    const vec<W> inner = tanh_beta * (x + kappa * cube);
+    return 0.5f * x * (1.0f + tanh_lanes<W>(inner));
+  }
+};
+// Its derivative times d y, as PyTorch's backward kernel writes it:
+// d y·(½(1 + t) + ½x·(1 − t²)·√(2/π)·(1 + 3·0.044715·x²)), t the tanh above.
+struct gelu_tanh_backward_of {  // from d y and x
+  template <int W>
+  static ATTENTION_INLINE vec<W> of(const vec<W>& d_y, const vec<W>& x, const vec<W>&) {
+    const vec<W> x_sq = x * x;
+    const vec<W> cube = x * x * x;
+    const vec<W> t = tanh_lanes<W>(tanh_beta * (x + kappa * cube));
+    const vec<W> left = 0.5f * x, right = 1.0f + t;
+    const vec<W> inner_derivative = tanh_beta * (1.0f + 3.0f * kappa * x_sq);
+    return d_y * (0.5f * right + left * (1.0f - t * t) * inner_derivative);
+  }
+};
+template <int W>
+ATTENTION_INLINE void gelu_tanh_kernel(const float* x, float* y, std::size_t n) {
+  each_vector<W, gelu_tanh_of>(n, x, x, x, y);
+}
+template <int W>
+ATTENTION_INLINE void gelu_tanh_backward_kernel(const float* d_y, const float* x, float* d_x, std::size_t n) {
+  each_vector<W, gelu_tanh_backward_of>(n, d_y, x, x, d_x);
+}
 ATTENTION_SIMD_DISPATCH(silu_lanes, silu_kernel, (const float* x, float* y, std::size_t n), (x, y, n))
+ATTENTION_SIMD_DISPATCH(gelu_tanh_lanes, gelu_tanh_kernel, (const float* x, float* y, std::size_t n), (x, y, n))
+ATTENTION_SIMD_DISPATCH(gelu_tanh_backward_lanes, gelu_tanh_backward_kernel,
+                        (const float* d_y, const float* x, float* d_x, std::size_t n), (d_y, x, d_x, n))
 ATTENTION_SIMD_DISPATCH(gelu_lanes, gelu_kernel, (const float* x, float* y, float* u, std::size_t n), (x, y, u, n))
 ATTENTION_SIMD_DISPATCH(gelu_backward_lanes, gelu_backward_kernel,
                         (const float* d_y, const float* x, const float* u, float* d_x, std::size_t n),
                         (d_y, x, u, d_x, n))
 
-// ReLU and tanh-GELU one float at a time (GELU and SiLU run on vectors, above)
-float forward_one(float x, activation_kind kind) {
-  switch (kind) {
-    case activation_kind::relu: return x > 0.0f ? x : 0.0f;
-    case activation_kind::gelu:
-    case activation_kind::silu: break;
-    case activation_kind::gelu_tanh: {
-      const float inner = tanh_beta * (x + kappa * x * x * x);
-      return 0.5f * x * (1.0f + std::tanh(inner));
-    }
-  }
-  return x;
-}
+// ReLU one float at a time (the GELUs and SiLU run on vectors, above)
+float relu_one(float x) { return x > 0.0f ? x : 0.0f; }
 
 float derivative(float x, activation_kind kind) {
   switch (kind) {
     case activation_kind::relu: return x > 0.0f ? 1.0f : 0.0f;
-    case activation_kind::gelu: break;
+    case activation_kind::gelu:
+    case activation_kind::gelu_tanh: break;
     case activation_kind::silu: {  // σ(x)·(1 + x·(1 − σ(x)))
       const float sigmoid = 1.0f / (1.0f + exp_one(-x));
       return sigmoid * (1.0f + x * (1.0f - sigmoid));
-    }
-    case activation_kind::gelu_tanh: {
-      const float x_sq = x * x;
-      const float inner = tanh_beta * (x + kappa * x_sq * x);
-      const float t = std::tanh(inner);
-      const float left = 0.5f * x, right = 1.0f + t;
-      const float inner_derivative = tanh_beta * (1.0f + 3.0f * kappa * x_sq);
-      return 0.5f * right + left * (1.0f - t * t) * inner_derivative;
     }
   }
   return 1.0f;
@@ -195,7 +212,11 @@ tensor3 activate(const tensor3& x, activation_kind kind, tensor3* kept) {
     silu_lanes(x.data(), y.data(), x.size());
     return y;
   }
-  for (std::size_t i = 0; i < x.size(); ++i) y.data()[i] = forward_one(x.data()[i], kind);
+  if (kind == activation_kind::gelu_tanh) {
+    gelu_tanh_lanes(x.data(), y.data(), x.size());
+    return y;
+  }
+  for (std::size_t i = 0; i < x.size(); ++i) y.data()[i] = relu_one(x.data()[i]);
   return y;
 }
 
@@ -210,6 +231,10 @@ tensor3 activation_backward(const tensor3& d_y, const tensor3& x, activation_kin
       kept = &computed;
     }
     gelu_backward_lanes(d_y.data(), x.data(), kept->data(), dx.data(), x.size());
+    return dx;
+  }
+  if (kind == activation_kind::gelu_tanh) {
+    gelu_tanh_backward_lanes(d_y.data(), x.data(), dx.data(), x.size());
     return dx;
   }
   for (std::size_t i = 0; i < x.size(); ++i) dx.data()[i] = d_y.data()[i] * derivative(x.data()[i], kind);

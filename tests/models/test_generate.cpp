@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "model_support.hpp"
 #include "models/generate.hpp"
@@ -159,4 +160,45 @@ TEST_CASE("tempered guesses refuse the temperatures generate refuses", "[generat
   CHECK_THROWS_WITH(tempered_guesses(model, run, std::nan(""), 10), Catch::StartsWith("temperature: expected a number > 0"));
   CHECK_THROWS_WITH(tempered_guesses(model, run, 1e39, 10), Catch::StartsWith("temperature: expected a number > 0"));
   CHECK_THROWS_WITH(tempered_guesses(model, model_run{}, 1.0, 10), "model: nothing run");
+}
+
+TEST_CASE("a run with a tempering makes the very guesses tempered_guesses makes, in its one pass", "[generate]") {
+  // the Model view's run: the bars from the logits run_model makes anyway,
+  // never made a second time; bit for bit what tempered_guesses makes again
+  const auto same_bits = [](float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  for (const std::string name : {"text-gpt", "hf-f32"}) {
+    const gpt_model model = read_model_file(model_support::model_path(name));
+    const std::vector<std::int64_t> tokens =
+        name == "text-gpt" ? encode_text(model.config, "To be, or not to be", "--text") : std::vector<std::int64_t>{1, 5, 2, 5, 1};
+    const model_run plain = run_model(model, tokens, 10);
+    CHECK(plain.tempered.empty());
+    for (const tempering at : {tempering{1.0, {}}, tempering{0.7, {}}, tempering{1.6, {3, 1.0}}, tempering{0.9, {0, 0.8}},
+                               tempering{1.2, {5, 0.6}}}) {
+      INFO(name << ": T " << at.temperature << ", top_k " << at.warp.top_k << ", top_p " << at.warp.top_p);
+      const model_run run = run_model(model, tokens, 10, at);
+      const std::vector<tempered_guess> want = tempered_guesses(model, run, at.temperature, run.top_k, at.warp);
+      REQUIRE(run.tempered.size() == want.size());
+      REQUIRE(want.size() == tokens.size() * run.top_k);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        const tempered_guess &a = run.tempered[i], &b = want[i];
+        wrong += a.id != b.id || !same_bits(a.probability, b.probability) || !same_bits(a.own, b.own) ||
+                 a.kept != b.kept || !same_bits(a.drawn, b.drawn) || a.remaining != b.remaining;
+      }
+      CHECK(wrong == 0);
+      // and the rest of the run is the run without it
+      CHECK(run.last_logits == plain.last_logits);
+      CHECK(run.loss == plain.loss);
+      REQUIRE(run.top.size() == plain.top.size());
+      for (std::size_t i = 0; i < run.top.size(); ++i) {
+        CHECK(run.top[i].id == plain.top[i].id);
+        CHECK(same_bits(run.top[i].probability, plain.top[i].probability));
+      }
+    }
+    // a bad tempering is refused before the forward, as tempered_guesses refuses it
+    CHECK_THROWS_WITH(run_model(model, tokens, 10, tempering{0.0, {}}),
+                      "temperature: expected a number > 0 that fits in float32, got 0");
+    CHECK_THROWS_WITH(run_model(model, tokens, 10, tempering{1.0, {0, 2.0}}),
+                      "top_p: expected a number in (0, 1], got 2 (1 turns it off)");
+  }
 }

@@ -137,3 +137,81 @@ TEST_CASE("fma_lanes and wasm's fma_by_double round once, as std::fma, halfway c
   CHECK(halfway == 20000);  // the cases that need care were there,
   CHECK(naive_wrong > 5000);  // and rounding twice got about half of them wrong
 }
+
+namespace {
+
+// How many floats apart a and b are (the bits as a line: −0 and +0 one apart); NaNs 0 apart.
+std::int64_t ulps_apart(float a, float b) {
+  if (a != a || b != b) return (a != a) == (b != b) ? 0 : std::numeric_limits<std::int64_t>::max();
+  const auto line = [](float v) {
+    const std::int64_t u = bits(v) & 0x7fffffff;
+    return bits(v) >> 31 ? -u - 1 : u;
+  };
+  return std::llabs(line(a) - line(b));
+}
+
+}  // namespace
+
+TEST_CASE("tanh_each gives the same bits at every width, within 0.51 ulp of the true tanh", "[vector_math]") {
+  std::vector<float> x;
+  for (std::uint64_t u = 0; u < (std::uint64_t{1} << 32); u += 4099) x.push_back(float_of(static_cast<std::uint32_t>(u)));
+  for (float edge : {0.0f, -0.0f, 0.3f, -0.3f, std::nextafter(0.3f, 0.0f), 9.0f, 10.0f, 1e-45f, -1e-45f,
+                     std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                     std::numeric_limits<float>::quiet_NaN()})
+    x.push_back(edge);
+  std::vector<float> first;
+  test_support::at_every_width([&](int) {
+    std::vector<float> y(x.size());
+    tanh_each(x.data(), y.data(), x.size());
+    if (first.empty()) first = y;
+    std::size_t differ = 0, far = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      differ += bits(y[i]) != bits(first[i]);
+      if (x[i] != x[i]) {
+        far += y[i] == y[i];  // NaN stays NaN
+        continue;
+      }
+      const long double truth = std::tanh(static_cast<long double>(x[i]));
+      const float f = static_cast<float>(truth);
+      const long double ulp = std::fmax(std::fabs(std::nextafter(f, 2.0f) - f), std::fabs(f - std::nextafter(f, -2.0f)));
+      if (std::fabs(y[i] - truth) > 0.51L * ulp || std::signbit(y[i]) != std::signbit(x[i])) {
+        if (far++ < 3) UNSCOPED_INFO("tanh(" << x[i] << ") gave " << y[i] << ", truth " << static_cast<double>(truth));
+      }
+    }
+    CHECK(differ == 0);
+    CHECK(far == 0);
+  });
+  CHECK(bits(tanh_one(-0.0f)) == bits(-0.0f));
+  CHECK(tanh_one(std::numeric_limits<float>::infinity()) == 1.0f);
+  CHECK(tanh_one(-std::numeric_limits<float>::infinity()) == -1.0f);
+}
+
+TEST_CASE("tanh_each works in place and on any count, as tanh_one", "[vector_math]") {
+  for (std::size_t n : {0, 1, 3, 4, 5, 17, 33}) {
+    std::vector<float> x(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = -2.0f + 0.37f * static_cast<float>(i);
+    const std::vector<float> input = x;
+    tanh_each(x.data(), x.data(), n);
+    for (std::size_t i = 0; i < n; ++i) CHECK(same(x[i], tanh_one(input[i])));
+  }
+}
+
+TEST_CASE("tanh is PyTorch's float32 tanh within 2 ulps, from subnormals to ±inf", "[vector_math]") {
+  // tests/fixtures/gelu_tanh.json, by make_gelu_tanh.py: torch.tanh (SLEEF's, ≤ 1 ulp)
+  const nlohmann::json fixture = test_support::read_json(test_support::tests_dir() + "/fixtures/gelu_tanh.json");
+  const auto xs = fixture.at("x").get<std::vector<std::uint32_t>>();
+  const auto want = fixture.at("tanh").get<std::vector<std::uint32_t>>();
+  REQUIRE(xs.size() == want.size());
+  std::vector<float> x(xs.size()), y(xs.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) x[i] = float_of(xs[i]);
+  tanh_each(x.data(), y.data(), x.size());
+  std::size_t far = 0, equal = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    equal += bits(y[i]) == want[i];
+    if (ulps_apart(y[i], float_of(want[i])) > 2) {
+      if (far++ < 3) UNSCOPED_INFO("tanh(" << x[i] << ") gave " << y[i] << ", PyTorch " << float_of(want[i]));
+    }
+  }
+  CHECK(far == 0);
+  CHECK(equal >= x.size() * 9 / 10);  // most the very same bits
+}

@@ -155,12 +155,12 @@ test('Model: buffer(−1) is an empty view, not a thrown number; feed() with no 
   openRaw(model, textGpt);
   refuses(model.feed(0), 'model: no file is being opened', 'feed with no load');
   assert.equal(model.ready(), true, 'the open model stays');
-  assert.ok(!('error' in JSON.parse(model.run('[1, 2, 3]', 3))));
+  assert.ok(!('error' in JSON.parse(model.run('[1, 2, 3]', 3, 1, 0, 1))));
   model.close();
   // before anything is open
   refuses(model.feed(0), 'model: no file is being opened', 'feed before open');
   refuses(model.config(), 'model: nothing open', 'config');
-  refuses(model.run('[1]', 1), 'model: nothing open', 'run');
+  refuses(model.run('[1]', 1, 1, 0, 1), 'model: nothing open', 'run');
   refuses(model.traceJson(), 'model: nothing run', 'traceJson');
   refuses(model.headScenario(0, 0, 'x', ''), 'model: nothing run', 'headScenario');
   refuses(model.encode('ab'), 'model: nothing open', 'encode');
@@ -175,10 +175,10 @@ test('Model: buffer(−1) is an empty view, not a thrown number; feed() with no 
 test('Model: every count, index, size and seed is checked as a number, never wrapped', () => leaksNothing(models, () => {
   const model = new models.Model();
   openRaw(model, textGpt);
-  assert.ok(!('error' in JSON.parse(model.run('[1, 2, 3]', 3))));
+  assert.ok(!('error' in JSON.parse(model.run('[1, 2, 3]', 3, 1, 0, 1))));
   assert.ok(model.attention(0, 0).length > 0);
   for (const n of bad) {
-    refuses(model.run('[1, 2, 3]', n), `topK: ${shown(n)} is not a whole number from 1 to 100`, `run(…, ${n})`);
+    refuses(model.run('[1, 2, 3]', n, 1, 0, 1), `topK: ${shown(n)} is not a whole number from 1 to 100`, `run(…, ${n})`);
     empty(model.attention(n, 0), `attention(${n}, 0)`);
     empty(model.attention(0, n), `attention(0, ${n})`);
     refusesNumber(model.headScenario(n, 0, 'x', ''), 'layer', n, 'headScenario layer');
@@ -249,9 +249,9 @@ test('a lone surrogate in any text is refused naming the field, never glued to t
   openRaw(model, textGpt);
   for (const s of lone) refuses(model.encode(`a${s}b`), 'text: not valid Unicode: a lone surrogate', 'model encode');
   refuses(model.decode(`[1${lone[0]}]`), 'tokens: not valid Unicode', 'decode');
-  refuses(model.run(`[1, 2${lone[2]}]`, 1), 'tokens: not valid Unicode', 'run');
+  refuses(model.run(`[1, 2${lone[2]}]`, 1, 1, 0, 1), 'tokens: not valid Unicode', 'run');
   refuses(model.generate(`[1${lone[0]}]`, 1, 1, 0, 0, 1), 'tokens: not valid Unicode', 'generate');
-  assert.ok(!('error' in JSON.parse(model.run('[1, 2]', 1))));
+  assert.ok(!('error' in JSON.parse(model.run('[1, 2]', 1, 1, 0, 1))));
   refuses(model.headScenario(0, 0, `x${lone[0]}`, ''), 'name: not valid Unicode', 'headScenario name');
   refuses(model.headScenario(0, 0, 'x', `["a${lone[0]}", "b"]`), 'labels: not valid Unicode', 'headScenario labels');
   model.close();

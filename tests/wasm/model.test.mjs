@@ -170,6 +170,14 @@ test('the guesses at a temperature are the core\'s: at 1 the run\'s own, else so
   // a run at a temperature carries that temperature's guesses
   const cold = model.run(tokens, { temperature: 0.5 });
   assert.deepEqual([...cold.tempered.probabilities], [...model.temper(0.5).probabilities]);
+  // made in the run's own pass over the logits: every array temper() makes again, bit for bit
+  const warpers = { topK: 3, topP: 0.8 };
+  const cut = model.run(tokens, { temperature: 1.3, warpers });
+  const again = model.temper(1.3, warpers);
+  assert.deepStrictEqual(cut.tempered, again);
+  assert.ok([...cut.tempered.kept].includes(0), 'the warpers cut some guesses');
+  assert.throws(() => model.run(tokens, { temperature: 0 }), { name: 'ModelError', message: 'temperature: expected a number > 0 that fits in float32, got 0' });
+  assert.deepStrictEqual(model.temper(1.3, warpers), again, 'a refused run leaves the last run as it was');
   for (const bad of [0, -1, Number.NaN, 1e39])
     assert.throws(() => model.temper(bad), { name: 'ModelError', message: /^temperature: expected a number > 0 that fits in float32, got / });
   model.dispose();

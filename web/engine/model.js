@@ -118,7 +118,9 @@ export class LoadedModel {
   // guesses are kept per position.
   run(tokens, { topK = defaults.topK, temperature = 1, warpers = {} } = {}) {
     const k = Math.max(10, topK);
-    const summary = answer(this.model.run(JSON.stringify(tokens), k));
+    const { topK: cut = 0, topP = 1 } = warpers;
+    // the guesses at the temperature come from the same pass over the logits
+    const summary = answer(this.model.run(JSON.stringify(tokens), k, temperature, cut, topP));
     const { layers, heads } = this.config;
     const T = summary.length;
     const attention = new Float32Array(layers * heads * T * T);
@@ -134,7 +136,7 @@ export class LoadedModel {
       tokens: [...tokens],
       attention: { shape: [layers, heads, T, T], data: attention },
       top: { k: summary.topK, ids, probabilities },
-      tempered: logits ? this.temper(temperature, warpers) : null,
+      tempered: logits ? this.tempered(temperature, cut, topP, summary.topK) : null,
       last: logits ? { logits: this.model.lastLogits(), top: last } : null,
       loss: summary.loss,
     };
@@ -157,6 +159,11 @@ export class LoadedModel {
   // tokens are kept after each position), all the core's.
   temper(temperature, { topK = 0, topP = 1 } = {}) {
     const { topK: k } = answer(this.model.temper(temperature, topK, topP));
+    return this.tempered(temperature, topK, topP, k);
+  }
+
+  // What the last run() or temper() left in the wasm's tempered arrays.
+  tempered(temperature, topK, topP, k) {
     const m = this.model;
     return {
       temperature, topK, topP, k, ids: m.temperedIds(), probabilities: m.temperedProbabilities(), own: m.ownProbabilities(),
