@@ -1,13 +1,16 @@
 // Embind glue of the model module (attention-model.wasm), which only the
 // Model view loads: a Model holds one model file's GPT, opened from its
-// header, fed its data in chunks (any size, in file order) through one
-// staging buffer, then run on token sequences. Answers are JSON text or
+// header, or one Hugging Face folder's model (Llama family, BERT: its
+// config.json, then each shard's header, then each shard's data), fed its
+// data in chunks (any size, in file order) through one staging buffer, then
+// run on token sequences by the one forward(). Answers are JSON text or
 // typed-array copies; every error is the core's one line.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -19,8 +22,10 @@
 
 #include "errors.hpp"
 #include "numbers.hpp"
+#include "folder_open.hpp"
 #include "text.hpp"
 #include "errors/check.hpp"
+#include "models/folder_trace.hpp"
 #include "models/generate.hpp"
 #include "models/hf_config.hpp"
 #include "models/model_loader.hpp"
@@ -97,6 +102,62 @@ class model {
     }, out_of_memory);
   }
 
+  // A folder: config.json's text and model.safetensors.index.json's ("" for
+  // one model.safetensors). {"files": [the shards to feed, in order]} or
+  // {"error"}; then folderHeader() for each, in that order.
+  std::string open_folder(const std::u16string& config_text, const std::u16string& index_text) {
+    close();
+    return json_or_error([&] {
+      opening_.emplace(utf8_of(config_text, "config.json"), utf8_of(index_text, "model.safetensors.index.json"));
+      return nlohmann::json{{"files", opening_->files()}}.dump();
+    }, out_of_memory);
+  }
+
+  // The next shard's header in the buffer (headerLength() read its length),
+  // the shard `file_size` bytes. {"planned": false} until the last, then the
+  // weights are allocated and the answer is the model's info with
+  // "dataBytes": [each shard's data bytes]; {"error"} drops the opening.
+  std::string folder_header(double file_size) {
+    std::string answer = json_or_error([&] {
+      ATTENTION_CHECK(opening_.has_value(), "model: no folder is being opened");
+      const std::string header(staging_.begin(), staging_.end());
+      release_staging();
+      opening_->header(header, bytes_of(file_size, "file"));
+      if (!opening_->planned()) return nlohmann::json{{"planned", false}}.dump();
+      attention::folder_loader& loader = opening_->loader();
+      nlohmann::json data = nlohmann::json::array();
+      for (std::size_t s = 0; s < loader.shards(); ++s) data.push_back(loader.expected(s));
+      return nlohmann::json{{"planned", true}, {"dataBytes", data}}.dump();
+    }, out_of_memory);
+    if (answer.rfind("{\"error\"", 0) == 0) close();
+    return answer;
+  }
+
+  // The next n bytes of shard `shard`'s data, from the buffer: {"received",
+  // "total" (of that shard), "done" (every shard complete: the model is
+  // ready, its info from config())} or {"error"}, which drops the opening.
+  std::string feed_shard(double shard_number, double count) {
+    if (!opening_ || !opening_->planned()) return nlohmann::json{{"error", "model: no folder is being fed"}}.dump();
+    std::string answer = json_or_error([&] {
+      const std::uint32_t shard = index_of(shard_number, "shard"), n = index_of(count, "bytes");
+      attention::folder_loader& loader = opening_->loader();
+      ATTENTION_CHECK(shard < loader.shards(), "shard: ", shard, " is outside [0, ", loader.shards(), ")");
+      ATTENTION_CHECK(n <= staging_.size(), "model: ", n, " bytes fed from a buffer of ", staging_.size());
+      loader.feed(shard, staging_.data(), n);
+      bool done = true;
+      for (std::size_t s = 0; s < loader.shards(); ++s) done = done && loader.received(s) == loader.expected(s);
+      nlohmann::json progress{{"received", loader.received(shard)}, {"total", loader.expected(shard)}, {"done", done}};
+      if (done) {
+        folder_ = loader.finish();
+        opening_.reset();
+        release_staging();
+      }
+      return progress.dump();
+    }, out_of_memory);
+    if (answer.rfind("{\"error\"", 0) == 0) close();
+    return answer;
+  }
+
   // The next n bytes of the data, from the buffer. {"received", "total",
   // "done"} or {"error"}; when done the model is ready; after an error the
   // load is dropped (open again).
@@ -133,12 +194,12 @@ class model {
     release_staging();
   }
 
-  bool ready() const { return model_.has_value(); }
+  bool ready() const { return is_open(); }
 
   std::string config() const {
     return json_or_error([&] {
-      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
-      return describe(model_->config).dump();
+      ATTENTION_CHECK(is_open(), "model: nothing open");
+      return (folder_ ? describe_folder(*folder_) : describe(gpt().config)).dump();
     });
   }
 
@@ -147,14 +208,19 @@ class model {
   // {"error"}; the arrays come from attention(), topIds() and the like.
   std::string run(const std::u16string& tokens, double top) {
     return json_or_error([&] {
-      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
+      ATTENTION_CHECK(is_open(), "model: nothing open");
       ATTENTION_CHECK(top >= 1 && top <= 100 && std::floor(top) == top, "topK: ", glue::js_number(top),
                       " is not a whole number from 1 to 100");
       const auto top_k = static_cast<std::size_t>(top);
       const std::vector<std::int64_t> ids = ids_of(tokens);
       run_.reset();  // the last run's memory first: a long sequence's attention is large
       drop_tempered();
-      run_ = attention::run_model(*model_, ids, top_k);
+      if (folder_) {
+        attention::check_folder_tokens(*folder_, ids, "tokens");
+        run_ = folder_->logits ? attention::run_model(folder_->model, ids, top_k) : attention::run_folder(*folder_, ids);
+      } else {
+        run_ = attention::run_model(gpt(), ids, top_k);
+      }
       top_ids_.resize(run_->top.size());
       top_probabilities_.resize(run_->top.size());
       for (std::size_t i = 0; i < run_->top.size(); ++i) {
@@ -162,14 +228,14 @@ class model {
         top_probabilities_[i] = run_->top[i].probability;
       }
       nlohmann::json answer{{"length", ids.size()}, {"topK", run_->top_k}, {"loss", nullptr}};
-      if (run_->loss) answer["loss"] = *run_->loss;
+      if (run_->loss && causal()) answer["loss"] = *run_->loss;  // an encoder has no next token
       return answer.dump();
     }, out_of_memory);
   }
 
   // Head h of layer l of the last run: (T, T), row i the weights of position i.
   val attention(double layer, double head) const {
-    if (!run_ || !whole(layer) || !whole(head) || layer >= model_->config.layers || head >= model_->config.heads)
+    if (!run_ || !whole(layer) || !whole(head) || layer >= gpt().config.layers || head >= gpt().config.heads)
       return float32_copy(nullptr, 0);
     return float32_copy(run_->attention(static_cast<std::size_t>(layer), static_cast<std::size_t>(head)),
                         run_->length() * run_->length());
@@ -187,7 +253,7 @@ class model {
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
       const std::vector<attention::head_score> scores = attention::run_head_scores(*run_);
       nlohmann::json list = nlohmann::json::array();
-      const std::size_t H = model_->config.heads;
+      const std::size_t H = gpt().config.heads;
       for (std::size_t i = 0; i < scores.size(); ++i) {
         nlohmann::json one{{"layer", i / H}, {"head", i % H}, {"previous", scores[i].previous}, {"induction", nullptr}};
         if (scores[i].induction) one["induction"] = *scores[i].induction;
@@ -201,8 +267,8 @@ class model {
   // "others"} (models/parameter_counts.hpp), or {"error"}.
   std::string parameter_counts() const {
     return json_or_error([&] {
-      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
-      const attention::parameter_counts counts = attention::count_parameters(*model_);
+      ATTENTION_CHECK(is_open(), "model: nothing open");
+      const attention::parameter_counts counts = attention::count_parameters(gpt());
       return nlohmann::json{{"file", counts.file}, {"zeroKeyBiases", counts.zero_key_biases}, {"others", counts.others()}}
           .dump();
     });
@@ -221,7 +287,7 @@ class model {
       const attention::warpers warp{index_of(top_k, "top_k"), top_p};
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
       const std::vector<attention::tempered_guess> guesses =
-          attention::tempered_guesses(*model_, *run_, temperature, run_->top_k, warp);
+          attention::tempered_guesses(gpt(), *run_, temperature, run_->top_k, warp);
       tempered_ids_.resize(guesses.size());
       tempered_probabilities_.resize(guesses.size());
       own_probabilities_.resize(guesses.size());
@@ -249,15 +315,46 @@ class model {
   val remaining_counts() const { return int32_copy(remaining_counts_.data(), remaining_counts_.size()); }
   val own_probabilities() const { return float32_copy(own_probabilities_.data(), own_probabilities_.size()); }
 
-  // The last run as the model trace (gpt-v1.md), as the CLI writes it.
+  // The last run as the model trace (gpt-v1.md; models-v2.md section 5 for
+  // a folder, `last` at its last position), as the CLI writes it.
   std::string trace_json() const {
     return json_or_error([&] {
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-      std::ostringstream out;
-      attention::write_model_trace(out, *model_, *run_);
-      return out.str();
+      return trace_text(run_->length() - 1);
     });
   }
+
+  // A folder's trace with `last` at `position` (the CLI's --position: BERT's
+  // masked position), or {"error"}.
+  std::string trace_at(double position) const {
+    return json_or_error([&] {
+      const std::uint32_t p = index_of(position, "position");
+      ATTENTION_CHECK(run_.has_value(), "model: nothing run");
+      ATTENTION_CHECK(folder_.has_value(), "position: a model file's trace has `last` at its last position");
+      return trace_text(attention::trace_position(p, run_->length()));
+    });
+  }
+
+  // The head's guesses at `position` of the last run (BERT's masked-LM head
+  // at a [MASK], or a decoder's next token): {"position", "top": [[id, p] × 10]};
+  // the logits (V) from positionLogits(). {"error"} when the model has no head.
+  std::string guesses_at(double position) {
+    return json_or_error([&] {
+      const std::uint32_t p = index_of(position, "position");
+      ATTENTION_CHECK(run_.has_value(), "model: nothing run");
+      ATTENTION_CHECK(!folder_ || folder_->logits, "model: this BERT has no masked-LM head to predict with");
+      attention::trace_position(p, run_->length());
+      const attention::tensor3 logits = attention::logits_of(gpt(), *run_, p, 1);  // (1, 1, V)
+      position_logits_.assign(logits.data(), logits.data() + logits.size());
+      nlohmann::json top = nlohmann::json::array();
+      for (std::size_t n = 0; n < std::min<std::size_t>(10, run_->top_k); ++n) {
+        const auto& guess = run_->top[p * run_->top_k + n];
+        top.push_back({guess.id, guess.probability});
+      }
+      return nlohmann::json{{"position", p}, {"top", top}}.dump();
+    });
+  }
+  val position_logits() const { return float32_copy(position_logits_.data(), position_logits_.size()); }
 
   // Head `head` of layer `layer` of the last run as scenario text; `labels`
   // a JSON list of one label per token (GPT-2's decoded pieces), or "".
@@ -275,7 +372,7 @@ class model {
           list.push_back(label.get<std::string>());
         }
       }
-      return attention::model_head_scenario(*model_, *run_, layer, head, attention::model_name(utf8_of(name, "name")),
+      return attention::model_head_scenario(gpt(), *run_, layer, head, attention::model_name(utf8_of(name, "name")),
                                             list);
     });
   }
@@ -284,16 +381,18 @@ class model {
   std::string encode(const std::u16string& text) const {
     return json_or_error([&] {
       const std::string utf8 = utf8_of(text, "text");
-      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
-      return nlohmann::json(attention::encode_text(model_->config, utf8, "text")).dump();
+      ATTENTION_CHECK(is_open(), "model: nothing open");
+      ATTENTION_CHECK(!folder_, "text: a folder's text goes through its tokenizer.json, not the core");
+      return nlohmann::json(attention::encode_text(gpt().config, utf8, "text")).dump();
     });
   }
 
   // The text of a JSON list of ids, as a JSON string, or {"error"}.
   std::string decode(const std::u16string& ids) const {
     return json_or_error([&] {
-      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
-      return nlohmann::json(attention::decode_ids(model_->config, ids_of(ids))).dump();
+      ATTENTION_CHECK(is_open(), "model: nothing open");
+      ATTENTION_CHECK(!folder_, "ids: a folder's ids are decoded by its tokenizer.json, not the core");
+      return nlohmann::json(attention::decode_ids(gpt().config, ids_of(ids))).dump();
     });
   }
 
@@ -305,20 +404,73 @@ class model {
       const std::uint32_t n = index_of(count, "count");
       const std::uint64_t s = glue::seed_of(seed, "seed");
       const attention::warpers warp{index_of(top_k, "top_k"), top_p};
-      ATTENTION_CHECK(model_.has_value(), "model: nothing open");
-      return nlohmann::json(attention::generate_tokens(*model_, ids_of(tokens), n, temperature, s, warp))
+      ATTENTION_CHECK(is_open(), "model: nothing open");
+      ATTENTION_CHECK(causal(), "generate: a BERT encoder sees both ways; it does not write the next token");
+      const std::vector<std::int64_t> prompt = ids_of(tokens);
+      if (folder_) {
+        attention::check_folder_tokens(*folder_, prompt, "tokens");
+        attention::check_sliding_window(folder_->config, prompt.size() + n, "count");
+      }
+      return nlohmann::json(attention::generate_tokens(gpt(), prompt, n, temperature, s, warp))
           .dump();
     }, out_of_memory);
   }
 
  private:
+  // What the page reads of a model, the same fields for every family
+  // (web/engine/README.md): family, architecture, kvHeads, headDim, causal,
+  // maskedLm (a head that guesses a token at any position), logits (the
+  // model unembeds), rotary (θ, or null).
   static nlohmann::json describe(const attention::model_config& c) {
     return {{"config", attention::model_config_json(c)},
             {"tokenizer", attention::tokenizer_name(c.tokenizer)},
             {"vocabulary", c.vocabulary},
             {"layout", c.conv1d ? "hf" : "nanogpt"},
             {"tied", c.tied},
-            {"norm", c.norm}};
+            {"norm", c.norm},
+            {"family", "gpt2"},
+            {"architecture", "gpt2"},
+            {"kvHeads", c.heads},
+            {"headDim", c.embed / c.heads},
+            {"causal", true},
+            {"maskedLm", false},
+            {"logits", true},
+            {"rotary", nullptr},
+            {"parameters", c.parameters}};
+  }
+
+  static nlohmann::json describe_folder(const attention::folder_model& m) {
+    const attention::family_config& c = m.config;
+    const bool llama = c.family == attention::model_family::llama;
+    nlohmann::json rotary = nullptr;
+    if (llama) rotary = {{"theta", c.rope_theta}};
+    return {{"config", attention::folder_config_json(m)},
+            {"tokenizer", "ids"},
+            {"vocabulary", nlohmann::json::array()},
+            {"layout", "hf"},
+            {"tied", m.model.config.tied},
+            {"norm", true},
+            {"family", llama ? "llama" : "bert"},
+            {"architecture", c.model_type},
+            {"kvHeads", c.kv_heads},
+            {"headDim", c.head_dim},
+            {"causal", llama},
+            {"maskedLm", m.masked_lm},
+            {"logits", m.logits},
+            {"rotary", rotary},
+            {"parameters", m.model.config.parameters}};
+  }
+
+  bool is_open() const { return model_.has_value() || folder_.has_value(); }
+  // The one forward()'s model: a file's, or a folder's. Callers check is_open().
+  const attention::gpt_model& gpt() const { return folder_ ? folder_->model : *model_; }
+  bool causal() const { return !folder_ || folder_->config.family == attention::model_family::llama; }
+
+  std::string trace_text(std::size_t position) const {
+    std::ostringstream out;
+    if (folder_) attention::write_folder_trace(out, *folder_, *run_, position);
+    else attention::write_model_trace(out, gpt(), *run_);
+    return out.str();
   }
 
   // Ids from JSON, compared in 64 bits: one beyond int64 is named, never wrapped.
@@ -330,7 +482,7 @@ class model {
       const nlohmann::json& id = list[t];
       ATTENTION_CHECK(id.is_number_integer(), "tokens[", t, "]: expected an integer token id");
       ATTENTION_CHECK(!id.is_number_unsigned() || id.get<std::uint64_t>() <= INT64_MAX, "tokens[", t, "]: ",
-                      id.get<std::uint64_t>(), " is outside [0, ", model_->config.vocab, ")");
+                      id.get<std::uint64_t>(), " is outside [0, ", gpt().config.vocab, ")");
       ids.push_back(id.get<std::int64_t>());
     }
     return ids;
@@ -341,7 +493,10 @@ class model {
   // The model, a load under way and the last run.
   void drop() {
     loader_.reset();
+    opening_.reset();
     model_.reset();
+    folder_.reset();
+    std::vector<float>().swap(position_logits_);
     run_.reset();
     std::vector<std::int32_t>().swap(top_ids_);
     std::vector<float>().swap(top_probabilities_);
@@ -361,6 +516,9 @@ class model {
   std::vector<unsigned char> staging_;
   std::optional<attention::model_loader> loader_;
   std::optional<attention::gpt_model> model_;
+  std::optional<glue::folder_opening> opening_;
+  std::optional<attention::folder_model> folder_;
+  std::vector<float> position_logits_;
   std::optional<attention::model_run> run_;
   std::vector<std::int32_t> top_ids_;
   std::vector<float> top_probabilities_;
@@ -383,6 +541,12 @@ EMSCRIPTEN_BINDINGS(attention_models) {
       .function("headerLength", &model::header_length)
       .function("open", &model::open)
       .function("feed", &model::feed)
+      .function("openFolder", &model::open_folder)
+      .function("folderHeader", &model::folder_header)
+      .function("feedShard", &model::feed_shard)
+      .function("traceAt", &model::trace_at)
+      .function("guessesAt", &model::guesses_at)
+      .function("positionLogits", &model::position_logits)
       .function("prepare", &model::prepare)
       .function("close", &model::close)
       .function("ready", &model::ready)

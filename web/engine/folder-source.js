@@ -28,7 +28,8 @@ const index = 'model.safetensors.index.json';
 // Opens a folder: {name (the folder's, for labels), config (parsed),
 // configText, modelType, files: [{name, size (bytes; null when a server
 // does not say), blob} or {name, size, url, open() → Response}] in reading
-// order, index (the parsed index, or null), tokenizerText (or null)}.
+// order, index (the parsed index, or null), indexText ('' without one),
+// tokenizerText (or null)}.
 export async function readFolder(place) {
   const configText = await place.text('config.json', limits.config);
   if (configText === null) throw new ModelError(`config.json: none ${place.where}; a model folder holds config.json beside model.safetensors`);
@@ -39,10 +40,11 @@ export async function readFolder(place) {
     throw new ModelError(`config.model_type: ${quoteText(modelType)} is not a family the page reads (${families.join(', ')})`);
   let files;
   let map = null;
+  let indexText = '';
   const single = await place.file('model.safetensors');
   if (single) files = [single];
   else {
-    const indexText = await place.text(index, limits.index);
+    indexText = await place.text(index, limits.index);
     if (indexText === null) throw new ModelError(`model.safetensors: none ${place.where}, nor ${index} with its shards`);
     map = parseObject(index, indexText);
     files = [];
@@ -53,7 +55,7 @@ export async function readFolder(place) {
     }
   }
   const tokenizerText = await place.text('tokenizer.json', limits.tokenizer);
-  return { name: place.name, config, configText, modelType, files, index: map, tokenizerText };
+  return { name: place.name, config, configText, modelType, files, index: map, indexText, tokenizerText };
 }
 
 // The shards an index lists (weight_map: tensor → file), each once, in the

@@ -45,12 +45,25 @@ export class ModelWorker {
     return this.request({ type: 'open', source: file, config, name }, onProgress);
   }
 
+  // A Hugging Face folder (folder-source.js's readFolder answer, Llama family
+  // or BERT): its shards streamed into the worker in order, onProgress({received,
+  // total}) over all their data. Resolves with the model's info as open()'s,
+  // plus family, architecture, kvHeads, headDim, causal, maskedLm, logits, rotary
+  // (web/engine/README.md).
+  openFolder(folder, { name = folder.name ?? 'model', onProgress } = {}) {
+    const files = folder.files.map((file) => ({ name: file.name, source: file.blob ?? new URL(file.url, globalThis.location?.href).href }));
+    return this.request({ type: 'folder', configText: folder.configText, indexText: folder.indexText ?? '', files, name }, onProgress);
+  }
+
   // See LoadedModel.run in model.js: attention [L, H, T, T], the guesses after every position (also at `temperature`
   // after the warpers {topK, topP}), last, loss.
   run(tokens, { topK = 10, temperature = 1, warpers = {} } = {}) { return this.request({ type: 'run', tokens, topK, temperature, warpers }); }
   // The last run's guesses at another temperature, top-k or top-p (LoadedModel.temper).
   temper(temperature, { topK = 0, topP = 1 } = {}) { return this.request({ type: 'temper', temperature, topK, topP }); }
-  traceJson() { return this.request({ type: 'trace' }); }
+  // position: a folder's `last` (BERT's masked position); none: the last
+  traceJson(position) { return this.request({ type: 'trace', position }); }
+  // the head's guesses at a position of the last run: {position, top: [[id, p] × 10], logits}
+  guessesAt(position) { return this.request({ type: 'guesses', position }); }
   // every head's scores on the last run: [{layer, head, previous, induction}]
   headScores() { return this.request({ type: 'scores' }); }
   headScenario(layer, head, { labels } = {}) { return this.request({ type: 'head', layer, head, labels }); }

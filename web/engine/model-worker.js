@@ -1,4 +1,4 @@
-// The Model view's worker: it holds one model file's GPT in the models' wasm
+// The Model view's worker: it holds one model file's GPT (or one Hugging Face folder's model) in the models' wasm
 // module, off the page's thread, so that opening 500 MB and a forward of
 // GPT-2 small never freeze the page. Requests come as {id, type, …} and each
 // gets one answer {id, result} or {id, error} (the core's line); opening
@@ -6,6 +6,7 @@
 // other side.
 import { loadModelEngine, ModelError, openModel } from './model.js';
 import { fetchModel } from './model-fetch.js';
+import { openFolder } from './model-folder.js';
 
 let engine = null;
 let model = null;
@@ -20,9 +21,22 @@ const requests = {
     model = await openModel(file, { engine, config, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
     return { ...model.info, counts: model.parameterCounts() };
   },
+  // a Hugging Face folder: files [{name, source}], source a File or Blob, or a same-origin URL fetched when its turn comes
+  async folder({ configText, indexText, files, name }) {
+    engine ??= await loadModelEngine();
+    model?.dispose();
+    model = null;
+    const sources = files.map((file) => ({
+      name: file.name,
+      source: typeof file.source === 'string' ? () => fetchModel(file.source, { label: file.name }) : file.source,
+    }));
+    model = await openFolder({ configText, indexText, files: sources }, { engine, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
+    return { ...model.info, counts: model.parameterCounts() };
+  },
   run: ({ tokens, topK, temperature, warpers }) => loaded().run(tokens, { topK, temperature, warpers }),
   temper: ({ temperature, topK, topP }) => loaded().temper(temperature, { topK, topP }),
-  trace: () => loaded().traceJson(),
+  trace: ({ position }) => loaded().traceJson(position),
+  guesses: ({ position }) => loaded().guessesAt(position),
   scores: () => loaded().headScores(),
   head: ({ layer, head, labels }) => loaded().headScenario(layer, head, { labels }),
   encode: ({ text }) => loaded().encode(text),
@@ -66,6 +80,10 @@ self.addEventListener('message', ({ data }) => {
 function transferables(result) {
   const guesses = (g) => [g.ids.buffer, g.probabilities.buffer, g.own.buffer, g.kept.buffer, g.drawn.buffer, g.remaining.buffer];
   if (result?.own instanceof Float32Array) return guesses(result);  // temper's
+  if (result?.logits instanceof Float32Array && !result.attention) return [result.logits.buffer];  // guessesAt's
   if (!(result?.attention?.data instanceof Float32Array)) return [];
-  return [result.attention.data.buffer, result.top.ids.buffer, result.top.probabilities.buffer, result.last.logits.buffer, ...guesses(result.tempered)];
+  const list = [result.attention.data.buffer, result.top.ids.buffer, result.top.probabilities.buffer];
+  if (result.last) list.push(result.last.logits.buffer);  // none for a BERT without its head
+  if (result.tempered) list.push(...guesses(result.tempered));
+  return list;
 }

@@ -29,7 +29,8 @@ export async function loadModelEngine(options = {}) {
   return loadEngine({ moduleUrl: modelUrl, ...options });
 }
 
-// Opens `source` (a Blob or File, or a fetch Response) as a model. options:
+// Opens `source` (a Blob or File, or a fetch Response) as a model (a
+// Hugging Face folder: model-folder.js's openFolder, into a LoadedModel too). options:
 // engine (loadModelEngine()'s), config (a Hugging Face config.json, as text
 // or as a File or Blob: n_head, activation_function, layer_norm_epsilon),
 // name (the file's name, for a head's scenario id), onProgress({received,
@@ -97,13 +98,17 @@ export async function openModel(source, options = {}) {
 export class LoadedModel {
   constructor(model, info, name, engine) {
     this.model = model;
-    this.info = info;  // {config, tokenizer, vocabulary, layout, tied, norm, dataBytes, weightBytes}
+    // {config, tokenizer, vocabulary, layout, tied, norm, family, architecture, kvHeads, headDim, causal,
+    // maskedLm, logits, rotary, parameters, dataBytes, weightBytes}
+    this.info = info;
     this.name = name;
     this.engine = engine;
   }
 
   get config() { return this.info.config; }
-  get parameters() { return this.info.config.parameters; }
+  get parameters() { return this.info.parameters; }
+  // 'gpt2' (a model file), 'llama' or 'bert' (a folder): see web/engine/README.md
+  get family() { return this.info.family; }
   get tokenizer() { return this.info.tokenizer; }  // 'characters', 'gpt2' or 'ids'
 
   // The model on token ids: {tokens, attention: {shape: [L, H, T, T], data},
@@ -123,12 +128,14 @@ export class LoadedModel {
     const probabilities = this.model.topProbabilities();
     const last = [];
     for (let n = 0; n < 10 && n < summary.topK; n++) last.push([ids[(T - 1) * summary.topK + n], probabilities[(T - 1) * summary.topK + n]]);
+    // a BERT without its masked-LM head has attention only: no guesses, no last
+    const logits = this.info.logits !== false;
     return {
       tokens: [...tokens],
       attention: { shape: [layers, heads, T, T], data: attention },
       top: { k: summary.topK, ids, probabilities },
-      tempered: this.temper(temperature, warpers),
-      last: { logits: this.model.lastLogits(), top: last },
+      tempered: logits ? this.temper(temperature, warpers) : null,
+      last: logits ? { logits: this.model.lastLogits(), top: last } : null,
       loss: summary.loss,
     };
   }
@@ -157,9 +164,17 @@ export class LoadedModel {
     };
   }
 
-  // The last run as the CLI's model trace (JSON text).
-  traceJson() {
-    const text = this.model.traceJson();
+  // The head's guesses at `position` of the last run (BERT's masked-LM head
+  // at a [MASK]): {position, top: [[id, p] × 10], logits (V)}.
+  guessesAt(position) {
+    const { top } = answer(this.model.guessesAt(position));
+    return { position, top, logits: this.model.positionLogits() };
+  }
+
+  // The last run as the CLI's model trace (JSON text); a folder's with
+  // `last` at `position` when given (the CLI's --position).
+  traceJson(position) {
+    const text = position === undefined ? this.model.traceJson() : this.model.traceAt(position);
     if (text.startsWith('{"error"')) throw new ModelError(JSON.parse(text).error);
     return text;
   }
@@ -196,7 +211,7 @@ async function configText(config) {
 // The data's size as the header declares it (the end of its last tensor's
 // data_offsets), for a body whose size the server did not say. The core then
 // checks the header against the size this gives, as against any file's.
-function declaredData(header) {
+export function declaredData(header) {
   let end = 0;
   try {
     for (const [name, tensor] of Object.entries(JSON.parse(new TextDecoder().decode(header)))) {
@@ -237,11 +252,11 @@ function nextTask() {
 
 // Copies bytes into the module's staging buffer: the view is taken after the
 // buffer's allocation and used at once (growing memory would detach it).
-function put(model, bytes) {
+export function put(model, bytes) {
   model.buffer(bytes.length).set(bytes);
 }
 
-function answer(text) {
+export function answer(text) {
   const result = JSON.parse(text);
   if (result !== null && typeof result === 'object' && !Array.isArray(result) && 'error' in result) throw new ModelError(result.error);
   return result;
@@ -253,7 +268,7 @@ function answer(text) {
 // fresh memory (the stream's own chunks, or a new array per read) costs
 // seconds of page faults on top of the weights' own. A byte stream (File and
 // fetch bodies in Chromium and Node) is read straight into those buffers.
-function byteReader(source) {
+export function byteReader(source) {
   let size;
   let body;
   if (typeof Blob !== 'undefined' && source instanceof Blob) {

@@ -1,0 +1,203 @@
+// The models' wasm module on Hugging Face folders (models-v2.md), through
+// web/engine/model-folder.js as the Model view's worker uses it: the five
+// folders of tests/models-v2 (Llama with grouped heads, a Llama in two
+// shards, Qwen2 with biases in BF16, BERT with its masked-LM head, a BERT
+// encoder in F16) streamed in equal their golden traces within the spec's
+// tolerances, in one chunk and in odd ones; what differs per family is on
+// the model's info; Generate, a rotary head's scenario, BERT's guesses at
+// its masked position; a bad folder gets one line.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join, dirname } from 'node:path';
+
+import { loadModelEngine, ModelError } from '../../web/engine/model.js';
+import { openFolder } from '../../web/engine/model-folder.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const wasmDir = process.env.ATTENTION_WASM_DIR ?? join(root, 'build', 'wasm');
+const engine = await loadModelEngine({
+  moduleUrl: new URL(`file://${join(wasmDir, 'attention-model.js')}`),
+  wasmBinary: readFileSync(join(wasmDir, 'attention-model.wasm')),
+});
+const cli = join(root, 'build', 'native', 'attention-cli');
+const folders = ['llama-gqa', 'llama-mha-sharded', 'qwen2-bias-bf16', 'bert-mlm', 'bert-base-model-f16'];
+const folderPath = (name) => join(root, 'tests', 'models-v2', name);
+const golden = (name) => JSON.parse(readFileSync(join(root, 'tests', 'golden-models-v2', `${name}.trace.json`), 'utf8'));
+
+// A folder on disk as the page hands it over: config.json's and the index's text, each file a Blob.
+function folderOf(name, change = {}) {
+  const dir = folderPath(name);
+  const text = (file) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : '');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.safetensors')).map((f) => ({ name: f, source: new Blob([readFileSync(join(dir, f))]) }));
+  return { configText: text('config.json'), indexText: text('model.safetensors.index.json'), files, ...change };
+}
+const open = (folder, options = {}) => openFolder(folder, { engine, ...options });
+
+function largest(a, b) {
+  assert.equal(a.length, b.length);
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+  return worst;
+}
+
+for (const name of folders) {
+  test(`${name}: streamed in, its model trace is PyTorch's`, async () => {
+    const want = golden(name);
+    let progress = null;
+    const model = await open(folderOf(name), { name, onProgress: (p) => { progress = p; } });
+    assert.deepEqual(model.config, want.config);
+    assert.equal(progress.received, progress.total);
+    const run = model.run(want.tokens);
+    assert.deepEqual(run.attention.shape, want.attention.shape);
+    assert.ok(largest(run.attention.data, want.attention.data) <= 1e-4, 'attention within 1e-4');
+    // the trace as the CLI writes it, `last` at the golden's position
+    const trace = JSON.parse(model.traceJson(want.last?.position ?? want.tokens.length - 1));
+    assert.deepEqual(trace.config, want.config);
+    assert.ok(largest(trace.attention.data, want.attention.data) <= 1e-4);
+    if (want.last) {
+      assert.equal(trace.last.position, want.last.position);
+      const logits = want.last.logits.data;
+      assert.ok(trace.last.logits.data.every((x, i) => Math.abs(x - logits[i]) <= 1e-4 + 1e-4 * Math.abs(logits[i])), 'logits');
+      assert.deepEqual(trace.last.top.map(([id]) => id), want.last.top.map(([id]) => id));
+      const guesses = model.guessesAt(want.last.position);
+      assert.deepEqual(guesses.top.map(([id]) => id), want.last.top.map(([id]) => id));
+      assert.ok([...guesses.logits].every((x, i) => Math.abs(x - logits[i]) <= 1e-4 + 1e-4 * Math.abs(logits[i])));
+    } else {
+      assert.equal(trace.last, undefined);
+      assert.equal(run.last, null);
+      assert.throws(() => model.guessesAt(0), { name: 'ModelError', message: 'model: this BERT has no masked-LM head to predict with' });
+    }
+    if (want.loss !== undefined) {
+      assert.ok(Math.abs(run.loss - want.loss) <= 1e-5 * Math.max(1, Math.abs(want.loss)), `loss ${run.loss} against ${want.loss}`);
+      assert.ok(Math.abs(trace.loss - want.loss) <= 1e-5 * Math.max(1, Math.abs(want.loss)));
+    } else {
+      assert.equal(run.loss, null);
+    }
+    // the same folder in 1,000-byte chunks: the same numbers, bit for bit
+    const chunked = await open(folderOf(name), { chunkBytes: 1000 });
+    chunked.run(want.tokens);
+    const text = model.traceJson();
+    assert.equal(chunked.traceJson(), text);
+    chunked.dispose();
+    if (existsSync(cli)) {
+      const native = execFileSync(cli, ['model', folderPath(name), '--tokens', want.tokens.join(',')], { encoding: 'utf8' });
+      assert.equal(text, native);
+    }
+    model.dispose();
+  });
+}
+
+test('what differs per family is on the info: family, kv heads, head size, causal, masked-LM head', async () => {
+  const llama = await open(folderOf('llama-gqa'));
+  assert.deepEqual(
+    ['family', 'architecture', 'kvHeads', 'headDim', 'causal', 'maskedLm', 'logits'].map((k) => llama.info[k]),
+    ['llama', 'llama', 2, 8, true, false, true]);
+  assert.equal(llama.info.rotary.theta, JSON.parse(folderOf('llama-gqa').configText).rope_theta ?? 10000);
+  assert.equal(llama.info.tokenizer, 'ids');
+  assert.ok(llama.parameters > 0);
+  llama.dispose();
+  const qwen = await open(folderOf('qwen2-bias-bf16'));
+  assert.deepEqual([qwen.info.family, qwen.info.architecture, qwen.info.kvHeads], ['llama', 'qwen2', 2]);
+  qwen.dispose();
+  const bert = await open(folderOf('bert-mlm'));
+  assert.deepEqual([bert.info.family, bert.info.causal, bert.info.maskedLm, bert.info.logits, bert.info.rotary], ['bert', false, true, true, null]);
+  bert.dispose();
+  const encoder = await open(folderOf('bert-base-model-f16'));
+  assert.deepEqual([encoder.info.maskedLm, encoder.info.logits], [false, false]);
+  encoder.dispose();
+});
+
+test('a Llama folder generates, tempers and gives a rotary head as a scenario; BERT does not generate', async () => {
+  const want = golden('llama-gqa');
+  const model = await open(folderOf('llama-gqa'), { name: 'llama-gqa' });
+  const run = model.run(want.tokens, { temperature: 0.5, warpers: { topK: 5 } });
+  assert.equal(run.tempered.topK, 5);
+  const ids = model.generate(want.tokens, 4, { temperature: 1, seed: 7 });
+  assert.equal(ids.length, 4);
+  assert.ok(ids.every((id) => Number.isInteger(id) && id >= 0 && id < want.config.vocab));
+  assert.deepEqual(model.generate(want.tokens, 4, { temperature: 1, seed: 7 }), ids, 'the same seed, the same tokens');
+  assert.throws(() => model.generate(want.tokens, 4, { temperature: 0 }), { name: 'ModelError', message: /^temperature: / });
+  model.run(want.tokens);
+  const head = model.headScenario(1, 3);
+  assert.equal(head.id, 'llama-gqa-layer-1-head-3');
+  assert.ok(head.attention.rotary, 'a Llama head rotates');
+  assert.throws(() => model.encode('text'), { name: 'ModelError', message: /tokenizer\.json/ });
+  if (existsSync(cli)) {
+    const native = execFileSync(cli, ['head', folderPath('llama-gqa'), '--tokens', want.tokens.join(','), '--layer', '1', '--head', '3'], { encoding: 'utf8' });
+    assert.deepEqual(head, JSON.parse(native));
+  }
+  model.dispose();
+  const bert = await open(folderOf('bert-mlm'), { name: 'bert-mlm' });
+  bert.run(golden('bert-mlm').tokens);
+  assert.throws(() => bert.generate([2, 3], 1), { name: 'ModelError', message: /does not write the next token/ });
+  const scenario = bert.headScenario(0, 1);
+  assert.equal(scenario.attention.rotary, undefined);
+  assert.ok(!scenario.attention.mask || scenario.attention.mask === 'none', `BERT's head sees both ways (${scenario.attention.mask})`);
+  bert.dispose();
+});
+
+test('a bad folder is one line naming the place, and the module is usable after', async () => {
+  const line = async (folder) => {
+    const error = await open(folder).then(() => null, (e) => e);
+    assert.ok(error instanceof ModelError, `expected a ModelError, got ${error}`);
+    assert.match(error.message, /^[^\n]{1,300}$/);
+    return error.message;
+  };
+  const config = JSON.parse(folderOf('llama-gqa').configText);
+  assert.match(await line(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, hidden_act: 'relu' }) })), /hidden_act/);
+  assert.match(await line(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, model_type: 'gpt9' }) })), /model_type/);
+  assert.match(await line(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, num_key_value_heads: 3 }) })), /num_key_value_heads/);
+  assert.match(await line(folderOf('llama-gqa', { configText: '{"model_type": ' })), /^config: not valid JSON at line 1/);
+  // a shard the index lists that is not there; a shard cut short; another file's header
+  const sharded = folderOf('llama-mha-sharded');
+  assert.match(await line({ ...sharded, files: sharded.files.slice(0, 1) }), /model-00002-of-00002\.safetensors/);
+  const bytes = readFileSync(join(folderPath('llama-gqa'), 'model.safetensors'));
+  assert.match(await line(folderOf('llama-gqa', { files: [{ name: 'model.safetensors', source: new Blob([bytes.subarray(0, bytes.length - 10)]) }] })), /model\.safetensors/);
+  const other = readFileSync(join(folderPath('qwen2-bias-bf16'), 'model.safetensors'));
+  assert.match(await line(folderOf('llama-gqa', { files: [{ name: 'model.safetensors', source: new Blob([other]) }] })), /model\./);
+  const want = golden('llama-gqa');
+  const model = await open(folderOf('llama-gqa'));
+  assert.throws(() => model.run([...want.tokens, 64]), { name: 'ModelError', message: /^tokens\[12\]: 64 is outside \[0, 64\)/ });
+  const run = model.run(want.tokens);
+  assert.ok(largest(run.attention.data, want.attention.data) <= 1e-4, 'the module still runs');
+  model.dispose();
+});
+
+test('every number crossing into the folder calls is checked: −1, 2³², NaN and a shard out of range are named', () => {
+  const model = new engine.module.Model();
+  const error = (text) => JSON.parse(text).error;
+  assert.equal(error(model.feedShard(0, 0)), 'model: no folder is being fed');
+  assert.equal(error(model.folderHeader(10)), 'model: no folder is being opened');
+  const folder = folderOf('llama-gqa');
+  assert.deepEqual(JSON.parse(model.openFolder(folder.configText, '')), { files: ['model.safetensors'] });
+  const bytes = readFileSync(join(folderPath('llama-gqa'), 'model.safetensors'));
+  model.buffer(8).set(bytes.subarray(0, 8));
+  const { length } = JSON.parse(model.headerLength(bytes.length));
+  model.buffer(length).set(bytes.subarray(8, 8 + length));
+  assert.deepEqual(JSON.parse(model.folderHeader(bytes.length)), { planned: true, dataBytes: [bytes.length - 8 - length] });
+  model.buffer(4);
+  assert.equal(error(model.feedShard(1, 0)), 'shard: 1 is outside [0, 1)');
+  // an error drops the opening: each bad number is checked on a fresh one
+  const again = () => {
+    model.openFolder(folder.configText, '');
+    model.buffer(8).set(bytes.subarray(0, 8));
+    model.headerLength(bytes.length);
+    model.buffer(length).set(bytes.subarray(8, 8 + length));
+    model.folderHeader(bytes.length);
+    model.buffer(4);
+  };
+  for (const [shard, n, line] of [[-1, 0, 'shard: -1 is not a whole number from 0 to 4294967295'], [4294967296, 0, 'shard: 4294967296 is not a whole number from 0 to 4294967295'],
+    [0, NaN, 'bytes: NaN is not a whole number from 0 to 4294967295'], [0, 5, 'model: 5 bytes fed from a buffer of 4']]) {
+    again();
+    assert.equal(error(model.feedShard(shard, n)), line);
+    assert.equal(model.ready(), false);
+  }
+  again();
+  assert.equal(error(model.folderHeader(bytes.length)), 'folder: more headers than the folder\'s 1 shard(s)');
+  assert.equal(error(model.traceAt(0)), 'model: nothing run');
+  assert.equal(error(model.guessesAt(-1)), 'position: -1 is not a whole number from 0 to 4294967295');
+  model.delete();
+});
