@@ -49,10 +49,29 @@ folder_loader::folder_loader(folder_plan plan) : plan_(std::move(plan)) {
   w.layers.resize(c.layers);
   for (model_layer& layer : w.layers) layer.heads.resize(c.heads);
   w.tied = plan_.summary.tied;
+  stack_projections();
   for (const folder_shard& s : plan_.shards) {
     std::vector<weight_placement> places;
     for (const folder_entry& t : s.tensors) places.push_back(t.used ? place(t) : weight_placement{});
     streams_.emplace_back(s.header.tensors, std::move(places), s.header.data_bytes);
+  }
+}
+
+void folder_loader::stack_projections() {
+  const family_config& c = plan_.config;
+  const std::size_t L = c.layers;
+  // each layer's q_proj, k_proj and v_proj dtypes; stacked when they agree
+  std::vector<std::vector<std::string>> dtypes(L);
+  for (const folder_shard& s : plan_.shards)
+    for (const folder_entry& t : s.tensors)
+      if (t.used && t.layer < L &&
+          (t.slot == folder_slot::query || t.slot == folder_slot::key || t.slot == folder_slot::value))
+        dtypes[t.layer].push_back(t.file.dtype);
+  for (std::size_t l = 0; l < L; ++l) {
+    const std::vector<std::string>& d = dtypes[l];
+    if (d.size() != 3 || d[1] != d[0] || d[2] != d[0]) continue;  // the float heads, as training's
+    model_.model.weights.layers[l].narrow.qkv =
+        narrow_matrix(*dtype_named(d[0]), (c.heads + 2 * c.kv_heads) * c.head_dim, c.embed);
   }
 }
 
@@ -62,18 +81,24 @@ weight_placement folder_loader::place(const folder_entry& t) {
   model_weights& w = model_.model.weights;
   model_layer* layer = w.layers.empty() ? nullptr : &w.layers[std::min(t.layer, w.layers.size() - 1)];  // the plan's layer < L
   const auto row = [&](tensor2& target, std::size_t n) { return placed_as_is(allocated(target, 1, n), 1, n); };
-  // a Linear's [out, in] turned to [in, out]
-  const auto linear = [&](tensor2& target, std::size_t in, std::size_t out) {
-    return placed_transposed(allocated(target, in, out), out, in);
-  };
   // query heads: every head; key and value: the first kv_heads (model_head's GQA storage)
   const auto heads = [&](tensor2 model_head::*part, std::size_t count, bool bias) {
     std::vector<float*> targets;
     for (std::size_t j = 0; j < count; ++j) targets.push_back(allocated(layer->heads[j].*part, bias ? 1 : d, hs));
     return bias ? head_biases(std::move(targets), hs) : heads_of(std::move(targets), hs, d);
   };
+  // a weight matrix kept as the file stores it, [out, in] (an embedding's [V, d])
+  const auto narrow = [&](narrow_matrix& target) {
+    target = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(t.file.shape[0]),
+                           static_cast<std::size_t>(t.file.shape[1]));
+    return placed_narrow(target);
+  };
+  // q_proj, k_proj, v_proj side by side in the layer's qkv (stack_projections): its rows from `row`
+  narrow_matrix* qkv = layer != nullptr && !layer->narrow.qkv.empty() ? &layer->narrow.qkv : nullptr;
+  const auto stacked = [&](std::size_t row) { return placed_narrow(*qkv, row * d * dtype_bytes(qkv->dtype())); };
+  const std::size_t kv = c.kv_heads * hs;
   switch (t.slot) {
-    case folder_slot::tok: return placed_as_is(allocated(w.tok, V, d), V, d);
+    case folder_slot::tok: return narrow(w.tok_narrow);
     case folder_slot::pos: return placed_as_is(allocated(w.pos, c.length, d), c.length, d);
     case folder_slot::token_type: {  // row 0 kept (token type 0 everywhere); the other rows read past into one
       weight_placement p = placed_as_is(allocated(w.token_type, 1, d), c.type_vocab, d);
@@ -88,27 +113,27 @@ weight_placement folder_loader::place(const folder_entry& t) {
     case folder_slot::ln1_bias: return row(layer->ln1.bias, d);
     case folder_slot::ln2_weight: return row(layer->ln2.weight, d);
     case folder_slot::ln2_bias: return row(layer->ln2.bias, d);
-    case folder_slot::query: return heads(&model_head::query, c.heads, false);
-    case folder_slot::key: return heads(&model_head::key, c.kv_heads, false);
-    case folder_slot::value: return heads(&model_head::value, c.kv_heads, false);
+    case folder_slot::query: return qkv ? stacked(0) : heads(&model_head::query, c.heads, false);
+    case folder_slot::key: return qkv ? stacked(q) : heads(&model_head::key, c.kv_heads, false);
+    case folder_slot::value: return qkv ? stacked(q + kv) : heads(&model_head::value, c.kv_heads, false);
     case folder_slot::query_bias: return heads(&model_head::query_bias, c.heads, true);
     case folder_slot::key_bias: return heads(&model_head::key_bias, c.kv_heads, true);
     case folder_slot::value_bias: return heads(&model_head::value_bias, c.kv_heads, true);
-    case folder_slot::proj: return linear(layer->proj, q, d);
+    case folder_slot::proj: return narrow(layer->narrow.proj);
     case folder_slot::proj_bias: return row(layer->proj_bias, d);
-    case folder_slot::fc: return linear(layer->fc, d, I);
+    case folder_slot::fc: return narrow(layer->narrow.fc);
     case folder_slot::fc_bias: return row(layer->fc_bias, I);
-    case folder_slot::fc_up: return linear(layer->fc_up, d, I);
+    case folder_slot::fc_up: return narrow(layer->narrow.fc_up);
     case folder_slot::fc_up_bias: return row(layer->fc_up_bias, I);
-    case folder_slot::fc2: return linear(layer->fc2, I, d);
+    case folder_slot::fc2: return narrow(layer->narrow.fc2);
     case folder_slot::fc2_bias: return row(layer->fc2_bias, d);
     case folder_slot::ln_f_weight: return row(w.ln_f.weight, d);
-    case folder_slot::transform: return linear(w.transform, d, d);
+    case folder_slot::transform: return narrow(w.transform_narrow);
     case folder_slot::transform_bias: return row(w.transform_bias, d);
     case folder_slot::transform_ln_weight: return row(w.transform_ln.weight, d);
     case folder_slot::transform_ln_bias: return row(w.transform_ln.bias, d);
     case folder_slot::unembed_bias: return row(w.unembed_bias, V);
-    case folder_slot::lm_head: return placed_as_is(allocated(w.lm_head, V, d), V, d);  // kept [V, d]
+    case folder_slot::lm_head: return narrow(w.lm_head_narrow);  // kept [V, d]
   }
   return {};
 }

@@ -1,8 +1,10 @@
 // A planned folder's weights: allocated once from the checked plan, then
-// each shard's data section fed in chunks (weight_stream), widened,
-// checked finite and put in forward()'s places: nn.Linear's [out, in]
-// turned to [in, out], q_proj split into query heads, k_proj and v_proj
-// into key/value heads (model_head's GQA storage), BERT's token type row 0.
+// each shard's data section fed in chunks (weight_stream), checked finite
+// and put in forward()'s places. The weight matrices stay as the files
+// store them, F32, F16 or BF16 in nn.Linear's [out, in] (model_layer's
+// narrow: q_proj, k_proj and v_proj stacked into one qkv when their dtypes
+// agree, else widened into model_head's GQA storage), widened as forward()
+// uses them; biases, norms, positions and BERT's token type row 0 widened.
 // The page feeds it from Files in a worker, the CLI from the folder.
 #pragma once
 
@@ -36,6 +38,7 @@ class folder_loader {
   folder_model finish();
 
  private:
+  void stack_projections();  // each layer's narrow qkv, allocated when q, k and v share a dtype
   weight_placement place(const folder_entry& t);
 
   folder_plan plan_;

@@ -12,7 +12,10 @@ model_loader::model_loader(model_plan plan) : plan_(std::move(plan)) {
   model_.config = c;
   model_.spec = spec_of(c);
   model_.weights.layers.resize(c.layers);
-  for (model_layer& layer : model_.weights.layers) layer.heads.resize(c.heads);
+  for (model_layer& layer : model_.weights.layers) {
+    layer.heads.resize(c.heads);  // their biases; the weights stay narrow, in the file's layout
+    layer.narrow.conv1d = c.conv1d;
+  }
   model_.weights.tied = c.tied;
   std::vector<safetensors_tensor> tensors;
   std::vector<weight_placement> places;
@@ -31,69 +34,47 @@ weight_placement model_loader::place(const planned_tensor& t) {
     return target.data();
   };
   const auto direct = placed_as_is;
-  const auto transposed = placed_transposed;
-  // a Linear's weight: Conv1D's [in, out] as it is, nn.Linear's turned
-  const auto linear = [&](tensor2& target, std::size_t in, std::size_t out) {
-    float* data = allocated(target, in, out);
-    return c.conv1d ? direct(data, in, out) : transposed(data, out, in);
-  };
   if (t.slot == tensor_slot::ignored) return {};
   model_weights& w = model_.weights;
   model_layer* layer = w.layers.empty() ? nullptr : &w.layers[std::min(t.layer, w.layers.size() - 1)];
-  // c_attn's [q | k | v], each d wide and split into H heads of hs, in that
-  // order: the targets of each part and head, part by part
-  const auto heads_of = [&](bool bias) {
+  // a weight matrix kept as the file stores it, in its layout: (rows, cols) its shape
+  const auto narrow = [&](narrow_matrix& target) {
+    const std::vector<std::uint64_t>& s = t.file.shape;  // rank 2, checked by the plan
+    target = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1]));
+    return placed_narrow(target);
+  };
+  // c_attn.bias's [q | k | v], each d wide and split into H heads of hs, in
+  // that order: each head's (1, hs) bias, part by part
+  const auto biases = [&] {
     std::vector<float*> targets;
-    for (int part = 0; part < 3; ++part)
-      for (model_head& head : layer->heads) {
-        tensor2& target = part == 0 ? (bias ? head.query_bias : head.query)
-                          : part == 1 ? (bias ? head.key_bias : head.key)
-                                      : (bias ? head.value_bias : head.value);
-        targets.push_back(allocated(target, bias ? 1 : d, hs));
-      }
+    for (tensor2 model_head::*part : {&model_head::query_bias, &model_head::key_bias, &model_head::value_bias})
+      for (model_head& head : layer->heads) targets.push_back(allocated(head.*part, 1, hs));
     return targets;
   };
   switch (t.slot) {
-    case tensor_slot::wte: return direct(allocated(w.tok, c.vocab, d), c.vocab, d);
+    case tensor_slot::wte: return narrow(w.tok_narrow);
     case tensor_slot::wpe: return direct(allocated(w.pos, c.length, d), c.length, d);
     case tensor_slot::ln_f_weight: return direct(allocated(w.ln_f.weight, 1, d), 1, d);
     case tensor_slot::ln_f_bias: return direct(allocated(w.ln_f.bias, 1, d), 1, d);
-    case tensor_slot::lm_head_weight: return direct(allocated(w.lm_head, c.vocab, d), c.vocab, d);  // kept [V, d]
+    case tensor_slot::lm_head_weight: return narrow(w.lm_head_narrow);  // kept [V, d]
     case tensor_slot::lm_head_bias: return direct(allocated(w.unembed_bias, 1, c.vocab), 1, c.vocab);
     case tensor_slot::ln_1_weight: return direct(allocated(layer->ln1.weight, 1, d), 1, d);
     case tensor_slot::ln_1_bias: return direct(allocated(layer->ln1.bias, 1, d), 1, d);
     case tensor_slot::ln_2_weight: return direct(allocated(layer->ln2.weight, 1, d), 1, d);
     case tensor_slot::ln_2_bias: return direct(allocated(layer->ln2.bias, 1, d), 1, d);
-    case tensor_slot::c_attn_weight: {
-      weight_placement p;
-      p.targets = heads_of(false);  // each (d, hs)
-      if (c.conv1d) {  // [d, 3d]: a row is one input, its columns run through every part and head
-        p.rows = p.row_block = d;
-        p.cols = 3 * d;
-        p.col_block = hs;
-        p.row_stride = hs;
-        p.col_stride = 1;
-      } else {  // [3d, d]: hs rows per head, each row one output column of the head
-        p.rows = 3 * d;
-        p.row_block = hs;
-        p.cols = p.col_block = d;
-        p.row_stride = 1;
-        p.col_stride = hs;
-      }
-      return p;
-    }
+    case tensor_slot::c_attn_weight: return narrow(layer->narrow.qkv);  // [q | k | v], each H heads of hs
     case tensor_slot::c_attn_bias: {
       weight_placement p;
-      p.targets = heads_of(true);  // each (1, hs)
+      p.targets = biases();
       p.cols = 3 * d;
       p.col_block = hs;
       return p;
     }
-    case tensor_slot::attn_proj_weight: return linear(layer->proj, d, d);
+    case tensor_slot::attn_proj_weight: return narrow(layer->narrow.proj);
     case tensor_slot::attn_proj_bias: return direct(allocated(layer->proj_bias, 1, d), 1, d);
-    case tensor_slot::c_fc_weight: return linear(layer->fc, d, width);
+    case tensor_slot::c_fc_weight: return narrow(layer->narrow.fc);
     case tensor_slot::c_fc_bias: return direct(allocated(layer->fc_bias, 1, width), 1, width);
-    case tensor_slot::mlp_proj_weight: return linear(layer->fc2, width, d);
+    case tensor_slot::mlp_proj_weight: return narrow(layer->narrow.fc2);
     case tensor_slot::mlp_proj_bias: return direct(allocated(layer->fc2_bias, 1, d), 1, d);
     case tensor_slot::ignored: break;
   }

@@ -1,9 +1,10 @@
 // A model file's data, streamed: the weights are allocated once from the
 // checked plan, then the data arrives in chunks of any size, in file order,
-// and each number is widened (F16, BF16), checked finite and moved to its
-// place on the way (a head's slice of c_attn, nn.Linear's [out, in] turned
-// to [in, out]). The file's bytes and the weights are never held together:
-// GPT-2 small opens in a tab in 1.1 times its file.
+// and each number is checked finite on the way. The weight matrices (wte,
+// lm_head, c_attn, c_proj, c_fc) stay as the file stores them, F32, F16 or
+// BF16 in its layout (model_layer::narrow), widened as forward() uses them;
+// biases, LayerNorms and wpe are widened into floats. The file's bytes and
+// the weights are never held together: a model takes about its file's size.
 #pragma once
 
 #include <cstddef>

@@ -8,6 +8,7 @@
 #include "formats/limits.hpp"
 #include "formats/scenario_file.hpp"
 #include "formats/trace_json.hpp"
+#include "training/narrow_weights.hpp"
 
 namespace attention {
 
@@ -97,9 +98,9 @@ std::string model_head_scenario(const gpt_model& model, const model_run& run, st
   parts.x = run.pass.layers[layer].attended().data();
   parts.length = T;
   parts.embed = c.embed;
-  const std::vector<model_head>& heads = model.weights.layers[layer].heads;
-  parts.head = &heads[head];
-  parts.kv = &heads[model.spec.kv_head(head)];  // its group's key/value head
+  // its query, its group's key and value, widened from the file's narrow weights
+  const model_head weights = head_weights(model.weights.layers[layer], model.spec, head);
+  parts.head = parts.kv = &weights;
   parts.rope_theta = model.spec.rope_theta;
   parts.causal = model.spec.causal;
   check_head_tokens(T, place);

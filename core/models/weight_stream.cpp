@@ -106,6 +106,13 @@ weight_placement placed_transposed(float* target, std::size_t rows, std::size_t 
   return p;
 }
 
+weight_placement placed_narrow(narrow_matrix& target, std::size_t at) {
+  weight_placement p;
+  p.narrow = &target;
+  p.narrow_at = at;
+  return p;
+}
+
 weight_stream::weight_stream(std::vector<safetensors_tensor> tensors, std::vector<weight_placement> places,
                              std::uint64_t data_bytes)
     : tensors_(std::move(tensors)), places_(std::move(places)), data_bytes_(data_bytes) {}
@@ -146,7 +153,12 @@ void weight_stream::feed(const unsigned char* bytes, std::size_t n) {
       const safetensors_tensor& t = tensors_[current_];
       const weight_placement& p = places_[current_];
       const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n, t.end - offset_));
-      if (!p.targets.empty()) {
+      if (p.narrow != nullptr) {  // the bytes as they are; fill() checks each number its bytes complete
+        const std::size_t bad = p.narrow->fill(p.narrow_at + static_cast<std::size_t>(offset_ - t.begin), bytes, take);
+        if (bad != narrow_matrix::none)
+          detail::fail(tensor_place(t.name), ": holds a NaN or an infinity (element ",
+                       element_text(bad - p.narrow_at / t.item_bytes, t.shape), ")");
+      } else if (!p.targets.empty()) {
         const std::size_t item = t.item_bytes;
         std::uint64_t at = offset_;  // where bytes[0] sits in the data
         const unsigned char* src = bytes;
@@ -190,6 +202,10 @@ std::size_t weight_stream::prepare(std::size_t bytes) {
   }
   while (touched < bytes && !spent_ && prepared_tensor_ < places_.size()) {
     const weight_placement& p = places_[prepared_tensor_];
+    if (p.narrow != nullptr) {  // its bytes in order: a page a byte ahead of the data
+      touched += prepare_narrow(bytes - touched);
+      continue;
+    }
     const std::size_t each = p.targets.empty() ? 0 : p.rows * p.cols / p.targets.size();  // every target is alike
     std::size_t from = prepared_floats_;
     if (prepared_tensor_ == current_) {
@@ -212,6 +228,25 @@ std::size_t weight_stream::prepare(std::size_t bytes) {
       ++prepared_target_;
       prepared_floats_ = 0;
     }
+  }
+  return touched;
+}
+
+std::size_t weight_stream::prepare_narrow(std::size_t bytes) {
+  constexpr std::size_t page = 4096;
+  const weight_placement& p = places_[prepared_tensor_];
+  const safetensors_tensor& t = tensors_[prepared_tensor_];
+  const auto each = static_cast<std::size_t>(t.end - t.begin);
+  std::size_t from = prepared_floats_;
+  if (prepared_tensor_ == current_ && offset_ > t.begin)
+    from = std::max(from, static_cast<std::size_t>(offset_ - t.begin) + page);
+  unsigned char* at = p.narrow->bytes() + p.narrow_at;
+  std::size_t touched = 0, k = from;
+  for (; k < each && touched < bytes; k += page, touched += page) at[k] = 0;
+  prepared_floats_ = std::min(k, each);
+  if (prepared_floats_ >= each) {
+    ++prepared_tensor_;
+    prepared_target_ = prepared_floats_ = 0;
   }
   return touched;
 }

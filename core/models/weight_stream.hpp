@@ -1,7 +1,8 @@
 // A safetensors file's data section streamed into weights already
 // allocated: the data arrives in chunks of any size, in file order, and
-// each number is widened (F16, BF16), checked finite and moved to its place
-// on the way (a head's slice, nn.Linear's [out, in] turned to [in, out]).
+// each number is checked finite and either kept as the file stores it (a
+// narrow_matrix: F16 and BF16 stay two bytes) or widened and moved to its
+// float place on the way (a head's slice, [out, in] turned to [in, out]).
 // model_loader (one GPT file) and folder_loader (a folder's shards) both
 // feed their files through it.
 #pragma once
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "formats/safetensors.hpp"
+#include "tensor/narrow.hpp"
 
 namespace attention {
 
@@ -19,13 +21,19 @@ namespace attention {
 // (r % row_block) · row_stride + (c % col_block) · col_stride.
 struct weight_placement {
   std::size_t rows = 1, cols = 1, row_block = 1, col_block = 1, row_stride = 0, col_stride = 1;
-  std::vector<float*> targets;  // none: the tensor is skipped
+  std::vector<float*> targets;  // none (and no narrow): the tensor is skipped
+  // Or the tensor's bytes as they are, from byte narrow_at of this matrix
+  // (of the tensor's dtype): several tensors may share one, side by side.
+  narrow_matrix* narrow = nullptr;
+  std::size_t narrow_at = 0;
 };
 
 // The file's [rows, cols] as it is.
 weight_placement placed_as_is(float* target, std::size_t rows, std::size_t cols);
 // nn.Linear's [out, in] = [rows, cols] turned to [in, out]: element (r, c) to (c, r).
 weight_placement placed_transposed(float* target, std::size_t rows, std::size_t cols);
+// The file's bytes as they are, into `target` from byte `at`.
+weight_placement placed_narrow(narrow_matrix& target, std::size_t at = 0);
 
 class weight_stream {
  public:
@@ -53,6 +61,7 @@ class weight_stream {
   void spend() { spent_ = true; }
 
  private:
+  std::size_t prepare_narrow(std::size_t bytes);  // prepare() in a narrow tensor
   void store(const safetensors_tensor& t, const weight_placement& p, const unsigned char* bytes, std::uint64_t first,
              std::size_t count);
 
@@ -65,7 +74,7 @@ class weight_stream {
   std::size_t partial_bytes_ = 0;
   std::size_t prepared_tensor_ = 0;  // prepare()'s place: a tensor, one of its targets,
   std::size_t prepared_target_ = 0;  // and the floats of that target touched so far
-  std::size_t prepared_floats_ = 0;
+  std::size_t prepared_floats_ = 0;  // (bytes, for a narrow tensor)
   bool spent_ = false;
 };
 

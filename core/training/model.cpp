@@ -9,9 +9,11 @@
 #include "errors/check.hpp"
 #include "random/sampling.hpp"
 #include "tensor/matmul.hpp"
+#include "tensor/narrow_matmul.hpp"
 #include "tensor/rotary.hpp"
 #include "tensor/sums.hpp"
 #include "tensor/vector_math.hpp"
+#include "training/narrow_weights.hpp"
 #include "training/rms_norm.hpp"
 #include "training/self_attention.hpp"
 #include "training/swiglu.hpp"
@@ -102,9 +104,11 @@ void add_bias(tensor3& out, const tensor2& bias) {
   }
 }
 
-// x @ W (+ b): a Linear, its bias added after the product
-tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias) {
-  tensor3 out = project(x, w);
+// x @ W (+ b): a Linear, its bias added after the product; W training's
+// float (in, out), or a model file's narrow W in the file's layout
+tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias, const narrow_matrix& narrow = {},
+                  bool conv1d = false) {
+  tensor3 out = product_of(x, w, narrow, conv1d);
   add_bias(out, bias);
   return out;
 }
@@ -145,13 +149,17 @@ tensor3 embed(const model_weights& w, const model_spec& spec, const std::vector<
   ATTENTION_CHECK(!learned || w.pos.shape(0) >= T, "forward: ", T, " positions, the position table holds ",
                   w.pos.shape(0));
   tensor3 h({B, T, d});
+  const bool narrow = !w.tok_narrow.empty();
   for (std::size_t b = 0; b < B; ++b)
     for (std::size_t t = 0; t < T; ++t) {
       const auto id = static_cast<std::size_t>(tokens[b * T + t]);
-      const float* __restrict tok = w.tok.data() + id * d;  // rows of d floats: whole-vector adds
-      float* __restrict row = h.data() + (b * T + t) * d;
+      // rows of d floats: whole-vector adds (pos and type restrict; tok may be row itself,
+      // a model file's narrow row widened in place first, read at the index it is written)
+      float* row = h.data() + (b * T + t) * d;
+      if (narrow) widen_rows(w.tok_narrow, id, 1, row);
+      const float* tok = narrow ? row : w.tok.data() + id * d;
       if (!learned) {
-        std::copy_n(tok, d, row);
+        if (!narrow) std::copy_n(tok, d, row);
         continue;
       }
       const float* __restrict pos = w.pos.data() + t * d;
@@ -168,19 +176,26 @@ tensor3 embed(const model_weights& w, const model_spec& spec, const std::vector<
 // The MLP's input to its output, (B, T, d) -> (B, T, d): fc, the
 // activation (or SwiGLU's gate with fc_up), fc2; what it made kept in lp.
 tensor3 mlp(const tensor3& x, const model_layer& layer, const model_spec& spec, layer_pass& lp) {
-  lp.hidden = linear_of(x, layer.fc, layer.fc_bias);
+  const narrow_linears& n = layer.narrow;
+  lp.hidden = linear_of(x, layer.fc, layer.fc_bias, n.fc, n.conv1d);
   if (spec.swiglu) {
-    lp.up = linear_of(x, layer.fc_up, layer.fc_up_bias);
+    lp.up = linear_of(x, layer.fc_up, layer.fc_up_bias, n.fc_up, n.conv1d);
     lp.active = swiglu(lp.hidden, lp.up);
   } else {
     lp.active = activate(lp.hidden, spec.activation, &lp.gelu_erf);
   }
-  return linear_of(lp.active, layer.fc2, layer.fc2_bias);
+  return linear_of(lp.active, layer.fc2, layer.fc2_bias, n.fc2, n.conv1d);
 }
 
 }  // namespace
 
 tensor3 unembed(const tensor3& x, const model_weights& w) {
+  const narrow_matrix& narrow = w.tied ? w.tok_narrow : w.lm_head_narrow;
+  if (!narrow.empty()) {  // a model file's (V, d) kept narrow: x @ Wᵀ, the bits of the widened W
+    tensor3 out = project_transposed(x, narrow);
+    add_bias(out, w.unembed_bias);
+    return out;
+  }
   const tensor2& rows = w.tied ? w.tok : w.lm_head;
   if (w.tied || w.lm_head.size() != 0) {
     tensor3 out = project_transposed(x, rows);
@@ -191,7 +206,7 @@ tensor3 unembed(const tensor3& x, const model_weights& w) {
 }
 
 bool has_unembedding(const model_weights& w) {
-  return w.tied || w.lm_head.size() != 0 || w.unembed.size() != 0;
+  return w.tied || w.lm_head.size() != 0 || !w.lm_head_narrow.empty() || w.unembed.size() != 0;
 }
 
 forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
@@ -213,12 +228,12 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
     lp.normed = pre;
     if (pre) lp.ln1 = norm_of(lp.input, layer.ln1, spec);
     self_attention(lp.attended(), layer, spec, rotary ? &*rotary : nullptr, pass.layers.size(), lp);
-    h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias);  // the residual stream
+    h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias, layer.narrow.proj, layer.narrow.conv1d);  // the residual stream
     if (spec.post_norm) {  // BERT: LN(attention + h)
       lp.ln1 = norm_of(h, layer.ln1, spec);
       h = lp.ln1.out;
     }
-    if (layer.fc.size() != 0) {  // the MLP
+    if (layer.fc.size() != 0 || !layer.narrow.fc.empty()) {  // the MLP
       lp.middle = std::exchange(h, tensor3());
       if (pre) lp.ln2 = norm_of(lp.middle, layer.ln2, spec);
       h = lp.middle + mlp(pre ? lp.ln2.out : lp.middle, layer, spec, lp);
@@ -233,10 +248,10 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
   pass.last = std::exchange(h, tensor3());
   pass.normed = pre;
   if (pre) pass.ln_f = norm_of(pass.last, w.ln_f, spec);
-  if (w.transform.size() != 0)  // BERT's masked-LM transform: LN(gelu(x @ transform + b)), a LayerNorm in any case
-    pass.transformed =
-        layer_norm(activate(linear_of(pass.last, w.transform, w.transform_bias), spec.activation), w.transform_ln,
-                   spec.norm_eps).out;
+  if (w.transform.size() != 0 || !w.transform_narrow.empty())  // BERT's masked-LM transform: LN(gelu(x @ transform + b))
+    pass.transformed = layer_norm(activate(linear_of(pass.last, w.transform, w.transform_bias, w.transform_narrow),
+                                           spec.activation),
+                                  w.transform_ln, spec.norm_eps).out;
   if (!options.logits || !has_unembedding(w)) return pass;
   pass.logits = unembed(options.last_logits_only ? last_positions(pass.unembedded()) : pass.unembedded(), w);
   if (options.keep != kept::everything) {

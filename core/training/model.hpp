@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "random/generator.hpp"
+#include "tensor/narrow.hpp"
 #include "tensor/tensor.hpp"
 #include "training/activation.hpp"
 #include "training/layer_norm.hpp"
@@ -64,8 +65,23 @@ struct model_head {
   tensor2 key_bias;                 // (1, hs): never trained, but a model file's c_attn.bias holds one (models/)
 };
 
+// A model file's Linear weights kept as the file stores them (F32, F16 or
+// BF16: tensor/narrow.hpp), in its layout: nn.Linear's [out, in], or with
+// conv1d GPT-2's [in, out]. forward() reads them in place of
+// the float tensors, which a model file then leaves empty; training never
+// sets them (training/narrow_weights.hpp reads them). Empty when absent.
+struct narrow_linears {
+  // every head's projections as one Linear, its outputs all H query heads,
+  // then the KV key heads, then the KV value heads (c_attn as it is; q_proj,
+  // k_proj and v_proj one after another). The biases stay in heads.
+  narrow_matrix qkv;
+  narrow_matrix proj, fc, fc_up, fc2;
+  bool conv1d = false;  // [in, out] (GPT-2's Conv1D), else nn.Linear's [out, in]
+};
+
 struct model_layer {
-  std::vector<model_head> heads;
+  std::vector<model_head> heads;    // with narrow.qkv: only the biases
+  narrow_linears narrow;
   tensor2 proj, proj_bias;          // (d, d), (1, d)
   tensor2 fc, fc_bias;              // (d, m·d), (1, m·d) when mlp
   tensor2 fc2, fc2_bias;            // (m·d, d), (1, d) when mlp
@@ -89,6 +105,10 @@ struct model_weights {
   // (GPT-2's is 154 MB). Then `unembed` is empty.
   tensor2 lm_head;
   bool tied = false;
+  // A model file's embedding, lm_head (V, d) and BERT's transform [out, in]
+  // kept narrow (see narrow_linears): tok[x] is then a row widened, the
+  // logits x @ Wᵀ on lm_head or, tied, on tok. Empty in training's models.
+  narrow_matrix tok_narrow, lm_head_narrow, transform_narrow;
 
   // Every tensor in PyTorch's model.parameters() order, for the optimizer.
   std::vector<tensor2*> all();

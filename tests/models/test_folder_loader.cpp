@@ -1,7 +1,8 @@
-// A folder's weights in forward()'s places: nn.Linear turned to [in, out],
-// q_proj split into query heads, k_proj and v_proj into the first kv_heads
-// heads (the others empty), BERT's token type row 0, the masked-LM head, a
-// tied decoder; F16 and BF16 widened exactly; any chunk size the same.
+// A folder's weights in forward()'s places: the weight matrices kept as
+// the file stores them ([out, in]; q_proj, k_proj and v_proj stacked in one
+// qkv), each head as head_weights() widens it (its group's key/value head),
+// BERT's token type row 0, the masked-LM head, a tied decoder; F16 and BF16
+// widened exactly; any chunk size the same.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -9,6 +10,7 @@
 
 #include "folder_support.hpp"
 #include "models/folder_loader.hpp"
+#include "training/narrow_weights.hpp"
 
 using namespace attention;
 
@@ -40,25 +42,33 @@ TEST_CASE("a Llama's weights go where forward() reads them", "[folder-loader]") 
   const model_weights& w = m.model.weights;
   const model_layer& l = w.layers.at(0);
   REQUIRE(l.heads.size() == 2);
+  // q (8 rows), k (4) and v (4) stacked, [out, in]; no float copy
+  CHECK(l.narrow.qkv.rows() == 16);
+  CHECK(l.narrow.qkv.cols() == 8);
+  CHECK_FALSE(l.narrow.conv1d);
+  CHECK(l.heads[0].query.size() == 0);
+  const model_head h0 = head_weights(l, m.model.spec, 0), h1 = head_weights(l, m.model.spec, 1);
   // q_proj row r = head r / 4's output column r % 4, column c its input c
   for (std::size_t r = 0; r < 8; ++r)
     for (std::size_t c = 0; c < 8; ++c)
-      CHECK(l.heads[r / 4].query(c, r % 4) == value_at(f.tensors, "model.layers.0.self_attn.q_proj.weight", r, c));
-  // one key/value head: stored in heads[0], empty in heads[1]
-  CHECK(l.heads[0].key.shape() == std::array<std::size_t, 2>{8, 4});
-  CHECK(l.heads[1].key.size() == 0);
-  CHECK(l.heads[1].value.size() == 0);
-  CHECK(l.heads[0].value(5, 3) == value_at(f.tensors, "model.layers.0.self_attn.v_proj.weight", 3, 5));
-  // o_proj [d, H·hd] -> proj [H·hd, d]; gate, up, down transposed
-  CHECK(l.proj(6, 2) == value_at(f.tensors, "model.layers.0.self_attn.o_proj.weight", 2, 6));
-  CHECK(l.fc.shape() == std::array<std::size_t, 2>{8, 12});
-  CHECK(l.fc(7, 11) == value_at(f.tensors, "model.layers.0.mlp.gate_proj.weight", 11, 7));
-  CHECK(l.fc_up(1, 10) == value_at(f.tensors, "model.layers.0.mlp.up_proj.weight", 10, 1));
-  CHECK(l.fc2(10, 1) == value_at(f.tensors, "model.layers.0.mlp.down_proj.weight", 1, 10));
+      CHECK((r / 4 ? h1 : h0).query(c, r % 4) == value_at(f.tensors, "model.layers.0.self_attn.q_proj.weight", r, c));
+  // one key/value head, read by both query heads
+  CHECK(h0.key.shape() == std::array<std::size_t, 2>{8, 4});
+  CHECK(h1.key == h0.key);
+  CHECK(h1.value == h0.value);
+  CHECK(h0.key(6, 1) == value_at(f.tensors, "model.layers.0.self_attn.k_proj.weight", 1, 6));
+  CHECK(h0.value(5, 3) == value_at(f.tensors, "model.layers.0.self_attn.v_proj.weight", 3, 5));
+  // o_proj, gate, up, down kept [out, in] as the file stores them
+  CHECK(widened(l.narrow.proj)(2, 6) == value_at(f.tensors, "model.layers.0.self_attn.o_proj.weight", 2, 6));
+  CHECK(widened(l.narrow.fc).shape() == std::array<std::size_t, 2>{12, 8});
+  CHECK(widened(l.narrow.fc)(11, 7) == value_at(f.tensors, "model.layers.0.mlp.gate_proj.weight", 11, 7));
+  CHECK(widened(l.narrow.fc_up)(10, 1) == value_at(f.tensors, "model.layers.0.mlp.up_proj.weight", 10, 1));
+  CHECK(widened(l.narrow.fc2)(1, 10) == value_at(f.tensors, "model.layers.0.mlp.down_proj.weight", 1, 10));
   CHECK(l.ln1.weight(0, 5) == value_at(f.tensors, "model.layers.0.input_layernorm.weight", 0, 5));
   CHECK(l.ln1.bias.size() == 0);  // RMSNorm: a weight only
   CHECK(w.ln_f.weight(0, 7) == value_at(f.tensors, "model.norm.weight", 0, 7));
-  CHECK(w.lm_head(5, 7) == value_at(f.tensors, "lm_head.weight", 5, 7));  // kept [V, d]
+  CHECK(widened(w.lm_head_narrow)(5, 7) == value_at(f.tensors, "lm_head.weight", 5, 7));  // kept [V, d]
+  CHECK(widened(w.tok_narrow)(4, 3) == value_at(f.tensors, "model.embed_tokens.weight", 4, 3));
   CHECK(w.pos.size() == 0);
   CHECK_FALSE(w.tied);
   // the spec forward() reads
@@ -92,8 +102,10 @@ TEST_CASE("a tied Llama has no lm_head", "[folder-loader]") {
   f.config["tie_word_embeddings"] = true;
   const folder_model m = loaded(f);
   CHECK(m.model.weights.tied);
-  CHECK(m.model.weights.lm_head.size() == 0);
-  CHECK(m.model.weights.layers[0].heads[1].key.size() == 32);  // two key/value heads
+  CHECK(m.model.weights.lm_head_narrow.empty());
+  CHECK(m.model.weights.layers[0].narrow.qkv.rows() == (2 + 2 * 2) * 4);  // two key/value heads
+  const model_head h1 = head_weights(m.model.weights.layers[0], m.model.spec, 1);
+  CHECK(h1.key(2, 3) == value_at(f.tensors, "model.layers.0.self_attn.k_proj.weight", 7, 2));
 }
 
 TEST_CASE("BERT's weights, prefixed or not, old names or new", "[folder-loader]") {
@@ -109,12 +121,12 @@ TEST_CASE("BERT's weights, prefixed or not, old names or new", "[folder-loader]"
       CHECK(w.pos(7, 1) == value_at(f.tensors, e + "position_embeddings.weight", 7, 1));
       CHECK(w.ln_e.bias(0, 2) == value_at(f.tensors, e + "LayerNorm." + (gamma ? "beta" : "bias"), 0, 2));
       const model_layer& l = w.layers.at(0);
-      CHECK(l.heads[1].key(2, 3) == value_at(f.tensors, prefix + "encoder.layer.0.attention.self.key.weight", 7, 2));
+      CHECK(head_weights(l, m.model.spec, 1).key(2, 3) == value_at(f.tensors, prefix + "encoder.layer.0.attention.self.key.weight", 7, 2));
       CHECK(l.heads[1].key_bias(0, 1) == value_at(f.tensors, prefix + "encoder.layer.0.attention.self.key.bias", 0, 5));
       CHECK(l.ln1.weight(0, 4) ==
             value_at(f.tensors, prefix + "encoder.layer.0.attention.output.LayerNorm." + (gamma ? "gamma" : "weight"), 0, 4));
       CHECK(l.ln2.weight.size() == 8);
-      CHECK(w.transform(2, 5) == value_at(f.tensors, "cls.predictions.transform.dense.weight", 5, 2));
+      CHECK(widened(w.transform_narrow)(5, 2) == value_at(f.tensors, "cls.predictions.transform.dense.weight", 5, 2));
       CHECK(w.unembed_bias(0, 4) == value_at(f.tensors, "cls.predictions.bias", 0, 4));
       CHECK(w.tied);  // no decoder.weight: the word embeddings
       CHECK(m.masked_lm);
@@ -128,11 +140,11 @@ TEST_CASE("BERT's weights, prefixed or not, old names or new", "[folder-loader]"
   decoder.tensors.add("cls.predictions.decoder.weight", {6, 8});
   const folder_model d = loaded(decoder);
   CHECK_FALSE(d.model.weights.tied);
-  CHECK(d.model.weights.lm_head(5, 0) == value_at(decoder.tensors, "cls.predictions.decoder.weight", 5, 0));
+  CHECK(widened(d.model.weights.lm_head_narrow)(5, 0) == value_at(decoder.tensors, "cls.predictions.decoder.weight", 5, 0));
   const folder_model headless = loaded(folder_support::small_bert("", false));
   CHECK_FALSE(headless.masked_lm);
   CHECK_FALSE(headless.logits);
-  CHECK(headless.model.weights.transform.size() == 0);
+  CHECK(headless.model.weights.transform_narrow.empty());
 }
 
 TEST_CASE("F16 and BF16 widen exactly as the loader of model files widens them", "[folder-loader]") {

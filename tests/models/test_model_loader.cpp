@@ -9,6 +9,7 @@
 
 #include "model_support.hpp"
 #include "models/model_loader.hpp"
+#include "training/narrow_weights.hpp"
 
 using namespace attention;
 using model_support::file_builder;
@@ -104,7 +105,7 @@ TEST_CASE("c_attn's [q | k | v] splits into heads, in nanoGPT's and in Hugging F
       }
     return std::vector<float>();
   }();
-  const model_head& head1 = n.weights.layers[0].heads[1];
+  const model_head head1 = head_weights(n.weights.layers[0], n.spec, 1);  // widened from c_attn kept as it is
   for (std::size_t i = 0; i < 8; ++i)
     for (std::size_t c = 0; c < 4; ++c) {
       CHECK(head1.query(i, c) == attn[(0 * 8 + 4 + c) * 8 + i]);  // row o = part·d + head·hs + c, column i
@@ -151,9 +152,11 @@ TEST_CASE("F16 and BF16 widen to float32 exactly, subnormals and signs included"
   const gpt_model m = fed(f.bytes(), 3);
   const std::vector<float> widened = {1.0f, -2.0f, 0.5f, std::ldexp(1.0f, -24), -0.0f, 65504.0f, std::ldexp(1.0f, -14),
                                       0.0999755859375f};
+  REQUIRE(m.weights.tok_narrow.dtype() == weight_dtype::f16);  // kept two bytes a number
+  const tensor2 tok = attention::widened(m.weights.tok_narrow);
   for (std::size_t i = 0; i < 40; ++i) {
-    CHECK(m.weights.tok.data()[i] == widened[i % widened.size()]);
-    CHECK(std::signbit(m.weights.tok.data()[i]) == std::signbit(widened[i % widened.size()]));
+    CHECK(tok.data()[i] == widened[i % widened.size()]);
+    CHECK(std::signbit(tok.data()[i]) == std::signbit(widened[i % widened.size()]));
   }
   for (std::size_t i = 0; i < 32; ++i) CHECK(m.weights.pos.data()[i] == (i % 2 ? -3.25f : 1.5f));
 }
@@ -216,12 +219,14 @@ TEST_CASE("the loader refuses data beyond the tensors, an early end, and use aft
 TEST_CASE("buffers are skipped, never allocated; an untied lm_head is kept [V, d]", "[model-loader]") {
   const gpt_model m = read_model_file(model_support::model_path("hf-f32"));  // Hugging Face layout, untied
   CHECK_FALSE(m.weights.tied);
-  CHECK(m.weights.lm_head.shape(0) == m.config.vocab);
+  CHECK(m.weights.lm_head_narrow.rows() == m.config.vocab);
   CHECK(m.weights.unembed.size() == 0);
   const gpt_model tied = read_model_file(model_support::model_path("nano-tied-bias"));
   CHECK(tied.weights.tied);
-  CHECK(tied.weights.lm_head.size() == 0);  // the forward reads wte itself
-  std::uint64_t numbers = 0;
+  CHECK(tied.weights.lm_head_narrow.empty());  // the forward reads wte itself
+  std::uint64_t numbers = tied.weights.tok_narrow.size();  // the floats and the weight matrices kept narrow
   for (const tensor2* t : tied.weights.all()) numbers += t->size();
+  for (const model_layer& l : tied.weights.layers)
+    numbers += l.narrow.qkv.size() + l.narrow.proj.size() + l.narrow.fc.size() + l.narrow.fc2.size();
   CHECK(numbers == tied.config.parameters);
 }
