@@ -4,15 +4,13 @@
 // (one forward of each, then run_model of each: the forward, the guesses
 // after every position, the loss), so that every model shares the machine's
 // load minute by minute. The multiply-adds are counted from each block's
-// shapes (forward_work.hpp), the memory each load added (resident set).
+// shapes (forward_work.hpp), the memory each model holds once loaded.
 //   attention-families-bench T RUNS MODEL_OR_FOLDER…  → JSON on stdout
 #include <malloc.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdint>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -34,19 +32,19 @@ double ms_since(clock_type::time_point start) {
   return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
 }
 
-// The resident set now, in bytes (/proc/self/statm's second field).
-std::uint64_t resident_bytes() {
-  std::ifstream statm("/proc/self/statm");
-  std::uint64_t size = 0, resident = 0;
-  statm >> size >> resident;
-  return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+// The bytes malloc has handed out and not had back: what a load added to it
+// is what the model holds (the resident set would miss memory an earlier
+// model's run freed and this load reused).
+std::uint64_t held_bytes() {
+  const struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
 }
 
 struct bench_model {
   std::string path, family;
   attention::gpt_model model;
   double load_ms = 0;
-  std::uint64_t resident_added = 0;
+  std::uint64_t held = 0;
   std::vector<std::int64_t> tokens;
   std::vector<double> forward_ms, run_ms;
 };
@@ -55,7 +53,7 @@ struct bench_model {
 bench_model load(const std::string& path) {
   bench_model b;
   b.path = path;
-  const std::uint64_t before = resident_bytes();
+  const std::uint64_t before = held_bytes();
   const auto start = clock_type::now();
   if (attention::is_folder(path)) {
     const attention::family_config config = attention::read_family_config(attention::read_folder_config(path));
@@ -66,7 +64,7 @@ bench_model load(const std::string& path) {
     b.model = attention::read_model_file(path);
   }
   b.load_ms = ms_since(start);
-  b.resident_added = resident_bytes() - before;
+  b.held = held_bytes() - before;
   return b;
 }
 
@@ -115,7 +113,7 @@ int main(int argc, char** argv) {
                                           {"mlp_width", s.mlp_width()}, {"swiglu", s.swiglu},
                                           {"rotary", s.rope_theta > 0}, {"vocab", s.vocab}}},
                                {"load_ms", b.load_ms},
-                               {"resident_added_bytes", b.resident_added},
+                               {"held_bytes", b.held},
                                {"forward_ms", b.forward_ms},
                                {"run_ms", b.run_ms},
                                {"multiply_adds", attention::forward_multiply_adds(s, b.model.weights, T)}});

@@ -58,7 +58,7 @@ const [nativeGpt2, nativeSmol, nativeQwen] = native.models;
 if (nativeOnly) {
   for (const m of native.models) {
     const ms = median(m.forward_ms);
-    log(`  ${m.family}: ${(2 * m.multiply_adds / 1e9).toFixed(1)} GFLOP, forward ${ms.toFixed(0)} ms, ${(2 * m.multiply_adds / (ms * 1e6)).toFixed(1)} GFLOP/s, load ${m.load_ms.toFixed(0)} ms, resident +${(m.resident_added_bytes / 1e6).toFixed(0)} MB`);
+    log(`  ${m.family}: ${(2 * m.multiply_adds / 1e9).toFixed(1)} GFLOP, forward ${ms.toFixed(0)} ms, ${(2 * m.multiply_adds / (ms * 1e6)).toFixed(1)} GFLOP/s, load ${m.load_ms.toFixed(0)} ms, holding ${(m.held_bytes / 1e6).toFixed(0)} MB`);
   }
   process.exit(0);
 }
@@ -108,8 +108,7 @@ const row = (nativeModel, name) => {
     family: nativeModel.family, parameters: nativeModel.parameters, shape: nativeModel.shape, multiply_adds: nativeModel.multiply_adds,
     file_bytes: fileBytes,
     native: { forward_ms: median(nativeModel.forward_ms), run_ms: median(nativeModel.run_ms), load_ms: nativeModel.load_ms,
-              gflops: gflops(nativeModel, median(nativeModel.forward_ms)), resident_added_bytes: nativeModel.resident_added_bytes,
-              resident_of_file: nativeModel.resident_added_bytes / fileBytes },
+              gflops: gflops(nativeModel, median(nativeModel.forward_ms)), held_bytes: nativeModel.held_bytes, held_of_file: nativeModel.held_bytes / fileBytes },
     wasm: { run_ms: median(wasm), runs_ms: wasm, gflops: gflops(nativeModel, median(wasm)), of_peak: gflops(nativeModel, median(wasm)) / peaks.wasm.gflops,
             load_ms: opened[name].load_ms, memory_after_load_bytes: opened[name].memory_after_load_bytes,
             memory_peak_bytes: closed[name].memory_peak_bytes, memory_of_file: closed[name].memory_peak_bytes / fileBytes },
@@ -149,7 +148,7 @@ const table = [
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ...Object.entries(models).map(([name, m]) => `| ${names[name]}, ${f(m.parameters / 1e6, 1)}M parameters, ${mb(m.file_bytes)} | ${f((2 * m.multiply_adds) / 1e9, 1)} | ${f(m.native.forward_ms)} | ${f(m.native.gflops, 1)} | ${f(m.wasm.run_ms)} | ${f(m.wasm.gflops, 1)} | ${pct(m.wasm.of_peak)} | ${f(m.wasm.load_ms / 1000, 2)} s | ${mb(m.wasm.memory_peak_bytes)}, ${f(m.wasm.memory_of_file, 2)} × |`),
   '',
-  `SmolLM2's GFLOP/s over GPT-2's in wasm, round by round: median ${pct(share.median)} (p25–p75 ${pct(share.p25)}–${pct(share.p75)}, all ${pct(share.min)}–${pct(share.max)}); natively ${pct(nativeShare)}. Opening: a GPT file is one \`open()\` of the File; a folder is its \`config.json\` read and checked in the page (\`engine/folder-source.js\`), then \`openFolder()\`, its shard streamed into the worker; the SIMD128 peak is ${f(peaks.wasm.gflops, 1)} GFLOP/s (\`peaks.mjs\`, this run). Natively each load added to the resident set: GPT-2 ${mb(models.gpt2.native.resident_added_bytes)} (${f(models.gpt2.native.resident_of_file, 2)} × its file), SmolLM2 ${mb(models.smollm2.native.resident_added_bytes)} (${f(models.smollm2.native.resident_of_file, 2)} ×), Qwen2.5 ${mb(models.qwen2.native.resident_added_bytes)} (${f(models.qwen2.native.resident_of_file, 2)} ×). Qwen2.5's \`run()\` in wasm: ${f(models.qwen2.wasm.run_ms)} ms (${wasmMs.qwen2.map((x) => f(x)).join(', ')}), natively its forward ${f(models.qwen2.native.forward_ms)} ms. Wasm memory is the worker's whole memory (weights, activations, the allocator's free space; it never shrinks, so after the runs it is the peak): Qwen2.5 ${mb(models.qwen2.wasm.memory_after_load_bytes)} after the load (its ${f(models.qwen2.parameters / 1e6, 1)}M weights are ${mb(4 * models.qwen2.parameters)} as float32, ${mb(2 * models.qwen2.parameters)} kept as BF16), ${mb(models.qwen2.wasm.memory_peak_bytes)} at its peak.`,
+  `SmolLM2's GFLOP/s over GPT-2's in wasm, round by round: median ${pct(share.median)} (p25–p75 ${pct(share.p25)}–${pct(share.p75)}, all ${pct(share.min)}–${pct(share.max)}); natively ${pct(nativeShare)}. Opening: a GPT file is one \`open()\` of the File; a folder is its \`config.json\` read and checked in the page (\`engine/folder-source.js\`), then \`openFolder()\`, its shard streamed into the worker; the SIMD128 peak is ${f(peaks.wasm.gflops, 1)} GFLOP/s (\`peaks.mjs\`, this run). Natively each model holds once loaded (malloc's bytes in use, before and after its load): GPT-2 ${mb(models.gpt2.native.held_bytes)} (${f(models.gpt2.native.held_of_file, 2)} × its file), SmolLM2 ${mb(models.smollm2.native.held_bytes)} (${f(models.smollm2.native.held_of_file, 2)} ×), Qwen2.5 ${mb(models.qwen2.native.held_bytes)} (${f(models.qwen2.native.held_of_file, 2)} ×). Qwen2.5's \`run()\` in wasm: ${f(models.qwen2.wasm.run_ms)} ms (${wasmMs.qwen2.map((x) => f(x)).join(', ')}), natively its forward ${f(models.qwen2.native.forward_ms)} ms. Wasm memory is the worker's whole memory (weights, activations, the allocator's free space; it never shrinks, so after the runs it is the peak): Qwen2.5 ${mb(models.qwen2.wasm.memory_after_load_bytes)} after the load (its ${f(models.qwen2.parameters / 1e6, 1)}M weights are ${mb(4 * models.qwen2.parameters)} as float32, ${mb(2 * models.qwen2.parameters)} kept as BF16), ${mb(models.qwen2.wasm.memory_peak_bytes)} at its peak.`,
   '',
   '| budget | measured | met |',
   '| --- | --- | --- |',
