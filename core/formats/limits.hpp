@@ -85,6 +85,8 @@ inline constexpr std::size_t vocab = 1u << 18;               // V: 262,144
 inline constexpr std::size_t embed = 8192;                   // d
 inline constexpr std::size_t layers = 256;
 inline constexpr std::size_t length = 8192;                  // Tmax, the rows of wpe
+inline constexpr std::size_t rotary_length = 1u << 20;       // a rotary model's max_position_embeddings: no table to
+                                                             // allocate (Llama 3's 131,072 reads); positions exact in float32
 inline constexpr std::uint64_t parameters = 1u << 29;        // 536,870,912 numbers: 2 GiB as float32
 inline constexpr std::uint64_t request_attention = 1u << 28; // layers · heads · T² of one sequence: 1 GiB of weights
 inline constexpr std::uint64_t request_logits = 1u << 28;    // T · V of one sequence, made a block at a time (GPT-2 on 1,024: 51,463,168)

@@ -115,7 +115,8 @@ family_config read_family_config(std::string_view text) {
   namespace lim = limits::models;
   f.vocab = size_field(c, "vocab_size", lim::vocab);
   f.embed = size_field(c, "hidden_size", lim::embed);
-  f.length = size_field(c, "max_position_embeddings", lim::length);
+  // a learned table (BERT) is allocated, rows × d; rotation allocates nothing per position
+  f.length = size_field(c, "max_position_embeddings", f.family == model_family::llama ? lim::rotary_length : lim::length);
   f.intermediate = size_field(c, "intermediate_size", 4 * lim::embed);
   if (given(c, "num_hidden_layers") && c.at("num_hidden_layers") == 0) f.layers = 0;  // embeddings only: honest
   else f.layers = size_field(c, "num_hidden_layers", lim::layers);

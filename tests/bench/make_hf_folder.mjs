@@ -17,10 +17,7 @@ export const shapes = {
   },
   'qwen2.5-0.5b': {
     model_type: 'qwen2', hidden_size: 896, num_hidden_layers: 24, num_attention_heads: 14, num_key_value_heads: 2,
-    // the published config says 32768 positions, which the core refuses today
-    // (limits::models::length, 8192, holds for rotary models too, which have no
-    // position table to allocate); the forward on 128 tokens is the same
-    intermediate_size: 4864, vocab_size: 151936, max_position_embeddings: 8192, rope_theta: 1000000.0,
+    intermediate_size: 4864, vocab_size: 151936, max_position_embeddings: 32768, rope_theta: 1000000.0,
     rms_norm_eps: 1e-6, tie_word_embeddings: true,
   },
 };

@@ -123,6 +123,15 @@ TEST_CASE("sizes are checked before any tensor is looked at", "[family-config]")
                     "config.json: 1048577 bytes, beyond the limit of 1048576");
 }
 
+TEST_CASE("a rotary model's max_position_embeddings is not a table: Llama 3's and Qwen2.5's read, BERT's table stays bounded", "[family-config]") {
+  CHECK(read(with(llama, "max_position_embeddings", 131072)).length == 131072);  // Llama 3.1
+  CHECK(read(with(llama, "max_position_embeddings", 1u << 20)).length == 1u << 20);
+  CHECK_THROWS_WITH(read(with(llama, "max_position_embeddings", (1u << 20) + 1)),
+                    "config.max_position_embeddings: 1048577 is beyond the limit of 1048576");
+  CHECK_THROWS_WITH(read(with(bert, "max_position_embeddings", 131072)),
+                    "config.max_position_embeddings: 131072 is beyond the limit of 8192");
+}
+
 TEST_CASE("Mistral's sliding_window smaller than the tokens is refused", "[family-config]") {
   const family_config m = read(with(with(llama, "model_type", "mistral"), "sliding_window", 4));
   CHECK_NOTHROW(check_sliding_window(m, 4, "--tokens"));
