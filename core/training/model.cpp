@@ -92,18 +92,6 @@ model_weights init_weights(generator& gen, const model_spec& spec) {
 
 namespace {
 
-// (+ b): a Linear's bias, added after the product
-void add_bias(tensor3& out, const tensor2& bias) {
-  if (bias.size() == 0) return;
-  const std::size_t n = out.shape(2), rows = out.size() / n;
-  // raw pointers that cannot alias: the compiler then adds whole vectors
-  const float* __restrict b = bias.data();
-  for (std::size_t r = 0; r < rows; ++r) {
-    float* __restrict row = out.data() + r * n;
-    for (std::size_t c = 0; c < n; ++c) row[c] += b[c];
-  }
-}
-
 // x @ W (+ b): a Linear, its bias added after the product; W training's
 // float (in, out), or a model file's narrow W in the file's layout
 tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias, const narrow_matrix& narrow = {},

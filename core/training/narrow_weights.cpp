@@ -6,6 +6,17 @@
 
 namespace attention {
 
+void add_bias(tensor3& out, const tensor2& bias) {
+  if (bias.size() == 0) return;
+  const std::size_t n = out.shape(2), rows = out.size() / n;
+  // raw pointers that cannot alias: the compiler then adds whole vectors
+  const float* __restrict b = bias.data();
+  for (std::size_t r = 0; r < rows; ++r) {
+    float* __restrict row = out.data() + r * n;
+    for (std::size_t c = 0; c < n; ++c) row[c] += b[c];
+  }
+}
+
 tensor3 product_of(const tensor3& x, const tensor2& w, const narrow_matrix& narrow, bool conv1d) {
   if (narrow.empty()) return project(x, w);
   return conv1d ? project(x, narrow) : project_transposed(x, narrow);

@@ -17,6 +17,10 @@ namespace attention {
 // with conv1d, else [out, in]), else training's float W (in, out). No bias.
 tensor3 product_of(const tensor3& x, const tensor2& w, const narrow_matrix& narrow, bool conv1d);
 
+// out += bias on every row, (B, T, n) + (1, n): a Linear's bias after its
+// product; nothing when the model has none (an empty bias).
+void add_bias(tensor3& out, const tensor2& bias);
+
 // Where head j's query, and key/value head g's key and value, sit among the
 // outputs of a layer's narrow qkv: all H queries, the KV keys, the KV values.
 struct qkv_columns {

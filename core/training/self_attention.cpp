@@ -13,18 +13,6 @@
 namespace attention {
 namespace {
 
-// (+ b): a Linear's bias, added after the product
-void add_bias(tensor3& out, const tensor2& bias) {
-  if (bias.size() == 0) return;
-  const std::size_t n = out.shape(2), rows = out.size() / n;
-  // raw pointers that cannot alias: the compiler then adds whole vectors
-  const float* __restrict b = bias.data();
-  for (std::size_t r = 0; r < rows; ++r) {
-    float* __restrict row = out.data() + r * n;
-    for (std::size_t c = 0; c < n; ++c) row[c] += b[c];
-  }
-}
-
 // Every head's projections of a layer as one product, (B, T, d) @ (d, width):
 // each output is still its own sum over d, so the bits are those of the
 // heads' own products, and one wide product keeps the vectors full where a
