@@ -73,8 +73,12 @@ function expected(tokens, at, t) {
 test('a token hovered, focused or tapped lights its row in every head, the large head and the graph; leaving it lights none', async () => {
   const page = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}&layer=1&head=2`, { viewport: { width: 1280, height: 720 }, hasTouch: true });
   assert.deepEqual(await lit(page), { grid: null, outlined: null, head: null, graph: null, chip: null, bars: '18' });
+  const key = () => page.textContent('.next-tokens-key');
+  assert.match(await key(), /^What Generate draws from at temperature 0\.8/);
   await page.hover('.token-chip[data-position="3"]');
   const three = await lit(page);
+  // a token that is not the last: its bars are what the model would draw there, not what Generate draws
+  assert.match(await key(), /^What the model would draw after this token \(Generate continues after the last one\) at temperature 0\.8/);
   assert.deepEqual({ ...three, outlined: three.outlined !== null }, { grid: '3', outlined: true, head: '3', graph: '0:3', chip: '3', bars: '3' });
   // the outline sits on row 3 of 19 in each thumbnail (96 px, 1 px padding and border 2 px)
   const size = await page.$eval('.model-thumb', (b) => b.clientHeight);

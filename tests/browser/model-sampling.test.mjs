@@ -73,6 +73,8 @@ test('top-k and top-p: sliders beside the temperature; the bars are the core\'s,
   // top-k 3 (stop 3): three kept, the rest struck out, the kept ones renormalized
   await slide(page, 'Top-k', 3);
   await page.waitForFunction(() => document.querySelectorAll('.next-token-bars li[data-kept="0"]').length === 7);
+  // a removed token is greyed and its percentage struck, not its text: a struck one-letter token read as another letter (l as ł)
+  assert.deepEqual(await page.$eval('.next-token-bars li[data-kept="0"]', (li) => [getComputedStyle(li.querySelector('.next-token-text')).textDecorationLine, getComputedStyle(li.querySelector('.next-token-p')).textDecorationLine]), ['none', 'line-through']);
   assert.deepEqual(await outputs(page), ['3', 'off']);
   const k3 = expected(tokens, 18, 0.8, 3, 1);
   assert.deepEqual(await bars(page), k3.bars);

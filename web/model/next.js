@@ -51,7 +51,7 @@ export function showGuesses(view, t) {
     guesses.push([labelsOf([ids[g]], view.info, view.tokenizer)[0], kept[g] ? drawn[g] : probabilities[g], own[g], kept[g] === 1]);
   }
   const label = JSON.stringify(view.labels[at]);
-  view.next.draw(guesses, t === null ? `the last token, ${label}` : `token ${at}, ${label}`, temperature, cutSentence(view, topK, topP, remaining[at]));
+  view.next.draw(guesses, t === null ? `the last token, ${label}` : `token ${at}, ${label}`, temperature, cutSentence(view, topK, topP, remaining[at]), at === T - 1);
   view.next.box.dataset.position = String(at);
   view.chips.mark(t);
 }

@@ -28,10 +28,13 @@ export class NextTokens {
   // `temperature`, own at 1, kept false: removed by top-k or top-p); after: a
   // description of the position; cut: what top-k and top-p did ('' when off).
   // The bars are kept and changed in place: each keystroke brings ten new ones.
-  draw(guesses, after, temperature = 1, cut = '') {
+  // last: `after` is the last token, the one Generate continues from; at any
+  // other the bars are what the model guesses there, which Generate never draws.
+  draw(guesses, after, temperature = 1, cut = '', last = true) {
+    const what = last ? 'What Generate draws from' : 'What the model would draw after this token (Generate continues after the last one)';
     this.show(guesses, `Next token after ${after}`, (temperature === 1
-      ? 'What Generate draws from at temperature 1: the model’s own probabilities.'
-      : `What Generate draws from at temperature ${temperature}; the outline is the model’s own (temperature 1).`) + (cut ? ` ${cut}` : ''), temperature);
+      ? `${what} at temperature 1: the model’s own probabilities.`
+      : `${what} at temperature ${temperature}; the outline is the model’s own (temperature 1).`) + (cut ? ` ${cut}` : ''), temperature);
   }
 
   // The bars under a title and a key line (an encoder's guesses for one
