@@ -94,6 +94,7 @@ test('stepping forward and back changes the step shown', async () => {
   assert.match(await title(), /^out:/);
   assert.equal(await page.$eval('#forward', (b) => b.disabled), true);
   await page.click('.step-button[data-step="masked"]');
+  assert.equal(await title(), 'masked: no talking to the future');
   await page.waitForTimeout(2200);  // let the −∞ cells appear
   await shot(page, 'page-step-masked');
   await page.click('#play');
@@ -379,5 +380,20 @@ test('step lines say what this scenario does: its sizes, x\'s source, x or the c
   assert.equal(await page.$eval('.matrix-name', (n) => n.textContent), 'x');
   await page.evaluate(() => { location.hash = '#preset=sun-rises-cross&step=qkv'; });
   await page.waitForFunction(() => document.getElementById('formula').textContent.includes('k = context · W_key'));
+  await page.context().close();
+});
+
+test('an encoder\'s masked and weights steps say that nothing is hidden, not that the future is', async () => {
+  // sun-rises has no mask (an encoder, as a BERT head opened from the Model view): the causal words were wrong there
+  const page = await openPage(env.browser, `${env.url}#preset=sun-rises&step=masked`);
+  await ready(page);
+  await page.waitForFunction(() => document.getElementById('step-title').textContent.startsWith('masked'));
+  assert.equal(await page.textContent('#step-title'), 'masked: nothing hidden, every token sees every token');
+  assert.match(await page.textContent('#step-text'), /^This scenario has no mask \(an encoder, as BERT\)/);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.getElementById('step-title').textContent.startsWith('weights'));
+  assert.doesNotMatch(await page.textContent('#step-text'), /−∞/);
+  await shot(page, 'page-step-masked-encoder');
+  assert.deepEqual(page.problems, []);
   await page.context().close();
 });

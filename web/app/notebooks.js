@@ -60,15 +60,20 @@ export const stepText = {
     formula: 'scaled = scores / √head_size / temperature',
     pytorch: 'wei = q @ k.transpose(-2, -1) * head_size**-0.5',
   },
+  // an encoder's scenario (mask none: BERT's heads, the bank) hides nothing, so
+  // the title and the line follow the trace's mask (facts.mask)
   masked: {
-    title: 'masked: no talking to the future',
-    text: 'Where the mask is 0 the score becomes −∞, so that position gets no weight at all.',
+    title: (f) => (f.mask === 'none' ? 'masked: nothing hidden, every token sees every token'
+      : f.mask === 'custom' ? 'masked: the mask decides who talks to whom' : 'masked: no talking to the future'),
+    text: (f) => (f.mask === 'none' ? 'This scenario has no mask (an encoder, as BERT): every score passes through unchanged, the future included.'
+      : 'Where the mask is 0 the score becomes −∞, so that position gets no weight at all.'),
     formula: 'masked[i, j] = −∞ where mask[i, j] = 0',
     pytorch: "wei = wei.masked_fill(tril == 0, float('-inf'))",
   },
   weights: {
     title: 'weights: softmax makes each row sum to 1',
-    text: 'Each row is exponentiated and normalized: exp(−∞) = 0, and the rest share the weight.',
+    text: (f) => (f.mask === 'none' ? 'Each row is exponentiated and normalized, so it sums to 1: every position gets some weight.'
+      : 'Each row is exponentiated and normalized: exp(−∞) = 0, and the rest share the weight.'),
     formula: 'weights[i] = exp(masked[i] − max) / Σ exp(masked[i] − max)',
     pytorch: 'wei = F.softmax(wei, dim=-1)',
   },

@@ -194,6 +194,7 @@ function stepFacts(s) {
     Tkv: s.context_length,
     headSize: head.steps.q ? head.steps.q[1] : null,
     rotary: s.rotary,  // {theta, offset} or null
+    mask: s.mask,      // 'causal', 'none' or 'custom'
     x: { entry: scenario?.tensors?.find((t) => t.name === s.x), shape: x?.shape ?? [] },
   };
 }
@@ -203,8 +204,10 @@ function renderStep() {
   const text = stepText[step];
   const facts = trace && stepFacts(trace.summary);
   const said = (line) => (typeof line === 'function' ? (facts ? line(facts) : '') : line);
-  withTerms($('step-title'), text.title);
-  withTerms($('step-text'), text.text);
+  // a title or line that depends on the trace reads its facts, or the causal default before one
+  const told = (line) => (typeof line === 'function' ? line(facts ?? {}) : line);
+  withTerms($('step-title'), told(text.title));
+  withTerms($('step-text'), told(text.text));
   $('formula').textContent = said(text.formula);
   $('pytorch-line').textContent = said(text.pytorch);
   for (const button of document.querySelectorAll('.step-button')) {
