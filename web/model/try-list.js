@@ -74,7 +74,7 @@ export class TryList {
     if (asked !== this.asked || this.closed) return;
     const best = (Array.isArray(scores) ? scores : []).reduce((b, s) => (Number.isFinite(s?.previous) && (!b || s.previous > b.previous) ? s : b), null);
     const lines = tryLines(family);
-    if (best) lines.splice(1, 0, `Look at layer ${best.layer}, head ${best.head}: of its heads, it looks most at the token just before (${best.previous.toFixed(2)} of each token’s attention, on this text).`);
+    if (best) lines.splice(1, 0, `Look at layer ${best.layer}, head ${best.head} first: of all the heads, it looks most at the token just before (${best.previous.toFixed(2)} of each token’s attention, on this text).`);
     this.list.textContent = '';
     for (const text of lines) element(this.list, 'li', { textContent: text });
     this.box.dataset.head = best ? `${best.layer}.${best.head}` : '';
