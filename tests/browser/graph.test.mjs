@@ -16,6 +16,7 @@ test('a causal mask gives T(T+1)/2 edges in every pool, one pool per batch eleme
   await ready(page);
   assert.deepEqual(await edges(page), [36, 36, 36, 36]);  // T = 8: 8·9/2, B = 4 pools
   assert.equal(await page.getAttribute('.graph', 'data-pools'), '4');
+  assert.equal(await page.textContent('.graph figcaption'), 'Communication graph (4 pools, one per batch element; pools never talk)');
   await shot(page, 'graph-causal-pools');
   await page.context().close();
   // shorter: the pools around the current one that show whole under the sticky player, and the caption says which
@@ -33,6 +34,9 @@ test('no mask gives T² edges; switching to causal removes the ones from the fut
   const page = await openPage(env.browser, `${env.url}#preset=sun-rises&step=weights`);
   await ready(page);
   assert.deepEqual(await edges(page), [36]);
+  // one sentence: no pools to tell apart, no batch to name
+  assert.equal(await page.textContent('.graph figcaption'), 'Communication graph: who listens to whom');
+  assert.doesNotMatch(await page.getAttribute('.graph canvas', 'aria-label'), /pool/);
   await page.check('#mask-causal');
   await page.waitForFunction(() => document.querySelector('.graph').dataset.edges === '21');
   await page.context().close();

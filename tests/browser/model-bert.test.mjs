@@ -50,7 +50,25 @@ before(async () => {
   const folder = (name) => openFolder({ configText: readFileSync(join(modelsV2, name, 'config.json'), 'utf8'), indexText: '',
     files: [{ name: 'model.safetensors', source: new Blob([readFileSync(join(modelsV2, name, 'model.safetensors'))]) }] }, { engine, name });
   node.bert = await folder('bert-mlm');
+  node.llama = await folder('llama-gqa');
 });
+
+// The "Try:" lines a folder's model gets (model/try-list.js): the family's,
+// and the clearest previous-token head by the core's scores when it has them.
+const headLine = 'Click a head to see it large; open it in the playground to replay it step by step.';
+function expectedTry(engine, tokens, first) {
+  engine.run(tokens);
+  let scores = [];
+  try {
+    scores = engine.headScores();
+  } catch {
+    scores = [];  // no scores: no head named
+  }
+  const best = scores.reduce((b, s) => (!b || s.previous > b.previous ? s : b), null);
+  return [first, ...(best ? [`Look at layer ${best.layer}, head ${best.head} first: of all the heads, it looks most at the token just before (${best.previous.toFixed(2)} of each token’s attention, on this text).`] : []), headLine];
+}
+const tryShown = (page, want) => page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('.model-try:not([hidden]) li')].map((li) => li.textContent)) === w, JSON.stringify(want), { timeout: 10000 })
+  .catch(async () => assert.deepEqual(await page.$$eval('.model-try li', (l) => l.map((e) => e.textContent)), want));
 
 async function modelPage(hash, options) {
   const page = await openPage(env.browser, `${env.url}${hash}`, options);
@@ -84,6 +102,10 @@ test('BERT fills in [MASK]: the starter sentence, the core\'s guesses at the [MA
   const tokens = tokenizer.encode(starter).ids;
   assert.deepEqual(tokens, [2, 5, 6, 7, 8, 5, 4, 13, 3], '[CLS] the cat sat on the [MASK] . [SEP]');
   await tokensShown(page, tokens);
+  // what to try, under the family sentence
+  await tryShown(page, expectedTry(node.bert, tokens, 'Move [MASK] to another word: the bars show what BERT would put there.'));
+  assert.equal(await page.$eval('.model-try', (t) => t.previousElementSibling.className), 'model-family');
+  assert.equal(await page.textContent('.model-graph figcaption'), 'Communication graph: who listens to whom', 'one sentence: no pools, no batch');
   // the panel: the [MASK]'s guesses, the core's numbers
   assert.equal(await page.textContent('.next-tokens h3'), 'Fill in [MASK] (token 6)');
   assert.deepEqual(await bars(page), expectedBars(tokens, 6));
@@ -167,6 +189,28 @@ test('a Llama whose 4 query heads share 2 key/value heads: bracketed kv 0 and kv
   assert.equal(await page.isHidden('.model-generate'), false);
   assert.match(await page.textContent('.next-tokens h3'), /^Next token after the last token/);
   assert.equal(await page.textContent('#lesson-title'), 'A real Llama: every head of every layer');
+  await tryShown(page, expectedTry(node.llama, typed, 'Point at a token: every head lights its row, the bars show what the model guesses next.'));
+  assert.equal(await page.$eval('.model-try', (t) => t.previousElementSibling.className), 'model-family');
+  assert.equal(await page.textContent('.model-graph figcaption'), 'Communication graph: who listens to whom');
+  // dismissed, it stays away on the next visit
+  await page.click('.model-try-close');
+  assert.ok(await page.isHidden('.model-try'));
+  await page.reload();
+  await page.waitForFunction((t) => document.querySelector('.model-view')?.dataset.tokens === t, typed.join(','), { timeout: 20000 });
+  await page.waitForTimeout(300);
+  assert.ok(await page.isHidden('.model-try'), 'a dismissal is remembered');
+  await page.context().close();
+});
+
+test('an author\'s figure of a folder\'s model has no "Try:" lines; the shipped model on the page has "Start here" instead', async () => {
+  const frame = await openPage(env.browser, `${env.url}embed.html#view=model&model=models-v2/llama-gqa/&text=${encodeURIComponent('1, 7, 3')}`);
+  await frame.waitForFunction(() => document.querySelector('attention-playground')?.shadowRoot?.querySelector('.model-view')?.dataset.tokens, null, { timeout: 30000 });
+  await frame.waitForTimeout(300);
+  assert.equal(await frame.$eval('attention-playground', (e) => e.shadowRoot.querySelector('.model-try')), null);
+  await frame.context().close();
+  const page = await modelPage('#model=text-gpt');
+  await page.waitForSelector('.start-here:not([hidden])', { timeout: 10000 });
+  assert.ok(await page.isHidden('.model-try'));
   await page.context().close();
 });
 

@@ -27,6 +27,7 @@ import * as focus from './focus.js';
 import * as nextToken from './next.js';
 import { parametersText } from './parameters.js';
 import { StartHere } from './start-here.js';
+import { TryList } from './try-list.js';
 import { labelsOf, loadTokenizer, tokensOf } from './tokens.js';
 
 export const defaultModel = 'text-gpt';
@@ -62,6 +63,8 @@ export class ModelView {
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
     this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s) => this.select(s) }) : null;
+    // any other model's "Try:" lines, where "Start here" may show (the page, not a figure)
+    this.tryList = startHere ? new TryList(this.facts) : null;
   }
 
   build(root) {
@@ -324,6 +327,8 @@ export class ModelView {
     this.box.dataset.tokens = this.result.tokens.join(',');
     performance.measure('model-draw', { start });
     this.startHere?.update({ model: this.settings.model, worker: this.worker, text: this.settings.text, labels: this.labels });
+    if (this.settings.model === defaultModel) this.tryList?.hide();
+    else this.tryList?.update({ family: this.family, worker: this.worker, place: this.familyLine && !this.familyLine.hidden ? this.familyLine : this.facts });
   }
 
   // Whether the last run has heads to draw (a model without blocks has none).

@@ -17,6 +17,7 @@ export function graphModel(trace, { head, step, progress = 1, batch = 0 }, first
     step,
     progress,
     current: batch,
+    batches: s.batch,
     tq: s.query_length,
     tkv: s.context_length,
     pools: Array.from({ length: pools }, (_, k) => {
@@ -28,6 +29,12 @@ export function graphModel(trace, { head, step, progress = 1, batch = 0 }, first
     // which sides of the row have arcs: a causal mask has none from the future
     ...sides(trace.keep),
   };
+}
+
+// The title over a pool: "batch element b" where the scenario has more than
+// one; one sentence (the Model view, most lessons) has no batch to name.
+export function poolTitle(model, pool) {
+  return model.batches > 1 ? `batch element ${pool.batch}` : '';
 }
 
 // Each pool's numbers before softmax at a scored step (the trace's scores,

@@ -6,6 +6,7 @@ import { arrowPoints } from './graph-layout.js';
 import { eachEdge } from './graph-edges.js';
 import { css } from './colors.js';
 import { escapeXml } from './format.js';
+import { poolTitle } from './graph-model.js';
 
 // model, L: the graph's model and layout; style: {edgeColor, scoreUp, scoreDown, removed};
 // query: the one query whose incoming edges are shown, or null for all.
@@ -16,7 +17,8 @@ export function graphSVG(model, L, style, { query = null } = {}) {
   const parts = ['<g class="graph">'];
   model.pools.forEach((pool, p) => {
     const frame = L.pools[p];
-    parts.push(`<g class="pool" data-batch="${pool.batch}"><text x="${f(frame.x + 8)}" y="${f(frame.y + 16)}">batch element ${pool.batch}</text>`);
+    const title = poolTitle(model, pool);
+    parts.push(`<g class="pool" data-batch="${pool.batch}">${title ? `<text x="${f(frame.x + 8)}" y="${f(frame.y + 16)}">${title}</text>` : ''}`);
     if (L.heads) {
       const h = L.heads(p);
       parts.push(`<text x="${f(h.from.x)}" y="${f(h.from.y + 10)}">from</text><text x="${f(h.to.x)}" y="${f(h.to.y + 10)}">to →</text>`);

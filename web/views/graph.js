@@ -13,7 +13,7 @@ import * as focus from './graph-focus.js';
 import { columnsPerRow, layoutFor, layoutNames } from './graph-layout.js';
 import * as paint from './graph-paint.js';
 import { drawEdgeLabels, drawEdges } from './graph-strokes.js';
-import { graphModel, scoresOf } from './graph-model.js';
+import { graphModel, poolTitle, scoresOf } from './graph-model.js';
 import { observedWidth, watchWidth } from './observed-width.js';
 import { offScreen } from './on-screen.js';
 import { fontWidth } from './text-width.js';
@@ -221,19 +221,20 @@ export class Graph {
     this.figure.dataset.shownPools = this.model.pools.map((p) => p.batch).join(',');
     this.setCaption(s, first, pools);
     this.canvas.setAttribute('aria-label',
-      `Directed graph of attention, ${pools} pool${pools > 1 ? 's' : ''} of ${s.query_length} nodes; ${kept} edges per pool, each pointing to the node that receives. Arrow keys move between nodes.`);
+      `Directed graph of attention, ${s.batch > 1 ? `${pools} pool${pools > 1 ? 's' : ''} of ` : ''}${s.query_length} nodes; ${kept} edges${s.batch > 1 ? ' per pool' : ''}, each pointing to the node that receives. Arrow keys move between nodes.`);
     this.render();
   }
 
-  // "Communication graph (…)": which pools are shown, and that they never talk.
+  // "Communication graph (…)": which pools are shown, and that they never
+  // talk; one sentence (the Model view) has no pools to tell apart.
   setCaption(s, first, pools) {
     this.caption.textContent = '';
     const title = document.createElement('span');
     title.className = 'matrix-name';
-    title.textContent = s.cross ? 'Communication graph: context → queries' : 'Communication graph';
+    title.textContent = s.cross ? 'Communication graph: context → queries' : s.batch > 1 ? 'Communication graph' : 'Communication graph: who listens to whom';
     const note = document.createElement('span');
     note.className = 'matrix-shape';
-    note.textContent = s.batch > pools
+    note.textContent = s.batch === 1 ? '' : s.batch > pools
       ? pools === 1 ? ` (batch element ${first} of ${s.batch}; pools never talk)` : ` (batch elements ${first}–${first + pools - 1} of ${s.batch}; pools never talk)`
       : ` (${s.batch} pool${s.batch > 1 ? 's' : ''}, one per batch element; pools never talk)`;
     this.caption.append(title, note);
@@ -336,7 +337,7 @@ export class Graph {
       g.font = '11px system-ui, sans-serif';
       g.textAlign = 'left';
       g.textBaseline = 'top';
-      g.fillText(`batch element ${pool.batch}`, frame.x + 8, frame.y + 6);
+      g.fillText(poolTitle(this.model, pool), frame.x + 8, frame.y + 6);
       if (L.heads) {
         const h = L.heads(p);
         g.fillStyle = style.getPropertyValue('--muted').trim() || ink;
