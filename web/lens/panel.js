@@ -154,7 +154,8 @@ export class LensPanel {
     this.replay.hidden = !this.view.onOpenHead || !this.view.hasHeads();
     this.replay.dataset.layer = String(layer);
     this.replay.dataset.head = String(head);
-    this.replay.textContent = `Replay layer ${layer}, head ${head} step by step in the playground`;
+    this.replay.textContent = lens.named ? `Replay layer ${layer}, head ${head} step by step in the playground`
+      : `Replay the head selected above (layer ${layer}, head ${head}) step by step in the playground`;
   }
 
   replayHead() {
