@@ -22,3 +22,11 @@ export function headsOf(text) {
   if (!text) return [];
   return text.split(',').map((pair) => pair.split('.').map(Number));
 }
+
+// Black or white text on a cell of colour [r, g, b], whichever has the higher
+// WCAG contrast (at least 4.58:1 on any colour: a cell's small print stays readable).
+export function inkOn(rgb) {
+  const [r, g, b] = rgb.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) ? '#000' : '#fff';
+}

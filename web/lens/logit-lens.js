@@ -3,10 +3,10 @@
 // core's top token there and its probability, coloured by the probability
 // of the model's final choice at that position (viridis, the heads' scale).
 // A cell is a button: it opens its top 5 under the grid.
-import { css, sequential, textOn } from '../views/colors.js';
+import { css, sequential } from '../views/colors.js';
 import { percent } from '../views/next-tokens.js';
 import { tokenText } from '../views/format.js';
-import { element } from './dom.js';
+import { element, inkOn } from './dom.js';
 
 export class LogitLens {
   constructor(body, panel) {
@@ -64,7 +64,7 @@ export class LogitLens {
         const button = element(td, 'button', { type: 'button', className: 'lens-cell' });
         Object.assign(button.dataset, { row: String(row), position: String(t), top: String(top[0][0]), final: String(final) });
         button.style.background = css(colour);
-        button.style.color = textOn(colour);
+        button.style.color = inkOn(colour);
         element(button, 'span', { className: 'lens-cell-token', textContent: label(top[0][0]) });
         element(button, 'span', { className: 'lens-cell-p', textContent: percent(top[0][1]) });
         button.setAttribute('aria-label', `${this.rowName(row)}, position ${t}: ${label(top[0][0])} ${percent(top[0][1])}; the final choice ${percent(final)}`);
