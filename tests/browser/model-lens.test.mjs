@@ -14,15 +14,20 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { loadModelEngine, openModel } from '../../web/engine/model.js';
 import { tokenText } from '../../web/views/format.js';
 import { percent } from '../../web/views/next-tokens.js';
-import { openPage, root, screenshotDir, siteDir, useBrowser } from './browser.mjs';
+import { folderRoute, openPage, root, screenshotDir, siteDir, useBrowser } from './browser.mjs';
+import { gptFile } from './gpt-file.mjs';
 
-const env = useBrowser({ csp: true });
+// a wider model than text-gpt, served beside the site: 12 layers × 12 heads, 128 positions
+const wide = mkdtempSync(join(tmpdir(), 'model-lens-'));
+writeFileSync(join(wide, 'wide.safetensors'), gptFile({ embed: 192, heads: 12, layers: 12, length: 128 }));
+const env = useBrowser({ csp: true, route: folderRoute({ '/test-models/': wide }) });
 const node = {};
 // the site's own models module: the page's worker runs the same one
 const wasm = join(siteDir, 'wasm');
@@ -237,6 +242,40 @@ test('the lenses run in the worker; a head’s replay opens the playground on it
   assert.equal(hash.lens, undefined);
   assert.equal(hash.file, '1');
   assert.ok(layer !== null && head !== null);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('12 layers × 12 heads on 120 tokens: each lens computes in the worker with no long task on the page, and is drawn in one short task', async () => {
+  const text = 'the cat sat on the mat. '.repeat(5);
+  const page = await openPage(env.browser, `${env.url}#model=test-models/wide.safetensors&text=${encodeURIComponent(text)}&lens=scores`);
+  await page.waitForSelector('.lens-panel[data-lens="scores"][data-state="ready"]', { timeout: 120000 });
+  assert.equal(await page.$$eval('.lens-scores-table tbody tr', (r) => r.length), 144);
+  await page.evaluate(() => {
+    window.__tasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__tasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask' });
+  });
+  const report = [];
+  // each lens asked for by a click (the model itself is not run again)
+  for (const [name, click] of [['ablate', '.lens-ablate-toggle[data-head="5.7"]'], ['logit-lens', '.lens-tab[data-lens="logit-lens"]'], ['attribution', '.lens-tab[data-lens="attribution"]']]) {
+    if (name === 'ablate') await page.click('.lens-tab[data-lens="ablate"]');
+    const asked = await page.evaluate((selector) => {
+      const now = performance.now();
+      document.querySelector(selector).click();
+      return now;
+    }, click);
+    await page.waitForSelector(`.lens-panel[data-lens="${name}"][data-state="ready"]`, { timeout: 120000 });
+    const { tasks, draw } = await page.evaluate((from) => {
+      const draw = performance.getEntriesByName('lens-draw').at(-1);
+      // from the click to the answer's arrival the worker computes; the page only waits
+      return { tasks: window.__tasks.filter(([start]) => start >= from && start < draw.startTime).map(([, d]) => d), draw: draw.duration };
+    }, asked);
+    report.push(`${name}: drawn in ${draw.toFixed(1)} ms`);
+    assert.deepEqual(tasks, [], `${name}: long tasks on the page while the worker computed`);
+    assert.ok(draw < 100, `${name}: drawing the answer took ${draw} ms`);
+  }
+  assert.equal(await page.$$eval('.lens-cell', (c) => c.length), 13 * 120);
+  console.log(report.join('; '));
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -134,8 +134,10 @@ export class LensPanel {
     if (worker !== this.view.worker) return this.update();  // another model opened meanwhile
     // kept for its lens, drawn even when another tab is shown by now
     Object.assign(current, { shown: key, worker, problem });
+    const start = performance.now();
     if (problem) current.lens.clear();
     else current.lens.draw(answer, this.view);
+    performance.measure('lens-draw', { start });  // the page's work for an answer (the worker's is its own)
     if (key !== this.asked) return this.update();  // asked again meanwhile
     this.box.dataset.state = problem ? 'error' : 'ready';
     this.say(problem, Boolean(problem));
