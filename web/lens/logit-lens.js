@@ -5,7 +5,7 @@
 // A cell is a button: it opens its top 5 under the grid.
 import { css, sequential } from '../views/colors.js';
 import { percent } from '../views/next-tokens.js';
-import { tokenText } from '../views/format.js';
+import { escapeXml, tokenText } from '../views/format.js';
 import { element, inkOn } from './dom.js';
 
 export class LogitLens {
@@ -20,7 +20,6 @@ export class LogitLens {
     element(legend, 'span', { className: 'legend-label', textContent: '1' });
     const scroll = element(body, 'div', { className: 'lens-scroll' });
     this.table = element(scroll, 'table', { className: 'lens-table lens-grid' });
-    element(this.table, 'caption', { className: 'visually-hidden', textContent: 'The logit lens: top guess per layer and position' });
     this.table.addEventListener('click', (event) => {
       const cell = event.target.closest('button[data-row]');
       if (cell) this.open(Number(cell.dataset.row), Number(cell.dataset.position), cell);
@@ -35,44 +34,40 @@ export class LogitLens {
 
   clear() {
     this.json = null;
-    this.table.replaceChildren(this.table.caption);
+    this.table.textContent = '';
     this.detail.textContent = '';
   }
 
   rowName(row) { return row === 0 ? 'embeddings' : `after layer ${row - 1}`; }
 
+  // The grid as one piece of markup (every text escaped): 13 layers × 120
+  // positions is 1,560 buttons, which element by element took the page a long task.
   draw(json, view) {
     this.json = json;
-    const label = (id) => tokenText(this.panel.label([id])[0]);
+    const label = (id) => escapeXml(tokenText(this.panel.label([id])[0]));
     const T = json.tokens.length;
-    this.table.replaceChildren(this.table.caption);
-    const head = element(element(this.table, 'thead'), 'tr');
-    element(head, 'th', { scope: 'col', className: 'lens-corner', textContent: 'layer \\ position' });
-    view.labels.slice(0, T).forEach((text, t) => {
-      const th = element(head, 'th', { scope: 'col' });
-      element(th, 'span', { className: 'lens-position', textContent: String(t) });
-      element(th, 'span', { className: 'lens-input', textContent: tokenText(text) });
-    });
-    const rows = element(this.table, 'tbody');
-    json.layers.forEach((cells, row) => {
-      const tr = element(rows, 'tr');
-      if (row === json.layers.length - 1) tr.className = 'lens-last-row';
-      element(tr, 'th', { scope: 'row', textContent: this.rowName(row) });
-      cells.forEach(({ top, final }, t) => {
-        const td = element(tr, 'td');
-        const colour = sequential(final);
-        const button = element(td, 'button', { type: 'button', className: 'lens-cell' });
-        Object.assign(button.dataset, { row: String(row), position: String(t), top: String(top[0][0]), final: String(final) });
-        button.style.background = css(colour);
-        button.style.color = inkOn(colour);
-        element(button, 'span', { className: 'lens-cell-token', textContent: label(top[0][0]) });
-        element(button, 'span', { className: 'lens-cell-p', textContent: percent(top[0][1]) });
-        button.setAttribute('aria-label', `${this.rowName(row)}, position ${t}: ${label(top[0][0])} ${percent(top[0][1])}; the final choice ${percent(final)}`);
+    const head = view.labels.slice(0, T).map((text, t) => `<th scope="col"><span class="lens-position">${t}</span><span class="lens-input">${escapeXml(tokenText(text))}</span></th>`);
+    const rows = json.layers.map((cells, row) => {
+      const tds = cells.map(({ top, final }, t) => {
+        const [id, p] = top[0];
+        return `<td><button type="button" class="lens-cell" data-row="${row}" data-position="${t}" data-top="${id}" data-final="${final}" title="the final choice ${percent(final)}">`
+          + `<span class="lens-cell-token">${label(id)}</span><span class="lens-cell-p">${percent(p)}</span></button></td>`;
       });
+      return `<tr${row === json.layers.length - 1 ? ' class="lens-last-row"' : ''}><th scope="row">${this.rowName(row)}</th>${tds.join('')}</tr>`;
     });
-    const foot = element(element(this.table, 'tfoot'), 'tr');
-    element(foot, 'th', { scope: 'row', textContent: 'final choice' });
-    for (const id of json.final) element(foot, 'td', { className: 'lens-final', textContent: label(id) }).dataset.id = String(id);
+    const final = json.final.map((id) => `<td class="lens-final" data-id="${id}">${label(id)}</td>`);
+    this.table.innerHTML = '<caption class="visually-hidden">The logit lens: the top guess at each layer and position</caption>'
+      + `<colgroup><col class="lens-row-names">${'<col>'.repeat(T)}</colgroup>`
+      + `<thead><tr><th scope="col" class="lens-corner">layer \\ position</th>${head.join('')}</tr></thead>`
+      + `<tbody>${rows.join('')}</tbody><tfoot><tr><th scope="row">final choice</th>${final.join('')}</tr></tfoot>`;
+    this.table.style.width = `${7.2 + 4.4 * T}em`;
+    // the colours through the CSSOM: a strict CSP (style-src 'self') refuses style attributes in markup
+    const cells = this.table.querySelectorAll('.lens-cell');
+    json.layers.flat().forEach(({ final }, n) => {
+      const colour = sequential(final);
+      cells[n].style.background = css(colour);
+      cells[n].style.color = inkOn(colour);
+    });
     const [row, t] = this.cell ?? [];
     if (this.cell && row < json.layers.length && t < T) this.open(row, t);
     else this.detail.textContent = '';
