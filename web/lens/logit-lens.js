@@ -58,7 +58,7 @@ export class LogitLens {
     const final = json.final.map((id) => `<td class="lens-final" data-id="${id}">${label(id)}</td>`);
     this.table.innerHTML = '<caption class="visually-hidden">The logit lens: the top guess at each layer and position</caption>'
       + `<colgroup><col class="lens-row-names">${'<col>'.repeat(T)}</colgroup>`
-      + `<thead><tr><th scope="col" class="lens-corner">layer \\ position</th>${head.join('')}</tr></thead>`
+      + `<thead><tr><th scope="col" class="lens-corner">position</th>${head.join('')}</tr></thead>`
       + `<tbody>${rows.join('')}</tbody><tfoot><tr><th scope="row">final choice</th>${final.join('')}</tr></tfoot>`;
     this.table.style.width = `${7.2 + 4.4 * T}em`;
     // the colours through the CSSOM: a strict CSP (style-src 'self') refuses style attributes in markup
