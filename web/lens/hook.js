@@ -5,7 +5,10 @@
 
 // view: the ModelView (model/view.js); parent: where the section goes;
 // label(ids): the tokens' texts as the view's chips show them.
+// Only the page's Model view has them (the one that can open a head in the
+// playground): an author's figure (the element's view="model") stays as it was.
 export function buildLens(view, parent, label) {
+  if (!view.onOpenHead) return { update() {} };
   const section = document.createElement('section');
   section.className = 'lens-section';
   section.setAttribute('aria-label', 'What each head does');
