@@ -37,16 +37,23 @@ export class AblateLens {
     this.before.box.dataset.side = 'before';
     this.after.box.dataset.side = 'after';
     this.shape = null;
+    this.at = null;  // an encoder's position (null: a GPT's last token)
   }
 
   // The grid of heads, the mode and the request; a string: why nothing is asked.
-  request(settings) {
+  request(settings, tokens) {
     const heads = headsOf(settings.ablate);
     this.drawGrid(heads);
     for (const input of this.modes) input.checked = input.value === (settings.mode === 'mean' ? 'mean' : 'zero');
     this.named = heads.length ? { layer: heads.at(-1)[0], head: heads.at(-1)[1] } : null;
     if (!heads.length) return 'No head is switched off yet: click one in the grid, or a head’s “Ablate” in the head scores.';
-    return { what: 'ablate', heads, mode: settings.mode === 'mean' ? 'mean' : 'zero' };
+    const request = { what: 'ablate', heads, mode: settings.mode === 'mean' ? 'mean' : 'zero' };
+    // an encoder's guesses are its masked-LM head's at a position: at=, else its first [MASK] (lens-v1.md)
+    const { causal, maskId } = this.panel.view.family;
+    const at = settings.at ?? (maskId == null ? -1 : tokens.indexOf(maskId));
+    if (!causal && at >= 0) request.position = at;
+    this.at = causal || at < 0 ? null : at;
+    return request;
   }
 
   // A button a head of the model shown, pressed when it is ablated.
@@ -81,12 +88,12 @@ export class AblateLens {
     const names = json.heads.map(([l, h]) => headName(l, h)).join(', ');
     const how = json.mode === 'mean' ? 'its mean' : 'zeros';
     this.before.box.hidden = this.after.box.hidden = false;
-    const last = JSON.stringify(view.labels.at(-1));
-    this.before.show(label(json.before.top), 'Before: every head on', `Next token after the last token, ${last}: the model as it is.`);
+    const where = this.at === null ? `Next token after the last token, ${JSON.stringify(view.labels.at(-1))}` : `The guesses for position ${this.at}, ${JSON.stringify(view.labels[this.at] ?? '')}`;
+    this.before.show(label(json.before.top), 'Before: every head on', `${where}: the model as it is.`);
     this.after.show(label(json.after.top), `After: ${names} off`, `The same, with the output of ${json.heads.length === 1 ? 'head' : 'heads'} ${names} replaced by ${how}.`);
     const loss = (v) => (v === null ? '—' : v.toFixed(4));
     this.loss.textContent = json.before.loss === null
-      ? 'Loss: one token has no next token to predict, so no loss.'
+      ? (this.at === null ? 'Loss: one token has no next token to predict, so no loss.' : 'Loss: an encoder predicts no next token, so no loss.')
       : `Loss on this text (the mean cross-entropy of each next token): ${loss(json.before.loss)} before, ${loss(json.after.loss)} after.`;
     this.loss.dataset.before = String(json.before.loss);
     this.loss.dataset.after = String(json.after.loss);
