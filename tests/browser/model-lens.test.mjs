@@ -95,6 +95,13 @@ test('head scores: every score and best match is the core’s; a header sorts it
   await page.click(`.lens-scores-table tr[data-head="${best.layer}.${best.head}"] .lens-head`);
   assert.deepEqual([(await hashOf(page)).layer ?? '0', (await hashOf(page)).head ?? '0'], [String(best.layer), String(best.head)]);
   assert.match(await page.textContent('.lens-replay'), new RegExp(`layer ${best.layer}, head ${best.head}`));
+  // the tabs by keyboard: the arrows move to the next lens, and the link follows
+  await page.focus('.lens-tab[aria-selected="true"]');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await hashOf(page)).lens, 'ablate');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.lens), 'ablate');
+  await page.keyboard.press('End');
+  assert.equal((await hashOf(page)).lens, 'attribution');
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
