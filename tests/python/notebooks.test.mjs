@@ -1,0 +1,131 @@
+// The example notebooks as a reader gets them: nbconvert's executed HTML and
+// the nbsphinx site (tests/python/build-notebooks wrote them under
+// build/notebooks), opened from file:// in headless Chromium with every
+// request that is not file:, data: or blob: refused. Every figure reaches
+// data-state="ready", the console stays clean, each preset figure shows the
+// core's numbers (tests/golden/), each given-attention figure its JSON's.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { launch, root, shot } from '../browser/browser.mjs';
+
+const out = process.env.ATTENTION_NOTEBOOKS_DIR ?? join(root, 'build', 'notebooks');
+const golden = (id) => JSON.parse(readFileSync(join(root, 'tests', 'golden', `${id}.trace.json`), 'utf8'));
+const htmlFiles = (dir) => readdirSync(join(out, dir)).filter((f) => f.endsWith('.html')).map((f) => join(out, dir, f));
+
+let browser;
+before(async () => {
+  assert.ok(existsSync(join(out, 'html')), `no ${out}/html: run tests/python/build-notebooks first (make test-python)`);
+  browser = await launch();
+});
+after(() => browser?.close());
+
+// A page from file://, offline: anything else is refused and recorded.
+async function openOffline(file, { width = 800, height = 900, colorScheme = 'light' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, colorScheme, offline: true });
+  const page = await context.newPage();
+  page.problems = [];
+  await context.route(/^(?!file:|data:|blob:)/, (route) => {
+    page.problems.push(`network: ${route.request().url()}`);
+    return route.abort();
+  });
+  page.on('console', (m) => { if (m.type() === 'error') page.problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => page.problems.push(`page error: ${e.message}`));
+  page.on('requestfailed', (r) => page.problems.push(`failed: ${r.url()}`));
+  await page.goto(pathToFileURL(file).href);
+  return page;
+}
+
+// Every figure scrolled to (they start near the viewport) and ready.
+async function everyFigureReady(page) {
+  const figures = await page.$$('attention-playground');
+  for (const figure of figures) {
+    await figure.scrollIntoViewIfNeeded();
+    await page.waitForFunction((e) => ['ready', 'error'].includes(e.dataset.state), figure, { timeout: 30000 });
+    const state = await figure.evaluate((e) => e.dataset.state);
+    const message = state === 'error' ? await figure.evaluate((e) => e.shadowRoot.textContent) : '';
+    assert.equal(state, 'ready', message);
+  }
+  return figures;
+}
+
+// The number the detail panel gives for the focused cell.
+const detailValue = (figure) => figure.$eval('.detail h3', (h) => {
+  const text = h.textContent.split('=').pop().trim().replace('−', '-');
+  return text === '-∞' ? -Infinity : Number(text);
+});
+
+// A preset figure's matrix at its step, cell by cell through the keyboard
+// (the element's accessible path), against the core's golden trace.
+async function presetNumbers(page, figure) {
+  const [scenario, step, head] = await figure.evaluate((e) => [e.getAttribute('scenario'), e.getAttribute('step') ?? 'weights', Number(e.getAttribute('head') ?? 0)]);
+  const want = golden(scenario).heads[head][step];
+  if (!want) return 0;  // x and out are checked by the page's tests
+  const [, T, S] = want.shape;
+  await figure.evaluate((e) => { e.dataset.wasControls = e.getAttribute('controls') ?? ''; e.setAttribute('controls', 'full'); });
+  await page.waitForFunction((e) => e.dataset.state === 'ready' && e.shadowRoot.querySelector('.detail'), figure);
+  const index = await figure.$$eval('.heatmap .matrix-name', (names, wanted) => names.findIndex((n) => n.textContent.startsWith(wanted)), step);
+  assert.ok(index >= 0, `${scenario}: no ${step} matrix`);
+  const canvas = (await figure.$$('.heatmap canvas'))[index];
+  await canvas.focus();
+  for (let row = 0; row < T; row++) {
+    for (let col = 0; col < S; col++) {
+      const shown = await detailValue(figure);
+      const expected = want.data[row * S + col];
+      if (expected === null || !Number.isFinite(expected)) assert.equal(shown, -Infinity, `${scenario} ${step}[${row}, ${col}]`);
+      else assert.ok(Math.abs(shown - expected) <= 5.1e-5 + 1e-4 * Math.abs(expected), `${scenario} ${step}[${row}, ${col}]: ${shown} vs ${expected}`);
+      if (col < S - 1) await page.keyboard.press('ArrowRight');
+    }
+    for (let col = 0; col < S - 1; col++) await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowDown');
+  }
+  await figure.evaluate((e) => (e.dataset.wasControls ? e.setAttribute('controls', e.dataset.wasControls) : e.removeAttribute('controls')));
+  return T * S;
+}
+
+for (const file of htmlFiles('html')) {
+  test(`nbconvert HTML from file://, offline: ${file.split('/').pop()}`, async () => {
+    const page = await openOffline(file);
+    // the engine inlined once in the page, not once per figure
+    assert.equal(await page.$$eval('script[data-attention-playground-engine]', (s) => s.length), 1);
+    const figures = await everyFigureReady(page);
+    assert.ok(figures.length >= 4, `only ${figures.length} figures`);
+    // no horizontal scroll in an 800 px window
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the page scrolls sideways at 800 px');
+    let checked = 0;
+    for (const figure of figures) if (await figure.evaluate((e) => e.hasAttribute('scenario'))) checked += await presetNumbers(page, figure);
+    assert.ok(checked > 0, 'no preset figure compared with the core');
+    await shot(page, 'notebook-nbconvert-light');
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+}
+
+for (const file of htmlFiles('html-dark')) {
+  test(`nbconvert's dark theme: figures follow it (${file.split('/').pop()})`, async () => {
+    const page = await openOffline(file, { colorScheme: 'light' });
+    const figures = await everyFigureReady(page);
+    for (const figure of figures) assert.equal(await figure.getAttribute('theme'), 'dark');
+    await shot(page, 'notebook-nbconvert-dark');
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+}
+
+test('the nbsphinx site from file://, offline: every figure ready', async () => {
+  const pages = readdirSync(join(out, 'sphinx')).filter((f) => f.endsWith('.html') && !['genindex.html', 'search.html'].includes(f));
+  let total = 0;
+  for (const name of pages) {
+    const page = await openOffline(join(out, 'sphinx', name), { width: 1024 });
+    const figures = await everyFigureReady(page);
+    total += figures.length;
+    for (const figure of figures) if (await figure.evaluate((e) => e.hasAttribute('scenario'))) await presetNumbers(page, figure);
+    if (figures.length) await shot(page, `notebook-sphinx-${name.replace('.html', '')}`);
+    assert.deepEqual(page.problems, [], name);
+    await page.context().close();
+  }
+  assert.ok(total >= 4, `the site shows ${total} figures`);
+});
