@@ -75,6 +75,7 @@ export class AttentionPlayground extends HTMLElement {
   disconnectedCallback() {
     this.observer?.disconnect();
     this.resizer.disconnect();
+    this.dataWatch?.disconnect();
     window.removeEventListener('beforeprint', this.onPrint);
     this.player.pause();
     this.training?.dispose();
@@ -109,14 +110,22 @@ export class AttentionPlayground extends HTMLElement {
   async start() {
     if (this.started) return;
     this.started = true;
-    try {
-      [this.engine] = await Promise.all([loadEngine(), this.styled]);  // measured once styled
-    } catch (error) {
-      this.fail(`the WebAssembly core did not load: ${error.message}`);
-      return;
-    }
+    // view="attention" draws given weights: it never waits on the WebAssembly core
+    const loaded = await Promise.all([this.getAttribute('view') === 'attention' || this.loadCore(), this.styled.then(() => true, () => false)]);
+    if (!loaded.every(Boolean)) return;  // measured once styled
     await this.schedule();
     if (this.hasAttribute('autoplay') && this.dataset.state === 'ready') this.play();
+  }
+
+  // The one WebAssembly module of the page: true once loaded, else false and the figure says why.
+  async loadCore() {
+    try {
+      this.engine ??= await loadEngine();
+      return true;
+    } catch (error) {
+      this.fail(`the WebAssembly core did not load: ${error.message}`);
+      return false;
+    }
   }
 
   // Several attribute changes in one task become one update.
@@ -160,6 +169,8 @@ export class AttentionPlayground extends HTMLElement {
       return;
     }
     this.disposeModel();
+    if (s.view === 'attention') return this.renderAttention(s);
+    if (!this.engine && !(await this.loadCore())) return;
     if (s.view === 'train') {
       await this.renderTraining(s);
       return;
@@ -344,6 +355,44 @@ export class AttentionPlayground extends HTMLElement {
     if (!problem) return this.ready();
     this.dataset.state = 'error';
     this.dispatchEvent(new CustomEvent('error', { detail: { message: `Attention Playground: ${problem}` } }));
+  }
+
+  // view="attention": the weights given as JSON inside the element (element/attention-data.js), drawn as given.
+  async renderAttention(s) {
+    const [{ readAttention }, { AttentionView }] = await Promise.all([import('./element/attention-data.js'), import('./element/attention-view.js')]);
+    // a new text inside the element draws again
+    this.dataWatch ??= new MutationObserver(() => this.current?.view === 'attention' && this.schedule());
+    this.dataWatch.observe(this, { childList: true, subtree: true, characterData: true });
+    const json = () => this.querySelector(':scope > script[type="application/json"]');
+    if (!json() && document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
+    let data;
+    try {
+      data = readAttention(json()?.textContent ?? '');
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      return this.fail(error.message);
+    }
+    const [L, H, T] = data.shape;
+    // an attribute's layer or head over the data's own
+    const selected = { layer: this.hasAttribute('layer') ? s.layer : data.layer, head: this.hasAttribute('head') ? s.head : data.head };
+    if (selected.layer >= L) return this.fail(`layer ${selected.layer} is beyond the data's ${L} layer${L > 1 ? 's' : ''}`);
+    if (selected.head >= H) return this.fail(`head ${selected.head} is beyond the data's ${H} head${H > 1 ? 's' : ''}`);
+    const h = s.highlight;
+    if (h && (h.row >= T || (h.col ?? 0) >= T)) return this.fail(`highlight: ${h.row >= T ? `row ${h.row}` : `column ${h.col}`} is beyond the data's ${T} tokens`);
+    const root = document.createElement('div');
+    root.className = 'root';
+    root.setAttribute('part', 'root');
+    make(root, 'p', 'title', data.title ?? 'Attention weights');
+    const view = new AttentionView(root);
+    this.footer(root, s, null);
+    this.disposeLesson?.();
+    this.trace?.dispose();
+    this.trace = null;
+    this.shadowRoot.replaceChildren(root);
+    this.views = view;  // the element's resize draws it again
+    view.show(data, selected);
+    if (h) view.highlight(h);
+    this.ready();
   }
 
   disposeModel() {
