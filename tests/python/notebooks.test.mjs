@@ -64,7 +64,7 @@ async function presetNumbers(page, figure) {
   const [scenario, step, head] = await figure.evaluate((e) => [e.getAttribute('scenario'), e.getAttribute('step') ?? 'weights', Number(e.getAttribute('head') ?? 0)]);
   const want = golden(scenario).heads[head][step];
   if (!want) return 0;  // x and out are checked by the page's tests
-  const [, T, S] = want.shape;
+  const [T, S] = want.shape.slice(-2);  // batch element 0 first
   await figure.evaluate((e) => { e.dataset.wasControls = e.getAttribute('controls') ?? ''; e.setAttribute('controls', 'full'); });
   await page.waitForFunction((e) => e.dataset.state === 'ready' && e.shadowRoot.querySelector('.detail'), figure);
   const index = await figure.$$eval('.heatmap .matrix-name', (names, wanted) => names.findIndex((n) => n.textContent.startsWith(wanted)), step);
