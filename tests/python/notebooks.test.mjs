@@ -6,7 +6,8 @@
 // core's numbers (tests/golden/), each given-attention figure its JSON's.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -60,7 +61,7 @@ const detailValue = (figure) => figure.$eval('.detail h3', (h) => {
 
 // A preset figure's matrix at its step, cell by cell through the keyboard
 // (the element's accessible path), against the core's golden trace.
-async function presetNumbers(page, figure) {
+async function presetNumbers(page, figure, { rows = Infinity } = {}) {
   const [scenario, step, head] = await figure.evaluate((e) => [e.getAttribute('scenario'), e.getAttribute('step') ?? 'weights', Number(e.getAttribute('head') ?? 0)]);
   const want = golden(scenario).heads[head][step];
   if (!want) return 0;  // x and out are checked by the page's tests
@@ -71,7 +72,7 @@ async function presetNumbers(page, figure) {
   assert.ok(index >= 0, `${scenario}: no ${step} matrix`);
   const canvas = (await figure.$$('.heatmap canvas'))[index];
   await canvas.focus();
-  for (let row = 0; row < T; row++) {
+  for (let row = 0; row < Math.min(T, rows); row++) {
     for (let col = 0; col < S; col++) {
       const shown = await detailValue(figure);
       const expected = want.data[row * S + col];
@@ -83,7 +84,30 @@ async function presetNumbers(page, figure) {
     await page.keyboard.press('ArrowDown');
   }
   await figure.evaluate((e) => (e.dataset.wasControls ? e.setAttribute('controls', e.dataset.wasControls) : e.removeAttribute('controls')));
-  return T * S;
+  return Math.min(T, rows) * S;
+}
+
+// A given-attention figure: each cell of the head shown, through the keys,
+// reads back the weight its JSON holds (written by ap.attention).
+async function givenNumbers(page, figure) {
+  const data = JSON.parse(await figure.$eval(':scope > script[type="application/json"]', (s) => s.textContent));
+  const [layer, head] = [data.layer ?? 0, data.head ?? 0];
+  let matrix = data.attention;
+  if (Array.isArray(matrix[0][0][0])) matrix = matrix[layer];
+  if (Array.isArray(matrix[0][0])) matrix = matrix[head];
+  const T = data.tokens.length;
+  const canvas = await figure.$('.attention-heatmap canvas');
+  await canvas.focus();
+  for (let row = 0; row < T; row++) {
+    for (let col = 0; col < T; col++) {
+      const value = Number(await figure.$eval('.attention-readout', (r) => r.dataset.value));
+      assert.equal(value, matrix[row][col], `given weights[${row}, ${col}]`);
+      if (col < T - 1) await page.keyboard.press('ArrowRight');
+    }
+    for (let col = 0; col < T - 1; col++) await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowDown');
+  }
+  return T * T;
 }
 
 for (const file of htmlFiles('html')) {
@@ -96,8 +120,14 @@ for (const file of htmlFiles('html')) {
     // no horizontal scroll in an 800 px window
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'the page scrolls sideways at 800 px');
     let checked = 0;
-    for (const figure of figures) if (await figure.evaluate((e) => e.hasAttribute('scenario'))) checked += await presetNumbers(page, figure);
+    let given = 0;
+    for (const figure of figures) {
+      const view = await figure.evaluate((e) => (e.hasAttribute('scenario') ? 'preset' : e.getAttribute('view')));
+      if (view === 'preset') checked += await presetNumbers(page, figure);
+      if (view === 'attention') given += await givenNumbers(page, figure);
+    }
     assert.ok(checked > 0, 'no preset figure compared with the core');
+    assert.ok(given > 0, 'no given-attention figure compared with its data');
     await shot(page, 'notebook-nbconvert-light');
     assert.deepEqual(page.problems, []);
     await page.context().close();
@@ -115,6 +145,24 @@ for (const file of htmlFiles('html-dark')) {
   });
 }
 
+// A front end that shows some outputs only (the first one, with the engine,
+// cleared or not rendered): a later figure's output alone says in its own
+// words how to get the engine, never a blank box.
+test('a later figure without the engine says how to get it', async () => {
+  const file = htmlFiles('html')[0];
+  const page = await openOffline(file);
+  const alone = await page.$$eval('.attention-playground-output', (outputs) => outputs.filter((o) => !o.querySelector('script[data-attention-playground-engine]')).map((o) => o.outerHTML)[0]);
+  await page.context().close();
+  const dir = mkdtempSync(join(tmpdir(), 'notebook-alone-'));
+  writeFileSync(join(dir, 'alone.html'), `<!doctype html><meta charset="utf-8"><body>${alone}</body>`);
+  const lonely = await openOffline(join(dir, 'alone.html'));
+  const text = await lonely.$eval('attention-playground', (e) => e.innerText);
+  assert.match(text, /ap\.engine\(\)/);
+  assert.ok(await lonely.$eval('attention-playground', (e) => e.getBoundingClientRect().height > 10));
+  assert.deepEqual(lonely.problems, []);
+  await lonely.context().close();
+});
+
 test('the nbsphinx site from file://, offline: every figure ready', async () => {
   const pages = readdirSync(join(out, 'sphinx')).filter((f) => f.endsWith('.html') && !['genindex.html', 'search.html'].includes(f));
   let total = 0;
@@ -122,7 +170,8 @@ test('the nbsphinx site from file://, offline: every figure ready', async () => 
     const page = await openOffline(join(out, 'sphinx', name), { width: 1024 });
     const figures = await everyFigureReady(page);
     total += figures.length;
-    for (const figure of figures) if (await figure.evaluate((e) => e.hasAttribute('scenario'))) await presetNumbers(page, figure);
+    // the same figures as nbconvert's page: their first rows suffice here
+    for (const figure of figures) if (await figure.evaluate((e) => e.hasAttribute('scenario'))) await presetNumbers(page, figure, { rows: 2 });
     if (figures.length) await shot(page, `notebook-sphinx-${name.replace('.html', '')}`);
     assert.deepEqual(page.problems, [], name);
     await page.context().close();
