@@ -152,10 +152,10 @@ test-python: python deps-python node_modules/.package-lock.json
 	@rm -rf $(VENV) $(BUILD)/notebooks
 	/usr/bin/python3 -m venv --system-site-packages $(VENV)
 	$(VENV)/bin/pip install --quiet --no-index --no-build-isolation ./python
-	$(VENV)/bin/python -m ipykernel install --sys-prefix --name python3 > /dev/null
-	cd python && ../$(VENV)/bin/python -m pytest -q -p no:cacheprovider tests
-	PATH=$(CURDIR)/$(VENV)/bin:$$PATH tests/python/build-notebooks $(BUILD)/notebooks
-	node --test --test-concurrency=1 tests/python/
+	PYDEVD_DISABLE_FILE_VALIDATION=1 $(VENV)/bin/python -m ipykernel install --sys-prefix --name python3 > /dev/null
+	cd python && $(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider tests
+	PATH=$(abspath $(VENV))/bin:$$PATH tests/python/build-notebooks $(BUILD)/notebooks
+	ATTENTION_NOTEBOOKS_DIR=$(abspath $(BUILD))/notebooks node --test --test-concurrency=1 tests/python/
 
 # Not part of `make test`: timings on this machine, side by side, against
 # the budgets; writes tests/bench/*results.json and the README's tables.
