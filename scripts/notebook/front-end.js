@@ -1,9 +1,11 @@
 // Figures written by the Python package (data-notebook-theme: no theme= was
-// given) follow the notebook front end's theme: JupyterLab and nbconvert's
-// lab template mark <body data-jp-theme-light>, VS Code's notebooks
-// body.vscode-light / vscode-dark / vscode-high-contrast. Elsewhere the
-// element's own theme="auto" (prefers-color-scheme) stays. Once per page.
-export function frontEndTheme(body = document.body) {
+// given) follow the notebook front end's theme. Its own mark first:
+// JupyterLab and nbconvert's lab template set <body data-jp-theme-light>,
+// VS Code's notebooks body.vscode-light / vscode-dark / vscode-high-contrast.
+// Else the colour behind the figure (the classic Notebook, a Sphinx theme):
+// light or dark by its luminance; with no colour anywhere, the element's own
+// theme="auto" (prefers-color-scheme) stays. Once per page.
+function marked(body) {
   const light = body.dataset.jpThemeLight;
   if (light === 'true') return 'light';
   if (light === 'false') return 'dark';
@@ -12,12 +14,24 @@ export function frontEndTheme(body = document.body) {
   return null;
 }
 
+// The first opaque background colour from the figure up: 'light', 'dark' or null.
+function behind(figure) {
+  for (let node = figure.parentElement; node; node = node.parentElement) {
+    const rgba = getComputedStyle(node).backgroundColor.match(/[\d.]+/g)?.map(Number);
+    if (!rgba || (rgba.length > 3 && rgba[3] < 0.5)) continue;
+    const [r, g, b] = rgba.map((v) => v / 255);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.4 ? 'dark' : 'light';
+  }
+  return null;
+}
+
 export function followTheme() {
   const apply = () => {
-    const theme = frontEndTheme();
+    const theme = marked(document.body);
     for (const figure of document.querySelectorAll('attention-playground[data-notebook-theme]')) {
-      if (theme === null) figure.removeAttribute('theme');
-      else if (figure.getAttribute('theme') !== theme) figure.setAttribute('theme', theme);
+      const t = theme ?? behind(figure);
+      if (t === null) figure.removeAttribute('theme');
+      else if (figure.getAttribute('theme') !== t) figure.setAttribute('theme', t);
     }
   };
   apply();

@@ -167,8 +167,10 @@ test('the nbsphinx site from file://, offline: every figure ready', async () => 
   const pages = readdirSync(join(out, 'sphinx')).filter((f) => f.endsWith('.html') && !['genindex.html', 'search.html'].includes(f));
   let total = 0;
   for (const name of pages) {
-    const page = await openOffline(join(out, 'sphinx', name), { width: 1024 });
+    // a dark system under a light theme (alabaster): the figures follow the page
+    const page = await openOffline(join(out, 'sphinx', name), { width: 1024, colorScheme: 'dark' });
     const figures = await everyFigureReady(page);
+    for (const figure of figures) assert.equal(await figure.getAttribute('theme'), 'light', name);
     total += figures.length;
     // the same figures as nbconvert's page: their first rows suffice here
     for (const figure of figures) if (await figure.evaluate((e) => e.hasAttribute('scenario'))) await presetNumbers(page, figure, { rows: 2 });
