@@ -62,7 +62,7 @@ const detailValue = (figure) => figure.$eval('.detail h3', (h) => {
 // A preset figure's matrix at its step, cell by cell through the keyboard
 // (the element's accessible path), against the core's golden trace.
 async function presetNumbers(page, figure, { rows = Infinity } = {}) {
-  const [scenario, step, head] = await figure.evaluate((e) => [e.getAttribute('scenario'), e.getAttribute('step') ?? 'weights', Number(e.getAttribute('head') ?? 0)]);
+  const [scenario, step, head] = await figure.evaluate((e) => [e.getAttribute('scenario') ?? 'sun-rises-causal', e.getAttribute('step') ?? 'weights', Number(e.getAttribute('head') ?? 0)]);
   const want = golden(scenario).heads[head][step];
   if (!want) return 0;  // x and out are checked by the page's tests
   const [T, S] = want.shape.slice(-2);  // batch element 0 first
@@ -86,6 +86,13 @@ async function presetNumbers(page, figure, { rows = Infinity } = {}) {
   await figure.evaluate((e) => (e.dataset.wasControls ? e.setAttribute('controls', e.dataset.wasControls) : e.removeAttribute('controls')));
   return Math.min(T, rows) * S;
 }
+
+// 'preset' for a figure that draws a trace's matrices (a preset or the
+// default one), else its view ('attention', a lesson, 'graph').
+const kindOf = (e) => {
+  const view = e.getAttribute('view') ?? 'both';
+  return ['both', 'matrices'].includes(view) && !e.hasAttribute('sentence') ? 'preset' : view;
+};
 
 // A given-attention figure: each cell of the head shown, through the keys,
 // reads back the weight its JSON holds (written by ap.attention).
@@ -122,7 +129,7 @@ for (const file of htmlFiles('html')) {
     let checked = 0;
     let given = 0;
     for (const figure of figures) {
-      const view = await figure.evaluate((e) => (e.hasAttribute('scenario') ? 'preset' : e.getAttribute('view')));
+      const view = await figure.evaluate(kindOf);
       if (view === 'preset') checked += await presetNumbers(page, figure);
       if (view === 'attention') given += await givenNumbers(page, figure);
     }
@@ -173,7 +180,7 @@ test('the nbsphinx site from file://, offline: every figure ready', async () => 
     for (const figure of figures) assert.equal(await figure.getAttribute('theme'), 'light', name);
     total += figures.length;
     // the same figures as nbconvert's page: their first rows suffice here
-    for (const figure of figures) if (await figure.evaluate((e) => e.hasAttribute('scenario'))) await presetNumbers(page, figure, { rows: 2 });
+    for (const figure of figures) if ((await figure.evaluate(kindOf)) === 'preset') await presetNumbers(page, figure, { rows: 2 });
     if (figures.length) await shot(page, `notebook-sphinx-${name.replace('.html', '')}`);
     assert.deepEqual(page.problems, [], name);
     await page.context().close();
