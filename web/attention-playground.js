@@ -15,7 +15,7 @@ import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes
 import { lessons, loadLesson } from './lessons/index.js';
 import { drive, Player } from './state/player.js';
 import { attributeNames, readSettings } from './element/settings.js';
-import { loadSheets, make, playgroundLink } from './element/figure.js';
+import { followHostTheme, loadSheets, make, playgroundLink } from './element/figure.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
 import { defaultState, stepsFor } from './state/state.js';
 import { scenarioFromSentence, withOverrides } from './state/sentence.js';
@@ -44,6 +44,7 @@ export class AttentionPlayground extends HTMLElement {
 
   connectedCallback() {
     if (!this.dataset.state) this.dataset.state = 'loading';
+    followHostTheme(this);  // a notebook's light or dark, for theme="auto"
     // what the author put inside the tag (a static figure, a sentence) shows
     // until the view is ready; with nothing inside, a line says it is coming
     if (!this.shadowRoot.firstChild) {
@@ -76,6 +77,7 @@ export class AttentionPlayground extends HTMLElement {
     this.observer?.disconnect();
     this.resizer.disconnect();
     this.dataWatch?.disconnect();
+    followHostTheme(this, false);
     window.removeEventListener('beforeprint', this.onPrint);
     this.player.pause();
     this.training?.dispose();

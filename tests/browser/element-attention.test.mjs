@@ -39,6 +39,8 @@ before(async () => {
     'square.html': page(figure(square, ' theme="dark"')),
     'big.html': page(figure(big)),
     'off.html': page(figure(off)),
+    'jupyter.html': page(figure(four, ' id="auto"') + figure(square, ' id="light" theme="light"')).replace('<body>', '<body data-jp-theme-light="false">'),
+    'vscode.html': page(figure(square)).replace('<body>', '<body class="vscode-body vscode-dark" data-vscode-theme-kind="vscode-dark">'),
     'late.html': page('<attention-playground id="late" view="attention"></attention-playground>'),
     'bad.html': page([
       ['missing', null],
@@ -157,6 +159,24 @@ test('(T, T) with no heads grid, dark by the theme attribute; and by prefers-col
     assert.equal(await q.$eval('attention-playground', (e) => getComputedStyle(e).backgroundColor), background);
     await q.context().close();
   }
+});
+
+test('a notebook front end\'s theme: JupyterLab\'s and VS Code\'s body marks, followed live; theme="light" over it', async () => {
+  const dark = 'rgb(20, 23, 27)', light = 'rgb(251, 250, 247)';
+  const background = (p, s) => p.$eval(s, (e) => getComputedStyle(e).backgroundColor);
+  const p = await openPage(browser, null, { viewport: { width: 800, height: 700 }, colorScheme: 'light' });
+  await p.goto(`${url}jupyter.html`);
+  await settled(p);
+  assert.deepEqual([await background(p, '#auto'), await background(p, '#light')], [dark, light]);
+  await shot(p, 'element-attention-jupyter-dark');
+  await p.evaluate(() => { document.body.dataset.jpThemeLight = 'true'; });
+  await p.waitForFunction(() => document.querySelector('#auto').dataset.hostTheme === 'light');
+  assert.equal(await background(p, '#auto'), light);
+  await p.goto(`${url}vscode.html`);
+  await settled(p);
+  assert.equal(await background(p, 'attention-playground'), dark);
+  assert.deepEqual(p.problems, []);
+  await p.context().close();
 });
 
 test('rows that do not sum to 1 are shown with a one-line note, not refused', async () => {

@@ -94,7 +94,6 @@ function readWeights(attention, T) {
   const lead = [];
   for (let k = 0, node = attention; k < axes - 2; k++, node = node[0]) lead.push(node.length);
   const [L, H] = axes === 4 ? lead : axes === 3 ? [1, lead[0]] : [1, 1];
-  for (let k = 0; k < lead.length; k++) if (lead[k] === 0) fail(`attention's axis ${k} (${names[k]}) is empty`);
   if (L * H > attentionLimits.heads) fail(`attention has ${L * H} heads (${L} layers × ${H} heads), beyond the element's limit of ${attentionLimits.heads}`);
   const sizes = [...lead, T, T];
   // the token count first, so a long axis names the tokens rather than the limit

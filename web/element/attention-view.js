@@ -135,9 +135,11 @@ export class AttentionView {
     return true;
   }
 
-  // the element's width changed: the heatmap sizes its cells again (the graph lays itself out)
+  // the element's width or theme changed: its canvases painted again
   redraw() {
-    if (this.data) this.drawHeatmap();
+    if (!this.data) return;
+    this.drawHeatmap();
+    this.graph.render();
   }
 
   drawHeatmap() {
