@@ -71,3 +71,20 @@ test('the limits: tokens, heads, weights, characters, a token, the title; each n
   const most = read({ tokens: Array(T).fill('t'), attention: Array(16).fill(head) });
   assert.deepEqual([most.shape, most.data.length, most.note, most.causal], [[1, 16, 512, 512], 4194304, '', true]);
 });
+
+test('README.md\'s contract: its example is drawn, its schema states the same keys and limits', async () => {
+  const { readFileSync } = await import('node:fs');
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('### Given attention weights: view="attention"'), readme.indexOf('## Command line'));
+  const example = /```html\n[\s\S]*?<script type="application\/json">([\s\S]*?)<\/script>/.exec(section)[1];
+  const data = readAttention(example);
+  assert.deepEqual([data.shape, data.head, data.title, data.note], [[1, 2, 3, 3], 1, 'Two heads', '']);
+  const schema = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)[1]);
+  assert.deepEqual(Object.keys(schema.properties), ['tokens', 'attention', 'layer', 'head', 'title']);
+  assert.deepEqual(schema.required, ['tokens', 'attention']);
+  assert.equal(schema.properties.tokens.maxItems, attentionLimits.tokens);
+  assert.equal(schema.properties.tokens.items.maxLength, attentionLimits.token);
+  assert.equal(schema.properties.title.maxLength, attentionLimits.title);
+  for (const [name, value] of Object.entries({ tokens: 512, heads: 1024, weights: '4,194,304', characters: '64,000,000' }))
+    assert.ok(section.includes(String(value)), `README: the ${name} limit ${value}`);
+});
