@@ -8,15 +8,20 @@
 // line. Screenshots at 1280 × 720 and 390 × 844, light and dark.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { loadModelEngine, openModel } from '../../web/engine/model.js';
+import { gpt2Tokenizer } from '../../web/model/tokens.js';
 import { tokenText } from '../../web/views/format.js';
 import { percent } from '../../web/views/next-tokens.js';
-import { openPage, root, shot, useBrowser } from './browser.mjs';
+import { gptFile } from './gpt-file.mjs';
+import { folderRoute, openPage, root, shot, useBrowser } from './browser.mjs';
 
-const env = useBrowser({ csp: true });
+// a GPT-2-vocabulary model file served beside the site, so a link can name it
+const dir = mkdtempSync(join(tmpdir(), 'model-generated-'));
+const env = useBrowser({ csp: true, route: folderRoute({ '/test-models/': dir }) });
 const text = 'To be, or not to be';
 const node = {};
 const wasm = join(root, 'build', 'wasm');
@@ -25,6 +30,7 @@ before(async () => {
   const engine = await loadModelEngine({ moduleUrl: new URL(`file://${join(wasm, 'attention-model.js')}`), wasmBinary: readFileSync(join(wasm, 'attention-model.wasm')) });
   node.model = await openModel(new Blob([readFileSync(join(root, 'web', 'models', 'text-gpt.safetensors'))]), { engine, name: 'text-gpt' });
   node.vocabulary = node.model.info.vocabulary;
+  node.engine = engine;
 });
 
 async function modelPage(hash, options) {
@@ -107,6 +113,51 @@ test('Generate: the model runs on prompt + generated ids, marked apart, each gen
   await page.context().close();
 });
 
+test('GPT-2\'s BPE: the views show the ids Generate drew, not its text read again (which splits otherwise), and a link opens on them', async () => {
+  const gpt2 = await import('gpt-tokenizer/encoding/gpt2');
+  const tokenizer = gpt2Tokenizer(gpt2, (await import('gpt-tokenizer/bpeRanks/r50k_base')).default);
+  // the final LayerNorm gives ones whatever the input, and only the
+  // unembedding's rows of "e" and "s" (GPT-2's 68 and 82) sum to 16: the model
+  // writes "e" and "s", which the BPE reads back merged with "be" and each other
+  const embed = 8;
+  const bytes = gptFile({
+    embed, heads: 2, layers: 1, length: 64, tokenizer: 'gpt2',
+    weight: (name, i) => {
+      if (name === 'transformer.ln_f.weight') return 0;
+      if (name === 'transformer.ln_f.bias') return 1;
+      if (name === 'lm_head.weight') return [68, 82].includes(Math.floor(i / embed)) ? 2 : 0;
+      return undefined;
+    },
+  });
+  writeFileSync(join(dir, 'bpe.safetensors'), bytes);
+  const model = await openModel(new Blob([bytes]), { engine: node.engine });
+  const prompt = gpt2.encode('To be');
+  const added = model.generate(prompt, 10, { temperature: 0.8, seed: 1 });
+  const all = [...prompt, ...added];
+  assert.ok(added.every((id) => id === 68 || id === 82), `e and s: ${added}`);
+  const written = `To be${gpt2.decode(added)}`;
+  assert.notDeepEqual(gpt2.encode(written), all, 'the text read again is other tokens: what this test is about');
+  const page = await modelPage('#model=/test-models/bpe.safetensors&text=To%20be', { viewport: { width: 1280, height: 720 } });
+  await generate(page, all.length);
+  assert.equal(await page.inputValue('.model-text-field textarea'), written);
+  assert.deepEqual(await shownTokens(page), all);
+  assert.deepEqual(await generatedAt(page), range(prompt.length, all.length));
+  // the guesses after the last generated token are the core's after these ids
+  const run = model.run(all);
+  const { k, ids } = run.top;
+  await page.hover(`.token-chip[data-position="${all.length - 1}"]`);
+  assert.deepEqual((await bars(page)).map(([t]) => t), Array.from({ length: 10 }, (_, n) => tokenText(tokenizer.label(ids[(all.length - 1) * k + n]))));
+  await page.waitForFunction(() => new URLSearchParams(window.location.hash.slice(1)).has('generated'));
+  const link = page.url();
+  await page.context().close();
+  const again = await modelPage(link.slice(link.indexOf('#')), { viewport: { width: 1280, height: 720 } });
+  await again.waitForFunction((n) => document.querySelectorAll('.token-chip').length === n, all.length);
+  assert.deepEqual(await shownTokens(again), all);
+  assert.deepEqual(await generatedAt(again), range(prompt.length, all.length));
+  assert.deepEqual(again.problems, []);
+  await again.context().close();
+});
+
 test('an edit unmarks only what the learner changed; their text is never lost', async () => {
   const page = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}`, { viewport: { width: 1280, height: 720 } });
   const prompt = node.model.encode(text);
@@ -159,6 +210,12 @@ test('a link whose generated run is not the text there, or not the model\'s, is 
   page = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}&generated=17_${tokens[17]}.999`, { viewport: { width: 1280, height: 720 } });
   assert.equal(await page.textContent('.model-text-note'), 'generated: the run at character 17 holds token 999, past the model\'s 81 tokens: read as typed text');
   assert.deepEqual(await generatedAt(page), []);
+  await page.context().close();
+  // runs out of the text's order: the second is left out
+  page = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}&generated=17_${tokens[17]}-3_${tokens[3]}`, { viewport: { width: 1280, height: 720 } });
+  assert.equal(await page.textContent('.model-text-note'), 'generated: the run at character 3 starts before the run before it ends: read as typed text');
+  assert.deepEqual(await generatedAt(page), [17]);
+  await page.waitForFunction((g) => new URLSearchParams(window.location.hash.slice(1)).get('generated') === g, `17_${tokens[17]}`);
   await page.context().close();
   // a run that is the text there: marked, as Generate would have
   page = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}&generated=17_${tokens.slice(17).join('.')}`, { viewport: { width: 1280, height: 720 } });

@@ -62,7 +62,7 @@ const expectedBars = (tokens, temperature = 0.8) => {
   node.llama.run(tokens);
   const { k, ids, probabilities } = node.llama.temper(temperature);
   const at = tokens.length - 1;
-  return Array.from({ length: 10 }, (_, n) => [tokenText(`#${ids[at * k + n]}`), percent(probabilities[at * k + n])]);
+  return Array.from({ length: 10 }, (_, n) => [tokenText(`<${ids[at * k + n]}>`), percent(probabilities[at * k + n])]);
 };
 
 test('a Llama folder by URL: typed ids, the core\'s bars, every head, Generate\'s tokens, a head in the playground with its rotate step', async () => {
@@ -95,7 +95,7 @@ test('a Llama folder by URL: typed ids, the core\'s bars, every head, Generate\'
   const opened = JSON.parse(await page.evaluate(() => sessionStorage.getItem('attention-playground:file')));
   const tokens = [...typed, ...added];
   node.llama.run(tokens);
-  assert.deepEqual(opened, node.llama.headScenario(1, 3, { labels: tokens.map((t) => `#${t}`) }));
+  assert.deepEqual(opened, node.llama.headScenario(1, 3, { labels: tokens.map((t) => `<${t}>`) }));
   assert.ok(opened.attention.rotary);
   await page.click('.step-button[data-step="rotate"]');
   await page.waitForSelector('figure[data-matrix="q_rotated"]', { timeout: 10000 });

@@ -5,9 +5,24 @@
 // model runs on the typed pieces' tokens with the generated ids between them
 // as they were drawn (never read again from their text, which a BPE may
 // split otherwise), so each position the views show is one the core ran. An
-// edit unmarks the groups it touches; the link carries the runs
-// (state/generated.js), checked against the text once the model is open.
+// edit unmarks the groups it touches; the link carries the runs,
+// "19_12.45.7-40_3" (where each starts in the text, its ids; state.js checks
+// the form), checked against the text once the model is open.
 import { textOf, tokensOf } from './tokens.js';
+
+// ids in all a link may mark: the text holds 400 characters, a token at least one
+const limit = 400;
+
+// "19_12.45.7-40_3" ↔ [{start: 19, ids: [12, 45, 7]}, {start: 40, ids: [3]}]
+export function runsFromText(text) {
+  return text.split('-').map((run) => {
+    const [start, ids] = run.split('_');
+    return { start: Number(start), ids: ids.split('.').map(Number) };
+  });
+}
+export function runsToText(runs) {
+  return runs.map(({ start, ids }) => `${start}_${ids.join('.')}`).join('-');
+}
 
 // The text of ids written on their own, without the worker (null: a
 // tokenizer.json's, whose text depends on the tokens before).
@@ -110,10 +125,10 @@ export class Generated {
     this.legend = legend;
   }
 
-  // A link's runs (null: none), unless they are the ones shown.
-  fromLink(runs) {
-    const shown = JSON.stringify(runsOf(this.groups));
-    if (JSON.stringify(runs ?? []) !== shown) this.pending = runs ?? [];
+  // A link's runs ("19_12.45.7"; null: none), unless they are the ones shown.
+  fromLink(text) {
+    const shown = this.groups.length ? runsToText(runsOf(this.groups)) : null;
+    if ((text ?? null) !== shown) this.pending = text ? runsFromText(text) : [];
   }
 
   // Another model opened: its ids are not this one's, unless a link gave them.
@@ -132,7 +147,7 @@ export class Generated {
       groups = groups.slice(from);
     }
     this.groups = groups;
-    this.view.settings.generated = groups.length ? runsOf(groups) : null;
+    this.view.settings.generated = groups.length ? runsToText(runsOf(groups)) : null;
   }
 
   // The learner changed the text to `text`.
@@ -167,9 +182,14 @@ export class Generated {
     const groups = [];
     const problems = [];
     const vocab = this.view.info.config.vocab;
+    let count = 0;
     for (const { start, ids } of runs) {
       const place = `generated: the run at character ${start}`;
       const after = groups.length ? groups.at(-1).start + groups.at(-1).text.length : 0;
+      if ((count += ids.length) > limit) {
+        problems.push(`${place} and the ones after it are past ${limit} tokens`);
+        break;
+      }
       const past = ids.find((id) => id >= vocab);
       if (past !== undefined) {
         problems.push(`${place} holds token ${past}, past the model's ${vocab.toLocaleString('en')} tokens`);
@@ -180,7 +200,11 @@ export class Generated {
         const before = await tokensFor(this.view, text.slice(0, start), groups).catch(() => null);
         piece = before ? await textOf({ ...this.view, result: before }, ids) : null;
       }
-      if (start < after || piece === null || !piece || text.slice(start, start + piece.length) !== piece) {
+      if (start < after) {
+        problems.push(`${place} starts before the run before it ends`);
+        continue;
+      }
+      if (piece === null || !piece || text.slice(start, start + piece.length) !== piece) {
         problems.push(`${place} is not the text there`);
         continue;
       }

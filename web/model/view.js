@@ -16,6 +16,7 @@ import { quoteText } from '../state/state.js';
 import { Graph } from '../views/graph.js';
 import { headTrace } from '../views/head-trace.js';
 import { Heatmap } from '../views/heatmap.js';
+import { underline } from '../views/marked-label.js';
 import { HeadGrid } from '../views/model-grid.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
@@ -369,7 +370,7 @@ export class ModelView {
     if (!this.result || !this.hasHeads()) return;  // a resize's frame after another model was asked for
     weights ??= this.weightsOf(this.settings.layer, this.settings.head);
     const T = this.result.attention.shape[2];
-    this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: this.labels, colLabels: this.labels, marked: this.made, maxCell: 26 }, { width });
+    this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: this.labels, colLabels: this.labels, marked: this.made, underline, maxCell: 26 }, { width });
   }
 
   // The token in focus: focus.js; what it writes next: next.js

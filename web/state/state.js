@@ -1,5 +1,4 @@
 import { editsFromText, editsToText } from './edits.js';
-import { generatedFromText, generatedToText } from './generated.js';
 
 // The whole view as one typed table that round-trips through the URL hash:
 // preset or sentence, every control, batch, head and step. Values read from
@@ -57,8 +56,9 @@ export const props = {
   // the Model view's sampling beside `temperature`: top-k (0: off) and top-p (1: off)
   top_k: { ...int(0, 1000000), default: null },
   top_p: { type: 'number', min: 0.001, max: 1, default: null },
-  // which of the text's tokens Generate wrote: "19_12.45.7" (state/generated.js)
-  generated: { type: 'generated', default: null },
+  // which of the text's tokens Generate wrote: runs "start_id.id…" joined by
+  // "-" (model/generated.js reads them once the model is open)
+  generated: { type: 'runs', default: null, kept: 'none', maxLength: 3300 },
 };
 
 // What the Model view's link keeps: nothing else of the table applies there
@@ -118,8 +118,8 @@ function parseValue(spec, raw) {
       return maskFromText(raw);
     case 'edits':
       return editsFromText(raw);
-    case 'generated':
-      return generatedFromText(raw);
+    case 'runs':
+      return raw.length <= spec.maxLength && /^\d{1,3}_\d{1,7}(\.\d{1,7})*(-\d{1,3}_\d{1,7}(\.\d{1,7})*)*$/.test(raw) ? raw : undefined;
     case 'order':
       return /^\d{1,2}(\.\d{1,2}){0,63}$/.test(raw) ? raw.split('.').map(Number) : undefined;
     default:
@@ -136,7 +136,7 @@ function describe(name, spec) {
     case 'mask': return `${name} must be causal, none, or up to ${maskLimit} rows of up to ${maskLimit} 0/1 joined by dots`;
     case 'order': return `${name} must be positions joined by dots, like 2.0.1`;
     case 'edits': return `${name} must be tensor.index=value pairs joined by commas`;
-    case 'generated': return `${name} must be runs of start_id.id… joined by -, in the text's order, up to 400 ids`;
+    case 'runs': return `${name} must be runs of start_id.id… joined by -`;
     case 'id': return `${name} must be a preset id (a-z, 0-9, -)`;
     case 'model': return `${name} must be a model preset id or a URL on this site, up to ${spec.maxLength} characters without spaces`;
     default: return `${name} must be 1 to ${spec.maxLength} characters`;
@@ -216,8 +216,7 @@ export function toHash(state) {
     if ((state.sentence !== null || state.file) && name === 'preset') continue;
     if (state.sentence === null && sentenceOnly.includes(name)) continue;
     const text = spec.type === 'bool' ? (value ? '1' : '0') : spec.type === 'mask' ? maskToText(value)
-      : spec.type === 'order' ? value.join('.') : spec.type === 'edits' ? editsToText(value)
-      : spec.type === 'generated' ? generatedToText(value) : String(value);
+      : spec.type === 'order' ? value.join('.') : spec.type === 'edits' ? editsToText(value) : String(value);
     params.set(name, text);
   }
   if (state.model === null && state.sentence !== null && !params.has('sentence')) params.set('sentence', state.sentence);

@@ -4,7 +4,6 @@
 import { arrowPoints, pointOn } from './graph-layout.js';
 import { buildingRow, rowsShown } from './timing.js';
 import { clip } from './format.js';
-import { underline } from './marked-label.js';
 
 export const highlight = '#ff7f0e';  // the focused node, its edges, the messages in flight
 
@@ -47,7 +46,7 @@ export function drawChips(graph, g, L, p, pool, ink, focus) {
   for (const chip of L.chips(p)) {
     const sender = chip.role === 'from';
     const text = sender ? pool.context?.[chip.k] ?? String(chip.k) : pool.tokens[chip.k] ?? String(chip.k);
-    const marked = pool.marked?.[chip.k] === true;  // a token Generate wrote: its label underlined with dots
+    const mark = pool.marked?.[chip.k] ? pool.underline : null;  // a token Generate wrote (head-trace.js)
     const lit = !sender && focus === chip.k;
     g.fillStyle = lit ? '#ffc078' : sender ? '#fde9c9' : chip.k < filled ? '#b9e6cc' : '#ffffff';
     g.beginPath();
@@ -65,7 +64,7 @@ export function drawChips(graph, g, L, p, pool, ink, focus) {
       const x = chip.align === 'right' ? chip.x + chip.w - 4 : chip.align === 'left' ? chip.x + 4 : chip.x + chip.w / 2;
       const shown = clip(g, text, chip.w - 6);
       g.fillText(shown, x, chip.y + chip.h / 2 + 0.5);
-      if (marked) underline(g, shown, x, chip.y + chip.h / 2 + 0.5, g.textAlign);
+      mark?.(g, shown, x, chip.y + chip.h / 2 + 0.5, g.textAlign);
     } else {
       g.save();
       g.translate(chip.x + chip.w / 2 + 0.5, chip.y + chip.h - 4);
@@ -73,7 +72,7 @@ export function drawChips(graph, g, L, p, pool, ink, focus) {
       g.textAlign = 'left';
       const shown = clip(g, text, chip.h - 7);
       g.fillText(shown, 0, 0);
-      if (marked) underline(g, shown, 0, 0);
+      mark?.(g, shown, 0, 0);
       g.restore();
     }
   }

@@ -6,7 +6,6 @@ import { rowsShown, softmaxPhase } from './timing.js';
 import * as editor from './cell-editor.js';
 import { clip, formatNumber, tokenText } from './format.js';
 import * as layouts from './heatmap-layout.js';
-import { underline } from './marked-label.js';
 import { paintCells, resize } from './heatmap-paint.js';
 import * as legend from './heatmap-legend.js';
 import * as overlays from './heatmap-overlays.js';
@@ -215,7 +214,7 @@ export class Heatmap {
     g.font = layouts.defaults.font;
 
     const { data } = this.matrix;
-    const { rowLabels = [], colLabels = [], marked = null, reveal = 1, revealBy = 'cell', mode = 'fill', from, exps } = this.options;
+    const { rowLabels = [], colLabels = [], marked = null, underline, reveal = 1, revealBy = 'cell', mode = 'fill', from, exps } = this.options;
     const bound = this.colorBound();
     // softmax: the rows' exponentials appear row by row, then are divided by their sums
     const phase = mode === 'softmax' && exps && reveal < 1 ? softmaxPhase(reveal) : null;
@@ -243,7 +242,7 @@ export class Heatmap {
     g.textBaseline = 'middle';
     const every = Math.max(1, Math.ceil(14 / cell));
     g.textAlign = 'right';
-    // a label marked apart (marked[r]: a token Generate wrote) is underlined with dots
+    // marked[i]: label i is marked apart (a token Generate wrote), by underline()
     const label = (text, x, y, on) => {
       g.fillText(text, x, y);
       if (on) underline(g, text, x, y, g.textAlign);
