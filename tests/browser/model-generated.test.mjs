@@ -229,6 +229,15 @@ test('a link whose generated run is not the text there, or not the model\'s, is 
   await page.context().close();
 });
 
+test('the bars\' title names a space or a newline as its chip shows it (␣, ↵), never as " "', async () => {
+  const page = await modelPage(`#model=text-gpt&text=${encodeURIComponent('To be\nor')}`, { viewport: { width: 1280, height: 720 } });
+  await page.hover('.token-chip[data-position="2"]');
+  assert.equal(await page.textContent('.next-tokens h3'), 'Next token after token 2, "␣"');
+  await page.hover('.token-chip[data-position="5"]');
+  assert.equal(await page.textContent('.next-tokens h3'), 'Next token after token 5, "↵"');
+  await page.context().close();
+});
+
 test('screenshots: generated tokens marked apart, at 1280 × 720 and 390 × 844, light and dark', async () => {
   for (const colorScheme of ['light', 'dark'])
     for (const [width, height] of [[1280, 720], [390, 844]]) {
