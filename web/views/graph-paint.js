@@ -72,7 +72,7 @@ export function drawChips(graph, g, L, p, pool, ink, focus) {
       g.textAlign = 'left';
       const shown = clip(g, text, chip.h - 7);
       g.fillText(shown, 0, 0);
-      mark?.(g, shown, 0, 0);
+      mark?.(g, shown, 0, 0, 'left', Math.min(L.font / 2 + 1, chip.w / 2 - 2.5));  // inside its narrow chip
       g.restore();
     }
   }
