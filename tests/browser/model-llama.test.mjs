@@ -87,6 +87,7 @@ test('a Llama folder by URL: typed ids, the core\'s bars, every head, Generate\'
   const added = node.llama.generate(typed, 10, { temperature: 0.8, seed: 1 });
   await page.click('.model-generate button.primary');
   await tokensShown(page, [...typed, ...added]);
+  assert.deepEqual(await page.$$eval('.token-chip.generated', (c) => c.map((x) => Number(x.dataset.position))), added.map((_, i) => typed.length + i));
   assert.deepEqual(await bars(page), expectedBars([...typed, ...added]));
   // layer 1, head 3 in the playground: the core's rotary scenario, played with its rotate step
   await page.click('.model-thumb[data-layer="1"][data-head="3"]');
@@ -143,7 +144,10 @@ test('a Llama folder with a byte-level tokenizer.json: its ids and special token
   await page.click('.model-generate button.primary');
   const want = `Hi 123!${node.tokenizer.continuation(ids, added)}`;
   await page.waitForFunction((t) => document.querySelector('.model-text-field textarea').value === t, want, { timeout: 20000 });
-  await tokensShown(page, node.tokenizer.encode(want).ids);
+  // the model runs on the ids Generate drew, after the prompt's, marked as Generate's
+  await tokensShown(page, [...ids, ...added]);
+  const marked = await page.$$eval('.token-chip.generated', (c) => c.map((x) => Number(x.dataset.position)));
+  assert.deepEqual(marked, added.map((_, i) => ids.length + i));
   await page.context().close();
 });
 
