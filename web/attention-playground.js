@@ -15,7 +15,7 @@ import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes
 import { lessons, loadLesson } from './lessons/index.js';
 import { drive, Player } from './state/player.js';
 import { attributeNames, readSettings } from './element/settings.js';
-import { loadSheets, make, playgroundLink } from './element/figure.js';
+import { followHostTheme, loadSheets, make, playgroundLink } from './element/figure.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
 import { defaultState, stepsFor } from './state/state.js';
 import { scenarioFromSentence, withOverrides } from './state/sentence.js';
@@ -44,6 +44,7 @@ export class AttentionPlayground extends HTMLElement {
 
   connectedCallback() {
     if (!this.dataset.state) this.dataset.state = 'loading';
+    followHostTheme(this);  // a notebook's light or dark, for theme="auto"
     // what the author put inside the tag (a static figure, a sentence) shows
     // until the view is ready; with nothing inside, a line says it is coming
     if (!this.shadowRoot.firstChild) {
@@ -76,6 +77,7 @@ export class AttentionPlayground extends HTMLElement {
     this.observer?.disconnect();
     this.resizer.disconnect();
     this.dataWatch?.disconnect();
+    followHostTheme(this, false);
     window.removeEventListener('beforeprint', this.onPrint);
     this.player.pause();
     this.training?.dispose();
@@ -357,41 +359,22 @@ export class AttentionPlayground extends HTMLElement {
     this.dispatchEvent(new CustomEvent('error', { detail: { message: `Attention Playground: ${problem}` } }));
   }
 
-  // view="attention": the weights given as JSON inside the element (element/attention-data.js), drawn as given.
+  // view="attention": the weights given as JSON inside the element, drawn as given (element/attention-view.js).
   async renderAttention(s) {
-    const [{ readAttention }, { AttentionView }] = await Promise.all([import('./element/attention-data.js'), import('./element/attention-view.js')]);
+    const { attentionFigure } = await import('./element/attention-view.js');
     // a new text inside the element draws again
     this.dataWatch ??= new MutationObserver(() => this.current?.view === 'attention' && this.schedule());
     this.dataWatch.observe(this, { childList: true, subtree: true, characterData: true });
-    const json = () => this.querySelector(':scope > script[type="application/json"]');
-    if (!json() && document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
-    let data;
-    try {
-      data = readAttention(json()?.textContent ?? '');
-    } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
-      return this.fail(error.message);
-    }
-    const [L, H, T] = data.shape;
-    // an attribute's layer or head over the data's own
-    const selected = { layer: this.hasAttribute('layer') ? s.layer : data.layer, head: this.hasAttribute('head') ? s.head : data.head };
-    if (selected.layer >= L) return this.fail(`layer ${selected.layer} is beyond the data's ${L} layer${L > 1 ? 's' : ''}`);
-    if (selected.head >= H) return this.fail(`head ${selected.head} is beyond the data's ${H} head${H > 1 ? 's' : ''}`);
-    const h = s.highlight;
-    if (h && (h.row >= T || (h.col ?? 0) >= T)) return this.fail(`highlight: ${h.row >= T ? `row ${h.row}` : `column ${h.col}`} is beyond the data's ${T} tokens`);
-    const root = document.createElement('div');
-    root.className = 'root';
-    root.setAttribute('part', 'root');
-    make(root, 'p', 'title', data.title ?? 'Attention weights');
-    const view = new AttentionView(root);
-    this.footer(root, s, null);
+    // a classic script before the tag (a notebook's inlined bundle) may start it while its JSON is still being parsed
+    if (document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
+    const figure = attentionFigure(this, s);
+    if (figure.problem) return this.fail(figure.problem);
+    this.footer(figure.root, s, null);
     this.disposeLesson?.();
     this.trace?.dispose();
     this.trace = null;
-    this.shadowRoot.replaceChildren(root);
-    this.views = view;  // the element's resize draws it again
-    view.show(data, selected);
-    if (h) view.highlight(h);
+    this.shadowRoot.replaceChildren(figure.root);
+    this.views = figure.show();  // the element's resize draws it again
     this.ready();
   }
 

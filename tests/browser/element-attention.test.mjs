@@ -39,6 +39,9 @@ before(async () => {
     'square.html': page(figure(square, ' theme="dark"')),
     'big.html': page(figure(big)),
     'off.html': page(figure(off)),
+    'jupyter.html': page(figure(four, ' id="auto"') + figure(square, ' id="light" theme="light"')).replace('<body>', '<body data-jp-theme-light="false">'),
+    'vscode.html': page(figure(square)).replace('<body>', '<body class="vscode-body vscode-dark" data-vscode-theme-kind="vscode-dark">'),
+    'highlight.html': page(figure(four, ' id="row" highlight="3"') + figure(four, ' id="cell" highlight="4,1" layer="0" head="0"') + figure(four, ' id="far" highlight="5"')),
     'late.html': page('<attention-playground id="late" view="attention"></attention-playground>'),
     'bad.html': page([
       ['missing', null],
@@ -157,6 +160,48 @@ test('(T, T) with no heads grid, dark by the theme attribute; and by prefers-col
     assert.equal(await q.$eval('attention-playground', (e) => getComputedStyle(e).backgroundColor), background);
     await q.context().close();
   }
+});
+
+test('a notebook front end\'s theme: JupyterLab\'s and VS Code\'s body marks, followed live; theme="light" over it', async () => {
+  const dark = 'rgb(20, 23, 27)', light = 'rgb(251, 250, 247)';
+  const background = (p, s) => p.$eval(s, (e) => getComputedStyle(e).backgroundColor);
+  const p = await openPage(browser, null, { viewport: { width: 800, height: 700 }, colorScheme: 'light' });
+  await p.goto(`${url}jupyter.html`);
+  await settled(p);
+  assert.deepEqual([await background(p, '#auto'), await background(p, '#light')], [dark, light]);
+  await shot(p, 'element-attention-jupyter-dark');
+  await p.evaluate(() => { document.body.dataset.jpThemeLight = 'true'; });
+  await p.waitForFunction(() => document.querySelector('#auto').dataset.hostTheme === 'light');
+  assert.equal(await background(p, '#auto'), light);
+  await p.goto(`${url}vscode.html`);
+  await settled(p);
+  assert.equal(await background(p, 'attention-playground'), dark);
+  assert.deepEqual(p.problems, []);
+  await p.context().close();
+});
+
+test('highlight="row" and "row,col" light as hovering does; past the tokens is one line; every part has its accessible name', async () => {
+  const p = await openPage(browser, `${url}highlight.html`, { viewport: { width: 800, height: 700 } });
+  await settled(p);
+  const lit = await p.$$eval('attention-playground', (all) => all.map((e) => {
+    const r = e.shadowRoot;
+    return e.dataset.state === 'error' ? r.querySelector('[role="alert"]').textContent
+      : [r.querySelector('[data-matrix="weights"]').dataset.highlightRow ?? null, r.querySelector('.head-grid').dataset.row ?? null,
+        r.querySelector('.graph').dataset.focusNode ?? null, r.querySelector('.graph').dataset.focusEdge ?? null, r.querySelector('.attention-readout').dataset.value ?? null];
+  }));
+  assert.deepEqual(lit, [['3', '3', '0:3', null, null], [null, null, null, '1→4', String(four.attention[0][0][4][1])],
+    'Attention Playground: highlight: row 5 is beyond the data\'s 5 tokens']);
+  const names = await p.$eval('#row', (e) => {
+    const r = e.shadowRoot;
+    return [r.querySelector('.head-grid').getAttribute('aria-label'), r.querySelector('[data-matrix="weights"] canvas').getAttribute('aria-label'),
+      r.querySelector('.graph canvas').getAttribute('aria-label'), r.querySelector('.attention-readout').getAttribute('aria-live'),
+      r.querySelectorAll('.model-thumb[tabindex="0"]').length];
+  });
+  assert.deepEqual(names, ['Attention of all 6 heads: 2 layers by 3 heads, 5 tokens; arrow keys choose a head',
+    'Layer 1, head 2: the weights, 5 × 5, a row per token listening, a column per token heard; arrow keys move between cells',
+    'Directed graph of attention, 5 nodes; 15 edges, each pointing to the node that receives. Arrow keys move between nodes.', 'polite', 1]);
+  assert.deepEqual(p.problems, []);
+  await p.context().close();
 });
 
 test('rows that do not sum to 1 are shown with a one-line note, not refused', async () => {

@@ -42,11 +42,12 @@ export async function renderModel() {
       onFamily: (family) => { if (view === made && state.model) $('lesson-title').textContent = titleOf(family); },
       // the view's model is null once a file from disk is shown;
       // typing: the link is written once the typing pauses, or the text field is left
-      onState: ({ model, text, layer, head, temperature, topK, topP }, { typing = false } = {}) => {
+      onState: ({ model, text, layer, head, temperature, topK, topP, generated }, { typing = false } = {}) => {
         if (view !== made || !state.model) return;  // a view left: the page shows something else
         setState({
           ...state, model: model ?? defaultModel, file: model === null || null, text: text === defaultText ? null : text, layer, head,
           temperature: temperature === defaultTemperature ? null : temperature, top_k: topK || null, top_p: topP === 1 ? null : topP,
+          generated: generated ?? null,  // which tokens Generate wrote (model/generated.js)
         });
         if (typing) writeHashSoon();
         else writeHash('replace');
@@ -55,7 +56,7 @@ export async function renderModel() {
         disposeModel();
         // opens on the weights (views/zoom-rows.js numbers the last queries'
         // rows) and lands on the player, the head's matrices under it
-        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'weights', temperature: null, top_k: null, top_p: null }, { land: '.stage' });
+        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'weights', temperature: null, top_k: null, top_p: null, generated: null }, { land: '.stage' });
       },
     });
     body.addEventListener('focusout', flushHash);
@@ -73,6 +74,6 @@ export async function renderModel() {
   app.dataset.state = 'ready';
   await view.show({
     model, text: state.text ?? defaultText, layer: state.layer, head: state.head,
-    temperature: state.temperature ?? defaultTemperature, topK: state.top_k ?? 0, topP: state.top_p ?? 1,
+    temperature: state.temperature ?? defaultTemperature, topK: state.top_k ?? 0, topP: state.top_p ?? 1, generated: state.generated,
   });
 }

@@ -94,33 +94,42 @@ function readWeights(attention, T) {
   const lead = [];
   for (let k = 0, node = attention; k < axes - 2; k++, node = node[0]) lead.push(node.length);
   const [L, H] = axes === 4 ? lead : axes === 3 ? [1, lead[0]] : [1, 1];
-  for (let k = 0; k < lead.length; k++) if (lead[k] === 0) fail(`attention's axis ${k} (${names[k]}) is empty`);
   if (L * H > attentionLimits.heads) fail(`attention has ${L * H} heads (${L} layers × ${H} heads), beyond the element's limit of ${attentionLimits.heads}`);
   const sizes = [...lead, T, T];
-  // the token count first, so a long axis names the tokens rather than the limit
   if (L * H * T * T > attentionLimits.weights)
     fail(`attention has ${L * H * T * T} weights (${L} × ${H} × ${T} × ${T}), beyond the element's limit of ${attentionLimits.weights}`);
   const data = new Float64Array(L * H * T * T);
   let n = 0;
-  const walk = (node, k, path) => {
-    if (k === axes) {
-      if (typeof node !== 'number') {
-        if (node === null) fail(`${at(path)} is null: NaN or infinite weights are refused`);
-        fail(`${at(path)} is ${Array.isArray(node) ? 'an array' : `a ${typeof node}`}, where a weight was expected (attention has ${axes} axes)`);
-      }
-      if (node < 0) fail(`${at(path)} is negative (${node}): weights must be 0 or more`);
-      data[n++] = node;
-      return;
-    }
-    if (!Array.isArray(node)) fail(`${at(path)} must be an array: axis ${k} (${names[k]}) of ${shapes}`);
+  // idx: where the walk is (no array per entry: 2^22 weights stay quick); a path only for the message
+  const idx = new Array(axes).fill(0);
+  const path = (k) => idx.slice(0, k);
+  const walk = (node, k) => {
+    if (!Array.isArray(node)) fail(`${at(path(k))} must be an array: axis ${k} (${names[k]}) of ${shapes}`);
     if (node.length !== sizes[k]) {
-      const which = `${at(path)} has ${node.length} ${node.length === 1 ? 'entry' : 'entries'} on axis ${k} (${names[k]})`;
+      const which = `${at(path(k))} has ${node.length} ${node.length === 1 ? 'entry' : 'entries'} on axis ${k} (${names[k]})`;
       if (k >= axes - 2) fail(`${which}, but there ${T === 1 ? 'is 1 token' : `are ${T} tokens`}`);
       fail(`${which}; the first has ${sizes[k]}`);
     }
-    for (let i = 0; i < node.length; i++) walk(node[i], k + 1, [...path, i]);
+    if (k < axes - 1) {
+      for (let i = 0; i < node.length; i++) {
+        idx[k] = i;
+        walk(node[i], k + 1);
+      }
+      return;
+    }
+    for (let i = 0; i < node.length; i++) {  // a row of weights
+      const v = node[i];
+      if (typeof v !== 'number' || v < 0) {
+        idx[k] = i;
+        const where = at(path(k + 1));
+        if (v === null) fail(`${where} is null: NaN or infinite weights are refused`);
+        if (typeof v !== 'number') fail(`${where} is ${Array.isArray(v) ? 'an array' : `a ${typeof v}`}, where a weight was expected (attention has ${axes} axes)`);
+        fail(`${where} is negative (${v}): weights must be 0 or more`);
+      }
+      data[n++] = v;
+    }
   };
-  walk(attention, 0, []);
+  walk(attention, 0);
   return { shape: [L, H, T, T], axes, data };
 }
 

@@ -5,15 +5,49 @@
 // linked as elsewhere: a cell lights its edge, a node its row in the heatmap
 // and in every thumbnail, and a line says the number under the pointer or
 // the keys. Nothing is computed here: the weights are drawn as given. Loaded
-// only by figures with view="attention": no engine, no wasm.
+// only by figures with view="attention": no engine, no wasm. attentionFigure()
+// is what the element asks for.
 import { Graph } from '../views/graph.js';
 import { headTrace } from '../views/head-trace.js';
 import { Heatmap } from '../views/heatmap.js';
 import { HeadGrid } from '../views/model-grid.js';
 import { formatNumber, tokenText } from '../views/format.js';
+import { readAttention } from './attention-data.js';
 import { make } from './figure.js';
 
 const quoted = (t) => `“${tokenText(t)}”`;
+
+// The figure of an element (its JSON child, its layer, head and highlight
+// attributes over the data's own; s: its settings): {root, show() → the
+// view drawn}, or {problem}: one line naming what is wrong.
+export function attentionFigure(element, s) {
+  let data;
+  try {
+    data = readAttention(element.querySelector(':scope > script[type="application/json"]')?.textContent ?? '');
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return { problem: error.message };
+  }
+  const [L, H, T] = data.shape;
+  const selected = { layer: element.hasAttribute('layer') ? s.layer : data.layer, head: element.hasAttribute('head') ? s.head : data.head };
+  if (selected.layer >= L) return { problem: `layer ${selected.layer} is beyond the data's ${L} layer${L > 1 ? 's' : ''}` };
+  if (selected.head >= H) return { problem: `head ${selected.head} is beyond the data's ${H} head${H > 1 ? 's' : ''}` };
+  const h = s.highlight;
+  if (h && (h.row >= T || (h.col ?? 0) >= T)) return { problem: `highlight: ${h.row >= T ? `row ${h.row}` : `column ${h.col}`} is beyond the data's ${T} tokens` };
+  const root = document.createElement('div');
+  root.className = 'root';
+  root.setAttribute('part', 'root');
+  make(root, 'p', 'title', data.title ?? 'Attention weights');
+  const view = new AttentionView(root);
+  return {
+    root,
+    show() {  // once root is in the element: the views measure their width
+      view.show(data, selected);
+      if (h) view.highlight(h);
+      return view;
+    },
+  };
+}
 
 export class AttentionView {
   // root: the figure's .root, under its title
@@ -115,10 +149,8 @@ export class AttentionView {
     }
   }
 
-  // highlight="3" or "3,1": lit as hovering lights it
+  // highlight="3" or "3,1" (within the tokens): lit as hovering lights it
   highlight({ row, col }) {
-    const T = this.data.shape[2];
-    if (row >= T || (col !== null && col >= T)) return false;
     if (col === null) {
       this.picking = true;
       try {
@@ -127,17 +159,18 @@ export class AttentionView {
         this.picking = false;
       }
       this.onNode({ node: row });
-      return true;
+      return;
     }
     this.heatmap.focus = { row, col };
     this.heatmap.drawOverlay();
     this.onCell(this.heatmap.focus);
-    return true;
   }
 
-  // the element's width changed: the heatmap sizes its cells again (the graph lays itself out)
+  // the element's width or theme changed: its canvases painted again
   redraw() {
-    if (this.data) this.drawHeatmap();
+    if (!this.data) return;
+    this.drawHeatmap();
+    this.graph.render();
   }
 
   drawHeatmap() {
