@@ -1,18 +1,12 @@
 // Figures written by the Python package (data-notebook-theme: no theme= was
-// given) follow the notebook front end's theme. Its own mark first:
-// JupyterLab and nbconvert's lab template set <body data-jp-theme-light>,
-// VS Code's notebooks body.vscode-light / vscode-dark / vscode-high-contrast.
-// Else the colour behind the figure (the classic Notebook, a Sphinx theme):
-// light or dark by its luminance; with no colour anywhere, the element's own
-// theme="auto" (prefers-color-scheme) stays. Once per page.
-function marked(body) {
-  const light = body.dataset.jpThemeLight;
-  if (light === 'true') return 'light';
-  if (light === 'false') return 'dark';
-  if (body.classList.contains('vscode-dark') || body.classList.contains('vscode-high-contrast')) return 'dark';
-  if (body.classList.contains('vscode-light') || body.classList.contains('vscode-high-contrast-light')) return 'light';
-  return null;
-}
+// given) follow the notebook front end's theme. Where the front end marks
+// one on <body> (JupyterLab, nbconvert's lab template, VS Code), the element
+// itself follows it under theme="auto" (element/figure.js's hostTheme).
+// Where it marks none (the classic Notebook, a Sphinx theme), the colour
+// behind the figure decides, light or dark by its luminance, so a dark
+// system does not darken a figure in a light notebook; with no colour at
+// all, the element's prefers-color-scheme stays. Once per page.
+import { hostTheme } from '../../web/element/figure.js';
 
 // The first opaque background colour from the figure up: 'light', 'dark' or null.
 function behind(figure) {
@@ -27,15 +21,15 @@ function behind(figure) {
 
 export function followTheme() {
   const apply = () => {
-    const theme = marked(document.body);
+    const marked = hostTheme() !== null;
     for (const figure of document.querySelectorAll('attention-playground[data-notebook-theme]')) {
-      const t = theme ?? behind(figure);
-      if (t === null) figure.removeAttribute('theme');
-      else if (figure.getAttribute('theme') !== t) figure.setAttribute('theme', t);
+      const theme = marked ? null : behind(figure);
+      if (theme === null) figure.removeAttribute('theme');
+      else if (figure.getAttribute('theme') !== theme) figure.setAttribute('theme', theme);
     }
   };
   apply();
-  new MutationObserver(apply).observe(document.body, { attributes: true, attributeFilter: ['class', 'data-jp-theme-light'] });
+  new MutationObserver(apply).observe(document.body, { attributes: true, attributeFilter: ['class', 'data-jp-theme-light', 'data-vscode-theme-kind'] });
   // outputs added later (a cell run again) get it too
   new MutationObserver((records) => {
     if (records.some((r) => r.addedNodes.length)) apply();

@@ -87,6 +87,10 @@ async function presetNumbers(page, figure, { rows = Infinity } = {}) {
   return Math.min(T, rows) * S;
 }
 
+// The theme a figure shows: its attribute, else the front end's mark it
+// follows (data-host-theme), else the system's.
+const shownTheme = (e) => e.getAttribute('theme') ?? e.dataset.hostTheme ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+
 // 'preset' for a figure that draws a trace's matrices (a preset or the
 // default one), else its view ('attention', a lesson, 'graph').
 const kindOf = (e) => {
@@ -145,7 +149,7 @@ for (const file of htmlFiles('html-dark')) {
   test(`nbconvert's dark theme: figures follow it (${file.split('/').pop()})`, async () => {
     const page = await openOffline(file, { colorScheme: 'light' });
     const figures = await everyFigureReady(page);
-    for (const figure of figures) assert.equal(await figure.getAttribute('theme'), 'dark');
+    for (const figure of figures) assert.equal(await figure.evaluate(shownTheme), 'dark');
     await shot(page, 'notebook-nbconvert-dark');
     assert.deepEqual(page.problems, []);
     await page.context().close();
@@ -177,7 +181,7 @@ test('the nbsphinx site from file://, offline: every figure ready', async () => 
     // a dark system under a light theme (alabaster): the figures follow the page
     const page = await openOffline(join(out, 'sphinx', name), { width: 1024, colorScheme: 'dark' });
     const figures = await everyFigureReady(page);
-    for (const figure of figures) assert.equal(await figure.getAttribute('theme'), 'light', name);
+    for (const figure of figures) assert.equal(await figure.evaluate(shownTheme), 'light', name);
     total += figures.length;
     // the same figures as nbconvert's page: their first rows suffice here
     for (const figure of figures) if ((await figure.evaluate(kindOf)) === 'preset') await presetNumbers(page, figure, { rows: 2 });
