@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 import { launch, root, shot } from '../browser/browser.mjs';
@@ -16,6 +17,15 @@ import { launch, root, shot } from '../browser/browser.mjs';
 const out = process.env.ATTENTION_NOTEBOOKS_DIR ?? join(root, 'build', 'notebooks');
 const golden = (id) => JSON.parse(readFileSync(join(root, 'tests', 'golden', `${id}.trace.json`), 'utf8'));
 const htmlFiles = (dir) => readdirSync(join(out, dir)).filter((f) => f.endsWith('.html')).map((f) => join(out, dir, f));
+
+// axe-core's WCAG A and AA violations inside the figures (the notebook's
+// own page is nbconvert's): the element keeps its accessibility in a cell.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+async function figureViolations(page) {
+  await page.addScriptTag({ content: axeSource });
+  const result = await page.evaluate(() => window.axe.run({ include: [...document.querySelectorAll('attention-playground')] }, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
+  return result.violations.map((v) => `${v.id}: ${v.nodes.length} (${v.nodes[0].target.join(' ')})`);
+}
 
 let browser;
 before(async () => {
@@ -139,6 +149,7 @@ for (const file of htmlFiles('html')) {
     }
     assert.ok(checked > 0, 'no preset figure compared with the core');
     assert.ok(given > 0, 'no given-attention figure compared with its data');
+    assert.deepEqual(await figureViolations(page), []);
     await shot(page, 'notebook-nbconvert-light');
     assert.deepEqual(page.problems, []);
     await page.context().close();
@@ -150,6 +161,7 @@ for (const file of htmlFiles('html-dark')) {
     const page = await openOffline(file, { colorScheme: 'light' });
     const figures = await everyFigureReady(page);
     for (const figure of figures) assert.equal(await figure.evaluate(shownTheme), 'dark');
+    assert.deepEqual(await figureViolations(page), []);
     await shot(page, 'notebook-nbconvert-dark');
     assert.deepEqual(page.problems, []);
     await page.context().close();
