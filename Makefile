@@ -149,7 +149,7 @@ test-browser: site deps-browser node_modules/.package-lock.json
 # and built into a Sphinx site by nbsphinx, both opened in headless Chromium
 # from file:// with every request refused (tests/python/).
 test-python: python deps-python node_modules/.package-lock.json
-	@rm -rf $(VENV) $(BUILD)/notebooks
+	@rm -rf $(VENV) $(BUILD)/notebooks python/build
 	/usr/bin/python3 -m venv --system-site-packages $(VENV)
 	$(VENV)/bin/pip install --quiet --no-index --no-build-isolation ./python
 	PYDEVD_DISABLE_FILE_VALIDATION=1 $(VENV)/bin/python -m ipykernel install --sys-prefix --name python3 > /dev/null

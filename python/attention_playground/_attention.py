@@ -57,7 +57,7 @@ def _weights(attention):
         return np.concatenate(layers, axis=0)  # (L, H, T, T)
     a = _array(attention, "attention")
     if a.ndim not in (2, 3, 4):
-        _fail(f"attention has {a.ndim} axes, shape {tuple(a.shape)}; expected {_shapes}")
+        _fail(f"attention has {a.ndim} {'axis' if a.ndim == 1 else 'axes'}, shape {tuple(a.shape)}; expected {_shapes}")
     return a
 
 

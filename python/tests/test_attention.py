@@ -116,7 +116,7 @@ limits = _assets.element()["attention"]
     (lambda: ap.attention(tokens, weights()[:, :3]), ["axis 1 (keys) has 3 entries but there are 4 tokens"]),
     (lambda: ap.attention(tokens, weights(2, 3)[:, :, :2]), ["axis 2 (queries)", "2 entries"]),
     (lambda: ap.attention(tokens, weights(2, 3, 1)), ["5 axes"]),
-    (lambda: ap.attention(tokens, weights()[0]), ["1 axes", "(T, T)"]),
+    (lambda: ap.attention(tokens, weights()[0]), ["has 1 axis,", "(T, T)"]),
     (lambda: ap.attention(tokens, (weights(2, 2), weights(2, 2))), ["batch of 2", "axis 0"]),
     (lambda: ap.attention(tokens, (weights(1, 2), weights(1, 3))), ["attention[1] has shape (1, 3, 4, 4)"]),
     (lambda: ap.attention(tokens, np.where(np.eye(T) > 0, np.nan, weights())), ["row 0, column 0", "finite"]),
