@@ -12,7 +12,7 @@ import numpy as np
 from ._assets import element
 from ._figure import Figure
 
-_shapes = "(T, T), (H, T, T), (L, H, T, T), or transformers' tuple of L tensors (1, H, T, T)"
+_shapes = "(T, T), (H, T, T), (L, H, T, T), (L, 1, H, T, T), or transformers' tuple of L tensors (1, H, T, T)"
 
 
 def _fail(message):
@@ -56,6 +56,12 @@ def _weights(attention):
                 _fail(f"attention[{i}] has shape {tuple(a.shape)} but attention[0] has {tuple(layers[0].shape)}")
         return np.concatenate(layers, axis=0)  # (L, H, T, T)
     a = _array(attention, "attention")
+    if a.ndim == 5:
+        # torch.stack(outputs.attentions): (L, B, H, T, T)
+        if a.shape[1] != 1:
+            _fail(f"attention of shape {tuple(a.shape)} holds a batch of {a.shape[1]} sequences (axis 1, as "
+                  f"torch.stack(outputs.attentions) gives); give one: attention[:, j:j+1]")
+        return a[:, 0]
     if a.ndim not in (2, 3, 4):
         _fail(f"attention has {a.ndim} {'axis' if a.ndim == 1 else 'axes'}, shape {tuple(a.shape)}; expected {_shapes}")
     return a

@@ -52,6 +52,12 @@ def test_float32_is_written_short():
     assert np.array_equal(np.array(data_of(ap.attention(tokens, w))["attention"], dtype=np.float32), w)
 
 
+def test_stacked_layers_with_a_batch_of_one():
+    stacked = weights(3, 1, 2)  # torch.stack(outputs.attentions): (L, 1, H, T, T)
+    data = data_of(ap.attention(tokens, stacked))
+    assert np.array_equal(np.array(data["attention"]), stacked[:, 0])
+
+
 def test_transformers_tuple_of_layers():
     layers = tuple(weights(1, 2, seed=i) for i in range(3))  # L tensors (1, H, T, T)
     data = data_of(ap.attention(tokens, layers))
@@ -115,7 +121,8 @@ limits = _assets.element()["attention"]
     (lambda: ap.attention(tokens[:3], weights()), ["axis 0 (queries) has 4 entries but there are 3 tokens"]),
     (lambda: ap.attention(tokens, weights()[:, :3]), ["axis 1 (keys) has 3 entries but there are 4 tokens"]),
     (lambda: ap.attention(tokens, weights(2, 3)[:, :, :2]), ["axis 2 (queries)", "2 entries"]),
-    (lambda: ap.attention(tokens, weights(2, 3, 1)), ["5 axes"]),
+    (lambda: ap.attention(tokens, weights(2, 3, 1, 1)), ["6 axes"]),
+    (lambda: ap.attention(tokens, weights(2, 3, 1)), ["batch of 3 sequences (axis 1"]),
     (lambda: ap.attention(tokens, weights()[0]), ["has 1 axis,", "(T, T)"]),
     (lambda: ap.attention(tokens, (weights(2, 2), weights(2, 2))), ["batch of 2", "axis 0"]),
     (lambda: ap.attention(tokens, (weights(1, 2), weights(1, 3))), ["attention[1] has shape (1, 3, 4, 4)"]),
