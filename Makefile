@@ -23,9 +23,21 @@ SCRIPT_PACKAGES := python3-torch
 # python3-torch runs the exported PyTorch script in a browser test; mkdocs and
 # python3-sphinx build the example documentation sites.
 BROWSER_PACKAGES := chromium fonts-dejavu-core python3-torch mkdocs python3-sphinx
+# The notebook package (python/): Debian's Python builds and installs it
+# offline into a venv that sees Debian's packages, nbconvert executes the
+# example notebook with its kernel, nbsphinx builds the notebooks' site.
+# Debian's nbconvert HTML loads require.js and MathJax from
+# file:///usr/share/javascript/ (libjs-requirejs, libjs-mathjax), which it
+# does not depend on: without them the page logs two failed loads. nbsphinx
+# converts a notebook's Markdown with pandoc, which it only recommends.
+PYTHON_PACKAGES := python3-venv python3-pip python3-setuptools python3-wheel jupyter-nbconvert python3-ipykernel \
+                   python3-numpy python3-pytest python3-nbsphinx pandoc libjs-requirejs libjs-mathjax chromium fonts-dejavu-core
+VENV := $(BUILD)/venv
+PYTHON_ASSETS := python/attention_playground/assets
 
 .PHONY: all native wasm site dist serve test test-native test-sanitize test-fuzz test-wasm test-scripts test-browser \
-        fuzz fuzz-build bench clean deps-native deps-fuzz deps-wasm deps-node deps-browser deps-scripts
+        fuzz fuzz-build bench clean deps-native deps-fuzz deps-wasm deps-node deps-browser deps-scripts \
+        python test-python deps-python
 
 all: native site
 
@@ -48,6 +60,9 @@ deps-browser:
 deps-scripts:
 	@scripts/ensure-packages $(SCRIPT_PACKAGES)
 
+deps-python:
+	@scripts/ensure-packages $(PYTHON_PACKAGES)
+
 native: deps-native
 	@cmake -S . -B $(NATIVE) -DCMAKE_BUILD_TYPE=Release > /dev/null
 	@cmake --build $(NATIVE) -j $(JOBS)
@@ -68,6 +83,13 @@ dist: site
 	@node scripts/package-dist.mjs dist
 	@node scripts/site-size.mjs dist | tail -2
 
+# The notebook package's page assets: the element bundled into one script
+# with its CSS, presets and wasm (esbuild, for the package only: the site
+# stays unbundled), and element.json (what Python checks), into
+# $(PYTHON_ASSETS) (ignored by git). Then: pip install ./python
+python: site
+	@node scripts/notebook-bundle.mjs $(SITE) $(PYTHON_ASSETS)
+
 serve: site
 	@node scripts/serve.mjs $(SITE) --port $(PORT)
 
@@ -75,7 +97,7 @@ node_modules/.package-lock.json: package.json package-lock.json | deps-node
 	npm ci --no-audit --no-fund
 
 # Every test; the first failing group stops the target with its exit code.
-test: test-native test-sanitize test-fuzz test-wasm test-scripts test-browser
+test: test-native test-sanitize test-fuzz test-wasm test-scripts test-browser test-python
 
 test-native: native
 	ctest --test-dir $(NATIVE) --output-on-failure -j $(JOBS)
@@ -121,6 +143,19 @@ test-scripts: native deps-scripts
 
 test-browser: site deps-browser node_modules/.package-lock.json
 	node --test --test-concurrency=1 tests/browser/
+
+# The notebook package, offline: installed into $(VENV) as python/README.md
+# says, its pytest suite, then the example notebooks executed by nbconvert
+# and built into a Sphinx site by nbsphinx, both opened in headless Chromium
+# from file:// with every request refused (tests/python/).
+test-python: python deps-python node_modules/.package-lock.json
+	@rm -rf $(VENV) $(BUILD)/notebooks python/build
+	/usr/bin/python3 -m venv --system-site-packages $(VENV)
+	$(VENV)/bin/pip install --quiet --no-index --no-build-isolation ./python
+	PYDEVD_DISABLE_FILE_VALIDATION=1 $(VENV)/bin/python -m ipykernel install --sys-prefix --name python3 > /dev/null
+	cd python && $(abspath $(VENV))/bin/python -m pytest -q -p no:cacheprovider tests
+	PATH=$(abspath $(VENV))/bin:$$PATH tests/python/build-notebooks $(BUILD)/notebooks
+	ATTENTION_NOTEBOOKS_DIR=$(abspath $(BUILD))/notebooks node --test --test-concurrency=1 tests/python/
 
 # Not part of `make test`: timings on this machine, side by side, against
 # the budgets; writes tests/bench/*results.json and the README's tables.

@@ -15,7 +15,7 @@ import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes
 import { lessons, loadLesson } from './lessons/index.js';
 import { drive, Player } from './state/player.js';
 import { attributeNames, readSettings } from './element/settings.js';
-import { loadSheets, make, playgroundLink } from './element/figure.js';
+import { followHostTheme, loadSheets, make, playgroundLink } from './element/figure.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
 import { defaultState, stepsFor } from './state/state.js';
 import { scenarioFromSentence, withOverrides } from './state/sentence.js';
@@ -44,6 +44,7 @@ export class AttentionPlayground extends HTMLElement {
 
   connectedCallback() {
     if (!this.dataset.state) this.dataset.state = 'loading';
+    followHostTheme(this);  // a notebook's light or dark, for theme="auto"
     // what the author put inside the tag (a static figure, a sentence) shows
     // until the view is ready; with nothing inside, a line says it is coming
     if (!this.shadowRoot.firstChild) {
@@ -75,6 +76,8 @@ export class AttentionPlayground extends HTMLElement {
   disconnectedCallback() {
     this.observer?.disconnect();
     this.resizer.disconnect();
+    this.dataWatch?.disconnect();
+    followHostTheme(this, false);
     window.removeEventListener('beforeprint', this.onPrint);
     this.player.pause();
     this.training?.dispose();
@@ -109,14 +112,22 @@ export class AttentionPlayground extends HTMLElement {
   async start() {
     if (this.started) return;
     this.started = true;
-    try {
-      [this.engine] = await Promise.all([loadEngine(), this.styled]);  // measured once styled
-    } catch (error) {
-      this.fail(`the WebAssembly core did not load: ${error.message}`);
-      return;
-    }
+    // view="attention" draws given weights: it never waits on the WebAssembly core
+    const loaded = await Promise.all([this.getAttribute('view') === 'attention' || this.loadCore(), this.styled.then(() => true, () => false)]);
+    if (!loaded.every(Boolean)) return;  // measured once styled
     await this.schedule();
     if (this.hasAttribute('autoplay') && this.dataset.state === 'ready') this.play();
+  }
+
+  // The one WebAssembly module of the page: true once loaded, else false and the figure says why.
+  async loadCore() {
+    try {
+      this.engine ??= await loadEngine();
+      return true;
+    } catch (error) {
+      this.fail(`the WebAssembly core did not load: ${error.message}`);
+      return false;
+    }
   }
 
   // Several attribute changes in one task become one update.
@@ -160,6 +171,8 @@ export class AttentionPlayground extends HTMLElement {
       return;
     }
     this.disposeModel();
+    if (s.view === 'attention') return this.renderAttention(s);
+    if (!this.engine && !(await this.loadCore())) return;
     if (s.view === 'train') {
       await this.renderTraining(s);
       return;
@@ -344,6 +357,25 @@ export class AttentionPlayground extends HTMLElement {
     if (!problem) return this.ready();
     this.dataset.state = 'error';
     this.dispatchEvent(new CustomEvent('error', { detail: { message: `Attention Playground: ${problem}` } }));
+  }
+
+  // view="attention": the weights given as JSON inside the element, drawn as given (element/attention-view.js).
+  async renderAttention(s) {
+    const { attentionFigure } = await import('./element/attention-view.js');
+    // a new text inside the element draws again
+    this.dataWatch ??= new MutationObserver(() => this.current?.view === 'attention' && this.schedule());
+    this.dataWatch.observe(this, { childList: true, subtree: true, characterData: true });
+    // a classic script before the tag (a notebook's inlined bundle) may start it while its JSON is still being parsed
+    if (document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
+    const figure = attentionFigure(this, s);
+    if (figure.problem) return this.fail(figure.problem);
+    this.footer(figure.root, s, null);
+    this.disposeLesson?.();
+    this.trace?.dispose();
+    this.trace = null;
+    this.shadowRoot.replaceChildren(figure.root);
+    this.views = figure.show();  // the element's resize draws it again
+    this.ready();
   }
 
   disposeModel() {

@@ -150,7 +150,7 @@ test('invalid attributes show a clear message inside the element and fire error'
   await p.goto(`${url}bad.html`);
   for (const id of ['#view', '#preset', '#both', '#batch']) await readyIn(p, id);
   const message = (id) => p.$eval(id, (e) => e.shadowRoot.querySelector('.message').textContent);
-  assert.equal(await message('#view'), 'Attention Playground: view must be one of matrices, graph, both, trick, qkv, encoder, cross, multihead, scaling, space, position, learn, lecture, train, model; got "grpah"');
+  assert.equal(await message('#view'), 'Attention Playground: view must be one of matrices, graph, both, trick, qkv, encoder, cross, multihead, scaling, space, position, learn, lecture, train, model, attention; got "grpah"');
   assert.equal(await message('#preset'), 'Attention Playground: scenario: no preset "no-such-preset"; the presets are bank-module, bank-projected, bank-raw, karpathy-affinities, karpathy-value, market-apples, math-trick, rotary-sun-rises, scaled-attention, single-head-42, sun-rises-causal, sun-rises-cross, sun-rises-multihead-projected, sun-rises-multihead, sun-rises, tril-matmul, uniform-value-42');
   assert.deepEqual(p.failed, [], 'an unknown preset is found out from the index, with no request that 404s');
   assert.equal(await message('#both'), 'Attention Playground: give a scenario or a sentence, not both');

@@ -62,7 +62,7 @@ const expectedBars = (tokens, temperature = 0.8) => {
   node.llama.run(tokens);
   const { k, ids, probabilities } = node.llama.temper(temperature);
   const at = tokens.length - 1;
-  return Array.from({ length: 10 }, (_, n) => [tokenText(`#${ids[at * k + n]}`), percent(probabilities[at * k + n])]);
+  return Array.from({ length: 10 }, (_, n) => [tokenText(`<${ids[at * k + n]}>`), percent(probabilities[at * k + n])]);
 };
 
 test('a Llama folder by URL: typed ids, the core\'s bars, every head, Generate\'s tokens, a head in the playground with its rotate step', async () => {
@@ -87,6 +87,7 @@ test('a Llama folder by URL: typed ids, the core\'s bars, every head, Generate\'
   const added = node.llama.generate(typed, 10, { temperature: 0.8, seed: 1 });
   await page.click('.model-generate button.primary');
   await tokensShown(page, [...typed, ...added]);
+  assert.deepEqual(await page.$$eval('.token-chip.generated', (c) => c.map((x) => Number(x.dataset.position))), added.map((_, i) => typed.length + i));
   assert.deepEqual(await bars(page), expectedBars([...typed, ...added]));
   // layer 1, head 3 in the playground: the core's rotary scenario, played with its rotate step
   await page.click('.model-thumb[data-layer="1"][data-head="3"]');
@@ -95,7 +96,7 @@ test('a Llama folder by URL: typed ids, the core\'s bars, every head, Generate\'
   const opened = JSON.parse(await page.evaluate(() => sessionStorage.getItem('attention-playground:file')));
   const tokens = [...typed, ...added];
   node.llama.run(tokens);
-  assert.deepEqual(opened, node.llama.headScenario(1, 3, { labels: tokens.map((t) => `#${t}`) }));
+  assert.deepEqual(opened, node.llama.headScenario(1, 3, { labels: tokens.map((t) => `<${t}>`) }));
   assert.ok(opened.attention.rotary);
   await page.click('.step-button[data-step="rotate"]');
   await page.waitForSelector('figure[data-matrix="q_rotated"]', { timeout: 10000 });
@@ -143,7 +144,10 @@ test('a Llama folder with a byte-level tokenizer.json: its ids and special token
   await page.click('.model-generate button.primary');
   const want = `Hi 123!${node.tokenizer.continuation(ids, added)}`;
   await page.waitForFunction((t) => document.querySelector('.model-text-field textarea').value === t, want, { timeout: 20000 });
-  await tokensShown(page, node.tokenizer.encode(want).ids);
+  // the model runs on the ids Generate drew, after the prompt's, marked as Generate's
+  await tokensShown(page, [...ids, ...added]);
+  const marked = await page.$$eval('.token-chip.generated', (c) => c.map((x) => Number(x.dataset.position)));
+  assert.deepEqual(marked, added.map((_, i) => ids.length + i));
   await page.context().close();
 });
 

@@ -157,3 +157,10 @@ test('the README\'s attribute table lists every attribute with its default', () 
     assert.ok(row.includes(attributes[name][0]), `README: ${name}'s default ${attributes[name][0]}`);
   }
 });
+
+test('view="attention": layer and head select the given head; no link to the playground, which cannot hold the host\'s weights', () => {
+  const s = settingsOf({ view: 'attention', layer: '2', head: '3' });
+  assert.deepEqual([s.view, s.layer, s.head], ['attention', 2, 3]);
+  assert.equal(playgroundHash(s), null);
+  assert.throws(() => settingsOf({ view: 'both', layer: '1' }), { message: 'layer applies to view="model" or view="attention"' });
+});

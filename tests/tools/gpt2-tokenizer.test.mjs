@@ -45,7 +45,7 @@ test('ids are the library\'s and GPT-2\'s; decode round-trips; labels spell the 
 
 test('a character model names its tokens by its vocabulary', () => {
   assert.deepEqual(labelsOf([1, 0, 2], { tokenizer: 'characters', vocabulary: ['a', ' ', '\n'] }), [' ', 'a', '\n']);
-  assert.deepEqual(labelsOf([7], { tokenizer: 'ids' }), ['#7']);
+  assert.deepEqual(labelsOf([7], { tokenizer: 'ids' }), ['<7>']);
 });
 
 test('a lone surrogate typed in the Model view becomes a visible U+FFFD token, never glued to the next character', () => {

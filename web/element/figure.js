@@ -40,3 +40,34 @@ export function make(parent, tag, className, text) {
   parent.append(node);
   return node;
 }
+
+// The theme a notebook's front end says it shows, or null: JupyterLab (and
+// nbconvert's lab template) marks <body data-jp-theme-light="true|false">,
+// VS Code's notebook outputs <body data-vscode-theme-kind="vscode-dark|…">
+// (and the class of that name). theme="auto" follows it before
+// prefers-color-scheme, which a dark notebook in a light OS contradicts.
+export function hostTheme(body = document.body) {
+  const jupyter = body?.dataset.jpThemeLight;
+  if (jupyter === 'true' || jupyter === 'false') return jupyter === 'true' ? 'light' : 'dark';
+  const kind = body?.dataset.vscodeThemeKind ?? [...(body?.classList ?? [])].find((c) => c.startsWith('vscode-'));
+  if (!kind) return null;
+  return /light/.test(kind) ? 'light' : /dark|high-contrast/.test(kind) ? 'dark' : null;
+}
+
+// Every figure on the page marked data-host-theme, again when the front end
+// switches its theme (one observer for the page).
+const figures = new Set();
+let watching = null;
+export function followHostTheme(element, on = true) {
+  if (!on) return figures.delete(element);
+  figures.add(element);
+  const mark = (e, theme = hostTheme()) => (theme ? (e.dataset.hostTheme = theme) : delete e.dataset.hostTheme);
+  mark(element);
+  if (watching || !document.body) return;
+  // its canvases take the new colours when painted again
+  watching = new MutationObserver(() => figures.forEach((e) => {
+    mark(e);
+    requestAnimationFrame(() => e.views?.redraw());
+  }));
+  watching.observe(document.body, { attributes: true, attributeFilter: ['class', 'data-jp-theme-light', 'data-vscode-theme-kind'] });
+}

@@ -6,7 +6,7 @@
 import { escapeXml } from '../views/format.js';
 import { lessonIds, maskToText, props, quoteText, readSetting, steps, toHash, trainingIds, defaultState, defaultSentence } from '../state/state.js';
 
-const views = ['matrices', 'graph', 'both', ...lessonIds, 'train', 'model'];
+const views = ['matrices', 'graph', 'both', ...lessonIds, 'train', 'model', 'attention'];
 export const speeds = ['10', '25', '50', '100', '0'];
 const sentenceOnly = { heads: 'heads', 'head-size': 'head_size', 'value-size': 'value_size', embed: 'embed', seed: 'seed' };
 
@@ -39,7 +39,7 @@ export const attributes = {
   speed: ['50 (a text task: 0)', `with view="train": steps a second, ${speeds.join(', ')} (0: as fast as it goes)`],
   model: ['text-gpt', 'with view="model": text-gpt (the lecture\'s GPT), or the URL of a model file (.safetensors) on the same site'],
   text: ['To be, or not to be', `with view="model": the text the model reads, up to ${props.text.maxLength} characters`],
-  layer: ['0', 'with view="model": the selected head\'s layer (head is its head)'],
+  layer: ['0', 'with view="model" or "attention": the selected head\'s layer (head is its head)'],
 };
 export const attributeNames = Object.keys(attributes);
 
@@ -94,8 +94,9 @@ export function readSettings(get) {
   s.steps = given('steps') ? readSetting('steps', get('steps'), 'steps', { type: 'int', min: 1, max: 100000 }) : null;
   s.speed = given('speed') ? Number(oneOf('speed', speeds, get('speed'))) : null;  // null: the task's own
 
-  for (const name of ['model', 'text', 'layer'])
+  for (const name of ['model', 'text'])
     if (given(name) && s.view !== 'model') throw new RangeError(`${name} applies to view="model"`);
+  if (given('layer') && !['model', 'attention'].includes(s.view)) throw new RangeError('layer applies to view="model" or view="attention"');
   s.model = given('model') ? readSetting('model', get('model')) : 'text-gpt';
   s.text = given('text') ? readSetting('text', get('text')) : 'To be, or not to be';
   s.layer = given('layer') ? readSetting('layer', get('layer')) : 0;
@@ -113,6 +114,7 @@ export function playgroundHash(s) {
     if (!presetId(s.training)) return null;
     return toHash({ ...defaultState(), train: s.training });
   }
+  if (s.view === 'attention') return null;  // the given weights live in the host's page only
   if (s.view === 'model') return toHash({ ...defaultState(), model: s.model, text: s.text, layer: s.layer, head: s.head });
   if (lessonIds.includes(s.view)) {
     state.lesson = s.view;

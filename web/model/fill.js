@@ -6,6 +6,7 @@
 // own. Without a [MASK] one line says how to write one, and no bars show
 // until a token is pointed at. A BERT without its head guesses nothing
 // (family.js says so, and hides the bars).
+import { tokenText } from '../views/format.js';
 import { labelsOf } from './tokens.js';
 
 const ordinals = ['first', 'second', 'third', 'fourth', 'fifth'];
@@ -52,7 +53,7 @@ export function showFill(view, t) {
     const others = masks.length > 1 ? ` The text has ${masks.length} [MASK]s: this is the ${ordinals[nth] ?? `number ${nth + 1}`}; point at another to see its guesses.` : '';
     next.show(guesses, `Fill in [MASK] (token ${at})`, `BERT’s 10 likeliest tokens for the hidden word, from its masked-LM head, which reads the words on both sides of it.${others}`);
   } else {
-    next.show(guesses, `BERT’s guesses at token ${at}, ${JSON.stringify(view.labels[at])}`,
+    next.show(guesses, `BERT’s guesses at token ${at}, ${JSON.stringify(tokenText(view.labels[at]))}`,
       'This token is not hidden: BERT sees it while it guesses, so this is no test. Write [MASK] in its place to hide it.');
   }
   next.box.dataset.position = String(at);

@@ -5,6 +5,7 @@
 // panel is fill.js's (BERT's guesses for a [MASK]).
 // Functions of the view (view.js keeps one-line delegates).
 import { ModelError } from '../engine/model-client.js';
+import { tokenText } from '../views/format.js';
 import { NextTokens } from '../views/next-tokens.js';
 import { showFill } from './fill.js';
 import { TemperatureField } from './temperature.js';
@@ -50,7 +51,8 @@ export function showGuesses(view, t) {
     const g = at * k + n;
     guesses.push([labelsOf([ids[g]], view.info, view.tokenizer)[0], kept[g] ? drawn[g] : probabilities[g], own[g], kept[g] === 1]);
   }
-  const label = JSON.stringify(view.labels[at]);
+  // the token as its chip shows it (a space as ␣), and whether Generate wrote it
+  const label = `${JSON.stringify(tokenText(view.labels[at]))}${view.made?.[at] ? ' (generated)' : ''}`;
   view.next.draw(guesses, t === null ? `the last token, ${label}` : `token ${at}, ${label}`, temperature, cutSentence(view, topK, topP, remaining[at]), at === T - 1);
   view.next.box.dataset.position = String(at);
   view.chips.mark(t);
@@ -96,14 +98,17 @@ export async function retemper(view) {
   if (view.result && moved(view)) await retemper(view);
 }
 
-// Generate: 10 tokens sampled after the tokens drawn, appended to the text.
+// Generate: 10 tokens sampled after the tokens drawn, appended to the text
+// and marked as Generate's (generated.js): the model then runs on them as drawn.
 export async function generate(view) {
   if (!view.worker || !view.result || view.family.mode !== 'next') return;
   view.generateButton.disabled = true;
   view.say(view.generateError, '');
   try {
     const added = await view.worker.generate(view.result.tokens, 10, { temperature: view.temperature.value, seed: view.seed++, ...view.warpers.value });
-    view.settings.text += await textOf(view, added);
+    const text = await textOf(view, added);
+    view.generated.added(added, text);
+    view.settings.text += text;
     view.input.value = view.settings.text;
     view.onState(view.settings);
     await view.run();

@@ -6,16 +6,18 @@
 // by its bytes, \xF0\x9F, never as a broken character; an id past the
 // tokenizer's 50,257 (nanoGPT pads GPT-2's vocabulary to 50,304, and such a
 // model may still guess or sample the padding) as <50300>, in labels and in
-// decoded text alike, and such text read back as that id again. tokensOf
+// decoded text alike, and such text read back as that id again; a token with
+// no text at all (typed ids, a character past the vocabulary) is <id> too, as
+// a folder's tokenizer.json names its unknown ids (one name for one thing). tokensOf
 // and textOf turn the learner's text into a model's ids and back.
 import { ModelError } from '../engine/model-client.js';
 import { idsFromText } from '../engine/typed-ids.js';
 import { quoteText } from '../state/state.js';
 
 export function labelsOf(tokens, info, tokenizer) {
-  if (info.tokenizer === 'characters' && Array.isArray(info.vocabulary)) return tokens.map((t) => info.vocabulary[t] ?? `#${t}`);
+  if (info.tokenizer === 'characters' && Array.isArray(info.vocabulary)) return tokens.map((t) => info.vocabulary[t] ?? `<${t}>`);
   if ((info.tokenizer === 'gpt2' || info.tokenizer === 'hf') && tokenizer) return tokens.map((t) => tokenizer.label(t));
-  return tokens.map((t) => `#${t}`);
+  return tokens.map((t) => `<${t}>`);
 }
 
 // Where the vendored library sits in the built site (a variable, so the

@@ -13,10 +13,10 @@
 import { ModelError, ModelWorker } from '../engine/model-client.js';
 import { modelPresets, modelSource } from '../engine/presets.js';
 import { quoteText } from '../state/state.js';
-import { tokenText } from '../views/format.js';
 import { Graph } from '../views/graph.js';
 import { headTrace } from '../views/head-trace.js';
 import { Heatmap } from '../views/heatmap.js';
+import { underline } from '../views/marked-label.js';
 import { HeadGrid } from '../views/model-grid.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
@@ -25,11 +25,13 @@ import { adaptToFamily, familyOf } from './family.js';
 export { titleOf } from './family.js';
 import { FolderSource, folderFacts, folderTokenizer, textLabel } from './folder.js';
 import * as focus from './focus.js';
+import { Generated } from './generated.js';
 import * as nextToken from './next.js';
 import { parametersText } from './parameters.js';
 import { StartHere } from './start-here.js';
 import { TryList } from './try-list.js';
-import { labelsOf, loadTokenizer, tokensOf } from './tokens.js';
+import { labelsOf, loadTokenizer } from './tokens.js';
+import { showUnread } from './unread.js';
 
 export const defaultModel = 'text-gpt';
 export const defaultText = 'To be, or not to be';
@@ -63,6 +65,7 @@ export class ModelView {
     this.family = familyOf(null);  // what the model's family changes (family.js): a GPT's until one opens
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
+    this.generated = new Generated(this);  // which tokens Generate wrote
     this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s) => this.select(s) }) : null;
     // any other model's "Try:" lines, where "Start here" may show (the page, not a figure)
     this.tryList = startHere ? new TryList(this.facts) : null;
@@ -108,7 +111,7 @@ export class ModelView {
     this.input.setAttribute('aria-describedby', this.textError.id);
     this.textNote = element(textField, 'p', { className: 'note model-text-note', hidden: true });
     this.input.addEventListener('input', () => {
-      this.settings.text = this.input.value;
+      this.generated.edit(this.input.value);  // the text, and what Generate wrote that the learner did not change
       this.onState(this.settings, { typing: true });
       this.run();
     });
@@ -164,6 +167,7 @@ export class ModelView {
     if (warp.topK !== this.warpers.topK || warp.topP !== this.warpers.topP) this.warpers.set(warp, { quiet: true });
     Object.assign(this.settings, { temperature: this.temperature.value, ...this.warpers.value });
     if (this.input.value !== this.settings.text) this.input.value = this.settings.text;
+    if (settings.generated !== undefined) this.generated.fromLink(settings.generated);
     if (changed) {
       const model = this.settings.model;
       const label = Object.hasOwn(modelPresets, model) ? model : quoteText(model, 80);
@@ -230,6 +234,7 @@ export class ModelView {
       delete this.box.dataset.tokens;
       this.settings.layer = Math.max(0, Math.min(this.settings.layer, c.layers - 1));
       this.settings.head = Math.max(0, Math.min(this.settings.head, c.heads - 1));
+      this.generated.opened();
       adaptToFamily(this, defaultText);  // an encoder's fill-in, its text; the panels a family shows
       this.onState(this.settings);
       await this.run();
@@ -261,17 +266,18 @@ export class ModelView {
     const text = this.settings.text;
     try {
       if (!text) throw new ModelError('text: type something for the model to read');
-      let tokens = await tokensOf(this, text);
+      let { tokens, made } = await this.generated.tokensOf(text);  // made: which Generate wrote
       const context = this.info.config.length;
       const cut = tokens.length > context ? tokens.length - context : 0;
-      if (cut) tokens = tokens.slice(cut);  // the model reads at most `context` tokens: the last ones
+      if (cut) [tokens, made] = [tokens.slice(cut), made?.slice(cut) ?? null];  // the model reads the last `context` tokens  // the model reads at most `context` tokens: the last ones
       const result = await worker.run(tokens, { temperature: this.temperature.value, warpers: this.warpers.value });
       if (run !== this.runs || worker !== this.worker) return;
       this.say(this.textError, '');
-      this.say(this.textNote, cut ? `The model reads ${context} tokens at most: the first ${cut} are left out` : '');
+      this.say(this.textNote, [cut ? `The model reads ${context} tokens at most: the first ${cut} are left out` : '', this.generated.problem].filter(Boolean).join('. '));
       this.result = result;
       this.shownText = text;
       this.labels = labelsOf(tokens, this.info, this.tokenizer);
+      this.made = made;
       this.draw();
       if (nextToken.moved(this)) this.retemper();  // moved while it ran
     } catch (error) {
@@ -285,20 +291,8 @@ export class ModelView {
     }
   }
 
-  // The field's text is not what the views show: the last text this model
-  // read stays, named; a model that read none shows nothing, and why.
-  showUnread(message) {
-    const none = !this.result;
-    this.box.dataset.shows = none ? 'empty' : 'stale';
-    this.stale.hidden = none;
-    this.empty.hidden = !none;
-    if (none) {
-      this.body.hidden = this.chips.list.hidden = true;
-      this.empty.textContent = `Nothing to show yet: ${this.label} cannot read this text (${message.replace(/^text: /, '')}). Change the text, or open another model.`;
-    } else {
-      this.stale.textContent = `Showing the last text the model could read: ${quoteText(tokenText(this.shownText), 120)}`;
-    }
-  }
+  // The field's text is not what the views show: unread.js
+  showUnread(message) { showUnread(this, message); }
 
   // Measured as 'model-draw' (user timing): a keystroke's page work once the worker has answered.
   draw() {
@@ -313,7 +307,8 @@ export class ModelView {
     this.body.hidden = this.chips.list.hidden = false;
     this.stale.hidden = this.empty.hidden = true;
     this.box.dataset.shows = 'text';
-    this.chips.draw(this.labels, this.result.tokens);
+    this.chips.draw(this.labels, this.result.tokens, this.made);
+    this.generated.drawn(this.made);
     const heads = this.hasHeads();
     this.noHeads.hidden = heads;
     this.grid.box.hidden = this.headPanel.hidden = this.graphPanel.hidden = !heads;
@@ -367,7 +362,7 @@ export class ModelView {
     // the same tokens keep the graph's nodes and layout: another head only reweighs its edges
     // an encoder's edges run both ways (every token attends to every token)
     const { causal } = this.family;
-    this.graph.show(headTrace(`model:${causal ? '' : 'both:'}${labels.join('\u0000')}`, labels, weights, T, { causal }), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: read.graph });
+    this.graph.show(headTrace(`model:${causal ? '' : 'both:'}${this.made ?? ''}:${labels.join('\u0000')}`, labels, weights, T, { causal, marked: this.made }), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: read.graph });
     this.grid.select({ layer, head });
   }
 
@@ -376,7 +371,7 @@ export class ModelView {
     if (!this.result || !this.hasHeads()) return;  // a resize's frame after another model was asked for
     weights ??= this.weightsOf(this.settings.layer, this.settings.head);
     const T = this.result.attention.shape[2];
-    this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: this.labels, colLabels: this.labels, maxCell: 26 }, { width });
+    this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: this.labels, colLabels: this.labels, marked: this.made, underline, maxCell: 26 }, { width });
   }
 
   // The token in focus: focus.js; what it writes next: next.js

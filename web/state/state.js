@@ -56,6 +56,9 @@ export const props = {
   // the Model view's sampling beside `temperature`: top-k (0: off) and top-p (1: off)
   top_k: { ...int(0, 1000000), default: null },
   top_p: { type: 'number', min: 0.001, max: 1, default: null },
+  // which of the text's tokens Generate wrote: runs "start_id.id…" joined by
+  // "-" (model/generated.js reads them once the model is open)
+  generated: { type: 'runs', default: null, kept: 'none', maxLength: 3300 },
   // the Model view's lenses (web/lens/): which, the heads ablated ("0.1,1.2"), how, at which position and token
   lens: { type: 'enum', values: ['scores', 'ablate', 'logit-lens', 'attribution'], default: null },
   ablate: { type: 'heads', default: null },
@@ -66,7 +69,7 @@ export const props = {
 
 // What the Model view's link keeps: nothing else of the table applies there
 // (file: the model shown came from the learner's disk, which a link cannot carry).
-const modelKeys = ['model', 'file', 'text', 'layer', 'head', 'temperature', 'top_k', 'top_p', 'lens', 'ablate', 'mode', 'at', 'token'];
+const modelKeys = ['model', 'file', 'text', 'layer', 'head', 'temperature', 'top_k', 'top_p', 'generated', 'lens', 'ablate', 'mode', 'at', 'token'];
 
 // The temperature slider is logarithmic over the range a link accepts:
 // 0.05 · 400^(position / 1000), so 0.05, 1 and 20 sit at 0, 500 and 1000.
@@ -121,6 +124,8 @@ function parseValue(spec, raw) {
       return maskFromText(raw);
     case 'edits':
       return editsFromText(raw);
+    case 'runs':
+      return raw.length <= spec.maxLength && /^\d{1,3}_\d{1,7}(\.\d{1,7})*(-\d{1,3}_\d{1,7}(\.\d{1,7})*)*$/.test(raw) ? raw : undefined;
     case 'order':
       return /^\d{1,2}(\.\d{1,2}){0,63}$/.test(raw) ? raw.split('.').map(Number) : undefined;
     case 'heads':  // layer.head pairs joined by commas, as the text is kept
@@ -139,6 +144,7 @@ function describe(name, spec) {
     case 'mask': return `${name} must be causal, none, or up to ${maskLimit} rows of up to ${maskLimit} 0/1 joined by dots`;
     case 'order': return `${name} must be positions joined by dots, like 2.0.1`;
     case 'edits': return `${name} must be tensor.index=value pairs joined by commas`;
+    case 'runs': return `${name} must be runs of start_id.id… joined by -`;
     case 'heads': return `${name} must be heads as layer.head joined by commas, like 0.1,1.2`;
     case 'id': return `${name} must be a preset id (a-z, 0-9, -)`;
     case 'model': return `${name} must be a model preset id or a URL on this site, up to ${spec.maxLength} characters without spaces`;

@@ -22,7 +22,7 @@ export function graphModel(trace, { head, step, progress = 1, batch = 0 }, first
     tkv: s.context_length,
     pools: Array.from({ length: pools }, (_, k) => {
       const b = first + k;
-      return { batch: b, tokens: s.tokens[b].map(tokenText), context: s.context_tokens[b].map(tokenText),
+      return { batch: b, tokens: s.tokens[b].map(tokenText), context: s.context_tokens[b].map(tokenText), marked: s.marked?.[b], underline: s.underline,
         weights: trace.step(head, 'weights', b).data, out: trace.step(head, 'out', b) };
     }),
     keep: trace.keep.data,

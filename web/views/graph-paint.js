@@ -46,6 +46,7 @@ export function drawChips(graph, g, L, p, pool, ink, focus) {
   for (const chip of L.chips(p)) {
     const sender = chip.role === 'from';
     const text = sender ? pool.context?.[chip.k] ?? String(chip.k) : pool.tokens[chip.k] ?? String(chip.k);
+    const mark = pool.marked?.[chip.k] ? pool.underline : null;  // a token Generate wrote (head-trace.js)
     const lit = !sender && focus === chip.k;
     g.fillStyle = lit ? '#ffc078' : sender ? '#fde9c9' : chip.k < filled ? '#b9e6cc' : '#ffffff';
     g.beginPath();
@@ -61,13 +62,17 @@ export function drawChips(graph, g, L, p, pool, ink, focus) {
     if (chip.flat) {
       g.textAlign = chip.align ?? 'center';
       const x = chip.align === 'right' ? chip.x + chip.w - 4 : chip.align === 'left' ? chip.x + 4 : chip.x + chip.w / 2;
-      g.fillText(clip(g, text, chip.w - 6), x, chip.y + chip.h / 2 + 0.5);
+      const shown = clip(g, text, chip.w - 6);
+      g.fillText(shown, x, chip.y + chip.h / 2 + 0.5);
+      mark?.(g, shown, x, chip.y + chip.h / 2 + 0.5, g.textAlign);
     } else {
       g.save();
       g.translate(chip.x + chip.w / 2 + 0.5, chip.y + chip.h - 4);
       g.rotate(-Math.PI / 2);
       g.textAlign = 'left';
-      g.fillText(clip(g, text, chip.h - 7), 0, 0);
+      const shown = clip(g, text, chip.h - 7);
+      g.fillText(shown, 0, 0);
+      mark?.(g, shown, 0, 0, 'left', Math.min(L.font / 2 + 1, chip.w / 2 - 2.5));  // inside its narrow chip
       g.restore();
     }
   }

@@ -214,7 +214,7 @@ export class Heatmap {
     g.font = layouts.defaults.font;
 
     const { data } = this.matrix;
-    const { rowLabels = [], colLabels = [], reveal = 1, revealBy = 'cell', mode = 'fill', from, exps } = this.options;
+    const { rowLabels = [], colLabels = [], marked = null, underline, reveal = 1, revealBy = 'cell', mode = 'fill', from, exps } = this.options;
     const bound = this.colorBound();
     // softmax: the rows' exponentials appear row by row, then are divided by their sums
     const phase = mode === 'softmax' && exps && reveal < 1 ? softmaxPhase(reveal) : null;
@@ -242,7 +242,12 @@ export class Heatmap {
     g.textBaseline = 'middle';
     const every = Math.max(1, Math.ceil(14 / cell));
     g.textAlign = 'right';
-    if (labelled) for (let r = 0; r < rows; r += every) if (rowLabels[r] !== undefined) g.fillText(clip(g, rowLabels[r], left - 6), left - 4, top + (r + 0.5) * cell);
+    // marked[i]: label i is marked apart (a token Generate wrote), by underline()
+    const label = (text, x, y, on) => {
+      g.fillText(text, x, y);
+      if (on) underline(g, text, x, y, g.textAlign);
+    };
+    if (labelled) for (let r = 0; r < rows; r += every) if (rowLabels[r] !== undefined) label(clip(g, rowLabels[r], left - 6), left - 4, top + (r + 0.5) * cell, marked?.[r]);
     for (let c = 0; c < cols && labelled; c += every) {
       if (colLabels[c] === undefined) continue;
       const x = left + (c + 0.5) * cell;
@@ -251,11 +256,11 @@ export class Heatmap {
         g.translate(x, top - 4);
         g.rotate(-Math.PI / 2);
         g.textAlign = 'left';
-        g.fillText(clip(g, colLabels[c], top - 8), 0, 0);
+        label(clip(g, colLabels[c], top - 8), 0, 0, marked?.[c]);
         g.restore();
       } else {
         g.textAlign = 'center';
-        g.fillText(clip(g, colLabels[c], cell + 6), x, top - 9);
+        label(clip(g, colLabels[c], cell + 6), x, top - 9, marked?.[c]);
       }
     }
 

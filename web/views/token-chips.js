@@ -3,6 +3,8 @@
 // (onPosition(t)), leaving asks for the last position again (onPosition(null)).
 // A chip's text is set as text, never markup; a byte-level token that is part
 // of a UTF-8 character comes here already written as its bytes (\xF0\x9F).
+// A token the model wrote (Generate) is marked apart: class "generated" and
+// ", generated" in its name.
 import { tokenText } from './format.js';
 import { set } from './write.js';
 
@@ -22,18 +24,23 @@ export class TokenChips {
     parent.append(this.list);
   }
 
-  // labels: each token's text; ids: their ids (shown on hover as a title).
+  // labels: each token's text; ids: their ids (shown on hover as a title);
+  // made: which of them the model wrote (null: none).
   // The chips are kept and changed in place: a keystroke adds or changes a
   // few tokens, and the others stay as they are (no restyle of every chip).
-  draw(labels, ids) {
+  draw(labels, ids, made = null) {
     const items = this.list.children;
     while (items.length > labels.length) this.list.lastChild.remove();
     while (items.length < labels.length) this.list.append(this.chip(items.length));
     labels.forEach((label, t) => {
       const chip = items[t].firstChild;
-      const text = tokenText(label), title = `token ${t}: id ${ids[t]}`;
+      const generated = made?.[t] === true;
+      const text = tokenText(label), title = `token ${t}: id ${ids[t]}${generated ? ', generated' : ''}`;
       set(chip, 'textContent', text);
       set(chip, 'title', title);
+      if (chip.classList.contains('generated') !== generated) chip.classList.toggle('generated', generated);
+      const name = generated ? `${text}, generated` : null;
+      if (chip.getAttribute('aria-label') !== name) name === null ? chip.removeAttribute('aria-label') : chip.setAttribute('aria-label', name);
     });
   }
 

@@ -1,0 +1,167 @@
+"""ap.attention: attention weights you computed, drawn by the element's
+view="attention" (its data as JSON inside the element; the contract and the
+limits are web/element/attention-data.js's, which the element checks again).
+
+Shapes: (T, T), (H, T, T), (L, H, T, T), or what transformers returns with
+output_attentions=True: a tuple of L tensors of shape (1, H, T, T). numpy
+arrays or torch tensors; torch is never imported, a tensor is known by its
+type's module and converted with its own methods.
+"""
+import numpy as np
+
+from ._assets import element
+from ._figure import Figure
+
+_shapes = "(T, T), (H, T, T), (L, H, T, T), (L, 1, H, T, T), or transformers' tuple of L tensors (1, H, T, T)"
+
+
+def _fail(message):
+    raise ValueError(f"attention: {message}")
+
+
+def _is_torch(x):
+    return type(x).__module__.split(".")[0] == "torch" and hasattr(x, "detach")
+
+
+def _array(x, where):
+    """numpy float64 array from a numpy array, a torch tensor or nested lists."""
+    if _is_torch(x):
+        x = x.detach().to("cpu")
+        if getattr(x, "is_floating_point", lambda: True)() and str(x.dtype) != "torch.float64":
+            x = x.float()  # float16 and bfloat16 have no numpy dtype
+        x = x.numpy()
+    try:
+        a = np.asarray(x)
+    except ValueError:
+        _fail(f"{where} is ragged: its rows differ in length; expected {_shapes}")
+    if a.dtype == object:
+        _fail(f"{where} is ragged or not numbers; expected {_shapes}")
+    if a.dtype.kind == "b" or a.dtype.kind not in "iuf":
+        _fail(f"{where} must hold numbers; got dtype {a.dtype}")
+    return a
+
+
+def _weights(attention):
+    """(array (L, H, T, T) or fewer axes as given, axes names)"""
+    if isinstance(attention, (tuple, list)) and len(attention) and all(hasattr(t, "shape") for t in attention):
+        # transformers: one (B, H, T, T) tensor per layer
+        layers = [_array(t, f"attention[{i}]") for i, t in enumerate(attention)]
+        for i, a in enumerate(layers):
+            if a.ndim != 4:
+                _fail(f"attention[{i}] has shape {tuple(a.shape)}; transformers' attentions are one (1, H, T, T) tensor per layer")
+            if a.shape[0] > 1:
+                _fail(f"attention[{i}] holds a batch of {a.shape[0]} sequences (axis 0); give one: "
+                      f"tuple(a[j:j+1] for a in attentions)")
+            if a.shape[1:] != layers[0].shape[1:]:
+                _fail(f"attention[{i}] has shape {tuple(a.shape)} but attention[0] has {tuple(layers[0].shape)}")
+        return np.concatenate(layers, axis=0)  # (L, H, T, T)
+    a = _array(attention, "attention")
+    if a.ndim == 5:
+        # torch.stack(outputs.attentions): (L, B, H, T, T)
+        if a.shape[1] != 1:
+            _fail(f"attention of shape {tuple(a.shape)} holds a batch of {a.shape[1]} sequences (axis 1, as "
+                  f"torch.stack(outputs.attentions) gives); give one: attention[:, j:j+1]")
+        return a[:, 0]
+    if a.ndim not in (2, 3, 4):
+        _fail(f"attention has {a.ndim} {'axis' if a.ndim == 1 else 'axes'}, shape {tuple(a.shape)}; expected {_shapes}")
+    return a
+
+
+def _tokens(tokens):
+    if isinstance(tokens, str):
+        _fail("tokens is one string; give a list of strings, one per position (e.g. tokenizer.convert_ids_to_tokens(ids))")
+    if _is_torch(tokens) or isinstance(tokens, np.ndarray):
+        tokens = tokens.tolist()
+    try:
+        tokens = list(tokens)
+    except TypeError:
+        _fail(f"tokens must be a list of strings, one per position; got {type(tokens).__name__}")
+    for i, t in enumerate(tokens):
+        if not isinstance(t, str):
+            _fail(f"tokens[{i}] must be a string; got {type(t).__name__}")
+    return tokens
+
+
+def _index(name, value, count, axis):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        _fail(f"{name} must be a whole number from 0; got {value!r}")
+    if axis is None:
+        _fail(f"{name} {value} is beyond the data, which has no {name}s axis")
+    if value >= count:
+        _fail(f"{name} {value} is beyond the data's {count} {axis if count != 1 else axis[:-1]}")
+    return int(value)
+
+
+def _where(axes, index):
+    names = ("layer", "head", "row", "column")[4 - axes:]
+    return ", ".join(f"{n} {i}" for n, i in zip(names, index))
+
+
+def _shortest(a):
+    """float64 values whose JSON is the weights' shortest decimal (float32
+    data stays short: 0.1, not 0.10000000149011612)."""
+    if a.dtype.itemsize <= 4 and a.dtype.kind == "f":
+        return a.astype(np.float32).astype(str).astype(np.float64)
+    return a.astype(np.float64)
+
+
+def attention(tokens, attention, *, layer=None, head=None, title=None):
+    """Given attention weights as the element's matrices, heads grid and
+    communication graph. Raises ValueError with one line naming the problem:
+    a shape that disagrees with the tokens (which axis), a batch of more than
+    one, NaN or infinite or negative weights, more than the element's limits.
+    Rows that do not sum to 1 are shown with a note."""
+    known = element()
+    limits = known.get("attention")
+    if limits is None:
+        _fail("this build of the package has no attention view (built from a checkout without it)")
+    tokens = _tokens(tokens)
+    a = _weights(attention)
+    axes = a.ndim
+    T = len(tokens)
+    if T == 0:
+        _fail("tokens is empty; give one string per position")
+    if T > limits["tokens"]:
+        _fail(f"{T} tokens is beyond the element's limit of {limits['tokens']} tokens")
+    for i, t in enumerate(tokens):
+        if len(t) > limits["token"]:
+            _fail(f"tokens[{i}] is {len(t)} characters long, beyond the element's limit of {limits['token']}")
+    names = ("layers", "heads", "queries", "keys")[4 - axes:]
+    for k, (size, name) in enumerate(zip(a.shape, names)):
+        if k >= axes - 2 and size != T:
+            _fail(f"axis {k} ({name}) has {size} entries but there are {T} tokens; shape {tuple(a.shape)}")
+        if size == 0:
+            _fail(f"axis {k} ({name}) is empty; shape {tuple(a.shape)}")
+    L = a.shape[0] if axes == 4 else 1
+    H = a.shape[-3] if axes >= 3 else 1
+    if L * H > limits["heads"]:
+        _fail(f"{L * H} heads ({L} layers × {H} heads) is beyond the element's limit of {limits['heads']}")
+    if a.size > limits["weights"]:
+        _fail(f"{a.size} weights ({' × '.join(map(str, a.shape))}) is beyond the element's limit of {limits['weights']}")
+    bad = ~np.isfinite(a)
+    if bad.any():
+        i = tuple(int(v) for v in np.argwhere(bad)[0])
+        _fail(f"weight at {_where(axes, i)} is {a[i]}: weights must be finite numbers")
+    negative = a < 0
+    if negative.any():
+        i = tuple(int(v) for v in np.argwhere(negative)[0])
+        _fail(f"weight at {_where(axes, i)} is negative ({a[i]}): weights must be 0 or more")
+    data = {"tokens": tokens, "attention": _shortest(a).tolist()}
+    layer = _index("layer", layer, L, "layers" if axes == 4 else None)
+    head = _index("head", head, H, "heads" if axes >= 3 else None)
+    if layer is not None:
+        data["layer"] = layer
+    if head is not None:
+        data["head"] = head
+    if title is not None:
+        if not isinstance(title, str):
+            _fail(f"title must be a string; got {type(title).__name__}")
+        if len(title) > limits["title"]:
+            _fail(f"title is {len(title)} characters long, beyond the element's limit of {limits['title']}")
+        data["title"] = title
+    figure = Figure({"view": "attention"}, data)
+    if len(figure.tag()) > limits["characters"]:
+        _fail(f"the data is {len(figure.tag())} characters of JSON, beyond the element's limit of {limits['characters']}")
+    return figure

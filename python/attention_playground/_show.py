@@ -1,0 +1,44 @@
+"""ap.show: a preset (or a sentence) played by the core, as on the site."""
+from ._assets import element
+from ._figure import Figure
+
+
+def _value(name, value):
+    """An attribute's text: True is present (""), numbers and text as written."""
+    if isinstance(value, bool):
+        return "" if value else None
+    if isinstance(value, (int, float, str)):
+        return str(value)
+    raise ValueError(f"show: {name} must be text, a number or True/False; got {type(value).__name__}")
+
+
+def show(preset=None, step=None, **attributes):
+    """The <attention-playground> element: ``preset`` is its ``scenario``,
+    ``step`` its step, any other keyword the attribute of that name with
+    ``_`` written as ``-`` (``head_size=8`` → ``head-size="8"``).
+    Raises ValueError naming an unknown attribute, preset or step."""
+    known = element()
+    given = {}
+    if preset is not None:
+        if not isinstance(preset, str) or preset not in known["presets"]:
+            raise ValueError(f"show: no preset {preset!r}; the presets are {', '.join(known['presets'])}")
+        given["scenario"] = preset
+    if step is not None:
+        if step not in known["steps"]:
+            raise ValueError(f"show: no step {step!r}; the steps are {', '.join(known['steps'])}")
+        given["step"] = step
+    for key, value in attributes.items():
+        name = key.replace("_", "-")
+        if name == "scenario":
+            raise ValueError("show: scenario is given as preset= (a notebook has no site to load a scenario file from)")
+        if name not in known["attributes"] or name == "step":
+            raise ValueError(f"show: unknown attribute {key!r}; the attributes are preset, step, "
+                             f"{', '.join(a.replace('-', '_') for a in known['attributes'] if a not in ('scenario', 'step'))}")
+        if name == "view" and value == "attention":
+            raise ValueError('show: view="attention" shows given weights: call ap.attention(tokens, attention)')
+        text = _value(key, value)
+        if text is not None:
+            given[name] = text
+    if "scenario" in given and "sentence" in given:
+        raise ValueError("show: give a preset or a sentence, not both")
+    return Figure(given)

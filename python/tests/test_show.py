@@ -1,0 +1,107 @@
+"""ap.show: the tag it writes, the engine once per session, every refusal."""
+import html
+import re
+
+import pytest
+
+import attention_playground as ap
+from attention_playground import _assets
+
+
+def tag_of(figure):
+    match = re.search(r"<attention-playground\b([^>]*)>", figure.tag())
+    assert match, figure.tag()
+    return dict((m[0], html.unescape(m[2] if m[2] is not None else ""))
+                for m in re.findall(r'\s([a-z-]+)(="([^"]*)")?', match[1]))
+
+
+def test_preset_and_step_become_scenario_and_step():
+    attributes = tag_of(ap.show(preset="karpathy-value", step="weights"))
+    assert attributes == {"scenario": "karpathy-value", "step": "weights", "data-notebook-theme": ""}
+
+
+def test_keywords_are_attributes_with_dashes():
+    attributes = tag_of(ap.show(sentence="the sun rises", head_size=8, heads=2, controls="full", autoplay=True))
+    assert attributes["head-size"] == "8" and attributes["heads"] == "2"
+    assert attributes["sentence"] == "the sun rises" and attributes["controls"] == "full"
+    assert attributes["autoplay"] == ""
+    assert "autoplay" not in tag_of(ap.show(autoplay=False))
+
+
+def test_a_given_theme_is_kept_and_not_followed():
+    attributes = tag_of(ap.show(preset="sun-rises", theme="dark"))
+    assert attributes["theme"] == "dark" and "data-notebook-theme" not in attributes
+
+
+def test_text_is_escaped_never_raw():
+    figure = ap.show(caption='"><script>alert(1)</script>')
+    assert "<script>alert" not in figure.tag()
+    assert tag_of(figure)["caption"] == '"><script>alert(1)</script>'
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: ap.show(preset="no-such-preset"), ["no preset 'no-such-preset'", "karpathy-value"]),
+    (lambda: ap.show(step="softmax"), ["no step 'softmax'", "weights"]),
+    (lambda: ap.show(colour="red"), ["unknown attribute 'colour'", "head_size"]),
+    (lambda: ap.show(head_sizes=8), ["unknown attribute 'head_sizes'"]),
+    (lambda: ap.show(scenario="x.json"), ["preset="]),
+    (lambda: ap.show(preset="sun-rises", sentence="a b"), ["a preset or a sentence"]),
+    (lambda: ap.show(view="attention"), ["ap.attention"]),
+    (lambda: ap.show(caption=["a"]), ["caption must be text"]),
+])
+def test_refusals_are_one_line_naming_the_problem(call, words):
+    with pytest.raises(ValueError) as error:
+        call()
+    message = str(error.value)
+    assert "\n" not in message
+    for word in words:
+        assert word in message
+
+
+def test_every_preset_and_step_is_accepted():
+    known = _assets.element()
+    assert "karpathy-value" in known["presets"] and len(known["presets"]) >= 10
+    for preset in known["presets"]:
+        assert tag_of(ap.show(preset=preset))["scenario"] == preset
+    for step in known["steps"]:
+        assert tag_of(ap.show(step=step))["step"] == step
+
+
+def test_the_engine_goes_out_once_per_session():
+    first = ap.show(preset="sun-rises")._repr_html_()
+    second = ap.show(preset="karpathy-value")._repr_html_()
+    engine = _assets.engine_script()
+    assert first.count("data-attention-playground-engine") == 1 and engine in first
+    assert "data-attention-playground-engine" not in second and len(second) < 2000
+    # the fallback line says how to get the engine back
+    assert "ap.engine()" in second
+
+
+def test_a_figure_shown_again_keeps_its_own_output():
+    figure = ap.show(preset="sun-rises")
+    assert figure._repr_html_() == figure._repr_html_()
+    assert "data-attention-playground-engine" in figure._repr_html_()
+
+
+def test_inline_every_and_engine():
+    ap.inline("every")
+    assert all("data-attention-playground-engine" in ap.show()._repr_html_() for _ in range(2))
+    assert "data-attention-playground-engine" in ap.engine()._repr_html_()
+    with pytest.raises(ValueError, match="'once' or 'every'"):
+        ap.inline("twice")
+
+
+def test_the_engine_is_one_offline_classic_script():
+    engine = _assets.engine_script()
+    assert "</script" not in engine.lower()  # it sits inside a <script> element
+    assert not re.search(r"^\s*(import|export)\s", engine, re.M)
+    # the wasm is inside, as base64 bytes ("\0asm" is AGFzbQ), and no URL would be fetched
+    assert '"AGFzbQ' in engine
+    assert re.search(r"https?://(?!www\.w3\.org/)", engine) is None, re.search(r"https?://\S{0,60}", engine)
+    assert len(engine) > 500_000
+
+
+def test_the_version_is_the_projects():
+    import pathlib
+    version = (pathlib.Path(__file__).parents[2] / "VERSION").read_text().strip()
+    assert ap.__version__ == version
