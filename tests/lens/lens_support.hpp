@@ -5,6 +5,7 @@
 // exactly, numbers within lens-v1's 1e-4 + 1e-4·|x|.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -19,6 +20,8 @@
 #include "models/folder_read.hpp"
 #include "models/model_stream.hpp"
 #include "support.hpp"
+
+#include <catch2/catch.hpp>
 
 namespace lens_support {
 
@@ -114,6 +117,22 @@ inline std::vector<std::string> differences(const nlohmann::ordered_json& actual
   std::vector<std::string> found;
   differences(actual, expected, "lens", found);
   return found;
+}
+
+// Runs every committed case of lens `what` and compares it with PyTorch's;
+// returns how many ran (so a test can insist there are some).
+inline std::size_t check_cases(const std::string& what) {
+  std::size_t ran = 0;
+  for (const lens_case& c : cases()) {
+    if (c.request.at("what") != what) continue;
+    INFO(c.model << " " << c.expected << " " << c.request.dump());
+    const nlohmann::ordered_json actual = attention::run_lens(model_at(c.model), request_of(c.request));
+    const std::vector<std::string> found = differences(actual, expected_of(c));
+    INFO((found.empty() ? std::string() : found.front()));
+    CHECK(found.empty());
+    ran += 1;
+  }
+  return ran;
 }
 
 }  // namespace lens_support
