@@ -1,9 +1,9 @@
 // `make bench`'s peer part (bench_peer.mjs): where the time of the Model
 // view's run goes, natively at 128 bits (simd_lanes 4: the SSE2 form of the
 // kernels, the width wasm SIMD128 runs). One run is what the model worker
-// does for run(): run_model (the forward, the guesses after every position,
-// the loss) then the guesses at temperature 1 (tempered_guesses, which makes
-// the logits again). Every product of the core goes through gemm(); this
+// does for run(): run_model with the page's tempering (temperature 1, top-k
+// and top-p off), which makes the guesses after every position, the
+// tempered ones and the loss from one pass over the logits. Every product of the core goes through gemm(); this
 // binary is linked with --wrap on both gemm overloads (CMakeLists.txt), so
 // each call is timed where the core makes it, and sorted by what it is: the
 // unembedding (n = V), the layers' other weights (the 4-argument gemm), the
@@ -122,9 +122,8 @@ int main(int argc, char** argv) {
     std::vector<std::int64_t> tokens(T);
     for (std::size_t t = 0; t < T; ++t) tokens[t] = static_cast<std::int64_t>((t * 7919 + 13) % vocab);
     auto one_run = [&] {
-      attention::model_run run = attention::run_model(model, tokens);
-      attention::tempered_guesses(model, run, 1.0, run.top_k);
-      return run;
+      // as model_bindings.cpp's run(): top 10, the tempering in the same pass
+      return attention::run_model(model, tokens, 10, attention::tempering{1.0, {}});
     };
     const attention::model_run first = one_run();  // warm: the allocator's pages
     if (argc > 4) {
