@@ -13,6 +13,7 @@
 #include "tensor/rotary.hpp"
 #include "tensor/sums.hpp"
 #include "tensor/vector_math.hpp"
+#include "training/kv_cache.hpp"
 #include "training/narrow_weights.hpp"
 #include "training/rms_norm.hpp"
 #include "training/self_attention.hpp"
@@ -130,12 +131,14 @@ norm_pass norm_of(const tensor3& x, const layer_norm_weights& w, const model_spe
 }
 
 // h = tok[x] + pos[0:T]; BERT's (tok[x] + token_type) + pos[0:T], PyTorch's
-// order; rotary positions: tok[x] alone.  (B, T, d)
-tensor3 embed(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens, std::size_t B) {
+// order; rotary positions: tok[x] alone. With a cache the rows of pos start
+// at `offset`, the window's positions the cache holds.  (B, T, d)
+tensor3 embed(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens, std::size_t B,
+              std::size_t offset) {
   const std::size_t T = tokens.size() / B, d = spec.embed;
   const bool learned = spec.rope_theta <= 0, typed = w.token_type.size() != 0;
-  ATTENTION_CHECK(!learned || w.pos.shape(0) >= T, "forward: ", T, " positions, the position table holds ",
-                  w.pos.shape(0));
+  ATTENTION_CHECK(!learned || w.pos.shape(0) >= offset + T, "forward: ", offset + T,
+                  " positions, the position table holds ", w.pos.shape(0));
   tensor3 h({B, T, d});
   const bool narrow = !w.tok_narrow.empty();
   for (std::size_t b = 0; b < B; ++b)
@@ -150,7 +153,7 @@ tensor3 embed(const model_weights& w, const model_spec& spec, const std::vector<
         if (!narrow) std::copy_n(tok, d, row);
         continue;
       }
-      const float* __restrict pos = w.pos.data() + t * d;
+      const float* __restrict pos = w.pos.data() + (offset + t) * d;
       if (typed) {
         const float* __restrict type = w.token_type.data();
         for (std::size_t c = 0; c < d; ++c) row[c] = (tok[c] + type[c]) + pos[c];
@@ -205,17 +208,22 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
   pass.batch = B;
   pass.length = T;
   pass.tokens = tokens;
-  tensor3 h = embed(w, spec, tokens, B);
+  kv_cache* cache = options.cache;
+  ATTENTION_CHECK(cache == nullptr || (B == 1 && spec.causal), "forward: a key/value cache holds one causal sequence");
+  const std::size_t offset = cache ? cache->length() : 0;  // the window's positions before these tokens
+  ATTENTION_CHECK(cache == nullptr || offset + T <= cache->capacity(), "forward: ", offset + T,
+                  " positions, the key/value cache holds ", cache ? cache->capacity() : 0);
+  tensor3 h = embed(w, spec, tokens, B, offset);
   if (spec.post_norm) h = norm_of(h, w.ln_e, spec).out;  // BERT's LayerNorm on the embeddings
-  // rotary positions: cos and sin of positions 0..T−1, once for every head of every layer
+  // rotary positions: cos and sin of positions offset..offset+T−1, once for every head of every layer
   std::optional<rotary_table> rotary;
-  if (spec.rope_theta > 0) rotary = rotary_table_of(rotary_angles(T, 0, spec.head_size(), spec.rope_theta));
+  if (spec.rope_theta > 0) rotary = rotary_table_of(rotary_angles(T, offset, spec.head_size(), spec.rope_theta));
   for (const model_layer& layer : w.layers) {
     layer_pass lp;
     lp.input = std::exchange(h, tensor3());  // no copy: h becomes the sum below (a moved-from xtensor keeps its shape, not its data)
     lp.normed = pre;
     if (pre) lp.ln1 = norm_of(lp.input, layer.ln1, spec);
-    self_attention(lp.attended(), layer, spec, rotary ? &*rotary : nullptr, pass.layers.size(), lp);
+    self_attention(lp.attended(), layer, spec, rotary ? &*rotary : nullptr, pass.layers.size(), lp, cache);
     h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias, layer.narrow.proj, layer.narrow.conv1d);  // the residual stream
     if (spec.post_norm) {  // BERT: LN(attention + h)
       lp.ln1 = norm_of(h, layer.ln1, spec);
@@ -233,6 +241,7 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
     drop_unkept(lp, options.keep);
     pass.layers.push_back(std::move(lp));
   }
+  if (cache) cache->hold(tokens);  // every layer's keys and values of these positions are in
   pass.last = std::exchange(h, tensor3());
   pass.normed = pre;
   if (pre) pass.ln_f = norm_of(pass.last, w.ln_f, spec);

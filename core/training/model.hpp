@@ -172,12 +172,19 @@ struct forward_pass {
 // tokens at 0.6 GB of attention instead of 1.2 GB of intermediates.
 enum class kept { everything, attention, logits };
 
+class kv_cache;  // training/kv_cache.hpp
+
 struct forward_options {
   kept keep = kept::everything;
   bool last_logits_only = false;  // logits of the last position only, (B, 1, V): what sampling reads
   // false: no logits at all, and what the unembedding reads is kept instead
   // (ln_f's output or the stream), so a caller makes the (T, V) logits a block of rows at a time
   bool logits = true;
+  // Generation with a key/value cache (training/kv_cache.hpp, one sequence,
+  // causal): tokens are the window's positions cache->length() onward, each
+  // layer's earlier keys and values read from the cache and the new ones
+  // written to it. Null: tokens are the whole window.
+  kv_cache* cache = nullptr;
 };
 
 // tokens: (B, T) ids below V, T no longer than the model's length. Scores

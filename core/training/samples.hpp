@@ -19,6 +19,11 @@ struct sample_spec {
   std::uint64_t seed = 42;           // torch.manual_seed before the first draw
   std::vector<std::int64_t> prompt;  // ids; the corpus's first character when not given
   warpers warp;                      // top-k and top-p after the temperature (the Model view's Generate); off in training
+  // true: each step computes one position, the window's earlier keys and
+  // values kept (training/kv_cache.hpp; a causal model's, lens-v1.md section
+  // 5); false: forward() over the whole window at every step. The same logits
+  // bit for bit, hence the same ids.
+  bool cached = true;
 };
 
 // The ids generated after the prompt: logits of the last ≤ T ids, divided by
@@ -27,7 +32,9 @@ struct sample_spec {
 // float32, as PyTorch's CPU cumsum) exceeds u, or V − 1 if none does. With
 // top-k or top-p on, the tempered logits are filtered first (warpers.hpp)
 // and "V − 1" is the last token whose probability is above 0.
-std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& spec, const sample_spec& sample);
+// steps, when given: each step's logits before the temperature, (length, V).
+std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& spec, const sample_spec& sample,
+                                     std::vector<float>* steps = nullptr);
 
 // (V): what sample_ids draws from after one position: softmax(logits / T),
 // each float32 logit divided by the temperature as float32, then top-k and

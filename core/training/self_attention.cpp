@@ -6,8 +6,10 @@
 #include <limits>
 
 #include "errors/check.hpp"
+#include "tensor/gemm.hpp"
 #include "tensor/matmul.hpp"
 #include "tensor/softmax.hpp"
+#include "training/kv_cache.hpp"
 #include "training/narrow_weights.hpp"
 
 namespace attention {
@@ -67,26 +69,25 @@ void project_heads(const tensor3& a, const model_layer& layer, const model_spec&
   for (std::size_t j = 0; j < H; ++j) take(heads[j].q, query_at(j), layer.heads[j].query_bias);
 }
 
-// The weights of one head from its q and its key/value head's k: scores
-// scaled, masked (causal) and softmaxed. (B, T, T)
-tensor3 weights_of(const tensor3& q, const tensor3& k, const model_spec& spec, std::size_t layer, std::size_t head) {
-  const std::size_t T = q.shape(1), rows = q.shape(0) * T, hs = q.shape(2);
+// The weights of one head from its scores q kᵀ, (B, Tq, Tkv), the queries
+// at positions offset … offset + Tq − 1 (offset > 0 with a key/value cache):
+// scaled, masked (causal) and softmaxed. hs: the head size.
+tensor3 weights_from(tensor3 scores, std::size_t hs, const model_spec& spec, std::size_t offset, std::size_t layer,
+                     std::size_t head) {
+  const std::size_t Tq = scores.shape(1), Tkv = scores.shape(2), rows = scores.shape(0) * Tq;
   constexpr float minus_inf = -std::numeric_limits<float>::infinity();
-  tensor3 scores;
   if (spec.causal) {
     // hs ** -0.5 in Python's double, applied as a float32 scalar (GPT's and the Llama family's)
     const auto scale = static_cast<float>(std::pow(static_cast<double>(hs), -0.5));
-    scores = causal_scores_of(q, k);  // (B, T, T), masked below
     for (std::size_t row = 0; row < rows; ++row) {
-      float* s = scores.data() + row * T;
-      const std::size_t i = row % T;
+      float* s = scores.data() + row * Tkv;
+      const std::size_t i = offset + row % Tq;  // this query's position
       for (std::size_t j = 0; j <= i; ++j) s[j] *= scale;
-      for (std::size_t j = i + 1; j < T; ++j) s[j] = minus_inf;
+      for (std::size_t j = i + 1; j < Tkv; ++j) s[j] = minus_inf;
     }
   } else {
     // BERT's encoder, the one without a mask: scores / math.sqrt(hs), a float32 division
     const auto root = static_cast<float>(std::sqrt(static_cast<double>(hs)));
-    scores = scores_of(q, k);
     float* __restrict s = scores.data();
     for (std::size_t n = 0; n < scores.size(); ++n) s[n] /= root;
   }
@@ -98,10 +99,30 @@ tensor3 weights_of(const tensor3& q, const tensor3& k, const model_spec& spec, s
   }
 }
 
+// The weights of one head from its q and its key/value head's k. (B, T, T)
+tensor3 weights_of(const tensor3& q, const tensor3& k, const model_spec& spec, std::size_t layer, std::size_t head) {
+  // causal: only the cells on and below the diagonal computed, the rest masked
+  return weights_from(spec.causal ? causal_scores_of(q, k) : scores_of(q, k), q.shape(2), spec, 0, layer, head);
+}
+
+// One head's new positions offset … offset + T − 1 attending to the n =
+// offset + T positions a cache holds: q (1, T, hs), keys and values (n, hs)
+// each. Each sum in the order forward() sums it over the whole window
+// (gemm.hpp), so the last row is the bits of forward()'s last row.
+void attend_cached(head_pass& hp, const float* keys, const float* values, std::size_t n, const model_spec& spec,
+                   std::size_t offset, std::size_t layer, std::size_t head) {
+  const std::size_t T = hp.q.shape(1), hs = hp.q.shape(2);
+  tensor3 scores({1, T, n});  // 1. q kᵀ
+  gemm(row_major(hp.q.data(), T, hs), row_major(keys, n, hs).t(), scores.data(), n);
+  hp.weights = weights_from(std::move(scores), hs, spec, offset, layer, head);  // 2. scaled, masked, softmaxed
+  hp.out = tensor3({1, T, hs});  // 3. weights @ v
+  gemm(row_major(hp.weights.data(), T, n), row_major(values, n, hs), hp.out.data(), hs);
+}
+
 }  // namespace
 
 void self_attention(const tensor3& a, const model_layer& layer, const model_spec& spec, const rotary_table* rotary,
-                    std::size_t layer_index, layer_pass& lp) {
+                    std::size_t layer_index, layer_pass& lp, kv_cache* cache) {
   const std::size_t B = a.shape(0), T = a.shape(1), H = layer.heads.size(), hs = spec.head_size(),
                     width = H * hs;
   project_heads(a, layer, spec, lp.heads);
@@ -111,12 +132,25 @@ void self_attention(const tensor3& a, const model_layer& layer, const model_spec
       if (lp.heads[j].k.size() != 0) rotate_rows(lp.heads[j].k.data(), B * T, hs, *rotary);
     }
   }
+  const std::size_t offset = cache ? cache->length() : 0;  // positions the cache held before these
+  if (cache) {  // these positions' keys and values join the cache's, each key/value head once
+    for (std::size_t g = 0; g < spec.kv_count(); ++g) {
+      std::copy_n(lp.heads[g].k.data(), T * hs, cache->keys(layer_index, g) + offset * hs);
+      std::copy_n(lp.heads[g].v.data(), T * hs, cache->values(layer_index, g) + offset * hs);
+    }
+  }
   lp.concat = tensor3({B, T, width});
   for (std::size_t j = 0; j < H; ++j) {
     head_pass& hp = lp.heads[j];
     const head_pass& kv = lp.heads[spec.kv_head(j)];
-    hp.weights = weights_of(hp.q, kv.k, spec, layer_index, j);
-    hp.out = spec.causal ? causal_weighted_sum(hp.weights, kv.v) : weighted_sum(hp.weights, kv.v);
+    if (offset > 0) {
+      const std::size_t g = spec.kv_head(j);
+      attend_cached(hp, cache->keys(layer_index, g), cache->values(layer_index, g), offset + T, spec, offset,
+                    layer_index, j);
+    } else {
+      hp.weights = weights_of(hp.q, kv.k, spec, layer_index, j);
+      hp.out = spec.causal ? causal_weighted_sum(hp.weights, kv.v) : weighted_sum(hp.weights, kv.v);
+    }
     for (std::size_t r = 0; r < B * T; ++r) std::copy_n(hp.out.data() + r * hs, hs, lp.concat.data() + r * width + j * hs);
   }
 }

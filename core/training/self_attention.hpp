@@ -17,7 +17,10 @@ namespace attention {
 // k and v in the key/value heads only) and lp.concat (B, T, H·hs). rotary:
 // the cos and sin of positions 0..T−1 when spec.rope_theta > 0, else null.
 // layer: its index, for the message when a score overflows float32.
+// cache (B = 1): a's rows are the window's positions cache->length() onward
+// (rotary's too); their keys and values are written into the cache and the
+// heads attend to every position it then holds: weights (1, T, length + T).
 void self_attention(const tensor3& a, const model_layer& layer, const model_spec& spec, const rotary_table* rotary,
-                    std::size_t layer_index, layer_pass& lp);
+                    std::size_t layer_index, layer_pass& lp, kv_cache* cache = nullptr);
 
 }  // namespace attention

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "folder_support.hpp"
 #include "model_support.hpp"
 #include "models/generate.hpp"
 #include "models/model_run.hpp"
@@ -36,6 +37,68 @@ TEST_CASE("generate is the spec's sampling: the same seed, the same tokens", "[g
   CHECK(generate_tokens(model, prompt, 60, 1.0, 1).size() == 60);
   for (std::int64_t id : a) CHECK((id >= 0 && id < 81));
   CHECK_FALSE(decode_ids(model.config, a).empty());
+}
+
+TEST_CASE("generate keeps keys and values: the tokens and every step's logits of recomputing the window",
+          "[generate][kv_cache]") {
+  // every shipped model, the GPT-2-shaped test models and the Llama-family
+  // folders, at a window that slides past the context (prompt + count > T)
+  std::vector<std::pair<std::string, gpt_model>> models;
+  models.emplace_back("shipped text-gpt",
+                      read_model_file(test_support::tests_dir() + "/../web/models/text-gpt.safetensors"));
+  for (const std::string& name : model_support::golden_models())
+    models.emplace_back(name, read_model_file(model_support::model_path(name)));
+  for (const std::string name : {"llama-gqa", "llama-mha-sharded", "qwen2-bias-bf16"})
+    models.emplace_back(name, folder_support::read(folder_support::golden_folder(name)).model);
+  for (const auto& [name, model] : models) {
+    INFO(name);
+    const std::size_t T = model.spec.length, V = model.spec.vocab;
+    REQUIRE(model.spec.causal);
+    sample_spec s;
+    for (std::size_t t = 0; t < 5; ++t) s.prompt.push_back(static_cast<std::int64_t>((t * 13 + 1) % V));
+    s.length = T + 6;  // the window slides 10 times
+    s.temperature = 0.8;
+    s.seed = 11;
+    std::vector<float> cached_steps, recomputed_steps;
+    const std::vector<std::int64_t> cached = sample_ids(model.weights, model.spec, s, &cached_steps);
+    CHECK(cached == generate_tokens(model, s.prompt, s.length, s.temperature, s.seed));
+    s.cached = false;  // the path before the cache: forward() over the window at every step
+    const std::vector<std::int64_t> recomputed = sample_ids(model.weights, model.spec, s, &recomputed_steps);
+    CHECK(cached == recomputed);
+    REQUIRE(cached_steps.size() == s.length * V);
+    REQUIRE(recomputed_steps.size() == s.length * V);
+    float most = 0;
+    for (std::size_t i = 0; i < cached_steps.size(); ++i)
+      most = std::max(most, std::abs(cached_steps[i] - recomputed_steps[i]));
+    CHECK(most <= 1e-5f);
+    CHECK(cached_steps == recomputed_steps);  // bit for bit: the same sums in the same order
+  }
+}
+
+TEST_CASE("generate past the context gives the tokens the wasm module must give", "[generate][kv_cache]") {
+  // tests/fixtures/generate_windows.json: the native tokens that
+  // tests/wasm/generate.test.mjs checks the wasm's against; both paths here
+  const nlohmann::json fixture = test_support::read_json(test_support::tests_dir() + "/fixtures/generate_windows.json");
+  REQUIRE(fixture.at("cases").size() >= 3);
+  for (const nlohmann::json& c : fixture.at("cases")) {
+    const std::string path = c.at("model").get<std::string>();
+    INFO(path);
+    const std::string at = test_support::tests_dir() + "/../" + path;
+    const gpt_model model = path.size() > 12 && path.substr(path.size() - 12) == ".safetensors"
+                                ? read_model_file(at)
+                                : folder_support::read(at).model;
+    sample_spec s;
+    s.prompt = c.at("prompt").get<std::vector<std::int64_t>>();
+    s.length = c.at("count").get<std::size_t>();
+    s.temperature = c.at("temperature").get<double>();
+    s.seed = c.at("seed").get<std::uint64_t>();
+    s.warp = warpers{c.at("top_k").get<std::size_t>(), c.at("top_p").get<double>()};
+    REQUIRE(s.prompt.size() + s.length > model.spec.length);
+    const auto want = c.at("tokens").get<std::vector<std::int64_t>>();
+    CHECK(generate_tokens(model, s.prompt, s.length, s.temperature, s.seed, s.warp) == want);
+    s.cached = false;
+    CHECK(sample_ids(model.weights, model.spec, s) == want);
+  }
 }
 
 TEST_CASE("generate refuses a bad temperature, count or prompt", "[generate]") {

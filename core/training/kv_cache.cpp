@@ -1,0 +1,54 @@
+#include "training/kv_cache.hpp"
+
+#include <algorithm>
+
+#include "errors/check.hpp"
+
+namespace attention {
+
+kv_cache::kv_cache(const model_spec& spec, std::size_t capacity)
+    : capacity_(capacity), kv_(spec.kv_count()), hs_(spec.head_size()) {
+  ATTENTION_CHECK(spec.causal, "generate: a BERT encoder sees both ways; it keeps no keys for the next token");
+  ATTENTION_CHECK(capacity > 0 && capacity <= spec.length, "generate: a cache of ", capacity,
+                  " positions, the model's length is ", spec.length);
+  const std::size_t size = spec.layers * kv_ * capacity_ * hs_;
+  keys_.assign(size, 0.0f);
+  values_.assign(size, 0.0f);
+  tokens_.reserve(capacity_);
+}
+
+void kv_cache::clear(std::size_t start) {
+  tokens_.clear();
+  start_ = start;
+}
+
+void kv_cache::hold(const std::vector<std::int64_t>& tokens) {
+  ATTENTION_CHECK(tokens_.size() + tokens.size() <= capacity_, "generate: ", tokens_.size() + tokens.size(),
+                  " positions, the cache holds ", capacity_);
+  tokens_.insert(tokens_.end(), tokens.begin(), tokens.end());
+}
+
+std::vector<float> next_logits(const model_weights& w, const model_spec& spec, kv_cache& cache,
+                               const std::vector<std::int64_t>& ids) {
+  ATTENTION_CHECK(!ids.empty(), "generate: no tokens");
+  // the window forward() would read: the last ≤ T ids
+  const std::size_t start = ids.size() > spec.length ? ids.size() - spec.length : 0;
+  const auto first = ids.begin() + static_cast<std::ptrdiff_t>(start);
+  const std::size_t held = cache.length();
+  // the cache serves this window when it starts where the window starts and
+  // holds a proper prefix of it; past T every position moved: rebuilt
+  const bool serves = cache.start() == start && held < ids.size() - start &&
+                      std::equal(cache.tokens().begin(), cache.tokens().end(), first);
+  if (!serves) cache.clear(start);
+  const std::vector<std::int64_t> fresh(first + static_cast<std::ptrdiff_t>(cache.length()), ids.end());
+  ATTENTION_CHECK(fresh.size() <= cache.capacity(), "generate: a window of ", fresh.size(),
+                  " positions, the cache holds ", cache.capacity());
+  forward_options options;
+  options.keep = kept::logits;
+  options.last_logits_only = true;
+  options.cache = &cache;
+  const forward_pass pass = forward(w, spec, fresh, 1, options);
+  return std::vector<float>(pass.logits.data(), pass.logits.data() + pass.logits.size());  // (1, 1, V)
+}
+
+}  // namespace attention

@@ -1,0 +1,70 @@
+// Generation with a key/value cache (lens-v1.md section 5): the keys and
+// values of a window's earlier positions kept, layer by layer and key/value
+// head by key/value head (a grouped-query model keeps kv_heads, not heads),
+// so that each new token computes one position. There is no second engine:
+// the one forward() runs the new positions, given the cache
+// (forward_options::cache), with positions (the learned table's rows, the
+// Llama family's rotation) counted from the window's first token;
+// self_attention writes each layer's new keys and values here and reads the
+// earlier ones back. Past the model's length the window slides, every
+// position moves, and the cache is rebuilt for the new window.
+//
+// Letters: L layers, KV key/value heads, hs the head size, C the capacity
+// (positions the cache has room for, at most the model's length T).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "training/model.hpp"
+
+namespace attention {
+
+class kv_cache {
+ public:
+  // room for `capacity` positions (1 ≤ capacity ≤ spec.length) of a causal model
+  kv_cache(const model_spec& spec, std::size_t capacity);
+
+  std::size_t capacity() const { return capacity_; }
+  // the tokens whose keys and values are held: positions 0 … length − 1 of the window
+  const std::vector<std::int64_t>& tokens() const { return tokens_; }
+  std::size_t length() const { return tokens_.size(); }
+  // where the window starts in the whole sequence (what next_logits was given)
+  std::size_t start() const { return start_; }
+
+  // nothing held; the next forward() starts a window at `start`
+  void clear(std::size_t start = 0);
+
+  // layer l's key/value head g: its keys and values, (C, hs) each, rows
+  // 0 … length − 1 held; forward() writes rows length … length + T − 1
+  float* keys(std::size_t l, std::size_t g) { return at(keys_, l, g); }
+  float* values(std::size_t l, std::size_t g) { return at(values_, l, g); }
+  const float* keys(std::size_t l, std::size_t g) const { return at(keys_, l, g); }
+  const float* values(std::size_t l, std::size_t g) const { return at(values_, l, g); }
+
+  // forward()'s last act: the tokens it ran are now held
+  void hold(const std::vector<std::int64_t>& tokens);
+
+ private:
+  float* at(std::vector<float>& rows, std::size_t l, std::size_t g) { return rows.data() + (l * kv_ + g) * capacity_ * hs_; }
+  const float* at(const std::vector<float>& rows, std::size_t l, std::size_t g) const {
+    return rows.data() + (l * kv_ + g) * capacity_ * hs_;
+  }
+
+  std::size_t capacity_ = 0, kv_ = 0, hs_ = 0;
+  std::vector<float> keys_, values_;  // (L, KV, C, hs) each
+  std::vector<std::int64_t> tokens_;  // (length)
+  std::size_t start_ = 0;
+};
+
+// (V): the logits after the last of `ids` (the whole sequence so far), those
+// forward() gives for the last position of the window ids[-T:] (gpt-v1's
+// samples), bit for bit. Only the positions the cache does not hold yet are
+// computed: the whole window the first time, then one a token; a window
+// that starts elsewhere than the cache's (past T it slides by one a token),
+// or whose tokens differ from those held, is rebuilt from its first position.
+std::vector<float> next_logits(const model_weights& w, const model_spec& spec, kv_cache& cache,
+                               const std::vector<std::int64_t>& ids);
+
+}  // namespace attention
