@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "random/generator.hpp"
@@ -178,6 +179,9 @@ struct forward_options {
   // false: no logits at all, and what the unembedding reads is kept instead
   // (ln_f's output or the stream), so a caller makes the (T, V) logits a block of rows at a time
   bool logits = true;
+  // Called as each layer ends, before what `keep` drops of it goes: a caller
+  // that reads a few numbers of every layer (the lenses) keeps only those.
+  std::function<void(std::size_t layer, const layer_pass&)> on_layer = nullptr;
 };
 
 // tokens: (B, T) ids below V, T no longer than the model's length. Scores
