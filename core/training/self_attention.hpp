@@ -17,7 +17,8 @@ namespace attention {
 // k and v in the key/value heads only) and lp.concat (B, T, H·hs). rotary:
 // the cos and sin of positions 0..T−1 when spec.rope_theta > 0, else null.
 // layer: its index, for the message when a score overflows float32.
+// ablation: heads of this layer whose out is replaced before the concat (lens-v1.md section 2).
 void self_attention(const tensor3& a, const model_layer& layer, const model_spec& spec, const rotary_table* rotary,
-                    std::size_t layer_index, layer_pass& lp);
+                    std::size_t layer_index, layer_pass& lp, const head_ablation* ablation = nullptr);
 
 }  // namespace attention

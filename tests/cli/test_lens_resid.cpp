@@ -12,10 +12,10 @@ using cli_support::result;
 
 namespace {
 
-std::vector<std::string> words_of(const lens_support::lens_case& c) {
+std::vector<std::string> words_of(const resid_support::lens_case& c) {
   std::string tokens;
   for (std::int64_t t : c.tokens) tokens += (tokens.empty() ? "" : ",") + std::to_string(t);
-  std::vector<std::string> words{"lens", lens_support::root() + "/" + c.model, "--tokens", tokens, "--what", c.lens};
+  std::vector<std::string> words{"lens", resid_support::root() + "/" + c.model, "--tokens", tokens, "--what", c.lens};
   if (c.position) words.insert(words.end(), {"--position", std::to_string(*c.position)});
   if (c.token) words.insert(words.end(), {"--token", std::to_string(*c.token)});
   return words;
@@ -25,17 +25,17 @@ std::vector<std::string> words_of(const lens_support::lens_case& c) {
 
 TEST_CASE("lens --what logit-lens and attribution print torch_lens.py's JSON, every expected case", "[lens-resid]") {
   for (const char* lens : {"logit-lens", "attribution"})
-    for (const auto& c : lens_support::cases_of(lens)) {
+    for (const auto& c : resid_support::cases_of(lens)) {
       INFO(c.expected);
       const result r = cli(words_of(c));
       REQUIRE(r.err == "");
       REQUIRE(r.code == 0);
-      CHECK(lens_support::difference(nlohmann::ordered_json::parse(r.out), lens_support::expected_of(c)) == "");
+      CHECK(resid_support::difference(nlohmann::ordered_json::parse(r.out), resid_support::expected_of(c)) == "");
     }
 }
 
 TEST_CASE("lens: a bad --position or --token, and BERT, are one line naming the argument, exit 2", "[lens-resid]") {
-  const std::string file = lens_support::root() + "/tests/models/hf-f32.safetensors";
+  const std::string file = resid_support::root() + "/tests/models/hf-f32.safetensors";
   const auto refused = [](const std::vector<std::string>& words, const std::string& line) {
     const result r = cli(words);
     CHECK(r.code == 2);
@@ -45,6 +45,6 @@ TEST_CASE("lens: a bad --position or --token, and BERT, are one line naming the 
   refused({"lens", file, "--tokens", "5,1,3", "--what", "attribution", "--position", "3"},
           "--position: 3 is outside [0, 3)");
   refused({"lens", file, "--tokens", "5,1,3", "--what", "attribution", "--token", "31"}, "--token: 31 is outside [0, 31)");
-  refused({"lens", lens_support::root() + "/tests/models-v2/bert-mlm", "--tokens", "2,17,33", "--what", "logit-lens"},
-          "logit-lens: BERT is an encoder (no causal mask, a masked-LM head); it has the scores and ablate lenses only");
+  refused({"lens", resid_support::root() + "/tests/models-v2/bert-mlm", "--tokens", "2,17,33", "--what", "logit-lens"},
+          "--what: logit-lens reads a decoder's next-token logits; BERT supports scores and ablate (lens-v1.md)");
 }

@@ -16,7 +16,7 @@
 #include "models/model_stream.hpp"
 #include "support.hpp"
 
-namespace lens_support {
+namespace resid_support {
 
 struct lens_case {
   std::string model, lens, expected;  // model: from the repository's root, a file or a folder
@@ -94,4 +94,4 @@ inline std::string difference(const nlohmann::ordered_json& ours, const nlohmann
   return ours == expected ? "" : at(ours.dump() + " vs " + expected.dump());
 }
 
-}  // namespace lens_support
+}  // namespace resid_support

@@ -9,16 +9,16 @@
 #include "lens_resid_support.hpp"
 
 using namespace attention;
-using lens_support::cases_of;
-using lens_support::difference;
+using resid_support::cases_of;
+using resid_support::difference;
 
 TEST_CASE("attribution: every expected case, keys, order and numbers within lens-v1's tolerances") {
   const auto cases = cases_of("attribution");
   REQUIRE(cases.size() >= 27);
   for (const auto& c : cases) {
     INFO(c.expected);
-    const nlohmann::ordered_json ours = attribution(lens_support::model_of(c.model), c.tokens, c.position, c.token);
-    CHECK(difference(ours, lens_support::expected_of(c)) == "");
+    const nlohmann::ordered_json ours = attribution(resid_support::model_of(c.model), c.tokens, c.position, c.token);
+    CHECK(difference(ours, resid_support::expected_of(c)) == "");
   }
 }
 
@@ -29,7 +29,7 @@ TEST_CASE("attribution: the parts sum to the logit on every model, at every posi
   REQUIRE(models.size() >= 9);
   for (const std::string& path : models) {
     INFO(path);
-    const gpt_model model = lens_support::model_of(path);
+    const gpt_model model = resid_support::model_of(path);
     std::vector<std::int64_t> tokens;
     for (std::size_t t = 0; t < std::min<std::size_t>(model.config.length, 9); ++t)
       tokens.push_back(static_cast<std::int64_t>((7 * t + 3) % model.config.vocab));
@@ -44,7 +44,7 @@ TEST_CASE("attribution: the parts sum to the logit on every model, at every posi
 }
 
 TEST_CASE("attribution: a position past the tokens or a token past the vocabulary is one line naming the argument") {
-  const gpt_model model = lens_support::model_of("tests/models/hf-f32.safetensors");
+  const gpt_model model = resid_support::model_of("tests/models/hf-f32.safetensors");
   const std::vector<std::int64_t> tokens = {5, 1, 3};
   CHECK_THROWS_WITH(attribution(model, tokens, 3), "--position: 3 is outside [0, 3)");
   CHECK_THROWS_WITH(attribution(model, tokens, -1), "--position: -1 is outside [0, 3)");
@@ -53,7 +53,7 @@ TEST_CASE("attribution: a position past the tokens or a token past the vocabular
 }
 
 TEST_CASE("attribution: BERT is refused in one line naming the lens") {
-  const gpt_model model = lens_support::model_of("tests/models-v2/bert-mlm");
+  const gpt_model model = resid_support::model_of("tests/models-v2/bert-mlm");
   CHECK_THROWS_WITH(attribution(model, {2, 17, 33}),
                     "attribution: BERT is an encoder (no causal mask, a masked-LM head); it has the scores and ablate "
                     "lenses only");

@@ -9,21 +9,21 @@
 #include "models/model_run.hpp"
 
 using namespace attention;
-using lens_support::cases_of;
-using lens_support::difference;
+using resid_support::cases_of;
+using resid_support::difference;
 
 TEST_CASE("logit lens: every expected case, keys, order and numbers within lens-v1's tolerances") {
   const auto cases = cases_of("logit-lens");
   REQUIRE(cases.size() >= 18);
   for (const auto& c : cases) {
     INFO(c.expected);
-    const nlohmann::ordered_json ours = logit_lens(lens_support::model_of(c.model), c.tokens);
-    CHECK(difference(ours, lens_support::expected_of(c)) == "");
+    const nlohmann::ordered_json ours = logit_lens(resid_support::model_of(c.model), c.tokens);
+    CHECK(difference(ours, resid_support::expected_of(c)) == "");
   }
 }
 
 TEST_CASE("logit lens: the last row is the model's own prediction") {
-  const gpt_model model = read_model_file(lens_support::root() + "/web/models/text-gpt.safetensors");
+  const gpt_model model = read_model_file(resid_support::root() + "/web/models/text-gpt.safetensors");
   const std::vector<std::int64_t> tokens = {47, 69, 2, 56, 59, 10, 2};
   const nlohmann::ordered_json lens = logit_lens(model, tokens);
   const model_run run = run_model(model, tokens, 5);
@@ -42,7 +42,7 @@ TEST_CASE("logit lens: the last row is the model's own prediction") {
 
 TEST_CASE("logit lens: BERT is refused in one line naming the lens") {
   for (const char* name : {"bert-mlm", "bert-base-model-f16"}) {
-    const gpt_model model = lens_support::model_of(std::string("tests/models-v2/") + name);
+    const gpt_model model = resid_support::model_of(std::string("tests/models-v2/") + name);
     CHECK_THROWS_WITH(logit_lens(model, {2, 17, 33}),
                       "logit-lens: BERT is an encoder (no causal mask, a masked-LM head); it has the scores and ablate "
                       "lenses only");
@@ -50,7 +50,7 @@ TEST_CASE("logit lens: BERT is refused in one line naming the lens") {
 }
 
 TEST_CASE("logit lens: tokens the model cannot read are one line naming the token") {
-  const gpt_model model = lens_support::model_of("tests/models/hf-f32.safetensors");
+  const gpt_model model = resid_support::model_of("tests/models/hf-f32.safetensors");
   CHECK_THROWS_WITH(logit_lens(model, {1, 31}), "tokens[1]: 31 is outside [0, 31)");
   CHECK_THROWS_WITH(logit_lens(model, {}), "tokens: empty");
 }
