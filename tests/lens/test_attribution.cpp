@@ -14,7 +14,7 @@ using resid_support::difference;
 
 TEST_CASE("attribution: every expected case, keys, order and numbers within lens-v1's tolerances") {
   const auto cases = cases_of("attribution");
-  REQUIRE(cases.size() >= 27);
+  REQUIRE(cases.size() >= 33);
   for (const auto& c : cases) {
     INFO(c.expected);
     const nlohmann::ordered_json ours = attribution(resid_support::model_of(c.model), c.tokens, c.position, c.token);
@@ -26,7 +26,7 @@ TEST_CASE("attribution: the parts sum to the logit on every model, at every posi
   std::vector<std::string> models;
   for (const auto& c : cases_of("attribution"))
     if (std::find(models.begin(), models.end(), c.model) == models.end()) models.push_back(c.model);
-  REQUIRE(models.size() >= 9);
+  REQUIRE(models.size() >= 11);
   for (const std::string& path : models) {
     INFO(path);
     const gpt_model model = resid_support::model_of(path);

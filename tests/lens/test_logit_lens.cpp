@@ -14,7 +14,7 @@ using resid_support::difference;
 
 TEST_CASE("logit lens: every expected case, keys, order and numbers within lens-v1's tolerances") {
   const auto cases = cases_of("logit-lens");
-  REQUIRE(cases.size() >= 18);
+  REQUIRE(cases.size() >= 22);
   for (const auto& c : cases) {
     INFO(c.expected);
     const nlohmann::ordered_json ours = logit_lens(resid_support::model_of(c.model), c.tokens);
