@@ -3,6 +3,8 @@
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
 #include "lens/ablate.hpp"
+#include "lens/attribution.hpp"
+#include "lens/logit_lens.hpp"
 #include "lens/scores.hpp"
 #include "models/model_run.hpp"
 
@@ -38,7 +40,10 @@ nlohmann::ordered_json run_lens(const gpt_model& model, const lens_request& requ
   if (what == "ablate") return ablate_lens(model, request, prefix);
   ATTENTION_CHECK(!is_encoder(model), argument_name(prefix, "what"), ": ", what,
                   " reads a decoder's next-token logits; BERT supports scores and ablate (lens-v1.md)");
-  detail::fail(argument_name(prefix, "what"), ": ", what, " is not yet in the core");
+  if (what == "logit-lens") return logit_lens(model, request.tokens);
+  std::optional<std::int64_t> position;
+  if (request.position) position = static_cast<std::int64_t>(*request.position);
+  return attribution(model, request.tokens, position, request.token);
 }
 
 }  // namespace attention

@@ -238,6 +238,7 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
         h = lp.ln2.out;
       }
     }
+    if (options.on_layer) options.on_layer(pass.layers.size(), lp);
     drop_unkept(lp, options.keep);
     pass.layers.push_back(std::move(lp));
   }

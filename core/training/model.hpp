@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -200,6 +201,9 @@ struct forward_options {
   // written to it. Null: tokens are the whole window.
   kv_cache* cache = nullptr;
   const head_ablation* ablation = nullptr;  // the lens's ablated heads; none when null
+  // Called as each layer ends, before what `keep` drops of it goes: a caller
+  // that reads a few numbers of every layer (the lenses) keeps only those.
+  std::function<void(std::size_t layer, const layer_pass&)> on_layer = nullptr;
 };
 
 // tokens: (B, T) ids below V, T no longer than the model's length. Scores
