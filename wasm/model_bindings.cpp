@@ -23,6 +23,7 @@
 #include "errors.hpp"
 #include "numbers.hpp"
 #include "folder_open.hpp"
+#include "lens_request.hpp"
 #include "model_info.hpp"
 #include "text.hpp"
 #include "errors/check.hpp"
@@ -270,6 +271,20 @@ class model {
       }
       return list.dump();
     });
+  }
+
+  // One lens of lens-v1.md on the open model: `request` is JSON text
+  // (wasm/lens_request.hpp: {"what", "tokens", "heads", "mode", "position",
+  // "token"}); the answer lens-v1's JSON text, exactly the CLI's, or {"error"}.
+  std::string lens(const std::u16string& request) const {
+    return json_or_error(
+        [&] {
+          ATTENTION_CHECK(is_open(), "model: nothing open");
+          const attention::lens_request r = glue::lens_request_of(utf8_of(request, "lens"));
+          if (folder_) attention::check_folder_tokens(*folder_, r.tokens, "tokens");
+          return attention::run_lens(gpt(), r).dump();
+        },
+        out_of_memory);
   }
 
   // What the file's parameter count holds: {"file", "zeroKeyBiases",
@@ -535,6 +550,7 @@ EMSCRIPTEN_BINDINGS(attention_models) {
       .function("remainingCounts", &model::remaining_counts)
       .function("traceJson", &model::trace_json)
       .function("headScores", &model::head_scores)
+      .function("lens", &model::lens)
       .function("parameterCounts", &model::parameter_counts)
       .function("headScenario", &model::head_scenario)
       .function("encode", &model::encode)

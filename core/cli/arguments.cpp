@@ -14,7 +14,8 @@ const std::map<std::string, std::set<std::string>>& commands() {
       {"validate", {"--config"}},
       {"train", {"--model"}},
       {"model", {"--tokens", "--text", "--config", "--position"}},
-      {"head", {"--tokens", "--text", "--layer", "--head", "--config"}}};
+      {"head", {"--tokens", "--text", "--layer", "--head", "--config"}},
+      {"lens", {"--tokens", "--what", "--heads", "--mode", "--position", "--token"}}};
   return options;
 }
 
@@ -58,6 +59,13 @@ std::optional<arguments> parse_arguments(int argc, const char* const* argv, std:
       problem = a.command + " needs --tokens or --text (one of them)";
       return std::nullopt;
     }
+  }
+  if (a.command == "lens") {
+    for (const char* name : {"--tokens", "--what"})
+      if (a.option(name) == nullptr) {
+        problem = std::string("lens needs ") + name;
+        return std::nullopt;
+      }
   }
   if (const std::string* p = a.option("--position"); p != nullptr && !index_option(*p)) {
     problem = "--position needs N (0, 1, 2, …)";

@@ -36,6 +36,10 @@ constexpr const char* usage =
     "       attention-cli head MODEL.safetensors (--tokens … | --text …) --layer L --head H [--config config.json]\n"
     "                                            write head H of layer L on the tokens as a scenario\n"
     "       attention-cli head FOLDER --tokens … --layer L --head H\n"
+    "       attention-cli lens MODEL|FOLDER --tokens 3,1,4 --what scores|ablate|logit-lens|attribution\n"
+    "                          [--heads L.H,…] [--mode zero|mean] [--position P] [--token t]\n"
+    "                                            write a lens (lens-v1.md: head scores, an ablation, the logit lens,\n"
+    "                                            direct logit attribution) as JSON to standard output\n"
     "       attention-cli validate FILE [--config config.json]\n"
     "                                            check a scenario, a training or a model file, or a folder;\n"
     "                                            '-' reads standard input\n";
@@ -140,7 +144,7 @@ int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& o
   const std::string* model_path = a.option("--model");
   try {
     std::string first;  // what standard input gave before the kind of file was known
-    if (command == "model" || command == "head" || command == "validate") {
+    if (command == "model" || command == "head" || command == "validate" || command == "lens") {
       if (path != "-" && is_folder(path)) {  // a Hugging Face folder (models-v2.md)
         run_folder_command(a, out);
         return written(out, err);

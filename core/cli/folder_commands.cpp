@@ -1,5 +1,6 @@
 #include "cli/folder_commands.hpp"
 
+#include "cli/lens_command.hpp"
 #include "cli/model_commands.hpp"
 #include "errors/check.hpp"
 #include "models/folder_read.hpp"
@@ -18,7 +19,7 @@ void run_folder_command(const arguments& a, std::ostream& out) {
   const std::string text = read_folder_config(folder);
   const family_config config = read_family_config(text);
   if (config.family == model_family::gpt2) {  // gpt-v1's GPT-2, its config.json as overrides
-    ATTENTION_CHECK(a.option("--position") == nullptr, "--position: a gpt2 folder's trace is gpt-v1's (the last position)");
+    ATTENTION_CHECK(a.command == "lens" || a.option("--position") == nullptr, "--position: a gpt2 folder's trace is gpt-v1's (the last position)");
     run_gpt_command(a, read_model_file(folder + "/model.safetensors", read_hf_config(text)), name, out);
     return;
   }
@@ -31,6 +32,10 @@ void run_folder_command(const arguments& a, std::ostream& out) {
   }
   const std::vector<std::int64_t> tokens = tokens_of(*a.option("--tokens"));
   check_folder_tokens(model, tokens, "--tokens");
+  if (a.command == "lens") {  // the request's own checks follow in run_lens
+    write_lens(a, model.model, out);
+    return;
+  }
   check_model_trace(model.model.config, tokens.size(), "--tokens");  // before the forward: what it would print
   if (a.command == "model") {
     std::optional<std::size_t> position;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/lens_command.hpp"
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
 #include "formats/limits.hpp"
@@ -68,7 +69,8 @@ bool looks_like_model(const std::string& path, std::string_view first) {
 }
 
 void run_model_command(const arguments& a, std::string_view first, std::istream& in, std::ostream& out) {
-  ATTENTION_CHECK(a.option("--position") == nullptr, "--position: only a model folder takes one (models-v2.md)");
+  ATTENTION_CHECK(a.command == "lens" || a.option("--position") == nullptr,
+                  "--position: only a model folder takes one (models-v2.md)");
   const model_overrides overrides = overrides_of(a);
   run_gpt_command(a, open_model(a.path, first, in, overrides), model_name(a.path == "-" ? "model" : a.path), out);
 }
@@ -76,6 +78,10 @@ void run_model_command(const arguments& a, std::string_view first, std::istream&
 void run_gpt_command(const arguments& a, const gpt_model& model, const std::string& name, std::ostream& out) {
   if (a.command == "validate") {
     out << model_summary(model.config, name) << "\n";
+    return;
+  }
+  if (a.command == "lens") {
+    write_lens(a, model, out);
     return;
   }
   const std::string* text = a.option("--text");

@@ -223,7 +223,7 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
     lp.input = std::exchange(h, tensor3());  // no copy: h becomes the sum below (a moved-from xtensor keeps its shape, not its data)
     lp.normed = pre;
     if (pre) lp.ln1 = norm_of(lp.input, layer.ln1, spec);
-    self_attention(lp.attended(), layer, spec, rotary ? &*rotary : nullptr, pass.layers.size(), lp, cache);
+    self_attention(lp.attended(), layer, spec, rotary ? &*rotary : nullptr, pass.layers.size(), lp, cache, options.ablation);
     h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias, layer.narrow.proj, layer.narrow.conv1d);  // the residual stream
     if (spec.post_norm) {  // BERT: LN(attention + h)
       lp.ln1 = norm_of(h, layer.ln1, spec);
@@ -238,6 +238,7 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
         h = lp.ln2.out;
       }
     }
+    if (options.on_layer) options.on_layer(pass.layers.size(), lp);
     drop_unkept(lp, options.keep);
     pass.layers.push_back(std::move(lp));
   }

@@ -13,6 +13,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include "random/generator.hpp"
@@ -174,6 +176,19 @@ enum class kept { everything, attention, logits };
 
 class kv_cache;  // training/kv_cache.hpp
 
+// Heads whose output (weights · v, before the output projection) is replaced,
+// every other number computed as usual: lens-v1.md section 2's ablation.
+struct head_ablation {
+  std::vector<std::pair<std::size_t, std::size_t>> heads;  // (layer, query head)
+  bool mean = false;  // true: each head's out replaced by its mean over positions; false: by zeros
+
+  bool ablates(std::size_t layer, std::size_t head) const {
+    for (const auto& h : heads)
+      if (h.first == layer && h.second == head) return true;
+    return false;
+  }
+};
+
 struct forward_options {
   kept keep = kept::everything;
   bool last_logits_only = false;  // logits of the last position only, (B, 1, V): what sampling reads
@@ -185,6 +200,10 @@ struct forward_options {
   // layer's earlier keys and values read from the cache and the new ones
   // written to it. Null: tokens are the whole window.
   kv_cache* cache = nullptr;
+  const head_ablation* ablation = nullptr;  // the lens's ablated heads; none when null
+  // Called as each layer ends, before what `keep` drops of it goes: a caller
+  // that reads a few numbers of every layer (the lenses) keeps only those.
+  std::function<void(std::size_t layer, const layer_pass&)> on_layer = nullptr;
 };
 
 // tokens: (B, T) ids below V, T no longer than the model's length. Scores

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <initializer_list>
 #include <limits>
+#include <vector>
 
 #include "errors/check.hpp"
 #include "tensor/gemm.hpp"
@@ -119,10 +120,27 @@ void attend_cached(head_pass& hp, const float* keys, const float* values, std::s
   gemm(row_major(hp.weights.data(), T, n), row_major(values, n, hs), hp.out.data(), hs);
 }
 
+// An ablated head's out, (B, T, hs): zeros, or each batch row's mean over its positions
+void ablate(tensor3& out, bool mean) {
+  const std::size_t B = out.shape(0), T = out.shape(1), hs = out.shape(2);
+  for (std::size_t b = 0; b < B; ++b) {
+    float* o = out.data() + b * T * hs;
+    std::vector<float> average(hs, 0.0f);
+    if (mean) {
+      std::vector<double> total(hs, 0.0);
+      for (std::size_t t = 0; t < T; ++t)
+        for (std::size_t c = 0; c < hs; ++c) total[c] += o[t * hs + c];
+      for (std::size_t c = 0; c < hs; ++c) average[c] = static_cast<float>(total[c] / static_cast<double>(T));
+    }
+    for (std::size_t t = 0; t < T; ++t) std::copy_n(average.data(), hs, o + t * hs);
+  }
+}
+
 }  // namespace
 
 void self_attention(const tensor3& a, const model_layer& layer, const model_spec& spec, const rotary_table* rotary,
-                    std::size_t layer_index, layer_pass& lp, kv_cache* cache) {
+                    std::size_t layer_index, layer_pass& lp, kv_cache* cache,
+                    const head_ablation* ablation) {
   const std::size_t B = a.shape(0), T = a.shape(1), H = layer.heads.size(), hs = spec.head_size(),
                     width = H * hs;
   project_heads(a, layer, spec, lp.heads);
@@ -151,6 +169,7 @@ void self_attention(const tensor3& a, const model_layer& layer, const model_spec
       hp.weights = weights_of(hp.q, kv.k, spec, layer_index, j);
       hp.out = spec.causal ? causal_weighted_sum(hp.weights, kv.v) : weighted_sum(hp.weights, kv.v);
     }
+    if (ablation != nullptr && ablation->ablates(layer_index, j)) ablate(hp.out, ablation->mean);
     for (std::size_t r = 0; r < B * T; ++r) std::copy_n(hp.out.data() + r * hs, hs, lp.concat.data() + r * width + j * hs);
   }
 }

@@ -20,7 +20,9 @@ namespace attention {
 // cache (B = 1): a's rows are the window's positions cache->length() onward
 // (rotary's too); their keys and values are written into the cache and the
 // heads attend to every position it then holds: weights (1, T, length + T).
+// ablation: heads of this layer whose out is replaced before the concat (lens-v1.md section 2).
 void self_attention(const tensor3& a, const model_layer& layer, const model_spec& spec, const rotary_table* rotary,
-                    std::size_t layer_index, layer_pass& lp, kv_cache* cache = nullptr);
+                    std::size_t layer_index, layer_pass& lp, kv_cache* cache = nullptr,
+                    const head_ablation* ablation = nullptr);
 
 }  // namespace attention

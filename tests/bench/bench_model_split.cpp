@@ -1,9 +1,9 @@
 // `make bench`'s peer part (bench_peer.mjs): where the time of the Model
 // view's run goes, natively at 128 bits (simd_lanes 4: the SSE2 form of the
 // kernels, the width wasm SIMD128 runs). One run is what the model worker
-// does for run(): run_model (the forward, the guesses after every position,
-// the loss) then the guesses at temperature 1 (tempered_guesses, which makes
-// the logits again). Every product of the core goes through gemm(); this
+// does for run(): run_model with the page's tempering (temperature 1, top-k
+// and top-p off), which makes the guesses after every position, the
+// tempered ones and the loss from one pass over the logits. Every product of the core goes through gemm(); this
 // binary is linked with --wrap on both gemm overloads (CMakeLists.txt), so
 // each call is timed where the core makes it, and sorted by what it is: the
 // unembedding (n = V), the layers' other weights (the 4-argument gemm), the
@@ -12,7 +12,12 @@
 // Before and after the runs, one core's 128-bit peak in CPU time too.
 // Also writes the (T, V) logits after every position (little-endian F32),
 // which are the wasm build's bit for bit, for the comparison with the peer.
+// With --generate N instead: Generate's new tokens (generate_tokens, the
+// key/value cache) after T prompt tokens, N of them against 1, split the
+// same way: the products' share of a new token's time, and the bytes a
+// second they read of the weights (one pass over every weight a token).
 //   attention-model-split MODEL.safetensors [T] [RUNS] [LOGITS_OUT]  → JSON on stdout
+//   attention-model-split MODEL.safetensors T RUNS --generate N       → JSON on stdout
 #include <malloc.h>
 #include <time.h>
 
@@ -73,6 +78,37 @@ double peak_128() {
   return best;
 }
 
+nlohmann::json of(const part& p) {
+  return nlohmann::json{{"ms", p.ms}, {"multiply_adds", p.multiply_adds}, {"calls", p.calls}};
+}
+
+// Generate's count − 1 tokens beyond the first, split: each run times
+// generate_tokens for 1 and for `count` new tokens and keeps the difference.
+int split_generate(const attention::gpt_model& model, const std::vector<std::int64_t>& prompt, std::size_t runs,
+                   std::size_t count) {
+  auto timed = [&](std::size_t n) {
+    unembedding = weights = heads = part{};
+    const double start = cpu_ms();
+    attention::generate_tokens(model, prompt, n, 1.0, 42);
+    return cpu_ms() - start;
+  };
+  auto minus = [](const part& a, const part& b) { return part{a.ms - b.ms, a.multiply_adds - b.multiply_adds, a.calls - b.calls}; };
+  timed(2);  // warm
+  nlohmann::json rounds = nlohmann::json::array();
+  for (std::size_t r = 0; r < runs; ++r) {
+    const double one_ms = timed(1);
+    const part u1 = unembedding, w1 = weights, h1 = heads;
+    const double many_ms = timed(count);
+    const part u = minus(unembedding, u1), w = minus(weights, w1), h = minus(heads, h1);
+    const double ms = many_ms - one_ms;
+    rounds.push_back({{"tokens", count - 1}, {"ms", ms}, {"unembedding", of(u)}, {"weights", of(w)}, {"heads", of(h)},
+                      {"rest_ms", ms - u.ms - w.ms - h.ms}});
+  }
+  std::cout << nlohmann::json{{"lanes", attention::simd_lanes()}, {"prompt", prompt.size()}, {"generate", rounds}}.dump()
+            << "\n";
+  return 0;
+}
+
 }  // namespace
 
 // The linker's --wrap: the core's calls land here, the real ones are __real_.
@@ -122,10 +158,10 @@ int main(int argc, char** argv) {
     std::vector<std::int64_t> tokens(T);
     for (std::size_t t = 0; t < T; ++t) tokens[t] = static_cast<std::int64_t>((t * 7919 + 13) % vocab);
     auto one_run = [&] {
-      attention::model_run run = attention::run_model(model, tokens);
-      attention::tempered_guesses(model, run, 1.0, run.top_k);
-      return run;
+      // as model_bindings.cpp's run(): top 10, the tempering in the same pass
+      return attention::run_model(model, tokens, 10, attention::tempering{1.0, {}});
     };
+    if (argc > 5 && std::string(argv[4]) == "--generate") return split_generate(model, tokens, runs, std::stoul(argv[5]));
     const attention::model_run first = one_run();  // warm: the allocator's pages
     if (argc > 4) {
       const attention::tensor3 logits = attention::logits_of(model, first, 0, T);  // (1, T, V)
@@ -141,9 +177,6 @@ int main(int argc, char** argv) {
       const double cpu_start = cpu_ms();
       one_run();
       const double run_ms = cpu_ms() - cpu_start, wall_ms = ms_since(start);
-      auto of = [](const part& p) {
-        return nlohmann::json{{"ms", p.ms}, {"multiply_adds", p.multiply_adds}, {"calls", p.calls}};
-      };
       rounds.push_back({{"run_ms", run_ms},
                         {"wall_ms", wall_ms},
                         {"unembedding", of(unembedding)},

@@ -3,8 +3,9 @@
 // config.json and one model.safetensors, as transformers' save_pretrained
 // lays them out (models-v2.md section 2). The weights are N(0, 0.02) (the
 // norms ones, the biases N(0, 0.02) too), from a seeded generator so every
-// run opens the same folder.
-//   node tests/bench/make_hf_folder.mjs smollm2-135m|qwen2.5-0.5b FOLDER
+// run opens the same folder. F32 (bench_generate.mjs's wide SmolLM2) holds
+// the very BF16 numbers widened, so both folders compute the same outputs.
+//   node tests/bench/make_hf_folder.mjs smollm2-135m|qwen2.5-0.5b FOLDER [BF16|F32]
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -60,14 +61,16 @@ function normals(seed) {
 }
 
 // config.json's text and the safetensors header's, and the file's size.
-export function layoutOf(name) {
-  const config = { ...shapes[name], architectures: [], hidden_act: 'silu', rope_scaling: null, torch_dtype: 'bfloat16' };
+export function layoutOf(name, dtype = 'BF16') {
+  const size = dtype === 'F32' ? 4 : 2;
+  const config = { ...shapes[name], architectures: [], hidden_act: 'silu', rope_scaling: null,
+                   torch_dtype: dtype === 'F32' ? 'float32' : 'bfloat16' };
   const tensors = tensorsOf(config);
   const header = {};
   let offset = 0;
   for (const [tensorName, shape] of tensors) {
-    const bytes = 2 * shape.reduce((a, b) => a * b, 1);
-    header[tensorName] = { dtype: 'BF16', shape, data_offsets: [offset, offset + bytes] };
+    const bytes = size * shape.reduce((a, b) => a * b, 1);
+    header[tensorName] = { dtype, shape, data_offsets: [offset, offset + bytes] };
     offset += bytes;
   }
   let text = JSON.stringify(header);
@@ -75,8 +78,8 @@ export function layoutOf(name) {
   return { config, configText: `${JSON.stringify(config, null, 1)}\n`, tensors, header: text, bytes: 8 + text.length + offset };
 }
 
-export function writeFolder(name, folder) {
-  const { config, configText, tensors, header: text, bytes } = layoutOf(name);
+export function writeFolder(name, folder, dtype = 'BF16') {
+  const { config, configText, tensors, header: text, bytes } = layoutOf(name, dtype);
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'config.json'), configText);
   const fd = openSync(join(folder, 'model.safetensors'), 'w');
@@ -91,10 +94,11 @@ export function writeFolder(name, folder) {
     const chunk = 1 << 20;
     for (let start = 0; start < count; start += chunk) {
       const n = Math.min(chunk, count - start);
-      const out = new Uint16Array(n);
+      const out = dtype === 'F32' ? new Uint32Array(n) : new Uint16Array(n);
       for (let i = 0; i < n; i += 1) {
         f32[0] = kind === 'ones' ? 1 : next();
-        out[i] = u32[0] >>> 16;  // truncated to BF16: the bench needs a shape, not a rounding
+        // truncated to BF16: the bench needs a shape, not a rounding (F32: those numbers widened)
+        out[i] = dtype === 'F32' ? (u32[0] & 0xffff0000) >>> 0 : u32[0] >>> 16;
       }
       writeSync(fd, Buffer.from(out.buffer));
     }
@@ -105,24 +109,24 @@ export function writeFolder(name, folder) {
 
 // The folder made once into FOLDER: written again only when its config.json
 // or its file's size is not what this script writes (the weights are seeded).
-export function ensureFolder(name, folder, log = (...a) => console.error(...a)) {
-  const { configText, bytes } = layoutOf(name);
+export function ensureFolder(name, folder, log = (...a) => console.error(...a), dtype = 'BF16') {
+  const { configText, bytes } = layoutOf(name, dtype);
   const file = join(folder, 'model.safetensors');
   const same = existsSync(file) && statSync(file).size === bytes && existsSync(join(folder, 'config.json'))
     && readFileSync(join(folder, 'config.json'), 'utf8') === configText;
   if (!same) {
-    log(`writing a ${name}-shaped folder (random BF16) into ${folder} …`);
-    writeFolder(name, folder);
+    log(`writing a ${name}-shaped folder (random ${dtype}) into ${folder} …`);
+    writeFolder(name, folder, dtype);
   }
   return { folder, bytes, configBytes: Buffer.byteLength(configText) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [name, folder] = process.argv.slice(2);
-  if (!shapes[name] || !folder) {
-    console.error(`usage: node tests/bench/make_hf_folder.mjs ${Object.keys(shapes).join('|')} FOLDER`);
+  const [name, folder, dtype = 'BF16'] = process.argv.slice(2);
+  if (!shapes[name] || !folder || !['BF16', 'F32'].includes(dtype)) {
+    console.error(`usage: node tests/bench/make_hf_folder.mjs ${Object.keys(shapes).join('|')} FOLDER [BF16|F32]`);
     process.exit(2);
   }
-  const { bytes } = writeFolder(name, folder);
+  const { bytes } = writeFolder(name, folder, dtype);
   console.error(`${folder}: ${(bytes / 1e6).toFixed(1)} MB`);
 }

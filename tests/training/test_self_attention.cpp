@@ -149,3 +149,36 @@ TEST_CASE("a score that overflows float32 is named by its layer and head", "[sel
                     "overflow: layer 7, head 1: an attention score is not finite in float32 (inf or nan); the weights or "
                     "inputs are too large");
 }
+
+TEST_CASE("an ablated head's out is zeros or its mean over positions; its key/value head still serves the others",
+          "[self_attention]") {
+  const std::size_t B = 2, T = 5, d = 8, H = 4, kv = 2, hs = 3;
+  const model_layer layer = layer_of(d, H, kv, hs);
+  const model_spec spec = spec_of(d, H, kv, hs);
+  const tensor3 a = wave3(B, T, d, 0.29f);
+  layer_pass plain, zero, mean;
+  self_attention(a, layer, spec, nullptr, 1, plain);
+  const head_ablation zeros{{{1, 1}, {0, 2}}, false};  // (0, 2) is another layer's: untouched here
+  self_attention(a, layer, spec, nullptr, 1, zero, nullptr, &zeros);
+  const head_ablation means{{{1, 1}}, true};
+  self_attention(a, layer, spec, nullptr, 1, mean, nullptr, &means);
+  for (std::size_t b = 0; b < B; ++b)
+    for (std::size_t t = 0; t < T; ++t)
+      for (std::size_t j = 0; j < H; ++j)
+        for (std::size_t c = 0; c < hs; ++c) {
+          const float was = plain.concat(b, t, j * hs + c);
+          if (j != 1) {  // head 0 shares head 1's key/value head and is unchanged, as every other head
+            CHECK(zero.concat(b, t, j * hs + c) == was);
+            CHECK(mean.concat(b, t, j * hs + c) == was);
+            continue;
+          }
+          CHECK(zero.concat(b, t, j * hs + c) == 0.0f);
+          CHECK(zero.heads[1].out(b, t, c) == 0.0f);
+          double total = 0;  // the head's mean over this batch row's positions
+          for (std::size_t u = 0; u < T; ++u) total += plain.heads[1].out(b, u, c);
+          CHECK(mean.concat(b, t, j * hs + c) == Approx(total / T).margin(1e-6));
+        }
+  // the weights themselves are the head's as ever: only what it writes is replaced
+  const bool same_weights = zero.heads[1].weights == plain.heads[1].weights;
+  CHECK(same_weights);
+}

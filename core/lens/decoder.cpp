@@ -1,0 +1,41 @@
+#include "lens/decoder.hpp"
+
+#include <algorithm>
+
+#include "errors/check.hpp"
+#include "training/rms_norm.hpp"
+
+namespace attention {
+
+void check_decoder(const gpt_model& model, const char* lens) {
+  ATTENTION_CHECK(model.spec.causal && !model.spec.post_norm, lens,
+                  ": BERT is an encoder (no causal mask, a masked-LM head); it has the scores and ablate lenses only");
+  ATTENTION_CHECK(has_unembedding(model.weights), lens, ": the model has no unembedding");
+}
+
+bool has_final_norm(const gpt_model& model) { return model.spec.norm && !model.spec.post_norm; }
+
+tensor3 final_norm(const tensor3& x, const gpt_model& model) {
+  if (!has_final_norm(model)) return x;
+  const model_spec& s = model.spec;
+  return s.norm_type == norm_kind::rms ? rms_norm(x, model.weights.ln_f, s.norm_eps).out
+                                       : layer_norm(x, model.weights.ln_f, s.norm_eps).out;
+}
+
+std::vector<float> unembedding_row(const gpt_model& model, std::size_t t) {
+  const model_weights& w = model.weights;
+  const std::size_t d = model.spec.embed;
+  std::vector<float> u(d);
+  const narrow_matrix& narrow = w.tied ? w.tok_narrow : w.lm_head_narrow;
+  if (!narrow.empty()) {
+    widen_rows(narrow, t, 1, u.data());
+  } else if (w.tied || w.lm_head.size() != 0) {  // (V, d): the row itself
+    const tensor2& rows = w.tied ? w.tok : w.lm_head;
+    std::copy_n(rows.data() + t * d, d, u.data());
+  } else {  // training's unembed (d, V) as [in, out]: column t
+    for (std::size_t c = 0; c < d; ++c) u[c] = w.unembed(c, t);
+  }
+  return u;
+}
+
+}  // namespace attention

@@ -1,0 +1,29 @@
+// What the logit lens and direct logit attribution (lens-v1.md sections 3
+// and 4) read of a decoder beyond its forward: its final norm, applied to
+// any residual stream, and one token's unembedding row. BERT (an encoder
+// with a masked-LM head) has neither lens: it is refused in one line.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "models/gpt_model.hpp"
+#include "tensor/tensor.hpp"
+
+namespace attention {
+
+// Throws one line naming the lens when the model is not a decoder with an unembedding.
+void check_decoder(const gpt_model& model, const char* lens);
+
+// Whether the model has a final norm (ln_f, or the Llama family's model.norm).
+bool has_final_norm(const gpt_model& model);
+
+// The final norm of x, (1, T, d) -> (1, T, d), as forward() applies it
+// (LayerNorm or RMSNorm with the model's eps); x itself without one.
+tensor3 final_norm(const tensor3& x, const gpt_model& model);
+
+// Token t's unembedding row u, (d,): lm_head's row, tok's when tied, or
+// training's unembed column; widened when the file keeps it narrow.
+std::vector<float> unembedding_row(const gpt_model& model, std::size_t t);
+
+}  // namespace attention
