@@ -42,12 +42,14 @@ export async function renderModel() {
       onFamily: (family) => { if (view === made && state.model) $('lesson-title').textContent = titleOf(family); },
       // the view's model is null once a file from disk is shown;
       // typing: the link is written once the typing pauses, or the text field is left
-      onState: ({ model, text, layer, head, temperature, topK, topP, generated }, { typing = false } = {}) => {
+      onState: ({ model, text, layer, head, temperature, topK, topP, generated, lens, ablate, mode, at, token }, { typing = false } = {}) => {
         if (view !== made || !state.model) return;  // a view left: the page shows something else
         setState({
           ...state, model: model ?? defaultModel, file: model === null || null, text: text === defaultText ? null : text, layer, head,
           temperature: temperature === defaultTemperature ? null : temperature, top_k: topK || null, top_p: topP === 1 ? null : topP,
           generated: generated ?? null,  // which tokens Generate wrote (model/generated.js)
+          // the lenses (web/lens/): closed, none ablated, zero, the last position and the model's choice are the defaults
+          lens: lens ?? null, ablate: ablate || null, mode: mode === 'mean' ? mode : null, at: at ?? null, token: token ?? null,
         });
         if (typing) writeHashSoon();
         else writeHash('replace');
@@ -56,7 +58,8 @@ export async function renderModel() {
         disposeModel();
         // opens on the weights (views/zoom-rows.js numbers the last queries'
         // rows) and lands on the player, the head's matrices under it
-        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'weights', temperature: null, top_k: null, top_p: null, generated: null }, { land: '.stage' });
+        openScenarioText(JSON.stringify(scenario), { model: null, text: null, layer: 0, step: 'weights', temperature: null, top_k: null, top_p: null, generated: null,
+          lens: null, ablate: null, mode: null, at: null, token: null }, { land: '.stage' });
       },
     });
     body.addEventListener('focusout', flushHash);
@@ -75,5 +78,6 @@ export async function renderModel() {
   await view.show({
     model, text: state.text ?? defaultText, layer: state.layer, head: state.head,
     temperature: state.temperature ?? defaultTemperature, topK: state.top_k ?? 0, topP: state.top_p ?? 1, generated: state.generated,
+    lens: state.lens, ablate: state.ablate ?? '', mode: state.mode ?? 'zero', at: state.at, token: state.token,
   });
 }

@@ -69,6 +69,8 @@ export class ModelWorker {
   headScenario(layer, head, { labels } = {}) { return this.request({ type: 'head', layer, head, labels }); }
   encode(text) { return this.request({ type: 'encode', text }); }
   decode(ids) { return this.request({ type: 'decode', ids }); }
+  // a lens of lens-v1.md (LoadedModel.lens): resolves with its JSON as an object
+  lens(request) { return this.request({ type: 'lens', request }); }
   generate(tokens, count, { temperature = 1, seed = 42, topK = 0, topP = 1 } = {}) {
     return this.request({ type: 'generate', tokens, count, temperature, seed, topK, topP });
   }

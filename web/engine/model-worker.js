@@ -41,6 +41,7 @@ const requests = {
   head: ({ layer, head, labels }) => loaded().headScenario(layer, head, { labels }),
   encode: ({ text }) => loaded().encode(text),
   decode: ({ ids }) => loaded().decode(ids),
+  lens: ({ request }) => loaded().lens(request),
   generate: ({ tokens, count, temperature, seed, topK, topP }) => loaded().generate(tokens, count, { temperature, seed, topK, topP }),
   close() {
     model?.dispose();

@@ -195,6 +195,12 @@ export class LoadedModel {
   // A character model's ids of text, and back.
   encode(text) { return answer(this.model.encode(text)); }
   decode(ids) { return answer(this.model.decode(JSON.stringify(ids))); }
+  // One lens of lens-v1.md on the tokens: request {what: 'scores'|'ablate'|'logit-lens'|'attribution',
+  // tokens, heads: [[layer, head] …], mode: 'zero'|'mean', position, token}; the answer is lens-v1's JSON.
+  lens(request) {
+    if (typeof this.model.lens !== 'function') throw new ModelError('lens: this build of the core has no lenses');
+    return answer(this.model.lens(JSON.stringify(request)));
+  }
 
   // `count` new ids after `tokens`: the spec's sampling, temperature dividing
   // the logits, then top-k and top-p (0 and 1: off; transformers' warpers),

@@ -20,6 +20,7 @@ import { underline } from '../views/marked-label.js';
 import { HeadGrid } from '../views/model-grid.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
+import { buildLens } from '../lens/hook.js';
 import { adaptToFamily, familyOf } from './family.js';
 export { titleOf } from './family.js';
 import { FolderSource, folderFacts, folderTokenizer, textLabel } from './folder.js';
@@ -99,8 +100,7 @@ export class ModelView {
     this.folder = new FolderSource(this, source, box);
 
     const textField = element(box, 'div', { className: 'field model-text-field' });
-    this.textLabel = element(textField, 'label', { textContent: 'Text' });  // a folder without tokenizer.json: ids; a BERT's: [MASK]
-    const textLabel = this.textLabel;
+    const textLabel = this.textLabel = element(textField, 'label', { textContent: 'Text' });  // a folder without tokenizer.json: ids; a BERT's: [MASK]
     // a textarea: a newline is text the model reads (↵ in the chips)
     this.input = element(textField, 'textarea', { rows: 2, maxLength: 400, autocomplete: 'off', spellcheck: false });
     this.input.id = `model-text-${Math.random().toString(36).slice(2)}`;
@@ -129,8 +129,7 @@ export class ModelView {
     // a model without blocks (n_layer 0) has no head: its guesses come from the embeddings alone
     this.noHeads = element(gridPanel, 'p', { className: 'note model-no-heads', hidden: true,
       textContent: 'This model has no blocks, so no attention layers: its next-token guesses come from the token and position embeddings alone.' });
-    const headPanel = element(body, 'section', { className: 'model-head-panel' });
-    this.headPanel = headPanel;
+    const headPanel = this.headPanel = element(body, 'section', { className: 'model-head-panel' });
     this.headTitle = element(headPanel, 'h3', { className: 'small-heading' });
     const headViews = element(headPanel, 'div', { className: 'model-head-views' });
     // a new width (a window resized, a phone turned) sizes the heatmap's cells again (the graph lays itself out)
@@ -147,6 +146,7 @@ export class ModelView {
     });
 
     nextToken.buildPanel(this, element(body, 'section', { className: 'model-next-panel' }), defaultTemperature);
+    this.lens = buildLens(this, body, (ids) => labelsOf(ids, this.info, this.tokenizer));  // the lenses: web/lens/
   }
 
   // A line under a field ('' hides it).
@@ -321,6 +321,7 @@ export class ModelView {
     this.box.dataset.state = 'ready';
     this.box.dataset.tokens = this.result.tokens.join(',');
     performance.measure('model-draw', { start });
+    this.lens.update();  // the lens open, on these tokens
     this.startHere?.update({ model: this.settings.model, worker: this.worker, text: this.settings.text, labels: this.labels });
     if (this.settings.model === defaultModel) this.tryList?.hide();
     else this.tryList?.update({ family: this.family, worker: this.worker, place: this.familyLine && !this.familyLine.hidden ? this.familyLine : this.facts });
@@ -395,7 +396,6 @@ export class ModelView {
       this.showStatus(error.message);
     }
   }
-
 
   // What keeps the view from showing the settings ('' when nothing): the
   // status line (a refused model), else the text's (a character not in the

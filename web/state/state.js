@@ -59,11 +59,17 @@ export const props = {
   // which of the text's tokens Generate wrote: runs "start_id.id…" joined by
   // "-" (model/generated.js reads them once the model is open)
   generated: { type: 'runs', default: null, kept: 'none', maxLength: 3300 },
+  // the Model view's lenses (web/lens/): which, the heads ablated ("0.1,1.2"), how, at which position and token
+  lens: { type: 'enum', values: ['scores', 'ablate', 'logit-lens', 'attribution'], default: null },
+  ablate: { type: 'heads', default: null },
+  mode: { type: 'enum', values: ['zero', 'mean'], default: null },
+  at: { ...int(0, 1e5), default: null },
+  token: { ...int(0, 1e7), default: null },
 };
 
 // What the Model view's link keeps: nothing else of the table applies there
 // (file: the model shown came from the learner's disk, which a link cannot carry).
-const modelKeys = ['model', 'file', 'text', 'layer', 'head', 'temperature', 'top_k', 'top_p', 'generated'];
+const modelKeys = ['model', 'file', 'text', 'layer', 'head', 'temperature', 'top_k', 'top_p', 'generated', 'lens', 'ablate', 'mode', 'at', 'token'];
 
 // The temperature slider is logarithmic over the range a link accepts:
 // 0.05 · 400^(position / 1000), so 0.05, 1 and 20 sit at 0, 500 and 1000.
@@ -122,6 +128,8 @@ function parseValue(spec, raw) {
       return raw.length <= spec.maxLength && /^\d{1,3}_\d{1,7}(\.\d{1,7})*(-\d{1,3}_\d{1,7}(\.\d{1,7})*)*$/.test(raw) ? raw : undefined;
     case 'order':
       return /^\d{1,2}(\.\d{1,2}){0,63}$/.test(raw) ? raw.split('.').map(Number) : undefined;
+    case 'heads':  // layer.head pairs joined by commas, as the text is kept
+      return /^\d{1,2}\.\d{1,2}(,\d{1,2}\.\d{1,2}){0,99}$/.test(raw) ? raw : undefined;
     default:
       return undefined;
   }
@@ -137,6 +145,7 @@ function describe(name, spec) {
     case 'order': return `${name} must be positions joined by dots, like 2.0.1`;
     case 'edits': return `${name} must be tensor.index=value pairs joined by commas`;
     case 'runs': return `${name} must be runs of start_id.id… joined by -`;
+    case 'heads': return `${name} must be heads as layer.head joined by commas, like 0.1,1.2`;
     case 'id': return `${name} must be a preset id (a-z, 0-9, -)`;
     case 'model': return `${name} must be a model preset id or a URL on this site, up to ${spec.maxLength} characters without spaces`;
     default: return `${name} must be 1 to ${spec.maxLength} characters`;

@@ -1,0 +1,32 @@
+// The lenses' one DOM helper, and how their numbers read.
+
+// A new element under parent with the given properties.
+export function element(parent, tag, props = {}) {
+  const e = document.createElement(tag);
+  Object.assign(e, props);
+  parent.append(e);
+  return e;
+}
+
+// A score or probability in [0, 1] as the tables print it; null as a dash.
+export const fixed = (v, digits = 2) => (v === null || v === undefined ? '—' : v.toFixed(digits));
+
+// A signed logit part: the minus sign typeset, 3 decimals.
+export const signed = (v) => `${v < 0 ? '−' : v > 0 ? '+' : ''}${Math.abs(v).toFixed(3)}`;
+
+// A head's name in the lenses and the core's JSON: "layer.head".
+export const headName = (layer, head) => `${layer}.${head}`;
+
+// The heads a link's `ablate` names ("0.1,1.2") as [[layer, head] …].
+export function headsOf(text) {
+  if (!text) return [];
+  return text.split(',').map((pair) => pair.split('.').map(Number));
+}
+
+// Black or white text on a cell of colour [r, g, b], whichever has the higher
+// WCAG contrast (at least 4.58:1 on any colour: a cell's small print stays readable).
+export function inkOn(rgb) {
+  const [r, g, b] = rgb.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) ? '#000' : '#fff';
+}

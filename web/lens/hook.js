@@ -1,0 +1,50 @@
+// The Model view's way into the lenses: one section under the views with a
+// button that opens them. The lenses themselves (panel.js and what it draws)
+// load when the section is first opened, or when a link names a lens: a
+// learner who never opens them never fetches them.
+
+// view: the ModelView (model/view.js); parent: where the section goes;
+// label(ids): the tokens' texts as the view's chips show them.
+// Only the page's Model view has them (the one that can open a head in the
+// playground): an author's figure (the element's view="model") stays as it was.
+export function buildLens(view, parent, label) {
+  if (!view.onOpenHead) return { update() {} };
+  const section = document.createElement('section');
+  section.className = 'lens-section';
+  section.setAttribute('aria-label', 'What each head does');
+  const open = document.createElement('button');
+  open.type = 'button';
+  open.className = 'lens-open';
+  open.textContent = 'What does each head do? Open the lenses: head scores, ablation, logit lens, attribution';
+  open.setAttribute('aria-expanded', 'false');
+  section.append(open);
+  parent.append(section);
+  const hook = { section, open, panel: null, loading: null };
+  open.addEventListener('click', () => {
+    view.settings.lens = 'scores';
+    view.onState(view.settings);
+    updateLens(view, hook, label);
+  });
+  return { update: () => updateLens(view, hook, label) };
+}
+
+// After each run the view drew (a keystroke, another model, a link followed):
+// the lens the settings name, on the tokens drawn; nothing while it is closed.
+async function updateLens(view, hook, label) {
+  if (!view.settings.lens && !hook.panel) return;
+  hook.loading ??= import('./panel.js').then(({ LensPanel }) => {
+    hook.panel = new LensPanel(view, hook.section, label, {
+      onClose: () => {
+        hook.open.hidden = false;
+        hook.open.setAttribute('aria-expanded', 'false');
+        hook.panel.update();
+        hook.open.focus();
+      },
+    });
+    return hook.panel;
+  });
+  const panel = await hook.loading;
+  hook.open.hidden = Boolean(view.settings.lens);
+  hook.open.setAttribute('aria-expanded', String(Boolean(view.settings.lens)));
+  panel.update();
+}

@@ -1,0 +1,182 @@
+// The lenses of an open model (lens-v1.md): four tabs, head scores, ablation,
+// the logit lens and attribution, each drawn from the JSON the core answered
+// in the model's worker (engine/model-client.js's lens()): the page asks and
+// draws, and never computes a lens itself. Which lens, the heads ablated and
+// how, and the position and token attributed are the view's settings, so
+// they go into the link and come back from it. One request is out at a time;
+// what the learner changes meanwhile is asked for once it is back.
+import { ModelError } from '../engine/model-client.js';
+import { AblateLens } from './ablate.js';
+import { AttributionLens } from './attribution.js';
+import { element, headName, headsOf } from './dom.js';
+import { LogitLens } from './logit-lens.js';
+import { ScoresLens } from './scores.js';
+
+const lenses = [
+  ['scores', 'Head scores', ScoresLens],
+  ['ablate', 'Ablate', AblateLens],
+  ['logit-lens', 'Logit lens', LogitLens],
+  ['attribution', 'Attribution', AttributionLens],
+];
+
+export class LensPanel {
+  // view: the ModelView; section: lens/hook.js's; label(ids): the tokens' texts;
+  // onClose(): the learner closed the lenses.
+  constructor(view, section, label, { onClose }) {
+    this.view = view;
+    this.label = label;
+    this.onClose = onClose;
+    this.asked = null;   // the newest request's key (each lens keeps the key of the answer it drew)
+    this.busy = false;
+    element(section, 'link', { rel: 'stylesheet', href: new URL('./lens.css', import.meta.url).href });
+    const box = this.box = element(section, 'div', { className: 'lens-panel' });
+    const top = element(box, 'div', { className: 'lens-top' });
+    element(top, 'h3', { className: 'small-heading', textContent: 'What each head does: the lenses' });
+    const close = element(top, 'button', { type: 'button', className: 'lens-close', textContent: 'Close the lenses' });
+    close.addEventListener('click', () => this.set({ lens: null }));
+    this.tabs = element(box, 'div', { className: 'lens-tabs' });
+    this.tabs.setAttribute('role', 'tablist');
+    this.tabs.setAttribute('aria-label', 'Lens');
+    this.tabs.addEventListener('keydown', (event) => this.onKey(event));
+    this.page = element(box, 'div', { className: 'lens-page' });
+    this.page.setAttribute('role', 'tabpanel');
+    this.about = element(this.page, 'p', { className: 'lens-about' });
+    this.replay = element(this.page, 'button', { type: 'button', className: 'lens-replay', hidden: true });
+    this.replay.addEventListener('click', () => this.replayHead());
+    this.status = element(this.page, 'p', { className: 'lens-status' });
+    this.status.setAttribute('aria-live', 'polite');
+    this.lenses = new Map();
+    for (const [id, name, Lens] of lenses) {
+      const tab = element(this.tabs, 'button', { type: 'button', className: 'lens-tab', textContent: name });
+      tab.id = `lens-tab-${id}-${Math.random().toString(36).slice(2)}`;
+      tab.dataset.lens = id;
+      tab.setAttribute('role', 'tab');
+      tab.addEventListener('click', () => this.set({ lens: id }));
+      const body = element(this.page, 'div', { className: `lens-body lens-${id}`, hidden: true });
+      this.lenses.set(id, { tab, body, lens: new Lens(body, this) });
+    }
+  }
+
+  // The learner changed a lens setting: into the view's settings (and the link), then drawn.
+  set(changes) {
+    Object.assign(this.view.settings, changes);
+    this.view.onState(this.view.settings);
+    if (changes.lens === null) this.onClose();
+    else this.update();
+  }
+
+  // The tabs as a tab list: the arrows and Home and End move between them.
+  onKey(event) {
+    const ids = lenses.map(([id]) => id);
+    const at = ids.indexOf(this.view.settings.lens);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: ids.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    const id = ids[(to + ids.length) % ids.length];
+    this.set({ lens: id });
+    this.lenses.get(id).tab.focus();
+  }
+
+  // Draws the lens the settings name on the tokens the view drew (asking the
+  // worker when the answer shown is not for them).
+  update() {
+    const { view } = this;
+    const id = view.settings.lens;
+    this.box.hidden = !id;
+    if (!id || !view.result || !view.worker) return;
+    const current = this.lenses.get(id) ?? this.lenses.get('scores');
+    for (const [other, { tab, body }] of this.lenses) {
+      const on = current === this.lenses.get(other);
+      tab.setAttribute('aria-selected', String(on));
+      tab.tabIndex = on ? 0 : -1;
+      body.hidden = !on;
+      if (on) this.page.setAttribute('aria-labelledby', tab.id);
+    }
+    this.box.dataset.lens = id;
+    this.about.textContent = current.lens.about;
+    const asked = current.lens.request(view.settings, view.result.tokens);
+    if (typeof asked === 'string') {  // nothing to ask yet (no head ablated): why
+      this.asked = current.shown = null;
+      this.box.dataset.state = 'idle';
+      this.say(asked);
+      current.lens.clear();
+      this.showReplay(current.lens);
+      return;
+    }
+    const request = { ...asked, tokens: view.result.tokens };
+    const key = JSON.stringify([id, request]);
+    this.asked = key;
+    if (key === current.shown && current.worker === view.worker) {
+      this.box.dataset.state = current.problem ? 'error' : 'ready';
+      this.say(current.problem, Boolean(current.problem));
+      return this.showReplay(current.lens);
+    }
+    this.ask(current, request, key);
+  }
+
+  // One request out at a time; the newest asked for is asked once it is back.
+  async ask(current, request, key) {
+    if (this.busy) return;
+    this.busy = true;
+    this.box.dataset.state = 'busy';
+    this.say(`Computing ${current.tab.textContent.toLowerCase()} in the model’s worker…`);
+    const worker = this.view.worker;
+    let answer = null;
+    let problem = '';
+    try {
+      answer = await worker.lens(request);
+    } catch (error) {
+      if (!(error instanceof ModelError)) throw error;
+      problem = error.message;
+    } finally {
+      this.busy = false;
+    }
+    if (worker !== this.view.worker) return this.update();  // another model opened meanwhile
+    // kept for its lens, drawn even when another tab is shown by now
+    Object.assign(current, { shown: key, worker, problem });
+    const start = performance.now();
+    if (problem) current.lens.clear();
+    else current.lens.draw(answer, this.view);
+    performance.measure('lens-draw', { start });  // the page's work for an answer (the worker's is its own)
+    if (key !== this.asked) return this.update();  // asked again meanwhile
+    this.box.dataset.state = problem ? 'error' : 'ready';
+    this.say(problem, Boolean(problem));
+    this.showReplay(current.lens);
+  }
+
+  say(text, error = false) {
+    this.status.classList.toggle('field-error', error);
+    this.status.textContent = text;
+    this.status.hidden = !text;
+  }
+
+  // The head the lens names ({layer, head}; else the view's selected one): its step-by-step replay.
+  showReplay(lens) {
+    const { layer, head } = lens.named ?? this.view.settings;
+    this.replay.hidden = !this.view.onOpenHead || !this.view.hasHeads();
+    this.replay.dataset.layer = String(layer);
+    this.replay.dataset.head = String(head);
+    this.replay.textContent = lens.named ? `Replay layer ${layer}, head ${head} step by step in the playground`
+      : `Replay the head selected above (layer ${layer}, head ${head}) step by step in the playground`;
+  }
+
+  replayHead() {
+    this.view.select({ layer: Number(this.replay.dataset.layer), head: Number(this.replay.dataset.head) });
+    return this.view.openInPlayground();
+  }
+
+  // A head into the heads ablated, or out of them; open: show the ablation.
+  toggleHead(layer, head, { open = false } = {}) {
+    const heads = headsOf(this.view.settings.ablate);
+    const kept = heads.filter(([l, h]) => l !== layer || h !== head);
+    if (kept.length === heads.length) kept.push([layer, head]);
+    this.set({ ablate: kept.map(([l, h]) => headName(l, h)).join(','), ...(open ? { lens: 'ablate' } : {}) });
+  }
+
+  // Names a head in the Model view (its grid, heatmap and graph follow) and for the replay.
+  selectHead(lens, layer, head) {
+    lens.named = { layer, head };
+    this.view.select({ layer, head });
+    this.showReplay(lens);
+  }
+}
