@@ -7,7 +7,7 @@
 // fetch, dynamic import of the wasm glue and new Worker go through
 // notebook/shim.js, which answers from the inlined files. Also writes
 // element.json: what Python checks before it writes a tag (attribute names,
-// presets, steps, the version).
+// the ones that apply to a sentence only, presets, steps, the version).
 // usage: node scripts/notebook-bundle.mjs SITE_DIR OUT_DIR
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -93,13 +93,13 @@ const body = result.outputFiles[0].text;
 const script = `(()=>{if(window.__attentionPlayground)return;window.__attentionPlayground={version:${JSON.stringify(version)}};(async()=>{${body}})().catch((e)=>{window.__attentionPlayground.error=String(e&&e.message||e);console.error('Attention Playground:',e)});})();\n`;
 if (/^\s*(import|export)\b/m.test(body.replace(/`[^`]*`/g, ''))) throw new Error('the bundle still has import/export statements');
 
-const { attributeNames } = await import(join(webDir, 'element', 'settings.js'));
+const { attributeNames, sentenceOnly } = await import(join(webDir, 'element', 'settings.js'));
 const { steps } = await import(join(webDir, 'state', 'state.js'));
 // view="attention"'s limits, which Python checks before it writes the data
 const attentionData = join(webDir, 'element', 'attention-data.js');
 const attention = existsSync(attentionData) ? (await import(attentionData)).attentionLimits : undefined;
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, 'engine.js'), script);
-writeFileSync(join(outDir, 'element.json'), JSON.stringify({ version, attributes: attributeNames, presets: presets.map((p) => p.id), steps, attention }, null, 1) + '\n');
+writeFileSync(join(outDir, 'element.json'), JSON.stringify({ version, attributes: attributeNames, sentenceOnly: Object.keys(sentenceOnly), presets: presets.map((p) => p.id), steps, attention }, null, 1) + '\n');
 const kb = (n) => `${Math.round(n / 1024)} KB`;
 console.log(`notebook bundle: ${join(outDir, 'engine.js')} ${kb(script.length)} (${kb(gzipSync(script).length)} gzip), ${presets.length} presets`);

@@ -41,4 +41,9 @@ def show(preset=None, step=None, **attributes):
             given[name] = text
     if "scenario" in given and "sentence" in given:
         raise ValueError("show: give a preset or a sentence, not both")
+    # the element would refuse these inside the figure; the cell says it first
+    sized = [name for name in known.get("sentenceOnly", ()) if name in given]
+    if "scenario" in given and sized:
+        raise ValueError(f"show: {sized[0].replace('-', '_')} applies to a sentence; preset {given['scenario']!r} "
+                         f"fixes its own sizes (give sentence= to size your own)")
     return Figure(given)

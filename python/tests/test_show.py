@@ -33,6 +33,13 @@ def test_a_given_theme_is_kept_and_not_followed():
     assert attributes["theme"] == "dark" and "data-notebook-theme" not in attributes
 
 
+def test_sizes_apply_to_a_sentence_of_ones_own():
+    attributes = tag_of(ap.show(sentence="the sun rises", heads=2, head_size=4, embed=8, value_size=4, seed=7))
+    assert {k: attributes[k] for k in ("heads", "head-size", "embed", "value-size", "seed")} == \
+        {"heads": "2", "head-size": "4", "embed": "8", "value-size": "4", "seed": "7"}
+    assert "head-size" in tag_of(ap.show(head_size=4))  # the element's default sentence
+
+
 def test_text_is_escaped_never_raw():
     figure = ap.show(caption='"><script>alert(1)</script>')
     assert "<script>alert" not in figure.tag()
@@ -47,6 +54,10 @@ def test_text_is_escaped_never_raw():
     (lambda: ap.show(scenario="x.json"), ["preset="]),
     (lambda: ap.show(preset="sun-rises", sentence="a b"), ["a preset or a sentence"]),
     (lambda: ap.show(view="attention"), ["ap.attention"]),
+    # the element would show these as an error figure; the cell refuses them
+    (lambda: ap.show(preset="scaled-attention", step="scaled", head_size=4),
+     ["head_size applies to a sentence", "'scaled-attention'", "sentence="]),
+    (lambda: ap.show(preset="karpathy-value", seed=3), ["seed applies to a sentence"]),
     (lambda: ap.show(caption=["a"]), ["caption must be text"]),
 ])
 def test_refusals_are_one_line_naming_the_problem(call, words):
