@@ -70,9 +70,10 @@ const version = read(root, 'VERSION').trim();
 const entry = `
 import { setAssets } from ${JSON.stringify(shimPath)};
 import createCore from ${JSON.stringify(join(siteDir, 'wasm', 'attention-core.js'))};
-import { followTheme } from ${JSON.stringify(join(root, 'scripts', 'notebook', 'front-end.js'))};
+import { followTheme, hideEngineLine } from ${JSON.stringify(join(root, 'scripts', 'notebook', 'front-end.js'))};
 setAssets(${JSON.stringify(files)}, ${JSON.stringify(wasm)}, createCore);
 followTheme();
+hideEngineLine();
 await import(${JSON.stringify(join(webDir, 'attention-playground.js'))});
 `;
 const result = await build({

@@ -186,6 +186,27 @@ test('a later figure without the engine says how to get it', async () => {
   await lonely.context().close();
 });
 
+// A figure the element refuses (an attribute Python passes on, which the
+// element checks: positions without view="space") with the engine beside it:
+// its one line says the problem, and the line about a missing engine, which
+// the page does have, is hidden.
+test('a refused figure beside the engine shows its problem only', async () => {
+  const file = htmlFiles('html')[0];
+  const page = await openOffline(file);
+  const first = await page.$$eval('.attention-playground-output', (outputs) => outputs.find((o) => o.querySelector('script[data-attention-playground-engine]')).outerHTML);
+  await page.context().close();
+  const dir = mkdtempSync(join(tmpdir(), 'notebook-refused-'));
+  writeFileSync(join(dir, 'refused.html'), `<!doctype html><meta charset="utf-8"><body>${first.replace('<attention-playground ', '<attention-playground positions="1" ')}</body>`);
+  const refused = await openOffline(join(dir, 'refused.html'));
+  const figure = await refused.$('attention-playground');
+  await refused.waitForFunction((e) => e.dataset.state === 'error', figure, { timeout: 30000 });
+  const text = await figure.evaluate((e) => e.shadowRoot.querySelector('[role=alert]').textContent);
+  assert.match(text, /positions applies to view="space"/);
+  const lines = await figure.evaluate((e) => [...e.children].filter((c) => c.tagName === 'P' && c.getClientRects().length).map((c) => c.textContent));
+  assert.deepEqual(lines, []);
+  await refused.context().close();
+});
+
 test('the nbsphinx site from file://, offline: every figure ready', async () => {
   const pages = readdirSync(join(out, 'sphinx')).filter((f) => f.endsWith('.html') && !['genindex.html', 'search.html'].includes(f));
   let total = 0;
