@@ -1,13 +1,17 @@
 """ap.show: a preset (or a sentence) played by the core, as on the site."""
+import numbers
+
+import numpy as np
+
 from ._assets import element
 from ._figure import Figure
 
 
 def _value(name, value):
     """An attribute's text: True is present (""), numbers and text as written."""
-    if isinstance(value, bool):
+    if isinstance(value, (bool, np.bool_)):
         return "" if value else None
-    if isinstance(value, (int, float, str)):
+    if isinstance(value, (numbers.Real, str)):  # numpy's numbers too (heads=np.int64(2))
         return str(value)
     raise ValueError(f"show: {name} must be text, a number or True/False; got {type(value).__name__}")
 

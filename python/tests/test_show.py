@@ -28,6 +28,13 @@ def test_keywords_are_attributes_with_dashes():
     assert "autoplay" not in tag_of(ap.show(autoplay=False))
 
 
+def test_numpy_numbers_are_numbers():
+    import numpy as np
+    attributes = tag_of(ap.show(sentence="the sun rises", heads=np.int64(2), temperature=np.float32(0.5), autoplay=np.bool_(True)))
+    assert (attributes["heads"], attributes["temperature"], attributes["autoplay"]) == ("2", "0.5", "")
+    assert "autoplay" not in tag_of(ap.show(autoplay=np.bool_(False)))
+
+
 def test_a_given_theme_is_kept_and_not_followed():
     attributes = tag_of(ap.show(preset="sun-rises", theme="dark"))
     assert attributes["theme"] == "dark" and "data-notebook-theme" not in attributes
