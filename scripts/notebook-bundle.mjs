@@ -40,6 +40,9 @@ const patches = {
   'engine/engine.js': [['await import(settings.moduleUrl.href ?? settings.moduleUrl)', 'await __apImport(settings.moduleUrl.href ?? settings.moduleUrl)']],
   // no site beside a notebook: a figure without playground= has no "Open in the playground" link
   'element/figure.js': [['if (hash === null) return null;', 'if (hash === null || s.playground === null) return null;']],
+  // the Model view stays on the site: refused before it adds its stylesheet
+  // (a <link> to a URL no page beside a notebook has: a failed load, a console error)
+  'attention-playground.js': [["await import('./model/view.js')", "await __apImport('ap-bundle:/model/view.js')"]],
 };
 
 const shimPath = join(root, 'scripts', 'notebook', 'shim.js');
