@@ -50,4 +50,22 @@ def show(preset=None, step=None, **attributes):
     if "scenario" in given and sized:
         raise ValueError(f"show: {sized[0].replace('-', '_')} applies to a sentence; preset {given['scenario']!r} "
                          f"fixes its own sizes (give sentence= to size your own)")
+    _within_preset(known, given)
     return Figure(given)
+
+
+def _within_preset(known, given):
+    """step, head and batch checked against the preset's trace (its facts
+    are the core's, computed when the package's assets were built)."""
+    facts = known.get("presetFacts", {}).get(given.get("scenario"))
+    if facts is None or given.get("view", "both") not in ("matrices", "graph", "both"):
+        return  # a lesson plays its own scenarios
+    preset = given["scenario"]
+    if "step" in given and given["step"] not in facts["steps"]:
+        raise ValueError(f"show: step {given['step']!r} needs a preset with rotary positions; "
+                         f"{preset!r} has the steps {', '.join(facts['steps'])}")
+    for name, count, what in (("head", facts["heads"], "head"), ("batch", facts["batch"], "batch element")):
+        text = given.get(name, "")
+        if text.isdigit() and int(text) >= count:
+            raise ValueError(f"show: {name} {int(text)} is beyond preset {preset!r}, which has {count} "
+                             f"{what}{'s' if count != 1 else ''} (from 0)")

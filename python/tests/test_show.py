@@ -28,6 +28,12 @@ def test_keywords_are_attributes_with_dashes():
     assert "autoplay" not in tag_of(ap.show(autoplay=False))
 
 
+def test_within_a_presets_trace_is_accepted():
+    assert tag_of(ap.show(preset="rotary-sun-rises", step="rotate", head=1))["head"] == "1"
+    assert tag_of(ap.show(preset="karpathy-value", step="weights", batch=3))["batch"] == "3"
+    assert tag_of(ap.show(preset="sun-rises-multihead", head=3, view="graph"))["head"] == "3"
+
+
 def test_numpy_numbers_are_numbers():
     import numpy as np
     attributes = tag_of(ap.show(sentence="the sun rises", heads=np.int64(2), temperature=np.float32(0.5), autoplay=np.bool_(True)))
@@ -65,6 +71,11 @@ def test_text_is_escaped_never_raw():
     (lambda: ap.show(preset="scaled-attention", step="scaled", head_size=4),
      ["head_size applies to a sentence", "'scaled-attention'", "sentence="]),
     (lambda: ap.show(preset="karpathy-value", seed=3), ["seed applies to a sentence"]),
+    # beyond what the preset's trace has: the element would refuse it inside the figure
+    (lambda: ap.show(preset="karpathy-value", step="rotate"), ["step 'rotate' needs a preset with rotary", "'karpathy-value'"]),
+    (lambda: ap.show(preset="sun-rises", head=9), ["head 9 is beyond preset 'sun-rises', which has 1 head "]),
+    (lambda: ap.show(preset="sun-rises-multihead", step="scores", head="4"), ["head 4", "4 heads"]),
+    (lambda: ap.show(preset="karpathy-value", batch=4), ["batch 4", "4 batch elements"]),
     (lambda: ap.show(caption=["a"]), ["caption must be text"]),
 ])
 def test_refusals_are_one_line_naming_the_problem(call, words):
