@@ -7,7 +7,8 @@
 // fetch, dynamic import of the wasm glue and new Worker go through
 // notebook/shim.js, which answers from the inlined files. Also writes
 // element.json: what Python checks before it writes a tag (attribute names,
-// presets, steps, the version).
+// the ones that apply to a sentence only, presets and the heads, batch
+// elements and steps of each one's trace, steps, the version).
 // usage: node scripts/notebook-bundle.mjs SITE_DIR OUT_DIR
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -40,6 +41,9 @@ const patches = {
   'engine/engine.js': [['await import(settings.moduleUrl.href ?? settings.moduleUrl)', 'await __apImport(settings.moduleUrl.href ?? settings.moduleUrl)']],
   // no site beside a notebook: a figure without playground= has no "Open in the playground" link
   'element/figure.js': [['if (hash === null) return null;', 'if (hash === null || s.playground === null) return null;']],
+  // the Model view stays on the site: refused before it adds its stylesheet
+  // (a <link> to a URL no page beside a notebook has: a failed load, a console error)
+  'attention-playground.js': [["await import('./model/view.js')", "await __apImport('ap-bundle:/model/view.js')"]],
 };
 
 const shimPath = join(root, 'scripts', 'notebook', 'shim.js');
@@ -70,9 +74,10 @@ const version = read(root, 'VERSION').trim();
 const entry = `
 import { setAssets } from ${JSON.stringify(shimPath)};
 import createCore from ${JSON.stringify(join(siteDir, 'wasm', 'attention-core.js'))};
-import { followTheme } from ${JSON.stringify(join(root, 'scripts', 'notebook', 'front-end.js'))};
+import { followTheme, hideEngineLine } from ${JSON.stringify(join(root, 'scripts', 'notebook', 'front-end.js'))};
 setAssets(${JSON.stringify(files)}, ${JSON.stringify(wasm)}, createCore);
 followTheme();
+hideEngineLine();
 await import(${JSON.stringify(join(webDir, 'attention-playground.js'))});
 `;
 const result = await build({
@@ -93,13 +98,27 @@ const body = result.outputFiles[0].text;
 const script = `(()=>{if(window.__attentionPlayground)return;window.__attentionPlayground={version:${JSON.stringify(version)}};(async()=>{${body}})().catch((e)=>{window.__attentionPlayground.error=String(e&&e.message||e);console.error('Attention Playground:',e)});})();\n`;
 if (/^\s*(import|export)\b/m.test(body.replace(/`[^`]*`/g, ''))) throw new Error('the bundle still has import/export statements');
 
-const { attributeNames } = await import(join(webDir, 'element', 'settings.js'));
-const { steps } = await import(join(webDir, 'state', 'state.js'));
+const { attributeNames, sentenceOnly } = await import(join(webDir, 'element', 'settings.js'));
+const { steps, stepsFor } = await import(join(webDir, 'state', 'state.js'));
+// What each preset's trace has (the core computes it, here in Node): its
+// heads, batch elements and steps, so Python refuses head=, batch= or step=
+// beyond a preset in the cell rather than the figure refusing them.
+const { loadEngine } = await import(join(webDir, 'engine', 'engine.js'));
+const engine = await loadEngine({
+  moduleUrl: new URL(`file://${join(siteDir, 'wasm', 'attention-core.js')}`),
+  wasmBinary: readFileSync(join(siteDir, 'wasm', 'attention-core.wasm')),
+});
+const presetFacts = {};
+for (const { id } of presets) {
+  const trace = engine.run(files[`scenarios/${id}.json`]);
+  presetFacts[id] = { heads: trace.summary.heads.length, batch: trace.summary.batch, steps: stepsFor(trace.summary) };
+  trace.dispose();
+}
 // view="attention"'s limits, which Python checks before it writes the data
 const attentionData = join(webDir, 'element', 'attention-data.js');
 const attention = existsSync(attentionData) ? (await import(attentionData)).attentionLimits : undefined;
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, 'engine.js'), script);
-writeFileSync(join(outDir, 'element.json'), JSON.stringify({ version, attributes: attributeNames, presets: presets.map((p) => p.id), steps, attention }, null, 1) + '\n');
+writeFileSync(join(outDir, 'element.json'), JSON.stringify({ version, attributes: attributeNames, sentenceOnly: Object.keys(sentenceOnly), presets: presets.map((p) => p.id), presetFacts, steps, attention }, null, 1) + '\n');
 const kb = (n) => `${Math.round(n / 1024)} KB`;
 console.log(`notebook bundle: ${join(outDir, 'engine.js')} ${kb(script.length)} (${kb(gzipSync(script).length)} gzip), ${presets.length} presets`);

@@ -9,7 +9,7 @@ _here = pathlib.Path(__file__).parent / "assets"
 
 @functools.lru_cache(maxsize=None)
 def element():
-    """{version, attributes, presets, steps, attention: {limits}}"""
+    """{version, attributes, sentenceOnly, presets, steps, attention: {limits}}"""
     return json.loads((_here / "element.json").read_text(encoding="utf-8"))
 
 

@@ -44,8 +44,14 @@ def _array(x, where):
 def _weights(attention):
     """(array (L, H, T, T) or fewer axes as given, axes names)"""
     if isinstance(attention, (tuple, list)) and len(attention) and all(hasattr(t, "shape") for t in attention):
-        # transformers: one (B, H, T, T) tensor per layer
         layers = [_array(t, f"attention[{i}]") for i, t in enumerate(attention)]
+        if all(a.ndim < 4 for a in layers):
+            # a list of arrays: heads (T, T), layers (H, T, T) or rows, stacked as given
+            for i, a in enumerate(layers):
+                if a.shape != layers[0].shape:
+                    _fail(f"attention[{i}] has shape {tuple(a.shape)} but attention[0] has {tuple(layers[0].shape)}")
+            return _stacked(np.stack(layers))
+        # transformers: one (B, H, T, T) tensor per layer
         for i, a in enumerate(layers):
             if a.ndim != 4:
                 _fail(f"attention[{i}] has shape {tuple(a.shape)}; transformers' attentions are one (1, H, T, T) tensor per layer")
@@ -55,7 +61,11 @@ def _weights(attention):
             if a.shape[1:] != layers[0].shape[1:]:
                 _fail(f"attention[{i}] has shape {tuple(a.shape)} but attention[0] has {tuple(layers[0].shape)}")
         return np.concatenate(layers, axis=0)  # (L, H, T, T)
-    a = _array(attention, "attention")
+    return _stacked(_array(attention, "attention"))
+
+
+def _stacked(a):
+    """One array: (T, T), (H, T, T), (L, H, T, T) kept, (L, 1, H, T, T) unbatched."""
     if a.ndim == 5:
         # torch.stack(outputs.attentions): (L, B, H, T, T)
         if a.shape[1] != 1:

@@ -72,7 +72,7 @@ class Figure:
             text = text.replace("<", "\\u003c")
             inside = f'<script type="application/json">{text}</script>'
         notes = "".join(f'<p class="attention-playground-note">{html.escape(n)}</p>' for n in self.notes)
-        return (f'<attention-playground{attrs}>{inside}<p>{html.escape(_fallback)}</p></attention-playground>{notes}')
+        return (f'<attention-playground{attrs}>{inside}<p class="attention-playground-fallback">{html.escape(_fallback)}</p></attention-playground>{notes}')
 
     def _repr_html_(self):
         global _sent

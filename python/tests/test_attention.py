@@ -65,6 +65,18 @@ def test_transformers_tuple_of_layers():
     assert np.array_equal(np.array(data["attention"])[2], layers[2][0])
 
 
+def test_a_list_of_arrays_is_stacked():
+    # heads as a list of (T, T) arrays, layers as a list of (H, T, T) tensors, rows as arrays
+    heads = [weights(seed=i) for i in range(3)]
+    assert np.array_equal(np.array(data_of(ap.attention(tokens, heads))["attention"]), np.stack(heads))
+    layers = [weights(2, seed=i) for i in range(3)]
+    assert np.array(data_of(ap.attention(tokens, layers))["attention"]).shape == (3, 2, T, T)
+    rows = list(weights())
+    assert np.array_equal(np.array(data_of(ap.attention(tokens, rows))["attention"]), weights())
+    with pytest.raises(ValueError, match=r"attention\[1\] has shape \(3, 4, 4\) but attention\[0\] has \(4, 4\)"):
+        ap.attention(tokens, [weights(), weights(3)])
+
+
 class FakeTensor:
     """What ap.attention may touch of a torch tensor (torch is never imported)."""
     def __init__(self, array):

@@ -28,9 +28,29 @@ def test_keywords_are_attributes_with_dashes():
     assert "autoplay" not in tag_of(ap.show(autoplay=False))
 
 
+def test_within_a_presets_trace_is_accepted():
+    assert tag_of(ap.show(preset="rotary-sun-rises", step="rotate", head=1))["head"] == "1"
+    assert tag_of(ap.show(preset="karpathy-value", step="weights", batch=3))["batch"] == "3"
+    assert tag_of(ap.show(preset="sun-rises-multihead", head=3, view="graph"))["head"] == "3"
+
+
+def test_numpy_numbers_are_numbers():
+    import numpy as np
+    attributes = tag_of(ap.show(sentence="the sun rises", heads=np.int64(2), temperature=np.float32(0.5), autoplay=np.bool_(True)))
+    assert (attributes["heads"], attributes["temperature"], attributes["autoplay"]) == ("2", "0.5", "")
+    assert "autoplay" not in tag_of(ap.show(autoplay=np.bool_(False)))
+
+
 def test_a_given_theme_is_kept_and_not_followed():
     attributes = tag_of(ap.show(preset="sun-rises", theme="dark"))
     assert attributes["theme"] == "dark" and "data-notebook-theme" not in attributes
+
+
+def test_sizes_apply_to_a_sentence_of_ones_own():
+    attributes = tag_of(ap.show(sentence="the sun rises", heads=2, head_size=4, embed=8, value_size=4, seed=7))
+    assert {k: attributes[k] for k in ("heads", "head-size", "embed", "value-size", "seed")} == \
+        {"heads": "2", "head-size": "4", "embed": "8", "value-size": "4", "seed": "7"}
+    assert "head-size" in tag_of(ap.show(head_size=4))  # the element's default sentence
 
 
 def test_text_is_escaped_never_raw():
@@ -47,6 +67,15 @@ def test_text_is_escaped_never_raw():
     (lambda: ap.show(scenario="x.json"), ["preset="]),
     (lambda: ap.show(preset="sun-rises", sentence="a b"), ["a preset or a sentence"]),
     (lambda: ap.show(view="attention"), ["ap.attention"]),
+    # the element would show these as an error figure; the cell refuses them
+    (lambda: ap.show(preset="scaled-attention", step="scaled", head_size=4),
+     ["head_size applies to a sentence", "'scaled-attention'", "sentence="]),
+    (lambda: ap.show(preset="karpathy-value", seed=3), ["seed applies to a sentence"]),
+    # beyond what the preset's trace has: the element would refuse it inside the figure
+    (lambda: ap.show(preset="karpathy-value", step="rotate"), ["step 'rotate' needs a preset with rotary", "'karpathy-value'"]),
+    (lambda: ap.show(preset="sun-rises", head=9), ["head 9 is beyond preset 'sun-rises', which has 1 head "]),
+    (lambda: ap.show(preset="sun-rises-multihead", step="scores", head="4"), ["head 4", "4 heads"]),
+    (lambda: ap.show(preset="karpathy-value", batch=4), ["batch 4", "4 batch elements"]),
     (lambda: ap.show(caption=["a"]), ["caption must be text"]),
 ])
 def test_refusals_are_one_line_naming_the_problem(call, words):

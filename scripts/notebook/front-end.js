@@ -35,3 +35,13 @@ export function followTheme() {
     if (records.some((r) => r.addedNodes.length)) apply();
   }).observe(document.body, { childList: true, subtree: true });
 }
+
+// The Python tag's line "this page lacks the engine" shows while a figure
+// loads (and stays where no engine came); a figure the element refused keeps
+// what the author put inside under its message, so with the engine here
+// that line would contradict it. Once per page.
+export function hideEngineLine() {
+  const style = document.createElement('style');
+  style.textContent = 'attention-playground[data-state="error"]>.attention-playground-fallback{display:none}';
+  document.head.append(style);
+}

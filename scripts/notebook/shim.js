@@ -26,12 +26,13 @@ export function __apFetch(url, options) {
 }
 
 // The core's module with its wasm given as bytes (nothing to fetch); the
-// trainer's and the model's are not in the bundle.
+// trainer's, the model's and the Model view's are not in the bundle.
 export async function __apImport(url) {
   if (String(url) === `${base}wasm/attention-core.js`) {
     return { default: (options = {}) => createCore({ ...options, locateFile: undefined, wasmBinary: coreBytes() }) };
   }
-  throw needsSite(String(url).includes('attention-train') ? 'training' : 'this view');
+  const href = String(url);
+  throw needsSite(href.includes('attention-train') ? 'training' : href.includes('model') ? 'the Model view' : 'this view');
 }
 
 // Workers run the trainer and the model, which stay on the site.

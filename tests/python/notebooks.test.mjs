@@ -186,6 +186,54 @@ test('a later figure without the engine says how to get it', async () => {
   await lonely.context().close();
 });
 
+// A figure's output (the engine's script, then the tag) with the tag's
+// attributes replaced: only after the script, whose text may hold the tag's name.
+function retagged(output, attributes) {
+  const at = output.lastIndexOf('</script>');
+  return output.slice(0, at) + output.slice(at).replace(/<attention-playground\b[^>]*>/, `<attention-playground ${attributes}>`);
+}
+
+// A figure the element refuses (an attribute Python passes on, which the
+// element checks: positions without view="space") with the engine beside it:
+// its one line says the problem, and the line about a missing engine, which
+// the page does have, is hidden.
+test('a refused figure beside the engine shows its problem only', async () => {
+  const file = htmlFiles('html')[0];
+  const page = await openOffline(file);
+  const first = await page.$$eval('.attention-playground-output', (outputs) => outputs.find((o) => o.querySelector('script[data-attention-playground-engine]')).outerHTML);
+  await page.context().close();
+  const dir = mkdtempSync(join(tmpdir(), 'notebook-refused-'));
+  writeFileSync(join(dir, 'refused.html'), `<!doctype html><meta charset="utf-8"><body>${retagged(first, 'positions="1" data-notebook-theme')}</body>`);
+  const refused = await openOffline(join(dir, 'refused.html'));
+  const figure = await refused.$('attention-playground');
+  await refused.waitForFunction((e) => e.dataset.state === 'error', figure, { timeout: 30000 });
+  const text = await figure.evaluate((e) => e.shadowRoot.querySelector('[role=alert]').textContent);
+  assert.match(text, /positions applies to view="space"/);
+  const lines = await figure.evaluate((e) => [...e.children].filter((c) => c.tagName === 'P' && c.getClientRects().length).map((c) => c.textContent));
+  assert.deepEqual(lines, []);
+  await refused.context().close();
+});
+
+// The training and Model views stay on the site: in a notebook each says so
+// in one line, with nothing fetched and no console error.
+for (const view of ['train', 'model']) {
+  test(`view="${view}" in a notebook says in one line that it needs the site`, async () => {
+    const file = htmlFiles('html')[0];
+    const page = await openOffline(file);
+    const first = await page.$$eval('.attention-playground-output', (outputs) => outputs.find((o) => o.querySelector('script[data-attention-playground-engine]')).outerHTML);
+    await page.context().close();
+    const dir = mkdtempSync(join(tmpdir(), `notebook-${view}-`));
+    writeFileSync(join(dir, 'view.html'), `<!doctype html><meta charset="utf-8"><body>${retagged(first, `view="${view}" data-notebook-theme`)}</body>`);
+    const alone = await openOffline(join(dir, 'view.html'));
+    const figure = await alone.$('attention-playground');
+    await alone.waitForFunction((e) => e.dataset.state === 'error', figure, { timeout: 30000 });
+    const text = await figure.evaluate((e) => e.shadowRoot.querySelector('[role=alert]').textContent);
+    assert.match(text, /needs the playground's site/);
+    assert.deepEqual(alone.problems, []);
+    await alone.context().close();
+  });
+}
+
 test('the nbsphinx site from file://, offline: every figure ready', async () => {
   const pages = readdirSync(join(out, 'sphinx')).filter((f) => f.endsWith('.html') && !['genindex.html', 'search.html'].includes(f));
   let total = 0;

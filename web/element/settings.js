@@ -8,7 +8,9 @@ import { lessonIds, maskToText, props, quoteText, readSetting, steps, toHash, tr
 
 const views = ['matrices', 'graph', 'both', ...lessonIds, 'train', 'model', 'attention'];
 export const speeds = ['10', '25', '50', '100', '0'];
-const sentenceOnly = { heads: 'heads', 'head-size': 'head_size', 'value-size': 'value_size', embed: 'embed', seed: 'seed' };
+// the attributes that size a sentence's model (a preset fixes its own); the
+// notebook package refuses them with a preset before writing the tag
+export const sentenceOnly = { heads: 'heads', 'head-size': 'head_size', 'value-size': 'value_size', embed: 'embed', seed: 'seed' };
 
 // name: [default as the README states it, what it takes]. The order is the README table's.
 export const attributes = {
