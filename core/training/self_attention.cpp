@@ -118,6 +118,7 @@ void attend_cached(head_pass& hp, const float* keys, const float* values, std::s
   hp.weights = weights_from(std::move(scores), hs, spec, offset, layer, head);  // 2. scaled, masked, softmaxed
   hp.out = tensor3({1, T, hs});  // 3. weights @ v
   gemm(row_major(hp.weights.data(), T, n), row_major(values, n, hs), hp.out.data(), hs);
+}
 
 // An ablated head's out, (B, T, hs): zeros, or each batch row's mean over its positions
 void ablate(tensor3& out, bool mean) {
