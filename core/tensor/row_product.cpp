@@ -110,45 +110,43 @@ ATTENTION_INLINE void transpose4(const floats4 v[4], floats4 out[4]) {
   out[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
 }
 
-// W stored [out, in], row j at j·stride: c[j] = a · W[j] in order. Eight
-// rows at a time, as two vectors of four lanes (two chains of adds, eight
+// W stored [out, in], row j at j·stride: c[j] = a · W[j] in order. ROWS
+// rows at a time, as vectors of four lanes (a chain of adds each, ROWS
 // streams): each step reads each row's next 4 numbers and transposes them,
 // so lane r adds a[p]·W[j + r][p], then p + 1, … Four lanes at every
 // width: each lane is its own sum, so the bits do not depend on it, and
 // the memory, not the arithmetic, sets the speed.
-template <typename Numbers>
+template <typename Numbers, std::size_t GROUPS = 4>
 ATTENTION_INLINE void transposed_kernel(const float* a, std::size_t k, std::size_t n, const Numbers& w,
                                         std::size_t stride, float* c) {
-  constexpr std::size_t ROWS = 8;
+  constexpr std::size_t ROWS = 4 * GROUPS;
   std::size_t j = 0;
   for (; j + ROWS <= n; j += ROWS) {
-    floats4 low = {}, high = {};  // rows j…j+3, j+4…j+7
-    std::size_t row[ROWS];
-    for (std::size_t r = 0; r < ROWS; ++r) row[r] = (j + r) * stride;
+    floats4 sum[GROUPS] = {};  // rows j + 4g … j + 4g + 3
+    const std::size_t first = j * stride;
     std::size_t p = 0;
     for (; p + 4 <= k; p += 4) {
-      floats4 v[8], s[4], t[4];
-      for (std::size_t r = 0; r < ROWS; ++r) v[r] = w.template at<4>(row[r] + p);
-      transpose4(v, s);
-      transpose4(v + 4, t);
-      for (std::size_t q = 0; q < 4; ++q) {
-        low = low + a[p + q] * s[q];
-        high = high + a[p + q] * t[q];
+      const float a0 = a[p], a1 = a[p + 1], a2 = a[p + 2], a3 = a[p + 3];
+      for (std::size_t g = 0; g < GROUPS; ++g) {
+        floats4 v[4], s[4];
+        for (std::size_t r = 0; r < 4; ++r) v[r] = w.template at<4>(first + (4 * g + r) * stride + p);
+        transpose4(v, s);
+        sum[g] = sum[g] + a0 * s[0];
+        sum[g] = sum[g] + a1 * s[1];
+        sum[g] = sum[g] + a2 * s[2];
+        sum[g] = sum[g] + a3 * s[3];
       }
     }
     if (p < k) {  // the last numbers of each row, padded; only those added
       const std::size_t count = k - p;
-      floats4 v[8], s[4], t[4];
-      for (std::size_t r = 0; r < ROWS; ++r) v[r] = w.template part<4>(row[r] + p, count);
-      transpose4(v, s);
-      transpose4(v + 4, t);
-      for (std::size_t q = 0; q < count; ++q) {
-        low = low + a[p + q] * s[q];
-        high = high + a[p + q] * t[q];
+      for (std::size_t g = 0; g < GROUPS; ++g) {
+        floats4 v[4], s[4];
+        for (std::size_t r = 0; r < 4; ++r) v[r] = w.template part<4>(first + (4 * g + r) * stride + p, count);
+        transpose4(v, s);
+        for (std::size_t q = 0; q < count; ++q) sum[g] = sum[g] + a[p + q] * s[q];
       }
     }
-    store<4>(c + j, low);
-    store<4>(c + j + 4, high);
+    for (std::size_t g = 0; g < GROUPS; ++g) store<4>(c + j + 4 * g, sum[g]);
   }
   for (; j < n; ++j) {  // the last rows, one lane each
     const std::size_t row = j * stride;
