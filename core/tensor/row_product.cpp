@@ -65,12 +65,14 @@ struct half_numbers {
 template <int W, typename Numbers>
 ATTENTION_INLINE void rows_kernel(const float* a, std::size_t k, std::size_t n, const Numbers& b, std::size_t stride,
                                   float* c) {
-  constexpr std::size_t ROWS = 4;
+  constexpr std::size_t ROWS = 8;
   for (std::size_t p0 = 0; p0 < k; p0 += ROWS) {
     const bool first = p0 == 0;
     if (p0 + ROWS <= k) {
       const float a0 = a[p0], a1 = a[p0 + 1], a2 = a[p0 + 2], a3 = a[p0 + 3];
       const std::size_t r0 = p0 * stride, r1 = r0 + stride, r2 = r1 + stride, r3 = r2 + stride;
+      const float a4 = a[p0 + 4], a5 = a[p0 + 5], a6 = a[p0 + 6], a7 = a[p0 + 7];
+      const std::size_t r4 = r3 + stride, r5 = r4 + stride, r6 = r5 + stride, r7 = r6 + stride;
       std::size_t j = 0;
       for (; j + W <= n; j += W) {
         vec<W> sum = first ? vec<W>{} : load<W>(c + j);
@@ -78,6 +80,10 @@ ATTENTION_INLINE void rows_kernel(const float* a, std::size_t k, std::size_t n, 
         sum = sum + a1 * b.template at<W>(r1 + j);
         sum = sum + a2 * b.template at<W>(r2 + j);
         sum = sum + a3 * b.template at<W>(r3 + j);
+        sum = sum + a4 * b.template at<W>(r4 + j);
+        sum = sum + a5 * b.template at<W>(r5 + j);
+        sum = sum + a6 * b.template at<W>(r6 + j);
+        sum = sum + a7 * b.template at<W>(r7 + j);
         store<W>(c + j, sum);
       }
       if (j < n) {  // the last columns, padded
@@ -89,6 +95,10 @@ ATTENTION_INLINE void rows_kernel(const float* a, std::size_t k, std::size_t n, 
         sum = sum + a1 * b.template part<W>(r1 + j, count);
         sum = sum + a2 * b.template part<W>(r2 + j, count);
         sum = sum + a3 * b.template part<W>(r3 + j, count);
+        sum = sum + a4 * b.template part<W>(r4 + j, count);
+        sum = sum + a5 * b.template part<W>(r5 + j, count);
+        sum = sum + a6 * b.template part<W>(r6 + j, count);
+        sum = sum + a7 * b.template part<W>(r7 + j, count);
         store<W>(sums, sum);
         std::memcpy(c + j, sums, count * sizeof(float));
       }
