@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "errors/check.hpp"
+#include "tensor/row_product.hpp"
 #include "tensor/simd.hpp"
 #include "tensor/transpose.hpp"
 
@@ -247,6 +248,13 @@ ATTENTION_SIMD_DISPATCH(gemm_widest, gemm_kernel,
 void gemm(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc, const gemm_batch& batch) {
   ATTENTION_CHECK(a.cols == b.rows, "gemm: a is (", a.rows, ", ", a.cols, ") but b is (", b.rows, ", ", b.cols, ")");
   if (a.rows == 0 || b.cols == 0 || batch.count == 0) return;
+  if (a.rows == 1 && row_product_reads(b)) {  // a new token's position: each weight streamed once, unpacked
+    // (a causal part may skip only zeros' products and unread outputs, so the whole row has the same bits)
+    matrix_ref as = a, bs = b;
+    for (std::size_t s = 0; s < batch.count; ++s, as.data += batch.a_step, bs.data += batch.b_step, c += batch.c_step)
+      row_product(contiguous_row(as), bs, c);
+    return;
+  }
   gemm_widest(a, b, c, ldc, batch);
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "errors/check.hpp"
+#include "tensor/row_product.hpp"
 
 namespace attention {
 namespace {
@@ -32,7 +33,8 @@ std::size_t narrow_panel_outputs(std::size_t k) {
 void gemm_narrow_transposed(const matrix_ref& a, const narrow_matrix& w, float* c, std::size_t ldc) {
   const std::size_t n = w.rows(), k = w.cols();
   ATTENTION_CHECK(a.cols == k, "gemm: a is (", a.rows, ", ", a.cols, ") but Wᵀ is (", k, ", ", n, ")");
-  if (w.dtype() == weight_dtype::f32) return gemm(a, row_major(w.floats(), n, k).t(), c, ldc);
+  if (w.dtype() == weight_dtype::f32) return gemm(a, row_major(w.floats(), n, k).t(), c, ldc);  // m = 1: gemm's row path
+  if (a.rows == 1) return row_product(contiguous_row(a), w, true, c);  // streamed once, widened in registers
   if (a.rows == 0 || n == 0) return;
   const std::size_t outputs = narrow_panel_outputs(k);
   float* rows = panel_of(std::min(outputs, n) * k);
@@ -47,6 +49,7 @@ void gemm_narrow(const matrix_ref& a, const narrow_matrix& w, float* c, std::siz
   const std::size_t k = w.rows(), n = w.cols();
   ATTENTION_CHECK(a.cols == k, "gemm: a is (", a.rows, ", ", a.cols, ") but W is (", k, ", ", n, ")");
   if (w.dtype() == weight_dtype::f32) return gemm(a, row_major(w.floats(), k, n), c, ldc);
+  if (a.rows == 1) return row_product(contiguous_row(a), w, false, c);
   if (a.rows == 0 || n == 0) return;
   const std::size_t outputs = narrow_panel_outputs(k);
   float* columns = panel_of(std::min(outputs, n) * k);

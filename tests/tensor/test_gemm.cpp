@@ -100,6 +100,53 @@ TEST_CASE("gemm of the training's shapes and GPT-2's projections' layouts", "[ge
 
 namespace {
 
+// One row of a (a new token's position), which gemm streams b for where it
+// lies, against the general path's bits: row 0 of the same product with a
+// second row (packed, register-blocked), and the in-order loop.
+void check_one_row(std::mt19937& gen, std::size_t k, std::size_t n) {
+  for (int layout = 0; layout < 4; ++layout) {
+    const bool a_transposed = layout & 1, b_transposed = layout & 2;
+    INFO("a (1, " << k << ")" << (a_transposed ? " transposed" : "") << " @ b (" << k << ", " << n << ")"
+                  << (b_transposed ? " transposed" : ""));
+    const stored_matrix two_rows(gen, 2, k, a_transposed, gen() % 3), b(gen, k, n, b_transposed, gen() % 3);
+    matrix_ref one_row = two_rows.view;
+    one_row.rows = 1;
+    const std::size_t ldc = n + gen() % 2;
+    std::vector<float> plain(ldc, -7.0f);
+    plain_product(one_row, b.view, plain.data(), ldc);
+    test_support::at_every_width([&](int) {
+      std::vector<float> general(2 * ldc, -7.0f), got(ldc, -7.0f);
+      gemm(two_rows.view, b.view, general.data(), ldc);
+      general.resize(ldc);
+      gemm(one_row, b.view, got.data(), ldc);
+      CHECK(same_bits(got, general));
+      CHECK(same_bits(got, plain));  // and the gap past the row untouched
+    });
+  }
+}
+
+}  // namespace
+
+TEST_CASE("one row of a streams b where it lies, with the bits of gemm's rows, both layouts, odd sizes", "[gemm]") {
+  std::mt19937 gen(1);
+  for (std::size_t k : {1, 2, 3, 4, 5, 7, 8, 9, 31, 33, 64, 257, 771})
+    for (std::size_t n : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 61, 769}) check_one_row(gen, k, n);
+}
+
+TEST_CASE("one row with b read through strides neither of which is 1 takes the general path", "[gemm]") {
+  std::mt19937 gen(2);
+  const stored_matrix a(gen, 1, 9, false, 0), b(gen, 9, 2 * 13, false, 0);
+  const matrix_ref every_other{b.view.data, 9, 13, b.view.row_stride, 2};
+  std::vector<float> expected(13), got(13);
+  plain_product(a.view, every_other, expected.data(), 13);
+  test_support::at_every_width([&](int) {
+    gemm(a.view, every_other, got.data(), 13);
+    CHECK(same_bits(got, expected));
+  });
+}
+
+namespace {
+
 // A batch of causal products, each sequence's a zero on one side of its
 // diagonal (a masked weight, or its gradient): c equals the whole product's
 // bits, on and below the diagonal at least for lower_c, everywhere else.
@@ -151,7 +198,7 @@ void check_causal(std::mt19937& gen, std::size_t count, std::size_t T, std::size
 TEST_CASE("batched causal products leave out the zeros and the masked cells, not a bit of the rest", "[gemm]") {
   std::mt19937 gen(32);
   for (causal_part part : {causal_part::none, causal_part::lower_c, causal_part::lower_a, causal_part::upper_a})
-    for (std::size_t T : {1, 5, 32, 37}) check_causal(gen, 3, T, 16, part);
+    for (std::size_t T : {1, 5, 32, 37}) check_causal(gen, 3, T, 16, part);  // T 1: one row a sequence
   check_causal(gen, 2, 300, 9, causal_part::lower_a);  // a sum longer than a slice: nothing left out, the same bits
   check_causal(gen, 2, 300, 9, causal_part::upper_a);
 }

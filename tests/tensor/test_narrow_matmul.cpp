@@ -12,6 +12,7 @@
 #include "half_reference.hpp"
 #include "support.hpp"
 #include "tensor/matmul.hpp"
+#include "tensor/gemm.hpp"
 #include "tensor/narrow_matmul.hpp"
 
 using namespace attention;
@@ -66,7 +67,33 @@ void check_products(std::mt19937& gen, weight_dtype type, std::size_t B, std::si
   });
 }
 
+// One row (a new token's position), which streams the narrow weight and
+// widens it in registers, against row 0 of the two-row product on the
+// widened weight (gemm's general, packed path), both layouts.
+void check_one_row(std::mt19937& gen, weight_dtype type, std::size_t k, std::size_t n) {
+  INFO(dtype_name(type) << ": one row of " << k << " against a weight of " << n << " outputs");
+  const tensor3 x = random_x(gen, 1, 2, k);
+  const weight out_in = random_weight(gen, type, n, k), in_out = random_weight(gen, type, k, n);
+  const matrix_ref one_row = row_major(x.data(), 1, k);
+  test_support::at_every_width([&](int) {
+    std::vector<float> general(2 * n), got(n, -7.0f), got_t(n, -7.0f);
+    gemm(row_major(x.data(), 2, k), row_major(out_in.wide.data(), n, k).t(), general.data(), n);
+    gemm_narrow_transposed(one_row, out_in.narrow, got_t.data(), n);
+    CHECK(std::memcmp(got_t.data(), general.data(), n * sizeof(float)) == 0);
+    gemm(row_major(x.data(), 2, k), row_major(in_out.wide.data(), k, n), general.data(), n);
+    gemm_narrow(one_row, in_out.narrow, got.data(), n);
+    CHECK(std::memcmp(got.data(), general.data(), n * sizeof(float)) == 0);
+  });
+}
+
 }  // namespace
+
+TEST_CASE("one row through a narrow weight has the bits of the widened weight's general product", "[narrow_matmul]") {
+  std::mt19937 gen(11);
+  for (weight_dtype type : {weight_dtype::f16, weight_dtype::bf16, weight_dtype::f32})
+    for (std::size_t k : {1, 3, 4, 5, 8, 9, 33, 577})
+      for (std::size_t n : {1, 3, 7, 8, 9, 16, 17, 61, 577}) check_one_row(gen, type, k, n);
+}
 
 TEST_CASE("narrow products equal the widened weight's bit for bit at sizes 1, 7, 33, 577", "[narrow_matmul]") {
   std::mt19937 gen(577);
