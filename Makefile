@@ -174,6 +174,7 @@ bench: native site deps-browser deps-scripts node_modules/.package-lock.json
 	if [[ " $(BENCH) " == *" model "* ]]; then node tests/bench/bench_peer.mjs $(NATIVE)/attention-model-split $(NATIVE)/attention-bench || missed=1; fi; \
 	if [[ " $(BENCH) " == *" model "* ]]; then node tests/bench/bench_families.mjs $(NATIVE)/attention-families-bench $(NATIVE)/attention-bench || missed=1; fi; \
 	if [[ " $(BENCH) " == *" model "* ]]; then node tests/bench/bench_generate.mjs $(NATIVE)/attention-model-split || missed=1; fi; \
+	if [[ " $(BENCH) " == *" model "* ]]; then node tests/bench/bench_lens.mjs || missed=1; fi; \
 	exit $$missed
 
 clean:

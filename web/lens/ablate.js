@@ -9,8 +9,6 @@ import { element, headName, headsOf } from './dom.js';
 export class AblateLens {
   constructor(body, panel) {
     this.panel = panel;
-    this.about = 'Click heads to switch them off (zero: their output becomes 0; mean: it becomes its average over the positions) '
-      + 'and compare what the model guesses after the last token, and its loss on this text, before and after: a head whose loss rises when it is off was doing work here.';
     this.named = null;
     const controls = element(body, 'div', { className: 'lens-ablate-controls' });
     const mode = element(controls, 'fieldset', { className: 'lens-mode' });
@@ -38,6 +36,16 @@ export class AblateLens {
     this.after.box.dataset.side = 'after';
     this.shape = null;
     this.at = null;  // an encoder's position (null: a GPT's last token)
+  }
+
+  // What the lens shows: a decoder's next token and loss; an encoder's guesses at one position (no loss).
+  get about() {
+    const off = 'Click heads to switch them off (zero: their output becomes 0; mean: it becomes its average over the positions) ';
+    if (this.panel.view.family?.causal === false) {
+      return `${off}and compare what the model guesses at the [MASK] (or the position the link’s at= names) before and after: `
+        + 'a head whose removal changes the guesses was doing work there. An encoder predicts no next token, so there is no loss.';
+    }
+    return `${off}and compare what the model guesses after the last token, and its loss on this text, before and after: a head whose loss rises when it is off was doing work here.`;
   }
 
   // The grid of heads, the mode and the request; a string: why nothing is asked.

@@ -106,11 +106,7 @@ export class LensPanel {
     const request = { ...asked, tokens: view.result.tokens };
     const key = JSON.stringify([id, request]);
     this.asked = key;
-    if (key === current.shown && current.worker === view.worker) {
-      this.box.dataset.state = current.problem ? 'error' : 'ready';
-      this.say(current.problem, Boolean(current.problem));
-      return this.showReplay(current.lens);
-    }
+    if (key === current.shown && current.worker === view.worker) return this.settle(current, request);
     this.ask(current, request, key);
   }
 
@@ -139,9 +135,20 @@ export class LensPanel {
     else current.lens.draw(answer, this.view);
     performance.measure('lens-draw', { start });  // the page's work for an answer (the worker's is its own)
     if (key !== this.asked) return this.update();  // asked again meanwhile
+    this.settle(current, request);
+  }
+
+  // The lens shown, answered: ready, or the core's one line. A refusal of the
+  // lens itself, with no setting of the learner's to blame (an encoder's logit
+  // lens), leaves that line alone: no key, pickers or replay round nothing.
+  settle(current, request) {
+    const { problem } = current;
+    const refused = Boolean(problem) && Object.keys(request).every((k) => k === 'what' || k === 'tokens');
+    current.body.hidden = refused;
     this.box.dataset.state = problem ? 'error' : 'ready';
     this.say(problem, Boolean(problem));
     this.showReplay(current.lens);
+    if (refused) this.replay.hidden = true;
   }
 
   say(text, error = false) {
