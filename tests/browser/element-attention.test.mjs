@@ -210,6 +210,10 @@ test('rows that do not sum to 1 are shown with a one-line note, not refused', as
   assert.equal(await p.getAttribute('attention-playground', 'data-state'), 'ready');
   assert.equal(await inside(p, '.attention-note', (n) => (n.hidden ? null : n.textContent)),
     '1 of 4 rows do not sum to 1 (within 0.001); head 0, row 1 ("y"), sums to 0.6000. Shown as given.');
+  // the graph's key does not claim what the note denies
+  const key = await inside(p, '.graph-key', (n) => n.textContent);
+  assert.match(key, /these given rows do not all sum to 1/);
+  assert.doesNotMatch(key, /weights sum to 1\./);
   await p.context().close();
 });
 

@@ -115,7 +115,7 @@ export class AttentionView {
     this.drawHeatmap();
     this.heatmap.canvas.setAttribute('aria-label', `${name}: the weights, ${T} × ${T}, a row per token listening, a column per token heard; arrow keys move between cells`);
     // the same tokens keep the graph's layout: another head only reweighs its edges
-    this.graph.show(headTrace(this.graphId, labels, weights, T, { causal: this.data.causal }), { head: 0, step: 'weights', progress: 1, batch: 0 });
+    this.graph.show(headTrace(this.graphId, labels, weights, T, { causal: this.data.causal, unnormalized: this.data.off.rows > 0 }), { head: 0, step: 'weights', progress: 1, batch: 0 });
     if (L * H > 1) this.grid.select(this.selected);
     this.onCell(this.heatmap.focus);
   }

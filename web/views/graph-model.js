@@ -14,6 +14,7 @@ export function graphModel(trace, { head, step, progress = 1, batch = 0 }, first
   const s = trace.summary;
   return {
     cross: s.cross,
+    unnormalized: Boolean(s.unnormalized),  // given weights whose rows do not all sum to 1
     step,
     progress,
     current: batch,

@@ -263,7 +263,9 @@ export class Graph {
       : step === 'masked'
       ? ` The mask removes the dashed edges.${scored}`
       : step === 'weights'
-      ? ' Thicker means more weight: each token’s incoming weights sum to 1.'
+      ? this.model.unnormalized
+        ? ' Thicker means more weight; these given rows do not all sum to 1 (the note says which).'
+        : ' Thicker means more weight: each token’s incoming weights sum to 1.'
       : ' Each token’s value travels along its edges, scaled by their weight, and they add up in the receiving token as its out.';
     const one = this.mode() === 'one' ? ' One query: the edges into the token picked (click a token, or arrow keys), with their numbers.' : '';
     return shape + now + one;

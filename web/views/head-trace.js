@@ -7,11 +7,11 @@
 // ones), their labels underlined with dots (marked-label.js).
 import { underline } from './marked-label.js';
 
-export function headTrace(id, labels, weights, T, { causal = true, marked = null } = {}) {
+export function headTrace(id, labels, weights, T, { causal = true, marked = null, unnormalized = false } = {}) {
   const keep = new Uint8Array(T * T).map((_, n) => (!causal || n % T <= Math.floor(n / T) ? 1 : 0));
   return {
     id,
-    summary: { batch: 1, query_length: T, context_length: T, cross: false, tokens: [labels], context_tokens: [labels], ...(marked && { marked: [marked], underline }) },
+    summary: { batch: 1, query_length: T, context_length: T, cross: false, tokens: [labels], context_tokens: [labels], ...(marked && { marked: [marked], underline }), ...(unnormalized && { unnormalized }) },
     keep: { shape: [T, T], data: keep },
     step: (_, name) => (name === 'weights' ? { shape: [T, T], data: weights } : null),
   };
