@@ -310,3 +310,73 @@ test('screenshots: each lens at 1280 × 720 and 390 × 844, light and dark; axe 
     }
   }
 });
+
+// A learner's review: the lenses are found from "Start here" and "Try:", and
+// opening them puts the focus on the tab; at 390 px the Head column stays
+// while the table scrolls, the tabs fit one row; the logit lens's legend says
+// what colour and number mean; attribution's colours and its logit mark are shown.
+test('the lenses are found from "Start here" and "Try:", and opening them focuses the tab', async () => {
+  const page = await openPage(env.browser, `${env.url}#model=text-gpt`);
+  await page.waitForSelector('.start-here:not([hidden]) .lens-line-open', { timeout: 30000 });
+  await page.click('.start-here .lens-line-open');
+  await page.waitForSelector('.lens-panel[data-state="ready"]', { timeout: 30000 });
+  assert.equal((await hashOf(page)).lens, 'scores');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.lens), 'scores', 'the focus is on the selected tab');
+  const top = await page.$eval('.lens-section', (s) => s.getBoundingClientRect().top);
+  assert.ok(top >= -1 && top < 720, `the panel is scrolled into view (top ${top})`);
+  // closed, then opened again by Enter on the button at the foot: the focus goes to the tab, not <body>
+  await page.click('.lens-close');
+  await page.focus('.lens-open');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.classList.contains('lens-tab'));
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-selected')), 'true');
+  // another model's "Try:" has the same line
+  const other = await openPage(env.browser, `${env.url}#model=test-models/wide.safetensors&text=the%20cat`);
+  await other.waitForSelector('.model-try:not([hidden]) .lens-line-open', { timeout: 120000 });
+  await other.click('.model-try .lens-line-open');
+  await other.waitForSelector('.lens-panel[data-lens="scores"]:not([hidden])', { timeout: 120000 });
+  assert.equal(await other.evaluate(() => document.activeElement.dataset.lens), 'scores');
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(other.problems, []);
+  for (const p of [page, other]) await p.context().close();
+});
+
+test('at 390 px: the Head column stays while the table scrolls, ablate buttons name their head, the tabs fit one row; the legends say what they mean', async () => {
+  const page = await lensPage('#model=text-gpt&lens=scores', { viewport: { width: 390, height: 844 } });
+  const button = page.locator('.lens-scores-table tr[data-head="0.2"] .lens-ablate-head');
+  assert.equal(await button.textContent(), 'Ablate 0.2');
+  assert.equal(await button.getAttribute('aria-label'), 'Ablate layer 0, head 2');
+  const stays = await page.$eval('.lens-scores-table', (table) => {
+    const scroll = table.parentElement;
+    scroll.scrollLeft = 300;
+    const head = table.querySelector('tbody th[scope="row"]');
+    return { scrolled: scroll.scrollLeft, left: head.getBoundingClientRect().left - scroll.getBoundingClientRect().left };
+  });
+  assert.ok(stays.scrolled > 100, 'the table is wider than the screen');
+  assert.ok(Math.abs(stays.left) < 1, `the Head column stays at the left edge (${stays.left})`);
+  // the tab strip: one row, and the close button short with its full name
+  const tops = await page.$$eval('.lens-tab', (tabs) => tabs.map((t) => t.getBoundingClientRect().top));
+  assert.equal(new Set(tops).size, 1, `the tabs on one row: ${tops}`);
+  assert.equal(await page.textContent('.lens-close'), 'Close');
+  assert.equal(await page.getAttribute('.lens-close', 'aria-label'), 'Close the lenses');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
+  // the logit lens: what colour and number mean; the last row is the output
+  await page.click('.lens-tab[data-lens="logit-lens"]');
+  await page.waitForSelector('.lens-panel[data-lens="logit-lens"][data-state="ready"]', { timeout: 30000 });
+  assert.match(await page.textContent('.lens-logit-lens .lens-legend'), /Colour: how likely the final choice \(bottom row\) already is\. Number: this guess’s own probability\./);
+  const rows = await page.$$eval('.lens-grid tbody th[scope="row"]', (ths) => ths.map((th) => th.textContent));
+  assert.match(rows.at(-1), /^after layer \d+ \(the output\)$/);
+  assert.ok(rows.slice(0, -1).every((r) => !r.includes('output')));
+  // attribution: a key for red and blue, and the logit's mark stands out of the total bar
+  await page.click('.lens-tab[data-lens="attribution"]');
+  await page.waitForSelector('.lens-panel[data-lens="attribution"][data-state="ready"]', { timeout: 30000 });
+  assert.match(await page.textContent('.lens-attribution-legend'), /red raises the logit, blue lowers it/);
+  const mark = await page.$eval('.lens-logit-mark', (m) => {
+    const r = m.getBoundingClientRect();
+    const bar = m.parentElement.querySelector('.lens-part-bar').getBoundingClientRect();
+    return { width: r.width, height: r.height, bar: bar.height };
+  });
+  assert.ok(mark.width >= 3 && mark.height > mark.bar + 6, `the logit's mark is visible beyond the bar: ${JSON.stringify(mark)}`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

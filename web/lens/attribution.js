@@ -42,6 +42,11 @@ export class AttributionLens {
     });
     this.token.addEventListener('change', () => panel.set({ token: this.token.value === '' ? null : Number(this.token.value) }));
     this.title = element(body, 'p', { className: 'lens-attribution-title' });
+    const legend = element(body, 'p', { className: 'legend lens-legend lens-attribution-legend' });
+    element(legend, 'span', { className: 'lens-key lens-key-up' });
+    element(legend, 'span', { textContent: 'red raises the logit, ' });
+    element(legend, 'span', { className: 'lens-key lens-key-down' });
+    element(legend, 'span', { textContent: 'blue lowers it; the line across the total bar is the logit the model computed' });
     this.chart = element(body, 'ol', { className: 'lens-waterfall' });
     this.chart.setAttribute('aria-label', 'Each part’s contribution to the logit');
     this.total = element(body, 'div', { className: 'lens-waterfall-total' });

@@ -32,7 +32,8 @@ export class LensPanel {
     const box = this.box = element(section, 'div', { className: 'lens-panel' });
     const top = element(box, 'div', { className: 'lens-top' });
     element(top, 'h3', { className: 'small-heading', textContent: 'What each head does: the lenses' });
-    const close = element(top, 'button', { type: 'button', className: 'lens-close', textContent: 'Close the lenses' });
+    const close = element(top, 'button', { type: 'button', className: 'lens-close', textContent: 'Close' });
+    close.setAttribute('aria-label', 'Close the lenses');
     close.addEventListener('click', () => this.set({ lens: null }));
     this.tabs = element(box, 'div', { className: 'lens-tabs' });
     this.tabs.setAttribute('role', 'tablist');

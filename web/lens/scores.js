@@ -105,9 +105,9 @@ export class ScoresLens {
     const role = roles.find(([key]) => key === best);
     element(tr, 'td', { className: 'lens-best-role', textContent: role ? role[1] : '—' }).dataset.role = best ?? '';
     const cell = element(tr, 'td');
-    const ablate = element(cell, 'button', { type: 'button', className: 'lens-ablate-head', textContent: 'Ablate' });
+    const ablate = element(cell, 'button', { type: 'button', className: 'lens-ablate-head', textContent: `Ablate ${name}` });
     ablate.setAttribute('aria-pressed', String(ablated));
-    ablate.setAttribute('aria-label', `Ablate head ${name}`);
+    ablate.setAttribute('aria-label', `Ablate layer ${head.layer}, head ${head.head}`);
     ablate.addEventListener('click', () => this.panel.toggleHead(head.layer, head.head, { open: true }));
     return tr;
   }
