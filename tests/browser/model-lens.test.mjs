@@ -380,3 +380,62 @@ test('at 390 px: the Head column stays while the table scrolls, ablate buttons n
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+test('ablation compares: each guess after has its change against before (or "new"), the loss says which way; heads named; the other lenses say every head is on', async () => {
+  const page = await lensPage('#model=text-gpt&lens=ablate&ablate=0.2');
+  assert.equal(await page.getAttribute('.lens-panel', 'data-state'), 'ready', await status(page));
+  const core = node.model.lens({ what: 'ablate', tokens: await tokensOf(page), heads: [[0, 2]], mode: 'zero' });
+  const before = new Map(core.before.top);
+  const shown = await page.$$eval('.lens-ablate-bars [data-side="after"] li', (items) => items.map((li) => [li.dataset.delta, li.querySelector('.lens-delta').textContent]));
+  assert.equal(shown.length, core.after.top.length);
+  core.after.top.forEach(([id, p], n) => {
+    if (!before.has(id)) return assert.deepEqual(shown[n], ['new', 'new']);
+    const d = (p - before.get(id)) * 100;
+    assert.ok(Math.abs(Number(shown[n][0]) - d) < 1e-9);
+    assert.equal(shown[n][1], `${d < 0 ? '−' : '+'}${Math.abs(d).toFixed(1)} pp`);
+  });
+  assert.match(await page.textContent('.lens-loss'), core.after.loss < core.before.loss ? /The loss fell: with them on, these heads were hurting/ : /The loss rose: these heads were helping/);
+  assert.match(await page.textContent('.lens-ablate-grid-title'), /“0\.2” is layer 0, head 2/);
+  // each lens says what you see and what to do, and glosses its jargon on first use
+  const about = async (id) => {
+    await page.click(`.lens-tab[data-lens="${id}"]`);
+    await page.waitForSelector(`.lens-panel[data-lens="${id}"]:not([data-state="busy"])`, { timeout: 30000 });
+    return page.textContent('.lens-about');
+  };
+  assert.match(await about('ablate'), /^What you see: .* ablate, that is switch off, .* What to do: /);
+  assert.match(await about('scores'), /^What you see: .* What to do: /);
+  assert.equal(await page.isVisible('.lens-all-on'), false, 'head scores: no note');
+  const logit = await about('logit-lens');
+  assert.match(logit, /^What you see: .*residual stream \(the running sum.*unembedding \(the matrix.* What to do: /);
+  // heads are off in the Ablate tab: the logit lens and attribution say they show every head on
+  assert.equal(await page.isVisible('.lens-all-on'), true);
+  assert.match(await page.textContent('.lens-all-on'), /Every head is on here; switching heads off applies to the Ablate tab/);
+  assert.match(await about('attribution'), /^What you see: .*logit \(its score before softmax.*MLP \(the feed-forward.* What to do: /);
+  assert.equal(await page.isVisible('.lens-all-on'), true);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the replay is under the lens and says why that head; attribution names the largest head part again for each position', async () => {
+  const page = await lensPage('#model=text-gpt&lens=attribution');
+  assert.equal(await page.getAttribute('.lens-panel', 'data-state'), 'ready', await status(page));
+  assert.ok(await page.$eval('.lens-replay', (b) => Boolean(document.querySelector('.lens-attribution').compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING)), 'the replay follows the lens');
+  const tokens = await tokensOf(page);
+  const strongest = (json) => json.parts.filter((p) => /^\d+\.\d+$/.test(p.name)).reduce((a, b) => (Math.abs(b.value) > Math.abs(a.value) ? b : a)).name;
+  const check = async (at) => {
+    await settled(page);
+    const core = node.model.lens({ what: 'attribution', tokens, position: at });
+    const name = strongest(core);
+    assert.match(await page.textContent('.lens-replay'), new RegExp(`^Replay layer ${name.split('.')[0]}, head ${name.split('.')[1]} \\(the head with the largest part\\)`));
+  };
+  await check(tokens.length - 1);
+  // a head the learner names: no reason given; another position: its own strongest head again
+  await page.click('.lens-waterfall [data-name="1.3"] button.lens-part-name');
+  assert.match(await page.textContent('.lens-replay'), /^Replay layer 1, head 3 step by step/);
+  for (const at of [1, 3]) {
+    await page.selectOption('.lens-attribution-controls select >> nth=0', String(at));
+    await check(at);
+  }
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -11,8 +11,10 @@ import { element, inkOn } from './dom.js';
 export class LogitLens {
   constructor(body, panel) {
     this.panel = panel;
-    this.about = 'Each row reads the residual stream after one more layer through the model’s final norm and unembedding, as if the model stopped there: '
-      + 'a cell shows the top next-token guess at that position and its probability, and its colour is the probability of the model’s final choice (bottom row), so you can see at which layer the answer appears; click a cell for its top 5.';
+    this.about = 'What you see: each row reads the residual stream (the running sum each layer adds its output to) after one more layer, '
+      + 'through the model’s final norm and unembedding (the matrix that turns it into a score, a logit, for each token), as if the model stopped there: '
+      + 'a cell shows the top next-token guess at that position and its probability, coloured by the probability of the model’s final choice (bottom row). '
+      + 'What to do: look down a column for the layer where the answer appears; click a cell for its top 5.';
     this.named = null;
     const legend = element(body, 'p', { className: 'legend lens-legend' });
     element(legend, 'span', { className: 'lens-legend-text', textContent: 'Colour: how likely the final choice (bottom row) already is. Number: this guess’s own probability.' });
