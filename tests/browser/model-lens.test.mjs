@@ -357,6 +357,9 @@ test('at 390 px: the Head column stays while the table scrolls, ablate buttons n
   // the tab strip: one row, and the close button short with its full name
   const tops = await page.$$eval('.lens-tab', (tabs) => tabs.map((t) => t.getBoundingClientRect().top));
   assert.equal(new Set(tops).size, 1, `the tabs on one row: ${tops}`);
+  assert.ok(await page.$eval('.lens-tabs', (strip) => strip.scrollWidth <= strip.clientWidth), 'the four tabs fit the strip at 390 px');
+  const [title, close] = await page.$$eval('.lens-top h3, .lens-close', (e) => e.map((x) => x.getBoundingClientRect().top));
+  assert.ok(Math.abs(title - close) < 12, 'Close beside the title, not on a line of its own');
   assert.equal(await page.textContent('.lens-close'), 'Close');
   assert.equal(await page.getAttribute('.lens-close', 'aria-label'), 'Close the lenses');
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));

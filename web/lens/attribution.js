@@ -44,7 +44,7 @@ export class AttributionLens {
     });
     this.token.addEventListener('change', () => panel.set({ token: this.token.value === '' ? null : Number(this.token.value) }));
     this.title = element(body, 'p', { className: 'lens-attribution-title' });
-    const legend = element(body, 'p', { className: 'legend lens-legend lens-attribution-legend' });
+    const legend = element(body, 'p', { className: 'note lens-attribution-legend' });
     element(legend, 'span', { className: 'lens-key lens-key-up' });
     element(legend, 'span', { textContent: 'red raises the logit, ' });
     element(legend, 'span', { className: 'lens-key lens-key-down' });
