@@ -65,7 +65,7 @@ function expectedTry(engine, tokens, first) {
     scores = [];  // no scores: no head named
   }
   const best = scores.reduce((b, s) => (!b || s.previous > b.previous ? s : b), null);
-  return [first, ...(best ? [`Look at layer ${best.layer}, head ${best.head} first: of all the heads, it looks most at the token just before (${best.previous.toFixed(2)} of each token’s attention, on this text).`] : []), headLine];
+  return [first, ...(best ? [`Look at layer ${best.layer}, head ${best.head} first: of all the heads, it looks most at the token just before (${best.previous.toFixed(2)} of each token’s attention, on this text).`] : []), headLine, 'What does each head do? Open the lenses'];
 }
 const tryShown = (page, want) => page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('.model-try:not([hidden]) li')].map((li) => li.textContent)) === w, JSON.stringify(want), { timeout: 10000 })
   .catch(async () => assert.deepEqual(await page.$$eval('.model-try li', (l) => l.map((e) => e.textContent)), want));

@@ -58,7 +58,8 @@ test('start here: the shipped model on a sentence names its clearest previous-to
       const look = await page.textContent('.start-here-look');
       assert.match(look, new RegExp(`Look at layer ${best.layer}, head ${best.head} first: it looks one character back\\. On this text ${best.previous.toFixed(2)} of each`));
       assert.match(await page.textContent('.start-here-what'), /^This is text-gpt, .* reading “To be, or not to be”: 19 characters/);
-      assert.equal(await page.$$eval('.start-here-next li', (l) => l.length), 3);
+      assert.equal(await page.$$eval('.start-here-next li', (l) => l.length), 4);
+      assert.equal(await page.textContent('.start-here-next li:last-child'), 'What does each head do? Open the lenses');
       await shot(page, `model-start-here-${width}-${colorScheme}`);
       assert.deepEqual(await axe(page), []);
       // the box's button shows that head large

@@ -310,3 +310,135 @@ test('screenshots: each lens at 1280 × 720 and 390 × 844, light and dark; axe 
     }
   }
 });
+
+// A learner's review: the lenses are found from "Start here" and "Try:", and
+// opening them puts the focus on the tab; at 390 px the Head column stays
+// while the table scrolls, the tabs fit one row; the logit lens's legend says
+// what colour and number mean; attribution's colours and its logit mark are shown.
+test('the lenses are found from "Start here" and "Try:", and opening them focuses the tab', async () => {
+  const page = await openPage(env.browser, `${env.url}#model=text-gpt`);
+  await page.waitForSelector('.start-here:not([hidden]) .lens-line-open', { timeout: 30000 });
+  await page.click('.start-here .lens-line-open');
+  await page.waitForSelector('.lens-panel[data-state="ready"]', { timeout: 30000 });
+  assert.equal((await hashOf(page)).lens, 'scores');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.lens), 'scores', 'the focus is on the selected tab');
+  const top = await page.$eval('.lens-section', (s) => s.getBoundingClientRect().top);
+  assert.ok(top >= -1 && top < 720, `the panel is scrolled into view (top ${top})`);
+  // closed, then opened again by Enter on the button at the foot: the focus goes to the tab, not <body>
+  await page.click('.lens-close');
+  await page.focus('.lens-open');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.classList.contains('lens-tab'));
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-selected')), 'true');
+  // another model's "Try:" has the same line
+  const other = await openPage(env.browser, `${env.url}#model=test-models/wide.safetensors&text=the%20cat`);
+  await other.waitForSelector('.model-try:not([hidden]) .lens-line-open', { timeout: 120000 });
+  await other.click('.model-try .lens-line-open');
+  await other.waitForSelector('.lens-panel[data-lens="scores"]:not([hidden])', { timeout: 120000 });
+  assert.equal(await other.evaluate(() => document.activeElement.dataset.lens), 'scores');
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual(other.problems, []);
+  for (const p of [page, other]) await p.context().close();
+});
+
+test('at 390 px: the Head column stays while the table scrolls, ablate buttons name their head, the tabs fit one row; the legends say what they mean', async () => {
+  const page = await lensPage('#model=text-gpt&lens=scores', { viewport: { width: 390, height: 844 } });
+  const button = page.locator('.lens-scores-table tr[data-head="0.2"] .lens-ablate-head');
+  assert.equal(await button.textContent(), 'Ablate 0.2');
+  assert.equal(await button.getAttribute('aria-label'), 'Ablate layer 0, head 2');
+  const stays = await page.$eval('.lens-scores-table', (table) => {
+    const scroll = table.parentElement;
+    scroll.scrollLeft = 300;
+    const head = table.querySelector('tbody th[scope="row"]');
+    return { scrolled: scroll.scrollLeft, left: head.getBoundingClientRect().left - scroll.getBoundingClientRect().left };
+  });
+  assert.ok(stays.scrolled > 100, 'the table is wider than the screen');
+  assert.ok(Math.abs(stays.left) < 1, `the Head column stays at the left edge (${stays.left})`);
+  // the tab strip: one row, and the close button short with its full name
+  const tops = await page.$$eval('.lens-tab', (tabs) => tabs.map((t) => t.getBoundingClientRect().top));
+  assert.equal(new Set(tops).size, 1, `the tabs on one row: ${tops}`);
+  assert.ok(await page.$eval('.lens-tabs', (strip) => strip.scrollWidth <= strip.clientWidth), 'the four tabs fit the strip at 390 px');
+  const [title, close] = await page.$$eval('.lens-top h3, .lens-close', (e) => e.map((x) => x.getBoundingClientRect().top));
+  assert.ok(Math.abs(title - close) < 12, 'Close beside the title, not on a line of its own');
+  assert.equal(await page.textContent('.lens-close'), 'Close');
+  assert.equal(await page.getAttribute('.lens-close', 'aria-label'), 'Close the lenses');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
+  // the logit lens: what colour and number mean; the last row is the output
+  await page.click('.lens-tab[data-lens="logit-lens"]');
+  await page.waitForSelector('.lens-panel[data-lens="logit-lens"][data-state="ready"]', { timeout: 30000 });
+  assert.match(await page.textContent('.lens-logit-lens .lens-legend'), /Colour: how likely the final choice \(bottom row\) already is\. Number: this guess’s own probability\./);
+  const rows = await page.$$eval('.lens-grid tbody th[scope="row"]', (ths) => ths.map((th) => th.textContent));
+  assert.match(rows.at(-1), /^after layer \d+ \(the output\)$/);
+  assert.ok(rows.slice(0, -1).every((r) => !r.includes('output')));
+  // attribution: a key for red and blue, and the logit's mark stands out of the total bar
+  await page.click('.lens-tab[data-lens="attribution"]');
+  await page.waitForSelector('.lens-panel[data-lens="attribution"][data-state="ready"]', { timeout: 30000 });
+  assert.match(await page.textContent('.lens-attribution-legend'), /red raises the logit, blue lowers it/);
+  const mark = await page.$eval('.lens-logit-mark', (m) => {
+    const r = m.getBoundingClientRect();
+    const bar = m.parentElement.querySelector('.lens-part-bar').getBoundingClientRect();
+    return { width: r.width, height: r.height, bar: bar.height };
+  });
+  assert.ok(mark.width >= 3 && mark.height > mark.bar + 6, `the logit's mark is visible beyond the bar: ${JSON.stringify(mark)}`);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('ablation compares: each guess after has its change against before (or "new"), the loss says which way; heads named; the other lenses say every head is on', async () => {
+  const page = await lensPage('#model=text-gpt&lens=ablate&ablate=0.2');
+  assert.equal(await page.getAttribute('.lens-panel', 'data-state'), 'ready', await status(page));
+  const core = node.model.lens({ what: 'ablate', tokens: await tokensOf(page), heads: [[0, 2]], mode: 'zero' });
+  const before = new Map(core.before.top);
+  const shown = await page.$$eval('.lens-ablate-bars [data-side="after"] li', (items) => items.map((li) => [li.dataset.delta, li.querySelector('.lens-delta').textContent]));
+  assert.equal(shown.length, core.after.top.length);
+  core.after.top.forEach(([id, p], n) => {
+    if (!before.has(id)) return assert.deepEqual(shown[n], ['new', 'new']);
+    const d = (p - before.get(id)) * 100;
+    assert.ok(Math.abs(Number(shown[n][0]) - d) < 1e-9);
+    assert.equal(shown[n][1], `${d < 0 ? '−' : '+'}${Math.abs(d).toFixed(1)} pp`);
+  });
+  assert.match(await page.textContent('.lens-loss'), core.after.loss < core.before.loss ? /The loss fell: with them on, these heads were hurting/ : /The loss rose: these heads were helping/);
+  assert.match(await page.textContent('.lens-ablate-grid-title'), /“0\.2” is layer 0, head 2/);
+  // each lens says what you see and what to do, and glosses its jargon on first use
+  const about = async (id) => {
+    await page.click(`.lens-tab[data-lens="${id}"]`);
+    await page.waitForSelector(`.lens-panel[data-lens="${id}"]:not([data-state="busy"])`, { timeout: 30000 });
+    return page.textContent('.lens-about');
+  };
+  assert.match(await about('ablate'), /^What you see: .* ablate, that is switch off, .* What to do: /);
+  assert.match(await about('scores'), /^What you see: .* What to do: /);
+  assert.equal(await page.isVisible('.lens-all-on'), false, 'head scores: no note');
+  const logit = await about('logit-lens');
+  assert.match(logit, /^What you see: .*residual stream \(the running sum.*unembedding \(the matrix.* What to do: /);
+  // heads are off in the Ablate tab: the logit lens and attribution say they show every head on
+  assert.equal(await page.isVisible('.lens-all-on'), true);
+  assert.match(await page.textContent('.lens-all-on'), /Every head is on here; switching heads off applies to the Ablate tab/);
+  assert.match(await about('attribution'), /^What you see: .*logit \(its score before softmax.*MLP \(the feed-forward.* What to do: /);
+  assert.equal(await page.isVisible('.lens-all-on'), true);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the replay is under the lens and says why that head; attribution names the largest head part again for each position', async () => {
+  const page = await lensPage('#model=text-gpt&lens=attribution');
+  assert.equal(await page.getAttribute('.lens-panel', 'data-state'), 'ready', await status(page));
+  assert.ok(await page.$eval('.lens-replay', (b) => Boolean(document.querySelector('.lens-attribution').compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING)), 'the replay follows the lens');
+  const tokens = await tokensOf(page);
+  const strongest = (json) => json.parts.filter((p) => /^\d+\.\d+$/.test(p.name)).reduce((a, b) => (Math.abs(b.value) > Math.abs(a.value) ? b : a)).name;
+  const check = async (at) => {
+    await settled(page);
+    const core = node.model.lens({ what: 'attribution', tokens, position: at });
+    const name = strongest(core);
+    assert.match(await page.textContent('.lens-replay'), new RegExp(`^Replay layer ${name.split('.')[0]}, head ${name.split('.')[1]} \\(the head with the largest part\\)`));
+  };
+  await check(tokens.length - 1);
+  // a head the learner names: no reason given; another position: its own strongest head again
+  await page.click('.lens-waterfall [data-name="1.3"] button.lens-part-name');
+  assert.match(await page.textContent('.lens-replay'), /^Replay layer 1, head 3 step by step/);
+  for (const at of [1, 3]) {
+    await page.selectOption('.lens-attribution-controls select >> nth=0', String(at));
+    await check(at);
+  }
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -22,7 +22,7 @@ export class AblateLens {
       return input;
     });
     this.gridBox = element(controls, 'div', { className: 'lens-ablate-grid-box' });
-    element(this.gridBox, 'p', { className: 'lens-ablate-grid-title', textContent: 'Heads to switch off (rows: layers)' });
+    element(this.gridBox, 'p', { className: 'lens-ablate-grid-title', textContent: 'Heads to switch off (rows: layers; “0.2” is layer 0, head 2)' });
     this.grid = element(this.gridBox, 'div', { className: 'lens-ablate-grid' });
     this.grid.setAttribute('role', 'group');
     this.grid.setAttribute('aria-label', 'Heads to ablate');
@@ -40,12 +40,12 @@ export class AblateLens {
 
   // What the lens shows: a decoder's next token and loss; an encoder's guesses at one position (no loss).
   get about() {
-    const off = 'Click heads to switch them off (zero: their output becomes 0; mean: it becomes its average over the positions) ';
+    const what = 'What you see: what the model guesses with every head on (before) and with the heads you ablate, that is switch off, replaced (after; zero: their output becomes 0, mean: its average over the positions)';
+    const todo = 'What to do: click heads in the grid to switch them off or on again, and compare.';
     if (this.panel.view.family?.causal === false) {
-      return `${off}and compare what the model guesses at the [MASK] (or the position the link’s at= names) before and after: `
-        + 'a head whose removal changes the guesses was doing work there. An encoder predicts no next token, so there is no loss.';
+      return `${what}, at the [MASK] (or the position the link’s at= names): a head whose removal changes the guesses was doing work there. An encoder predicts no next token, so there is no loss. ${todo}`;
     }
-    return `${off}and compare what the model guesses after the last token, and its loss on this text, before and after: a head whose loss rises when it is off was doing work here.`;
+    return `${what}, after the last token, and the loss on this text: a head whose loss rises when it is off was doing work here. ${todo}`;
   }
 
   // The grid of heads, the mode and the request; a string: why nothing is asked.
@@ -54,6 +54,7 @@ export class AblateLens {
     this.drawGrid(heads);
     for (const input of this.modes) input.checked = input.value === (settings.mode === 'mean' ? 'mean' : 'zero');
     this.named = heads.length ? { layer: heads.at(-1)[0], head: heads.at(-1)[1] } : null;
+    this.why = 'the last head switched off';
     if (!heads.length) return 'No head is switched off yet: click one in the grid, or a head’s “Ablate” in the head scores.';
     const request = { what: 'ablate', heads, mode: settings.mode === 'mean' ? 'mean' : 'zero' };
     // an encoder's guesses are its masked-LM head's at a position: at=, else its first [MASK] (lens-v1.md)
@@ -86,6 +87,22 @@ export class AblateLens {
     this.clearButton.disabled = on.size === 0;
   }
 
+  // Each guess after, against before: its change in percentage points (the
+  // difference of the core's two probabilities, for display), or "new" when
+  // it was not among the guesses before.
+  deltas(json) {
+    const before = new Map(json.before.top.map(([id, p]) => [id, p]));
+    [...this.after.list.children].forEach((item, n) => {
+      item.querySelector('.lens-delta')?.remove();
+      const [id, p] = json.after.top[n];
+      const d = before.has(id) ? (p - before.get(id)) * 100 : null;
+      const text = d === null ? 'new' : `${d < 0 ? '−' : '+'}${Math.abs(d).toFixed(1)} pp`;
+      const span = element(item, 'span', { className: `lens-delta${d === null ? ' lens-delta-new' : d < 0 ? ' lens-delta-down' : ''}`, textContent: text });
+      span.title = d === null ? 'not among the guesses before' : 'change from before, in percentage points';
+      item.dataset.delta = d === null ? 'new' : String(d);
+    });
+  }
+
   clear() {
     this.loss.textContent = '';
     this.before.box.hidden = this.after.box.hidden = true;
@@ -99,10 +116,14 @@ export class AblateLens {
     const where = this.at === null ? `Next token after the last token, ${JSON.stringify(view.labels.at(-1))}` : `The guesses for position ${this.at}, ${JSON.stringify(view.labels[this.at] ?? '')}`;
     this.before.show(label(json.before.top), 'Before: every head on', `${where}: the model as it is.`);
     this.after.show(label(json.after.top), `After: ${names} off`, `The same, with the output of ${json.heads.length === 1 ? 'head' : 'heads'} ${names} replaced by ${how}.`);
+    this.deltas(json);
     const loss = (v) => (v === null ? '—' : v.toFixed(4));
+    // which way it went: a comparison of the core's two numbers
+    const way = json.after.loss < json.before.loss ? ' The loss fell: with them on, these heads were hurting the guesses on this text.'
+      : json.after.loss > json.before.loss ? ' The loss rose: these heads were helping the guesses on this text.' : '';
     this.loss.textContent = json.before.loss === null
       ? (this.at === null ? 'Loss: one token has no next token to predict, so no loss.' : 'Loss: an encoder predicts no next token, so no loss.')
-      : `Loss on this text (the mean cross-entropy of each next token): ${loss(json.before.loss)} before, ${loss(json.after.loss)} after.`;
+      : `Loss on this text (the mean cross-entropy of each next token): ${loss(json.before.loss)} before, ${loss(json.after.loss)} after.${way}`;
     this.loss.dataset.before = String(json.before.loss);
     this.loss.dataset.after = String(json.after.loss);
   }

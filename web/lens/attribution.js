@@ -22,8 +22,10 @@ export function partLabel(name) {
 export class AttributionLens {
   constructor(body, panel) {
     this.panel = panel;
-    this.about = 'The chosen token’s logit at the chosen position, split into what each part of the model wrote into the residual stream: '
-      + 'a bar to the right raised the logit and one to the left lowered it, each starts where the one above ended, and the last ends at the total, the logit itself.';
+    this.about = 'What you see: the chosen token’s logit (its score before softmax turns scores into probabilities) at the chosen position, '
+      + 'split into what each part of the model wrote into the residual stream (the running sum each layer adds its output to): the embeddings, each head, each MLP (the feed-forward block after attention). '
+      + 'A bar to the right raised the logit and one to the left lowered it; each starts where the one above ended, and the last ends at the total, the logit itself. '
+      + 'What to do: pick a position and a token; click a head’s name to show it above.';
     this.named = null;
     const controls = element(body, 'div', { className: 'lens-attribution-controls' });
     const field = (text) => {
@@ -42,6 +44,11 @@ export class AttributionLens {
     });
     this.token.addEventListener('change', () => panel.set({ token: this.token.value === '' ? null : Number(this.token.value) }));
     this.title = element(body, 'p', { className: 'lens-attribution-title' });
+    const legend = element(body, 'p', { className: 'note lens-attribution-legend' });
+    element(legend, 'span', { className: 'lens-key lens-key-up' });
+    element(legend, 'span', { textContent: 'red raises the logit, ' });
+    element(legend, 'span', { className: 'lens-key lens-key-down' });
+    element(legend, 'span', { textContent: 'blue lowers it; the line across the total bar is the logit the model computed' });
     this.chart = element(body, 'ol', { className: 'lens-waterfall' });
     this.chart.setAttribute('aria-label', 'Each part’s contribution to the logit');
     this.total = element(body, 'div', { className: 'lens-waterfall-total' });
@@ -96,9 +103,9 @@ export class AttributionLens {
     const x = (v) => `${((v - lo) / (hi - lo || 1)) * 100}%`;
     const heads = json.parts.filter(({ name }) => /^\d+\.\d+$/.test(name));
     const strongest = heads.reduce((a, b) => (Math.abs(b.value) > Math.abs(a.value) ? b : a), heads[0]);
-    if (!this.named || !heads.some(({ name }) => name === `${this.named.layer}.${this.named.head}`)) {
-      this.named = strongest ? { layer: Number(strongest.name.split('.')[0]), head: Number(strongest.name.split('.')[1]) } : null;
-    }
+    // each new answer (another position or token) names its own strongest head for the replay
+    this.named = strongest ? { layer: Number(strongest.name.split('.')[0]), head: Number(strongest.name.split('.')[1]) } : null;
+    this.why = 'the head with the largest part';
     this.chart.textContent = '';
     json.parts.forEach(({ name, value }, n) => {
       const item = element(this.chart, 'li', { className: `lens-part ${value < 0 ? 'lens-down' : 'lens-up'}` });

@@ -8,7 +8,7 @@
 // Only the page's Model view has them (the one that can open a head in the
 // playground): an author's figure (the element's view="model") stays as it was.
 export function buildLens(view, parent, label) {
-  if (!view.onOpenHead) return { update() {} };
+  if (!view.onOpenHead) return { update() {}, open() {} };
   const section = document.createElement('section');
   section.className = 'lens-section';
   section.setAttribute('aria-label', 'What each head does');
@@ -20,12 +20,19 @@ export function buildLens(view, parent, label) {
   section.append(open);
   parent.append(section);
   const hook = { section, open, panel: null, loading: null };
-  open.addEventListener('click', () => {
-    view.settings.lens = 'scores';
-    view.onState(view.settings);
-    updateLens(view, hook, label);
-  });
-  return { update: () => updateLens(view, hook, label) };
+  // opened (this button, or a line of "Start here" or "Try:"): the panel in
+  // view, and the focus on its tab (not left on <body> when the button hides)
+  const show = async () => {
+    if (!view.settings.lens) {
+      view.settings.lens = 'scores';
+      view.onState(view.settings);
+    }
+    await updateLens(view, hook, label);
+    section.scrollIntoView({ block: 'start' });
+    section.querySelector('.lens-tab[aria-selected="true"]')?.focus();
+  };
+  open.addEventListener('click', show);
+  return { update: () => updateLens(view, hook, label), open: show };
 }
 
 // After each run the view drew (a keystroke, another model, a link followed):

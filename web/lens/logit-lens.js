@@ -11,11 +11,14 @@ import { element, inkOn } from './dom.js';
 export class LogitLens {
   constructor(body, panel) {
     this.panel = panel;
-    this.about = 'Each row reads the residual stream after one more layer through the model’s final norm and unembedding, as if the model stopped there: '
-      + 'a cell shows the top next-token guess at that position and its probability, and its colour is the probability of the model’s final choice (bottom row), so you can see at which layer the answer appears; click a cell for its top 5.';
+    this.about = 'What you see: each row reads the residual stream (the running sum each layer adds its output to) after one more layer, '
+      + 'through the model’s final norm and unembedding (the matrix that turns it into a score, a logit, for each token), as if the model stopped there: '
+      + 'a cell shows the top next-token guess at that position and its probability, coloured by the probability of the model’s final choice (bottom row). '
+      + 'What to do: look down a column for the layer where the answer appears; click a cell for its top 5.';
     this.named = null;
     const legend = element(body, 'p', { className: 'legend lens-legend' });
-    element(legend, 'span', { className: 'legend-label', textContent: 'probability of the final choice 0' });
+    element(legend, 'span', { className: 'lens-legend-text', textContent: 'Colour: how likely the final choice (bottom row) already is. Number: this guess’s own probability.' });
+    element(legend, 'span', { className: 'legend-label', textContent: '0' });
     element(legend, 'span', { className: 'legend-bar legend-sequential' });
     element(legend, 'span', { className: 'legend-label', textContent: '1' });
     const scroll = element(body, 'div', { className: 'lens-scroll' });
@@ -38,7 +41,11 @@ export class LogitLens {
     this.detail.textContent = '';
   }
 
-  rowName(row) { return row === 0 ? 'embeddings' : `after layer ${row - 1}`; }
+  // the last row is what the model outputs: named so
+  rowName(row) {
+    const last = this.json && row === this.json.layers.length - 1;
+    return row === 0 ? 'embeddings' : `after layer ${row - 1}${last ? ' (the output)' : ''}`;
+  }
 
   // The grid as one piece of markup (every text escaped): 13 layers × 120
   // positions is 1,560 buttons, which element by element took the page a long task.

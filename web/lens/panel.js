@@ -32,7 +32,8 @@ export class LensPanel {
     const box = this.box = element(section, 'div', { className: 'lens-panel' });
     const top = element(box, 'div', { className: 'lens-top' });
     element(top, 'h3', { className: 'small-heading', textContent: 'What each head does: the lenses' });
-    const close = element(top, 'button', { type: 'button', className: 'lens-close', textContent: 'Close the lenses' });
+    const close = element(top, 'button', { type: 'button', className: 'lens-close', textContent: 'Close' });
+    close.setAttribute('aria-label', 'Close the lenses');
     close.addEventListener('click', () => this.set({ lens: null }));
     this.tabs = element(box, 'div', { className: 'lens-tabs' });
     this.tabs.setAttribute('role', 'tablist');
@@ -41,6 +42,8 @@ export class LensPanel {
     this.page = element(box, 'div', { className: 'lens-page' });
     this.page.setAttribute('role', 'tabpanel');
     this.about = element(this.page, 'p', { className: 'lens-about' });
+    this.allOn = element(this.page, 'p', { className: 'note lens-all-on', hidden: true,
+      textContent: 'Every head is on here; switching heads off applies to the Ablate tab.' });
     this.replay = element(this.page, 'button', { type: 'button', className: 'lens-replay', hidden: true });
     this.replay.addEventListener('click', () => this.replayHead());
     this.status = element(this.page, 'p', { className: 'lens-status' });
@@ -55,6 +58,7 @@ export class LensPanel {
       const body = element(this.page, 'div', { className: `lens-body lens-${id}`, hidden: true });
       this.lenses.set(id, { tab, body, lens: new Lens(body, this) });
     }
+    this.page.append(this.replay);  // under what the lens shows: the head it names is read there first
   }
 
   // The learner changed a lens setting: into the view's settings (and the link), then drawn.
@@ -94,6 +98,8 @@ export class LensPanel {
     }
     this.box.dataset.lens = id;
     this.about.textContent = current.lens.about;
+    // the logit lens and attribution read the whole model, whatever the Ablate tab switched off
+    this.allOn.hidden = !(id === 'logit-lens' || id === 'attribution') || !headsOf(view.settings.ablate).length;
     const asked = current.lens.request(view.settings, view.result.tokens);
     if (typeof asked === 'string') {  // nothing to ask yet (no head ablated): why
       this.asked = current.shown = null;
@@ -163,7 +169,8 @@ export class LensPanel {
     this.replay.hidden = !this.view.onOpenHead || !this.view.hasHeads();
     this.replay.dataset.layer = String(layer);
     this.replay.dataset.head = String(head);
-    this.replay.textContent = lens.named ? `Replay layer ${layer}, head ${head} step by step in the playground`
+    const why = lens.named && lens.why ? ` (${lens.why})` : '';
+    this.replay.textContent = lens.named ? `Replay layer ${layer}, head ${head}${why} step by step in the playground`
       : `Replay the head selected above (layer ${layer}, head ${head}) step by step in the playground`;
   }
 
@@ -183,6 +190,7 @@ export class LensPanel {
   // Names a head in the Model view (its grid, heatmap and graph follow) and for the replay.
   selectHead(lens, layer, head) {
     lens.named = { layer, head };
+    lens.why = '';  // the learner's own choice
     this.view.select({ layer, head });
     this.showReplay(lens);
   }

@@ -28,9 +28,10 @@ const columns = [['head', 'Head'], ...roles.map(([key, name]) => [key, name]), [
 export class ScoresLens {
   constructor(body, panel) {
     this.panel = panel;
-    this.about = 'Each row is one head, scored from 0 to 1 by how much of its attention goes where a role looks: '
+    this.about = 'What you see: each row is one head, scored from 0 to 1 by how much of its attention goes where a role looks: '
       + 'previous-token to the token just before, first-token to the first token, duplicate-token to earlier copies of the same token, '
-      + 'induction to the token after an earlier copy (on a random sequence repeated twice, below); a head’s best match is its largest score, and a column header sorts by it.';
+      + 'induction to the token after an earlier copy (on a random sequence repeated twice, below); a head’s best match is its largest score. '
+      + 'What to do: click a column header to sort by it, a head’s name to show it above, or its “Ablate” to switch it off (ablate: replace its output) and see what changes.';
     this.named = null;
     this.sort = { key: 'head', descending: false };
     this.json = null;
@@ -105,9 +106,9 @@ export class ScoresLens {
     const role = roles.find(([key]) => key === best);
     element(tr, 'td', { className: 'lens-best-role', textContent: role ? role[1] : '—' }).dataset.role = best ?? '';
     const cell = element(tr, 'td');
-    const ablate = element(cell, 'button', { type: 'button', className: 'lens-ablate-head', textContent: 'Ablate' });
+    const ablate = element(cell, 'button', { type: 'button', className: 'lens-ablate-head', textContent: `Ablate ${name}` });
     ablate.setAttribute('aria-pressed', String(ablated));
-    ablate.setAttribute('aria-label', `Ablate head ${name}`);
+    ablate.setAttribute('aria-label', `Ablate layer ${head.layer}, head ${head.head}`);
     ablate.addEventListener('click', () => this.panel.toggleHead(head.layer, head.head, { open: true }));
     return tr;
   }

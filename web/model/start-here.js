@@ -21,10 +21,17 @@ function dismissed() {
   }
 }
 
+// "What does each head do?": a line whose button opens the lenses (lens/hook.js),
+// which otherwise wait at the foot of the view. try-list.js has it too.
+export function lensLine(list, onLenses) {
+  const item = element(list, 'li', { className: 'lens-line', textContent: 'What does each head do? ' });
+  element(item, 'button', { type: 'button', className: 'lens-line-open', textContent: 'Open the lenses' }).addEventListener('click', onLenses);
+}
+
 export class StartHere {
   // parent: where the box goes (first); shipped: the shipped model's id;
-  // onSelect({layer, head}): "Show this head"
-  constructor(parent, { shipped, onSelect }) {
+  // onSelect({layer, head}): "Show this head"; onLenses(): opens the lenses
+  constructor(parent, { shipped, onSelect, onLenses }) {
     this.shipped = shipped;
     this.onSelect = onSelect;
     this.closed = dismissed();
@@ -48,6 +55,7 @@ export class StartHere {
       'Point at a token (or focus it and use the arrow keys): the bars show what the model guesses comes after it.',
       'Open the head in the playground: every number of its attention, and how each was computed.',
     ]) element(next, 'li', { textContent: text });
+    lensLine(next, onLenses);
   }
 
   dismiss() {

@@ -4,6 +4,8 @@
 // family sentence saying what to do first, and, when the core scores the
 // last run's heads, which head to look at. Only on the page, never in an
 // author's figure (the view makes it only where it makes "Start here").
+import { lensLine } from './start-here.js';
+
 const dismissedKey = 'attention-playground:model-try';
 
 function element(parent, tag, props = {}) {
@@ -32,8 +34,9 @@ export function tryLines({ mode }) {
 }
 
 export class TryList {
-  // after: the element the list follows (the family sentence's place)
-  constructor(after) {
+  // after: the element the list follows (the family sentence's place); onLenses(): opens the lenses
+  constructor(after, onLenses) {
+    this.onLenses = onLenses;
     this.closed = dismissed();
     this.asked = 0;
     this.box = document.createElement('div');
@@ -77,6 +80,7 @@ export class TryList {
     if (best) lines.splice(1, 0, `Look at layer ${best.layer}, head ${best.head} first: of all the heads, it looks most at the token just before (${best.previous.toFixed(2)} of each token’s attention, on this text).`);
     this.list.textContent = '';
     for (const text of lines) element(this.list, 'li', { textContent: text });
+    lensLine(this.list, this.onLenses);
     this.box.dataset.head = best ? `${best.layer}.${best.head}` : '';
     this.box.hidden = false;
   }

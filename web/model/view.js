@@ -66,9 +66,9 @@ export class ModelView {
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
     this.generated = new Generated(this);  // which tokens Generate wrote
-    this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s) => this.select(s) }) : null;
+    this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s) => this.select(s), onLenses: () => this.lens.open() }) : null;
     // any other model's "Try:" lines, where "Start here" may show (the page, not a figure)
-    this.tryList = startHere ? new TryList(this.facts) : null;
+    this.tryList = startHere ? new TryList(this.facts, () => this.lens.open()) : null;
   }
 
   build(root) {
