@@ -1,10 +1,9 @@
 // Embind glue of the model module (attention-model.wasm), which only the
-// Model view loads: a Model holds one model file's GPT, opened from its
-// header, or one Hugging Face folder's model (Llama family, BERT: its
-// config.json, then each shard's header, then each shard's data), fed its
-// data in chunks (any size, in file order) through one staging buffer, then
-// run on token sequences by the one forward(). Answers are JSON text or
-// typed-array copies; every error is the core's one line.
+// Model view loads: a Model holds one open model (model_source.hpp: a model
+// file's GPT or a Hugging Face folder's model, fed in chunks) and its last
+// run on a token sequence by the one forward(), with what the page reads of
+// it. Answers are JSON text or typed-array copies; every error is the core's
+// one line.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -21,16 +20,15 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.hpp"
-#include "numbers.hpp"
-#include "folder_open.hpp"
 #include "lens_request.hpp"
-#include "model_info.hpp"
+#include "model_source.hpp"
+#include "numbers.hpp"
+#include "tempered_arrays.hpp"
 #include "text.hpp"
 #include "errors/check.hpp"
+#include "lens/lens.hpp"
 #include "models/folder_trace.hpp"
 #include "models/generate.hpp"
-#include "models/hf_config.hpp"
-#include "models/model_loader.hpp"
 #include "models/model_trace.hpp"
 #include "models/parameter_counts.hpp"
 #include "models/vocabulary.hpp"
@@ -38,13 +36,11 @@
 namespace {
 
 using emscripten::val;
-using glue::error_of;
 using glue::index_of;
 using glue::json_or_error;
+using glue::out_of_memory;
 using glue::utf8_of;
 using glue::whole;
-
-constexpr const char* out_of_memory = "out of memory: the model is too large for this browser tab";
 
 val float32_copy(const float* data, std::size_t n) {
   return val::global("Float32Array").new_(emscripten::typed_memory_view(n, data));
@@ -54,156 +50,31 @@ val int32_copy(const std::int32_t* data, std::size_t n) {
   return val::global("Int32Array").new_(emscripten::typed_memory_view(n, data));
 }
 
-// A byte count from JS: a whole number of bytes up to 2⁵³.
-std::uint64_t bytes_of(double n, const char* what) {
-  ATTENTION_CHECK(whole(n, glue::largest_seed), what, ": ", glue::js_number(n), " is not a size in bytes");
-  return static_cast<std::uint64_t>(n);
-}
-
 class model {
  public:
-  // The staging buffer, n bytes: JS copies the next bytes of the file into
-  // this view at once (growing memory would detach it), then calls
-  // headerLength, open or feed. n not a whole number below 2³², or more than
-  // memory holds: an empty view, the buffer freed (copying into it throws
-  // JS's RangeError; the feed after it is refused).
-  val buffer(double n) {
-    const std::string message = error_of([&] { staging_.resize(index_of(n, "bytes")); }, out_of_memory);
-    if (!message.empty()) release_staging();
-    return val(emscripten::typed_memory_view(staging_.size(), staging_.data()));
-  }
-
-  // {"length": N} from the file's first 8 bytes in the buffer, or {"error"}.
-  std::string header_length(double file_size) {
-    return json_or_error([&] {
-      const std::uint64_t n = attention::safetensors_header_length(staging_.data(), staging_.size(),
-                                                                    bytes_of(file_size, "file"));
-      return nlohmann::json{{"length", n}}.dump();
-    }, out_of_memory);
-  }
-
-  // The N header bytes in the buffer, checked as a GPT; the weights
-  // allocated. `config` is a Hugging Face config.json's text, or "".
-  // {"config": …, "tokenizer", "vocabulary", "layout", "tied", "dataBytes",
-  // "weightBytes"} or {"error"}; after an error nothing is held.
+  // The opening (model_source.hpp), each answer the source's. A run
+  // belongs to the model it ran on: it goes when that model goes.
+  val buffer(double n) { return source_.buffer(n); }
+  std::string header_length(double file_size) { return source_.header_length(file_size); }
   std::string open(double file_size, const std::u16string& config_text) {
-    drop();  // the buffer holds the header
-    return json_or_error([&] {
-      const std::string config = utf8_of(config_text, "config.json");
-      const attention::model_overrides overrides = config.empty() ? attention::model_overrides{}
-                                                                  : attention::read_hf_config(config);
-      const std::string header(staging_.begin(), staging_.end());
-      release_staging();
-      attention::model_plan plan =
-          attention::plan_model(attention::read_safetensors_header(header, bytes_of(file_size, "file")), overrides);
-      nlohmann::json info = glue::describe(plan.config);
-      info["dataBytes"] = plan.data_bytes;
-      info["weightBytes"] = plan.config.parameters * 4;
-      loader_.emplace(std::move(plan));
-      return info.dump();
-    }, out_of_memory);
+    drop_run();
+    return source_.open(file_size, config_text);
   }
-
-  // A folder: config.json's text and model.safetensors.index.json's ("" for
-  // one model.safetensors). {"files": [the shards to feed, in order]} or
-  // {"error"}; then folderHeader() for each, in that order.
   std::string open_folder(const std::u16string& config_text, const std::u16string& index_text) {
-    close();
-    return json_or_error([&] {
-      opening_.emplace(utf8_of(config_text, "config.json"), utf8_of(index_text, "model.safetensors.index.json"));
-      return nlohmann::json{{"files", opening_->files()}}.dump();
-    }, out_of_memory);
+    drop_run();
+    return source_.open_folder(config_text, index_text);
   }
-
-  // The next shard's header in the buffer (headerLength() read its length),
-  // the shard `file_size` bytes. {"planned": false} until the last, then the
-  // weights are allocated and the answer is the model's info with
-  // "dataBytes": [each shard's data bytes]; {"error"} drops the opening.
-  std::string folder_header(double file_size) {
-    std::string answer = json_or_error([&] {
-      ATTENTION_CHECK(opening_.has_value(), "model: no folder is being opened");
-      const std::string header(staging_.begin(), staging_.end());
-      release_staging();
-      opening_->header(header, bytes_of(file_size, "file"));
-      if (!opening_->planned()) return nlohmann::json{{"planned", false}}.dump();
-      attention::folder_loader& loader = opening_->loader();
-      nlohmann::json data = nlohmann::json::array();
-      for (std::size_t s = 0; s < loader.shards(); ++s) data.push_back(loader.expected(s));
-      return nlohmann::json{{"planned", true}, {"dataBytes", data}}.dump();
-    }, out_of_memory);
-    if (answer.rfind("{\"error\"", 0) == 0) close();
-    return answer;
-  }
-
-  // The next n bytes of shard `shard`'s data, from the buffer: {"received",
-  // "total" (of that shard), "done" (every shard complete: the model is
-  // ready, its info from config())} or {"error"}, which drops the opening.
-  std::string feed_shard(double shard_number, double count) {
-    if (!opening_ || !opening_->planned()) return nlohmann::json{{"error", "model: no folder is being fed"}}.dump();
-    std::string answer = json_or_error([&] {
-      const std::uint32_t shard = index_of(shard_number, "shard"), n = index_of(count, "bytes");
-      attention::folder_loader& loader = opening_->loader();
-      ATTENTION_CHECK(shard < loader.shards(), "shard: ", shard, " is outside [0, ", loader.shards(), ")");
-      ATTENTION_CHECK(n <= staging_.size(), "model: ", n, " bytes fed from a buffer of ", staging_.size());
-      loader.feed(shard, staging_.data(), n);
-      bool done = true;
-      for (std::size_t s = 0; s < loader.shards(); ++s) done = done && loader.received(s) == loader.expected(s);
-      nlohmann::json progress{{"received", loader.received(shard)}, {"total", loader.expected(shard)}, {"done", done}};
-      if (done) {
-        folder_ = loader.finish();
-        opening_.reset();
-        release_staging();
-      }
-      return progress.dump();
-    }, out_of_memory);
-    if (answer.rfind("{\"error\"", 0) == 0) close();
-    return answer;
-  }
-
-  // The next n bytes of the data, from the buffer. {"received", "total",
-  // "done"} or {"error"}; when done the model is ready; after an error the
-  // load is dropped (open again).
-  std::string feed(double count) {
-    // with no load under way the open model (if any) stays
-    if (!loader_) return nlohmann::json{{"error", "model: no file is being opened"}}.dump();
-    std::string answer = json_or_error([&] {
-      const std::uint32_t n = index_of(count, "bytes");
-      ATTENTION_CHECK(n <= staging_.size(), "model: ", n, " bytes fed from a buffer of ", staging_.size());
-      loader_->feed(staging_.data(), n);
-      const bool done = loader_->complete();
-      nlohmann::json progress{{"received", loader_->received()}, {"total", loader_->expected()}, {"done", done}};
-      if (done) {
-        model_ = loader_->finish();
-        loader_.reset();
-        release_staging();
-      }
-      return progress.dump();
-    }, out_of_memory);
-    if (answer.rfind("{\"error\"", 0) == 0) close();
-    return answer;
-  }
-
-  // While JS waits on the file: up to n bytes of weights the data has not
-  // reached touched (mapped) ahead of it; the bytes touched, 0 when none
-  // are left (or nothing is being opened, or n is not a whole number below 2³²).
-  double prepare(double n) {
-    return loader_ && whole(n) ? static_cast<double>(loader_->prepare(static_cast<std::uint32_t>(n))) : 0.0;
-  }
-
+  std::string folder_header(double file_size) { return after_feed(source_.folder_header(file_size)); }
+  std::string feed_shard(double shard, double count) { return after_feed(source_.feed_shard(shard, count)); }
+  std::string feed(double count) { return after_feed(source_.feed(count)); }
+  double prepare(double n) { return source_.prepare(n); }
   // Frees the model, a load under way, the last run and the buffer.
   void close() {
-    drop();
-    release_staging();
+    drop_run();
+    source_.close();
   }
-
-  bool ready() const { return is_open(); }
-
-  std::string config() const {
-    return json_or_error([&] {
-      ATTENTION_CHECK(is_open(), "model: nothing open");
-      return (folder_ ? glue::describe_folder(*folder_) : glue::describe(gpt().config)).dump();
-    });
-  }
+  bool ready() const { return source_.is_open(); }
+  std::string config() const { return source_.config(); }
 
   // Runs the model on a JSON list of token ids, keeping top_k guesses after
   // every position, and its guesses at `temperature` after top-k and top-p
@@ -222,14 +93,14 @@ class model {
       attention::check_warpers(at.warp, gpt().config.vocab);
       const std::vector<std::int64_t> ids = ids_of(tokens);
       run_.reset();  // the last run's memory first: a long sequence's attention is large
-      drop_tempered();
-      if (folder_) {
-        attention::check_folder_tokens(*folder_, ids, "tokens");
-        run_ = folder_->logits ? attention::run_model(folder_->model, ids, k, at) : attention::run_folder(*folder_, ids);
+      tempered_.drop();
+      if (const attention::folder_model* folder = source_.folder()) {
+        attention::check_folder_tokens(*folder, ids, "tokens");
+        run_ = folder->logits ? attention::run_model(folder->model, ids, k, at) : attention::run_folder(*folder, ids);
       } else {
         run_ = attention::run_model(gpt(), ids, k, at);
       }
-      keep_tempered(run_->tempered);  // empty for a BERT without its head
+      tempered_.keep(run_->tempered, run_->length(), run_->top_k);  // empty for a BERT without its head
       std::vector<attention::tempered_guess>().swap(run_->tempered);  // kept here as the page reads them
       top_ids_.resize(run_->top.size());
       top_probabilities_.resize(run_->top.size());
@@ -281,7 +152,7 @@ class model {
         [&] {
           ATTENTION_CHECK(is_open(), "model: nothing open");
           const attention::lens_request r = glue::lens_request_of(utf8_of(request, "lens"));
-          if (folder_) attention::check_folder_tokens(*folder_, r.tokens, "tokens");
+          if (source_.folder()) attention::check_folder_tokens(*source_.folder(), r.tokens, "tokens");
           return attention::run_lens(gpt(), r).dump();
         },
         out_of_memory);
@@ -310,19 +181,20 @@ class model {
     return json_or_error([&] {
       const attention::warpers warp{index_of(top_k, "top_k"), top_p};
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-      keep_tempered(attention::tempered_guesses(gpt(), *run_, temperature, run_->top_k, warp));
+      tempered_.keep(attention::tempered_guesses(gpt(), *run_, temperature, run_->top_k, warp), run_->length(),
+                     run_->top_k);
       return nlohmann::json{{"topK", run_->top_k}, {"temperature", temperature}, {"top_k", warp.top_k}, {"top_p", top_p}}
           .dump();
     });
   }
-  val tempered_ids() const { return int32_copy(tempered_ids_.data(), tempered_ids_.size()); }
+  val tempered_ids() const { return int32_copy(tempered_.ids.data(), tempered_.ids.size()); }
   val tempered_probabilities() const {
-    return float32_copy(tempered_probabilities_.data(), tempered_probabilities_.size());
+    return float32_copy(tempered_.probabilities.data(), tempered_.probabilities.size());
   }
-  val kept_flags() const { return int32_copy(kept_flags_.data(), kept_flags_.size()); }
-  val drawn_probabilities() const { return float32_copy(drawn_probabilities_.data(), drawn_probabilities_.size()); }
-  val remaining_counts() const { return int32_copy(remaining_counts_.data(), remaining_counts_.size()); }
-  val own_probabilities() const { return float32_copy(own_probabilities_.data(), own_probabilities_.size()); }
+  val kept_flags() const { return int32_copy(tempered_.kept.data(), tempered_.kept.size()); }
+  val drawn_probabilities() const { return float32_copy(tempered_.drawn.data(), tempered_.drawn.size()); }
+  val remaining_counts() const { return int32_copy(tempered_.remaining.data(), tempered_.remaining.size()); }
+  val own_probabilities() const { return float32_copy(tempered_.own.data(), tempered_.own.size()); }
 
   // The last run as the model trace (gpt-v1.md; models-v2.md section 5 for
   // a folder, `last` at its last position), as the CLI writes it.
@@ -339,7 +211,7 @@ class model {
     return json_or_error([&] {
       const std::uint32_t p = index_of(position, "position");
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-      ATTENTION_CHECK(folder_.has_value(), "position: a model file's trace has `last` at its last position");
+      ATTENTION_CHECK(source_.folder() != nullptr, "position: a model file's trace has `last` at its last position");
       return trace_text(attention::trace_position(p, run_->length()));
     });
   }
@@ -351,7 +223,7 @@ class model {
     return json_or_error([&] {
       const std::uint32_t p = index_of(position, "position");
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-      ATTENTION_CHECK(!folder_ || folder_->logits, "model: this BERT has no masked-LM head to predict with");
+      ATTENTION_CHECK(!source_.folder() || source_.folder()->logits, "model: this BERT has no masked-LM head to predict with");
       attention::trace_position(p, run_->length());
       const attention::tensor3 logits = attention::logits_of(gpt(), *run_, p, 1);  // (1, 1, V)
       position_logits_.assign(logits.data(), logits.data() + logits.size());
@@ -391,7 +263,7 @@ class model {
     return json_or_error([&] {
       const std::string utf8 = utf8_of(text, "text");
       ATTENTION_CHECK(is_open(), "model: nothing open");
-      ATTENTION_CHECK(!folder_, "text: a folder's text goes through its tokenizer.json, not the core");
+      ATTENTION_CHECK(!source_.folder(), "text: a folder's text goes through its tokenizer.json, not the core");
       return nlohmann::json(attention::encode_text(gpt().config, utf8, "text")).dump();
     });
   }
@@ -400,7 +272,7 @@ class model {
   std::string decode(const std::u16string& ids) const {
     return json_or_error([&] {
       ATTENTION_CHECK(is_open(), "model: nothing open");
-      ATTENTION_CHECK(!folder_, "ids: a folder's ids are decoded by its tokenizer.json, not the core");
+      ATTENTION_CHECK(!source_.folder(), "ids: a folder's ids are decoded by its tokenizer.json, not the core");
       return nlohmann::json(attention::decode_ids(gpt().config, ids_of(ids))).dump();
     });
   }
@@ -416,11 +288,11 @@ class model {
       ATTENTION_CHECK(is_open(), "model: nothing open");
       ATTENTION_CHECK(causal(), "generate: a BERT encoder sees both ways; it does not write the next token");
       const std::vector<std::int64_t> prompt = ids_of(tokens);
-      if (folder_) {
-        attention::check_folder_tokens(*folder_, prompt, "tokens");
+      if (const attention::folder_model* folder = source_.folder()) {
+        attention::check_folder_tokens(*folder, prompt, "tokens");
         // the context Generate reads: the prompt and the new tokens, the last max_position_embeddings of them
-        const std::size_t context = std::min<std::size_t>(prompt.size() + n, folder_->config.length);
-        attention::check_sliding_window(folder_->config, context, "count");
+        const std::size_t context = std::min<std::size_t>(prompt.size() + n, folder->config.length);
+        attention::check_sliding_window(folder->config, context, "count");
       }
       return nlohmann::json(attention::generate_tokens(gpt(), prompt, n, temperature, s, warp))
           .dump();
@@ -428,14 +300,19 @@ class model {
   }
 
  private:
-  bool is_open() const { return model_.has_value() || folder_.has_value(); }
-  // The one forward()'s model: a file's, or a folder's. Callers check is_open().
-  const attention::gpt_model& gpt() const { return folder_ ? folder_->model : *model_; }
-  bool causal() const { return !folder_ || folder_->config.family == attention::model_family::llama; }
+  bool is_open() const { return source_.is_open(); }
+  const attention::gpt_model& gpt() const { return source_.gpt(); }
+  bool causal() const { return source_.causal(); }
+
+  // After a feed: a load that failed took the model with it, and its run.
+  std::string after_feed(std::string answer) {
+    if (!source_.is_open()) drop_run();
+    return answer;
+  }
 
   std::string trace_text(std::size_t position) const {
     std::ostringstream out;
-    if (folder_) attention::write_folder_trace(out, *folder_, *run_, position);
+    if (const attention::folder_model* folder = source_.folder()) attention::write_folder_trace(out, *folder, *run_, position);
     else attention::write_model_trace(out, gpt(), *run_);
     return out.str();
   }
@@ -455,64 +332,21 @@ class model {
     return ids;
   }
 
-  void release_staging() { std::vector<unsigned char>().swap(staging_); }
-
-  // The model, a load under way and the last run.
-  void drop() {
-    loader_.reset();
-    opening_.reset();
-    model_.reset();
-    folder_.reset();
+  // The last run and what was read from it.
+  void drop_run() {
     std::vector<float>().swap(position_logits_);
     run_.reset();
     std::vector<std::int32_t>().swap(top_ids_);
     std::vector<float>().swap(top_probabilities_);
-    drop_tempered();
+    tempered_.drop();
   }
 
-  // (T, topK) guesses of the last run as the arrays temperedIds() and the like copy out.
-  void keep_tempered(const std::vector<attention::tempered_guess>& guesses) {
-    tempered_ids_.resize(guesses.size());
-    tempered_probabilities_.resize(guesses.size());
-    own_probabilities_.resize(guesses.size());
-    kept_flags_.resize(guesses.size());
-    drawn_probabilities_.resize(guesses.size());
-    remaining_counts_.resize(run_->length());
-    for (std::size_t i = 0; i < guesses.size(); ++i) {
-      tempered_ids_[i] = static_cast<std::int32_t>(guesses[i].id);
-      tempered_probabilities_[i] = guesses[i].probability;
-      own_probabilities_[i] = guesses[i].own;
-      kept_flags_[i] = guesses[i].kept ? 1 : 0;
-      drawn_probabilities_[i] = guesses[i].drawn;
-      remaining_counts_[i / run_->top_k] = static_cast<std::int32_t>(guesses[i].remaining);
-    }
-  }
-
-  // The guesses of temper(), which belong to the run they were read from.
-  void drop_tempered() {
-    std::vector<std::int32_t>().swap(tempered_ids_);
-    std::vector<float>().swap(tempered_probabilities_);
-    std::vector<float>().swap(own_probabilities_);
-    std::vector<std::int32_t>().swap(kept_flags_);
-    std::vector<float>().swap(drawn_probabilities_);
-    std::vector<std::int32_t>().swap(remaining_counts_);
-  }
-
-  std::vector<unsigned char> staging_;
-  std::optional<attention::model_loader> loader_;
-  std::optional<attention::gpt_model> model_;
-  std::optional<glue::folder_opening> opening_;
-  std::optional<attention::folder_model> folder_;
+  glue::model_source source_;
   std::vector<float> position_logits_;
   std::optional<attention::model_run> run_;
   std::vector<std::int32_t> top_ids_;
   std::vector<float> top_probabilities_;
-  std::vector<std::int32_t> tempered_ids_;
-  std::vector<float> tempered_probabilities_;
-  std::vector<float> own_probabilities_;
-  std::vector<std::int32_t> kept_flags_;
-  std::vector<float> drawn_probabilities_;
-  std::vector<std::int32_t> remaining_counts_;
+  glue::tempered_arrays tempered_;
 };
 
 std::size_t heap_in_use() { return mallinfo().uordblks; }

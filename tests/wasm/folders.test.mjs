@@ -221,3 +221,38 @@ test('a Mistral folder: its sliding window refuses a run or a Generate that read
   assert.equal(whole.generate(tokens, 30, { seed: 3 }).length, 30);
   whole.dispose();
 });
+
+test('a run belongs to its model: a feed with no load under way keeps both, opening another drops the run, a failed feed takes the run with the model', () => {
+  const model = new engine.module.Model();
+  const error = (text) => JSON.parse(text).error;
+  const folder = folderOf('llama-gqa');
+  const bytes = readFileSync(join(folderPath('llama-gqa'), 'model.safetensors'));
+  const header = () => {
+    model.buffer(8).set(bytes.subarray(0, 8));
+    const { length } = JSON.parse(model.headerLength(bytes.length));
+    model.buffer(length).set(bytes.subarray(8, 8 + length));
+    model.folderHeader(bytes.length);
+    return 8 + length;
+  };
+  model.openFolder(folder.configText, '');
+  const start = header();
+  const data = bytes.subarray(start);
+  model.buffer(data.length).set(data);
+  assert.equal(JSON.parse(model.feedShard(0, data.length)).done, true);
+  assert.equal(JSON.parse(model.run('[1,2,3]', 10, 1, 0, 1)).length, 3);
+  // a file's feed while a folder is open: refused, the model and its run kept
+  assert.equal(error(model.feed(0)), 'model: no file is being opened');
+  assert.equal(model.ready(), true);
+  assert.equal(JSON.parse(model.traceAt(2)).tokens.length, 3);
+  // another opening drops the run with the model it ran on
+  model.openFolder(folder.configText, '');
+  assert.equal(model.ready(), false);
+  assert.equal(error(model.traceAt(0)), 'model: nothing run');
+  // a load that fails takes everything: nothing open, nothing run, no trap
+  header();
+  model.buffer(4);
+  assert.equal(error(model.feedShard(0, 5)), 'model: 5 bytes fed from a buffer of 4');
+  assert.equal(error(model.run('[1]', 10, 1, 0, 1)), 'model: nothing open');
+  assert.equal(error(model.traceAt(0)), 'model: nothing run');
+  model.delete();
+});

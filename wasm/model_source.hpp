@@ -1,0 +1,209 @@
+// The models' module's open model and its opening: one model file's GPT,
+// opened from its header, or one Hugging Face folder's model (Llama family,
+// BERT: its config.json, then each shard's header, then each shard's data),
+// fed in chunks (any size, in file order) through one staging buffer that
+// JS copies into. model_bindings.cpp holds one and binds these methods as
+// Model's; the runs on the open model are its own.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "errors.hpp"
+#include "folder_open.hpp"
+#include "model_info.hpp"
+#include "numbers.hpp"
+#include "text.hpp"
+#include "errors/check.hpp"
+#include "formats/safetensors.hpp"
+#include "models/folder_trace.hpp"
+#include "models/hf_config.hpp"
+#include "models/model_loader.hpp"
+
+namespace glue {
+
+inline constexpr const char* out_of_memory = "out of memory: the model is too large for this browser tab";
+
+// A byte count from JS: a whole number of bytes up to 2⁵³.
+inline std::uint64_t bytes_of(double n, const char* what) {
+  ATTENTION_CHECK(whole(n, largest_seed), what, ": ", js_number(n), " is not a size in bytes");
+  return static_cast<std::uint64_t>(n);
+}
+
+class model_source {
+ public:
+  // The staging buffer, n bytes: JS copies the next bytes of the file into
+  // this view at once (growing memory would detach it), then calls
+  // headerLength, open or feed. n not a whole number below 2³², or more than
+  // memory holds: an empty view, the buffer freed (copying into it throws
+  // JS's RangeError; the feed after it is refused).
+  emscripten::val buffer(double n) {
+    const std::string message = error_of([&] { staging_.resize(index_of(n, "bytes")); }, out_of_memory);
+    if (!message.empty()) release_staging();
+    return emscripten::val(emscripten::typed_memory_view(staging_.size(), staging_.data()));
+  }
+
+  // {"length": N} from the file's first 8 bytes in the buffer, or {"error"}.
+  std::string header_length(double file_size) {
+    return json_or_error([&] {
+      const std::uint64_t n = attention::safetensors_header_length(staging_.data(), staging_.size(),
+                                                                    bytes_of(file_size, "file"));
+      return nlohmann::json{{"length", n}}.dump();
+    }, out_of_memory);
+  }
+
+  // The N header bytes in the buffer, checked as a GPT; the weights
+  // allocated. `config` is a Hugging Face config.json's text, or "".
+  // {"config": …, "tokenizer", "vocabulary", "layout", "tied", "dataBytes",
+  // "weightBytes"} or {"error"}; after an error nothing is held.
+  std::string open(double file_size, const std::u16string& config_text) {
+    drop();  // the buffer holds the header
+    return json_or_error([&] {
+      const std::string config = utf8_of(config_text, "config.json");
+      const attention::model_overrides overrides = config.empty() ? attention::model_overrides{}
+                                                                  : attention::read_hf_config(config);
+      const std::string header(staging_.begin(), staging_.end());
+      release_staging();
+      attention::model_plan plan =
+          attention::plan_model(attention::read_safetensors_header(header, bytes_of(file_size, "file")), overrides);
+      nlohmann::json info = describe(plan.config);
+      info["dataBytes"] = plan.data_bytes;
+      info["weightBytes"] = plan.config.parameters * 4;
+      loader_.emplace(std::move(plan));
+      return info.dump();
+    }, out_of_memory);
+  }
+
+  // A folder: config.json's text and model.safetensors.index.json's ("" for
+  // one model.safetensors). {"files": [the shards to feed, in order]} or
+  // {"error"}; then folderHeader() for each, in that order.
+  std::string open_folder(const std::u16string& config_text, const std::u16string& index_text) {
+    close();
+    return json_or_error([&] {
+      opening_.emplace(utf8_of(config_text, "config.json"), utf8_of(index_text, "model.safetensors.index.json"));
+      return nlohmann::json{{"files", opening_->files()}}.dump();
+    }, out_of_memory);
+  }
+
+  // The next shard's header in the buffer (headerLength() read its length),
+  // the shard `file_size` bytes. {"planned": false} until the last, then the
+  // weights are allocated and the answer is the model's info with
+  // "dataBytes": [each shard's data bytes]; {"error"} drops the opening.
+  std::string folder_header(double file_size) {
+    std::string answer = json_or_error([&] {
+      ATTENTION_CHECK(opening_.has_value(), "model: no folder is being opened");
+      const std::string header(staging_.begin(), staging_.end());
+      release_staging();
+      opening_->header(header, bytes_of(file_size, "file"));
+      if (!opening_->planned()) return nlohmann::json{{"planned", false}}.dump();
+      attention::folder_loader& loader = opening_->loader();
+      nlohmann::json data = nlohmann::json::array();
+      for (std::size_t s = 0; s < loader.shards(); ++s) data.push_back(loader.expected(s));
+      return nlohmann::json{{"planned", true}, {"dataBytes", data}}.dump();
+    }, out_of_memory);
+    if (answer.rfind("{\"error\"", 0) == 0) close();
+    return answer;
+  }
+
+  // The next n bytes of shard `shard`'s data, from the buffer: {"received",
+  // "total" (of that shard), "done" (every shard complete: the model is
+  // ready, its info from config())} or {"error"}, which drops the opening.
+  std::string feed_shard(double shard_number, double count) {
+    if (!opening_ || !opening_->planned()) return nlohmann::json{{"error", "model: no folder is being fed"}}.dump();
+    std::string answer = json_or_error([&] {
+      const std::uint32_t shard = index_of(shard_number, "shard"), n = index_of(count, "bytes");
+      attention::folder_loader& loader = opening_->loader();
+      ATTENTION_CHECK(shard < loader.shards(), "shard: ", shard, " is outside [0, ", loader.shards(), ")");
+      ATTENTION_CHECK(n <= staging_.size(), "model: ", n, " bytes fed from a buffer of ", staging_.size());
+      loader.feed(shard, staging_.data(), n);
+      bool done = true;
+      for (std::size_t s = 0; s < loader.shards(); ++s) done = done && loader.received(s) == loader.expected(s);
+      nlohmann::json progress{{"received", loader.received(shard)}, {"total", loader.expected(shard)}, {"done", done}};
+      if (done) {
+        folder_ = loader.finish();
+        opening_.reset();
+        release_staging();
+      }
+      return progress.dump();
+    }, out_of_memory);
+    if (answer.rfind("{\"error\"", 0) == 0) close();
+    return answer;
+  }
+
+  // The next n bytes of the data, from the buffer. {"received", "total",
+  // "done"} or {"error"}; when done the model is ready; after an error the
+  // load is dropped (open again).
+  std::string feed(double count) {
+    // with no load under way the open model (if any) stays
+    if (!loader_) return nlohmann::json{{"error", "model: no file is being opened"}}.dump();
+    std::string answer = json_or_error([&] {
+      const std::uint32_t n = index_of(count, "bytes");
+      ATTENTION_CHECK(n <= staging_.size(), "model: ", n, " bytes fed from a buffer of ", staging_.size());
+      loader_->feed(staging_.data(), n);
+      const bool done = loader_->complete();
+      nlohmann::json progress{{"received", loader_->received()}, {"total", loader_->expected()}, {"done", done}};
+      if (done) {
+        model_ = loader_->finish();
+        loader_.reset();
+        release_staging();
+      }
+      return progress.dump();
+    }, out_of_memory);
+    if (answer.rfind("{\"error\"", 0) == 0) close();
+    return answer;
+  }
+
+  // While JS waits on the file: up to n bytes of weights the data has not
+  // reached touched (mapped) ahead of it; the bytes touched, 0 when none
+  // are left (or nothing is being opened, or n is not a whole number below 2³²).
+  double prepare(double n) {
+    return loader_ && whole(n) ? static_cast<double>(loader_->prepare(static_cast<std::uint32_t>(n))) : 0.0;
+  }
+
+  // Frees the model, a load under way, the last run and the buffer.
+  void close() {
+    drop();
+    release_staging();
+  }
+
+  bool is_open() const { return model_.has_value() || folder_.has_value(); }
+  // The one forward()'s model: a file's, or a folder's. Callers check is_open().
+  const attention::gpt_model& gpt() const { return folder_ ? folder_->model : *model_; }
+  // A folder's model, or null for a model file's GPT.
+  const attention::folder_model* folder() const { return folder_ ? &*folder_ : nullptr; }
+  // Every family writes the next token but BERT.
+  bool causal() const { return !folder_ || folder_->config.family == attention::model_family::llama; }
+
+  // {"config": …} of the open model, or {"error"}.
+  std::string config() const {
+    return json_or_error([&] {
+      ATTENTION_CHECK(is_open(), "model: nothing open");
+      return (folder_ ? describe_folder(*folder_) : describe(gpt().config)).dump();
+    });
+  }
+
+ private:
+  void release_staging() { std::vector<unsigned char>().swap(staging_); }
+
+  // The model and a load under way.
+  void drop() {
+    loader_.reset();
+    opening_.reset();
+    model_.reset();
+    folder_.reset();
+  }
+
+  std::vector<unsigned char> staging_;
+  std::optional<attention::model_loader> loader_;
+  std::optional<attention::gpt_model> model_;
+  std::optional<folder_opening> opening_;
+  std::optional<attention::folder_model> folder_;
+};
+
+}  // namespace glue
