@@ -7,42 +7,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { join, dirname } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-import { loadModelEngine, openModel } from '../../web/engine/model.js';
-import { openFolder } from '../../web/engine/model-folder.js';
+import { cli, goldenDir, modelAt, root } from './lens-support.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const wasmDir = process.env.ATTENTION_WASM_DIR ?? join(root, 'build', 'wasm');
-const engine = await loadModelEngine({
-  moduleUrl: new URL(`file://${join(wasmDir, 'attention-model.js')}`),
-  wasmBinary: readFileSync(join(wasmDir, 'attention-model.wasm')),
-});
-const cli = join(root, 'build', 'native', 'attention-cli');
-const goldenDir = join(root, 'tests', 'golden-lens');
 const cases = readdirSync(goldenDir).filter((f) => f.startsWith('cases') && f.endsWith('.json')).sort()
   .flatMap((f) => JSON.parse(readFileSync(join(goldenDir, f), 'utf8')));
-
-// A model file or a folder, as the page hands them over.
-const opened = new Map();
-async function modelAt(path) {
-  if (opened.has(path)) return opened.get(path);
-  const full = join(root, path);
-  let model;
-  if (statSync(full).isDirectory()) {
-    const text = (file) => (existsSync(join(full, file)) ? readFileSync(join(full, file), 'utf8') : '');
-    const files = readdirSync(full).filter((f) => f.endsWith('.safetensors'))
-      .map((f) => ({ name: f, source: new Blob([readFileSync(join(full, f))]) }));
-    model = await openFolder({ configText: text('config.json'), indexText: text('model.safetensors.index.json'), files },
-      { engine, name: path });
-  } else {
-    model = await openModel(new Blob([readFileSync(full)]), { engine, name: path });
-  }
-  opened.set(path, model);
-  return model;
-}
 
 // The places where actual and expected differ: keys and order exactly, nulls exactly, numbers within 1e-4 + 1e-4·|x|.
 function differences(actual, expected, place = 'lens', found = []) {

@@ -4,22 +4,9 @@
 // why they came), until dismissed: which model this is and what it reads,
 // the head to look at first (the clearest previous-token head, by the
 // core's score on the text shown), and what to try next.
+import { dismissed, element, rememberDismissed } from './dismissal.js';
+
 const dismissedKey = 'attention-playground:model-start-here';
-
-function element(parent, tag, props = {}) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  parent.append(e);
-  return e;
-}
-
-function dismissed() {
-  try {
-    return globalThis.localStorage?.getItem(dismissedKey) === '1';
-  } catch {
-    return false;  // storage refused (a sandboxed frame): it shows, and a dismissal lasts the visit
-  }
-}
 
 // "What does each head do?": a line whose button opens the lenses (lens/hook.js),
 // which otherwise wait at the foot of the view. try-list.js has it too.
@@ -34,7 +21,7 @@ export class StartHere {
   constructor(parent, { shipped, onSelect, onLenses }) {
     this.shipped = shipped;
     this.onSelect = onSelect;
-    this.closed = dismissed();
+    this.closed = dismissed(dismissedKey);
     this.asked = 0;
     this.box = element(parent, 'aside', { className: 'start-here', hidden: true });
     this.box.setAttribute('aria-labelledby', 'model-start-here-title');
@@ -61,11 +48,7 @@ export class StartHere {
   dismiss() {
     this.closed = true;
     this.box.hidden = true;
-    try {
-      globalThis.localStorage?.setItem(dismissedKey, '1');
-    } catch {
-      // kept for this visit only
-    }
+    rememberDismissed(dismissedKey);
   }
 
   // After each draw of the view: model (the link's model id, null for a

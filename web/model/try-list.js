@@ -4,24 +4,11 @@
 // family sentence saying what to do first, and, when the core scores the
 // last run's heads, which head to look at. Only on the page, never in an
 // author's figure (the view makes it only where it makes "Start here").
+import { dismissed, element, rememberDismissed } from './dismissal.js';
 import { lensLine } from './start-here.js';
 
 const dismissedKey = 'attention-playground:model-try';
 
-function element(parent, tag, props = {}) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  parent.append(e);
-  return e;
-}
-
-function dismissed() {
-  try {
-    return globalThis.localStorage?.getItem(dismissedKey) === '1';
-  } catch {
-    return false;  // storage refused: a dismissal lasts the visit
-  }
-}
 
 const headLine = 'Click a head to see it large; open it in the playground to replay it step by step.';
 
@@ -37,7 +24,7 @@ export class TryList {
   // after: the element the list follows (the family sentence's place); onLenses(): opens the lenses
   constructor(after, onLenses) {
     this.onLenses = onLenses;
-    this.closed = dismissed();
+    this.closed = dismissed(dismissedKey);
     this.asked = 0;
     this.box = document.createElement('div');
     this.box.className = 'model-try';
@@ -54,11 +41,7 @@ export class TryList {
   dismiss() {
     this.closed = true;
     this.box.hidden = true;
-    try {
-      globalThis.localStorage?.setItem(dismissedKey, '1');
-    } catch {
-      // kept for this visit only
-    }
+    rememberDismissed(dismissedKey);
   }
 
   // After each draw of a model other than the shipped one: family (familyOf),
