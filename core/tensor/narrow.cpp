@@ -35,6 +35,35 @@ std::size_t narrow_matrix::fill(std::size_t at, const unsigned char* bytes, std:
   return bad == end - first ? none : first + bad;
 }
 
+std::size_t narrow_matrix::fill_transposed(std::size_t at, const unsigned char* bytes, std::size_t n) {
+  ATTENTION_CHECK(at <= byte_size() && n <= byte_size() - at, "narrow: ", n, " bytes at ", at, " run past the ",
+                  byte_size(), " of a (", rows_, ", ", cols_, ") ", dtype_name(type_), " matrix");
+  const std::size_t item = dtype_bytes(type_);
+  unsigned char* const to = this->bytes();
+  // the file's number e = (i, j) of (cols, rows), i = e / rows, j = e % rows, at (j, i) here
+  const auto place = [&](std::size_t e) { return ((e % rows_) * cols_ + e / rows_) * item; };
+  std::size_t done = 0, bad = none;
+  const auto byte_at_a_time = [&](std::size_t count) {  // a number split between two calls
+    for (std::size_t b = 0; b < count; ++b, ++done) {
+      const std::size_t e = (at + done) / item, part = (at + done) % item;
+      to[place(e) + part] = bytes[done];
+      if (part == item - 1 && bad == none && first_not_finite(type_, to + place(e), 1) == 0) bad = e;
+    }
+  };
+  byte_at_a_time(std::min(n, (item - at % item) % item));
+  const std::size_t whole = (n - done) / item;
+  if (whole > 0) {
+    const std::size_t first = (at + done) / item, found = first_not_finite(type_, bytes + done, whole);
+    if (bad == none && found != whole) bad = first + found;
+    // the file's rows (each `rows_` numbers) become columns: consecutive
+    // numbers go `cols_` apart, and the next file row fills the lines just written
+    for (std::size_t k = 0; k < whole; ++k) std::memcpy(to + place(first + k), bytes + done + k * item, item);
+    done += whole * item;
+  }
+  byte_at_a_time(n - done);
+  return bad;
+}
+
 void widen_rows(const narrow_matrix& w, std::size_t first, std::size_t count, float* to) {
   ATTENTION_CHECK(first <= w.rows() && count <= w.rows() - first, "narrow: rows [", first, ", ", first + count,
                   ") of a matrix of ", w.rows());
@@ -43,6 +72,16 @@ void widen_rows(const narrow_matrix& w, std::size_t first, std::size_t count, fl
     std::copy_n(w.floats() + from, n, to);
   else
     widen(w.dtype(), w.halves() + from, to, n);
+}
+
+void widen_column(const narrow_matrix& w, std::size_t col, float* to) {
+  ATTENTION_CHECK(col < w.cols(), "narrow: column ", col, " of a matrix of ", w.cols());
+  const std::size_t n = w.rows(), stride = w.cols();
+  if (w.dtype() == weight_dtype::f32) {
+    for (std::size_t r = 0; r < n; ++r) to[r] = w.floats()[r * stride + col];
+  } else {
+    for (std::size_t r = 0; r < n; ++r) widen(w.dtype(), w.halves() + r * stride + col, to + r, 1);
+  }
 }
 
 void widen_block(const narrow_matrix& w, std::size_t row, std::size_t rows, std::size_t col, std::size_t cols,

@@ -153,10 +153,12 @@ TEST_CASE("F16 and BF16 widen to float32 exactly, subnormals and signs included"
   const std::vector<float> widened = {1.0f, -2.0f, 0.5f, std::ldexp(1.0f, -24), -0.0f, 65504.0f, std::ldexp(1.0f, -14),
                                       0.0999755859375f};
   REQUIRE(m.weights.tok_narrow.dtype() == weight_dtype::f16);  // kept two bytes a number
+  REQUIRE(m.weights.tok_columns);  // kept [d, V]: the file's number i of (V, d) at (i % d, i / d)
   const tensor2 tok = attention::widened(m.weights.tok_narrow);
+  const std::size_t d = tok.shape(0);
   for (std::size_t i = 0; i < 40; ++i) {
-    CHECK(tok.data()[i] == widened[i % widened.size()]);
-    CHECK(std::signbit(tok.data()[i]) == std::signbit(widened[i % widened.size()]));
+    CHECK(tok(i % d, i / d) == widened[i % widened.size()]);
+    CHECK(std::signbit(tok(i % d, i / d)) == std::signbit(widened[i % widened.size()]));
   }
   for (std::size_t i = 0; i < 32; ++i) CHECK(m.weights.pos.data()[i] == (i % 2 ? -3.25f : 1.5f));
 }
