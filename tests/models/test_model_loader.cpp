@@ -185,7 +185,7 @@ TEST_CASE("a NaN or an infinity is named with its tensor and element, whatever t
       t.bytes.assign(reinterpret_cast<const char*>(half.data()), 16);
     }
   CHECK_THROWS_WITH(fed(g.bytes(), 2), "transformer.ln_f.bias: holds a NaN or an infinity (element [6])");
-  // F32 kept as it is (wte, copied whole): a NaN with its sign bit set, an infinity
+  // F32 wte, transposed as it streams in: a NaN with its sign bit set, an infinity, named where the file has it
   for (const std::uint32_t bits : {0xFFC00001u, 0x7F800000u}) {
     file_builder h = model_support::small_nano();
     for (auto& t : h.tensors)
