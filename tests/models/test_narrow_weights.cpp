@@ -207,7 +207,11 @@ TEST_CASE("a folder's narrow weights give forward the bits of the widened weight
     CHECK(!w.layers[0].narrow.qkv.empty());  // q, k and v stacked, one dtype
     CHECK(w.layers[0].heads[0].query.size() == 0);
     CHECK(w.layers[0].narrow.fc.size() != 0);
-    test_support::at_every_width([&](int) { check_same_forward(w, f.model.spec, some_tokens(f.config.vocab, 7)); });
+    CHECK(w.tok_columns);  // the embedding kept [d, V]
+    test_support::at_every_width([&](int) {
+      check_same_forward(w, f.model.spec, some_tokens(f.config.vocab, 7));
+      check_same_forward(w, f.model.spec, {static_cast<std::int64_t>(f.config.vocab - 1)});  // one-row products
+    });
     // about its file's size: nothing held twice
     CHECK(weight_bytes(w) <= folder_bytes(folder_support::golden_folder(name)) * 13 / 10);
   }
