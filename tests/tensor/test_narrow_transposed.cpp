@@ -89,6 +89,21 @@ TEST_CASE("a matrix filled transposed a few bytes at a time, as a stream's chunk
   }
 }
 
+TEST_CASE("a wide matrix filled transposed, whole file rows a tile at a time and the rest one by one", "[narrow]") {
+  std::mt19937 gen(43);
+  for (weight_dtype type : {weight_dtype::bf16, weight_dtype::f32}) {
+    const std::size_t V = 203, d = 24;  // 12 tiles of 16 file rows and 11 rows more
+    const std::vector<unsigned char> bytes = file_bytes(gen, type, V, d);
+    for (std::size_t chunk : {bytes.size(), std::size_t{4096}, std::size_t{24 * 16 * 4 + 6}}) {
+      INFO(dtype_name(type) << ", chunks of " << chunk);
+      narrow_matrix w(type, d, V);
+      for (std::size_t at = 0; at < bytes.size(); at += chunk)
+        REQUIRE(w.fill_transposed(at, bytes.data() + at, std::min(chunk, bytes.size() - at)) == narrow_matrix::none);
+      CHECK(holds_transpose(w, bytes));
+    }
+  }
+}
+
 TEST_CASE("filled transposed, an infinity or a NaN is found by the chunk that completes it, at its file index",
           "[narrow]") {
   const std::size_t V = 5, d = 2;  // the bad number: the file's index 7, (3, 1), kept at (1, 3)
