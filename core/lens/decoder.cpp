@@ -27,7 +27,9 @@ std::vector<float> unembedding_row(const gpt_model& model, std::size_t t) {
   const std::size_t d = model.spec.embed;
   std::vector<float> u(d);
   const narrow_matrix& narrow = w.tied ? w.tok_narrow : w.lm_head_narrow;
-  if (!narrow.empty()) {
+  if (!narrow.empty() && w.tied && w.tok_columns) {  // tok stored [d, V]: column t
+    widen_column(narrow, t, u.data());
+  } else if (!narrow.empty()) {
     widen_rows(narrow, t, 1, u.data());
   } else if (w.tied || w.lm_head.size() != 0) {  // (V, d): the row itself
     const tensor2& rows = w.tied ? w.tok : w.lm_head;

@@ -98,7 +98,12 @@ weight_placement folder_loader::place(const folder_entry& t) {
   const auto stacked = [&](std::size_t row) { return placed_narrow(*qkv, row * d * dtype_bytes(qkv->dtype())); };
   const std::size_t kv = c.kv_heads * hs;
   switch (t.slot) {
-    case folder_slot::tok: return narrow(w.tok_narrow);
+    case folder_slot::tok: {  // kept [d, V]: tok[x] a column, the tied logits' one-row product without transposes
+      w.tok_narrow = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(t.file.shape[1]),
+                                   static_cast<std::size_t>(t.file.shape[0]));
+      w.tok_columns = true;
+      return placed_narrow_transposed(w.tok_narrow);
+    }
     case folder_slot::pos: return placed_as_is(allocated(w.pos, c.length, d), c.length, d);
     case folder_slot::token_type: {  // row 0 kept (token type 0 everywhere); the other rows read past into one
       weight_placement p = placed_as_is(allocated(w.token_type, 1, d), c.type_vocab, d);

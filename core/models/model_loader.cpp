@@ -52,7 +52,13 @@ weight_placement model_loader::place(const planned_tensor& t) {
     return targets;
   };
   switch (t.slot) {
-    case tensor_slot::wte: return narrow(w.tok_narrow);
+    case tensor_slot::wte: {  // kept [d, V]: tok[x] a column, the tied logits' one-row product without transposes
+      const std::vector<std::uint64_t>& s = t.file.shape;
+      w.tok_narrow = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(s[1]),
+                                   static_cast<std::size_t>(s[0]));
+      w.tok_columns = true;
+      return placed_narrow_transposed(w.tok_narrow);
+    }
     case tensor_slot::wpe: return direct(allocated(w.pos, c.length, d), c.length, d);
     case tensor_slot::ln_f_weight: return direct(allocated(w.ln_f.weight, 1, d), 1, d);
     case tensor_slot::ln_f_bias: return direct(allocated(w.ln_f.bias, 1, d), 1, d);

@@ -113,6 +113,12 @@ weight_placement placed_narrow(narrow_matrix& target, std::size_t at) {
   return p;
 }
 
+weight_placement placed_narrow_transposed(narrow_matrix& target) {
+  weight_placement p = placed_narrow(target);
+  p.narrow_transposed = true;
+  return p;
+}
+
 weight_stream::weight_stream(std::vector<safetensors_tensor> tensors, std::vector<weight_placement> places,
                              std::uint64_t data_bytes)
     : tensors_(std::move(tensors)), places_(std::move(places)), data_bytes_(data_bytes) {}
@@ -154,7 +160,9 @@ void weight_stream::feed(const unsigned char* bytes, std::size_t n) {
       const weight_placement& p = places_[current_];
       const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n, t.end - offset_));
       if (p.narrow != nullptr) {  // the bytes as they are; fill() checks each number its bytes complete
-        const std::size_t bad = p.narrow->fill(p.narrow_at + static_cast<std::size_t>(offset_ - t.begin), bytes, take);
+        const std::size_t at = p.narrow_at + static_cast<std::size_t>(offset_ - t.begin);
+        const std::size_t bad = p.narrow_transposed ? p.narrow->fill_transposed(at, bytes, take)
+                                                    : p.narrow->fill(at, bytes, take);
         if (bad != narrow_matrix::none)
           detail::fail(tensor_place(t.name), ": holds a NaN or an infinity (element ",
                        element_text(bad - p.narrow_at / t.item_bytes, t.shape), ")");
@@ -238,8 +246,8 @@ std::size_t weight_stream::prepare_narrow(std::size_t bytes) {
   const safetensors_tensor& t = tensors_[prepared_tensor_];
   const auto each = static_cast<std::size_t>(t.end - t.begin);
   std::size_t from = prepared_floats_;
-  if (prepared_tensor_ == current_ && offset_ > t.begin)
-    from = std::max(from, static_cast<std::size_t>(offset_ - t.begin) + page);
+  if (prepared_tensor_ == current_ && offset_ > t.begin)  // transposed, the data is everywhere already
+    from = p.narrow_transposed ? each : std::max(from, static_cast<std::size_t>(offset_ - t.begin) + page);
   unsigned char* at = p.narrow->bytes() + p.narrow_at;
   std::size_t touched = 0, k = from;
   for (; k < each && touched < bytes; k += page, touched += page) at[k] = 0;

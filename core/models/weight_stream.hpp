@@ -26,6 +26,7 @@ struct weight_placement {
   // (of the tensor's dtype): several tensors may share one, side by side.
   narrow_matrix* narrow = nullptr;
   std::size_t narrow_at = 0;
+  bool narrow_transposed = false;  // the file's (r, c) at (c, r) of narrow, whole (narrow_at 0)
 };
 
 // The file's [rows, cols] as it is.
@@ -34,6 +35,9 @@ weight_placement placed_as_is(float* target, std::size_t rows, std::size_t cols)
 weight_placement placed_transposed(float* target, std::size_t rows, std::size_t cols);
 // The file's bytes as they are, into `target` from byte `at`.
 weight_placement placed_narrow(narrow_matrix& target, std::size_t at = 0);
+// The file's [rows, cols] bytes into `target` (cols, rows) transposed: an
+// embedding [V, d] kept [d, V], read by one-row products without shuffles.
+weight_placement placed_narrow_transposed(narrow_matrix& target);
 
 class weight_stream {
  public:

@@ -35,6 +35,64 @@ std::size_t narrow_matrix::fill(std::size_t at, const unsigned char* bytes, std:
   return bad == end - first ? none : first + bad;
 }
 
+std::size_t narrow_matrix::fill_transposed(std::size_t at, const unsigned char* bytes, std::size_t n) {
+  ATTENTION_CHECK(at <= byte_size() && n <= byte_size() - at, "narrow: ", n, " bytes at ", at, " run past the ",
+                  byte_size(), " of a (", rows_, ", ", cols_, ") ", dtype_name(type_), " matrix");
+  const std::size_t item = dtype_bytes(type_);
+  unsigned char* const to = this->bytes();
+  // the file's number e = (i, j) of (cols, rows), i = e / rows, j = e % rows, at (j, i) here
+  const auto place = [&](std::size_t e) { return ((e % rows_) * cols_ + e / rows_) * item; };
+  std::size_t done = 0, bad = none;
+  const auto byte_at_a_time = [&](std::size_t count) {  // a number split between two calls
+    for (std::size_t b = 0; b < count; ++b, ++done) {
+      const std::size_t e = (at + done) / item, part = (at + done) % item;
+      to[place(e) + part] = bytes[done];
+      if (part == item - 1 && bad == none && first_not_finite(type_, to + place(e), 1) == 0) bad = e;
+    }
+  };
+  byte_at_a_time(std::min(n, (item - at % item) % item));
+  const std::size_t whole = (n - done) / item;
+  if (whole > 0) {
+    const std::size_t first = (at + done) / item, found = first_not_finite(type_, bytes + done, whole);
+    if (bad == none && found != whole) bad = first + found;
+    // the file's rows (each `rows_` numbers) become columns: consecutive
+    // numbers go `cols_` apart, and the next file row fills the lines just
+    // written. Indices stepped, not divided (a division a number took 0.3 s
+    // of GPT-2's load in wasm).
+    // Whole file rows go TILE at a time, so each row here gets TILE numbers
+    // side by side: one number a row, V·2 bytes apart (GPT-2's 200 KB,
+    // SmolLM2's 96 KB), kept every write in the same few cache sets (it
+    // took 0.6 s of SmolLM2's opening in wasm).
+    constexpr std::size_t TILE = 16;
+    std::size_t i = first / rows_, j = first % rows_;
+    const unsigned char* from = bytes + done;
+    const auto copy = [&](auto number) {
+      using T = decltype(number);
+      T* const dst = reinterpret_cast<T*>(to);
+      std::size_t k = 0;
+      const auto one_by_one = [&](std::size_t end) {
+        for (; k < end; ++k) {
+          std::memcpy(&dst[j * cols_ + i], from + k * sizeof(T), sizeof(T));
+          if (++j == rows_) j = 0, ++i;
+        }
+      };
+      one_by_one(j == 0 ? 0 : std::min(whole, rows_ - j));  // the rest of a file row begun before
+      for (; j == 0 && whole - k >= TILE * rows_; k += TILE * rows_, i += TILE)
+        for (std::size_t jj = 0; jj < rows_; ++jj)
+          for (std::size_t t = 0; t < TILE; ++t)
+            std::memcpy(&dst[jj * cols_ + i + t], from + (k + t * rows_ + jj) * sizeof(T), sizeof(T));
+      one_by_one(whole);
+    };
+    if (item == 4)
+      copy(std::uint32_t{});
+    else
+      copy(std::uint16_t{});
+    done += whole * item;
+  }
+  byte_at_a_time(n - done);
+  return bad;
+}
+
 void widen_rows(const narrow_matrix& w, std::size_t first, std::size_t count, float* to) {
   ATTENTION_CHECK(first <= w.rows() && count <= w.rows() - first, "narrow: rows [", first, ", ", first + count,
                   ") of a matrix of ", w.rows());
@@ -43,6 +101,16 @@ void widen_rows(const narrow_matrix& w, std::size_t first, std::size_t count, fl
     std::copy_n(w.floats() + from, n, to);
   else
     widen(w.dtype(), w.halves() + from, to, n);
+}
+
+void widen_column(const narrow_matrix& w, std::size_t col, float* to) {
+  ATTENTION_CHECK(col < w.cols(), "narrow: column ", col, " of a matrix of ", w.cols());
+  const std::size_t n = w.rows(), stride = w.cols();
+  if (w.dtype() == weight_dtype::f32) {
+    for (std::size_t r = 0; r < n; ++r) to[r] = w.floats()[r * stride + col];
+  } else {
+    for (std::size_t r = 0; r < n; ++r) widen(w.dtype(), w.halves() + r * stride + col, to + r, 1);
+  }
 }
 
 void widen_block(const narrow_matrix& w, std::size_t row, std::size_t rows, std::size_t col, std::size_t cols,

@@ -62,6 +62,11 @@ class narrow_matrix {
   // split between two calls is checked by the call that writes its last
   // byte, so write each number's bytes in order (a file's chunks are).
   std::size_t fill(std::size_t at, const unsigned char* bytes, std::size_t n);
+  // The same for a file's (cols, rows) tensor stored here transposed: the
+  // file's number (i, j) becomes (j, i), so that a one-row product reads it
+  // [in, out], lanes along rows, no transposes in registers (row_product.hpp).
+  // `at` and the index returned count in the file's order.
+  std::size_t fill_transposed(std::size_t at, const unsigned char* bytes, std::size_t n);
 
   // The numbers where they lie: floats() for F32, halves() for F16 and BF16.
   const float* floats() const { return floats_.data(); }
@@ -79,6 +84,10 @@ class narrow_matrix {
 // Rows [first, first + count) widened into `to`, (count, cols) row-major:
 // an embedding's rows of the tokens, a head's slice of a projection.
 void widen_rows(const narrow_matrix& w, std::size_t first, std::size_t count, float* to);
+
+// Column `col` widened into `to` (rows floats): a token's embedding when
+// the embedding is stored [d, V] (narrow_matrix::fill_transposed).
+void widen_column(const narrow_matrix& w, std::size_t col, float* to);
 
 // The block rows [row, row + rows) × columns [col, col + cols) widened into
 // `to`, (rows, cols) row-major: a head's slice of a Linear that holds every

@@ -144,7 +144,15 @@ ATTENTION_INLINE void transpose4(const floats4 v[4], floats4 out[4]) {
 // the memory, not the arithmetic, sets the speed. The small loops are
 // unrolled so the sums stay in registers (Clang, for wasm, otherwise kept
 // them in memory, indexed by g: a third of the speed).
-template <typename Numbers, std::size_t GROUPS = 4>
+// Natively 4 groups (16 rows); in wasm 2: V8 allots 16 vector registers
+// and spilled 4 groups' loads and sums to the stack (16.5 against 19-20
+// GB/s, tests/bench/row_product_gbps.cpp).
+#if defined(__wasm__)
+constexpr std::size_t transposed_groups = 2;
+#else
+constexpr std::size_t transposed_groups = 4;
+#endif
+template <typename Numbers, std::size_t GROUPS = transposed_groups>
 ATTENTION_INLINE void transposed_kernel(const float* a, std::size_t k, std::size_t n, const Numbers& w,
                                         std::size_t stride, float* c) {
   constexpr std::size_t ROWS = 4 * GROUPS;

@@ -147,7 +147,8 @@ tensor3 embed(const model_weights& w, const model_spec& spec, const std::vector<
       // rows of d floats: whole-vector adds (pos and type restrict; tok may be row itself,
       // a model file's narrow row widened in place first, read at the index it is written)
       float* row = h.data() + (b * T + t) * d;
-      if (narrow) widen_rows(w.tok_narrow, id, 1, row);
+      if (narrow && w.tok_columns) widen_column(w.tok_narrow, id, row);
+      else if (narrow) widen_rows(w.tok_narrow, id, 1, row);
       const float* tok = narrow ? row : w.tok.data() + id * d;
       if (!learned) {
         if (!narrow) std::copy_n(tok, d, row);
@@ -183,7 +184,7 @@ tensor3 mlp(const tensor3& x, const model_layer& layer, const model_spec& spec, 
 tensor3 unembed(const tensor3& x, const model_weights& w) {
   const narrow_matrix& narrow = w.tied ? w.tok_narrow : w.lm_head_narrow;
   if (!narrow.empty()) {  // a model file's (V, d) kept narrow: x @ Wᵀ, the bits of the widened W
-    tensor3 out = project_transposed(x, narrow);
+    tensor3 out = w.tied && w.tok_columns ? project(x, narrow) : project_transposed(x, narrow);
     add_bias(out, w.unembed_bias);
     return out;
   }

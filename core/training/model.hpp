@@ -111,6 +111,10 @@ struct model_weights {
   // kept narrow (see narrow_linears): tok[x] is then a row widened, the
   // logits x @ Wᵀ on lm_head or, tied, on tok. Empty in training's models.
   narrow_matrix tok_narrow, lm_head_narrow, transform_narrow;
+  // tok_narrow stored [d, V], the file's (V, d) transposed as it loads: tok[x]
+  // is column x, the tied logits x @ tok_narrow as [in, out], whose one-row
+  // product streams without transposes in registers (twice as fast in wasm).
+  bool tok_columns = false;
 
   // Every tensor in PyTorch's model.parameters() order, for the optimizer.
   std::vector<tensor2*> all();

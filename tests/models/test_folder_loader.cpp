@@ -68,7 +68,8 @@ TEST_CASE("a Llama's weights go where forward() reads them", "[folder-loader]") 
   CHECK(l.ln1.bias.size() == 0);  // RMSNorm: a weight only
   CHECK(w.ln_f.weight(0, 7) == value_at(f.tensors, "model.norm.weight", 0, 7));
   CHECK(widened(w.lm_head_narrow)(5, 7) == value_at(f.tensors, "lm_head.weight", 5, 7));  // kept [V, d]
-  CHECK(widened(w.tok_narrow)(4, 3) == value_at(f.tensors, "model.embed_tokens.weight", 4, 3));
+  CHECK(w.tok_columns);  // kept [d, V], the file's [V, d] transposed
+  CHECK(widened(w.tok_narrow)(3, 4) == value_at(f.tensors, "model.embed_tokens.weight", 4, 3));
   CHECK(w.pos.size() == 0);
   CHECK_FALSE(w.tied);
   // the spec forward() reads

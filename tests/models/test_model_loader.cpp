@@ -153,10 +153,12 @@ TEST_CASE("F16 and BF16 widen to float32 exactly, subnormals and signs included"
   const std::vector<float> widened = {1.0f, -2.0f, 0.5f, std::ldexp(1.0f, -24), -0.0f, 65504.0f, std::ldexp(1.0f, -14),
                                       0.0999755859375f};
   REQUIRE(m.weights.tok_narrow.dtype() == weight_dtype::f16);  // kept two bytes a number
+  REQUIRE(m.weights.tok_columns);  // kept [d, V]: the file's number i of (V, d) at (i % d, i / d)
   const tensor2 tok = attention::widened(m.weights.tok_narrow);
+  const std::size_t d = tok.shape(0);
   for (std::size_t i = 0; i < 40; ++i) {
-    CHECK(tok.data()[i] == widened[i % widened.size()]);
-    CHECK(std::signbit(tok.data()[i]) == std::signbit(widened[i % widened.size()]));
+    CHECK(tok(i % d, i / d) == widened[i % widened.size()]);
+    CHECK(std::signbit(tok(i % d, i / d)) == std::signbit(widened[i % widened.size()]));
   }
   for (std::size_t i = 0; i < 32; ++i) CHECK(m.weights.pos.data()[i] == (i % 2 ? -3.25f : 1.5f));
 }
@@ -183,7 +185,7 @@ TEST_CASE("a NaN or an infinity is named with its tensor and element, whatever t
       t.bytes.assign(reinterpret_cast<const char*>(half.data()), 16);
     }
   CHECK_THROWS_WITH(fed(g.bytes(), 2), "transformer.ln_f.bias: holds a NaN or an infinity (element [6])");
-  // F32 kept as it is (wte, copied whole): a NaN with its sign bit set, an infinity
+  // F32 wte, transposed as it streams in: a NaN with its sign bit set, an infinity, named where the file has it
   for (const std::uint32_t bits : {0xFFC00001u, 0x7F800000u}) {
     file_builder h = model_support::small_nano();
     for (auto& t : h.tensors)

@@ -37,10 +37,19 @@ tensor2 columns(const tensor2& w, std::size_t first, std::size_t hs) {
   return out;
 }
 
+// (rows, cols) -> (cols, rows)
+tensor2 transposed(const tensor2& m) {
+  tensor2 out({m.shape(1), m.shape(0)});
+  for (std::size_t r = 0; r < m.shape(0); ++r)
+    for (std::size_t c = 0; c < m.shape(1); ++c) out(c, r) = m(r, c);
+  return out;
+}
+
 // The model as training holds weights: every narrow matrix widened and dropped.
 model_weights widened_copy(const model_weights& n, const model_spec& spec) {
   model_weights w = n;
-  if (!n.tok_narrow.empty()) w.tok = widened(n.tok_narrow);
+  if (!n.tok_narrow.empty()) w.tok = n.tok_columns ? transposed(widened(n.tok_narrow)) : widened(n.tok_narrow);
+  w.tok_columns = false;
   if (!n.lm_head_narrow.empty()) w.lm_head = widened(n.lm_head_narrow);  // read as x @ lm_headᵀ
   if (!n.transform_narrow.empty()) w.transform = as_in_out(n.transform_narrow, false);
   w.tok_narrow = w.lm_head_narrow = w.transform_narrow = narrow_matrix();
@@ -158,8 +167,14 @@ TEST_CASE("a GPT file's narrow weights give forward the bits of the widened weig
     CHECK(layer.heads[0].query.size() == 0);
     CHECK(layer.narrow.conv1d == m.config.conv1d);
     CHECK(m.weights.lm_head_narrow.empty() == m.config.tied);
+    // the embedding kept [d, V], the file's (V, d) transposed as it loaded
+    CHECK(m.weights.tok_columns);
+    CHECK(m.weights.tok_narrow.rows() == m.config.embed);
+    CHECK(m.weights.tok_narrow.cols() == m.config.vocab);
     test_support::at_every_width([&](int) {
       check_same_forward(m.weights, m.spec, some_tokens(m.config.vocab, std::min<std::size_t>(m.config.length, 6)));
+      // one position: every product a one-row product (the cached generation's), tok read [in, out]
+      check_same_forward(m.weights, m.spec, {static_cast<std::int64_t>(m.config.vocab - 1)});
     });
   }
   SECTION("Hugging Face's layout, tied, BF16") {
@@ -170,6 +185,7 @@ TEST_CASE("a GPT file's narrow weights give forward the bits of the widened weig
     REQUIRE(m.config.tied);
     CHECK(m.weights.layers[0].narrow.fc.dtype() == weight_dtype::bf16);
     check_same_forward(m.weights, m.spec, {1, 4, 0, 2});
+    check_same_forward(m.weights, m.spec, {4});
   }
   SECTION("nanoGPT's layout, tied, BF16") {
     model_support::file_builder f = model_support::small_nano();
@@ -178,6 +194,7 @@ TEST_CASE("a GPT file's narrow weights give forward the bits of the widened weig
     REQUIRE(!m.config.conv1d);
     REQUIRE(m.config.tied);
     check_same_forward(m.weights, m.spec, {3, 1, 4, 1});
+    check_same_forward(m.weights, m.spec, {4});
   }
 }
 
@@ -190,7 +207,11 @@ TEST_CASE("a folder's narrow weights give forward the bits of the widened weight
     CHECK(!w.layers[0].narrow.qkv.empty());  // q, k and v stacked, one dtype
     CHECK(w.layers[0].heads[0].query.size() == 0);
     CHECK(w.layers[0].narrow.fc.size() != 0);
-    test_support::at_every_width([&](int) { check_same_forward(w, f.model.spec, some_tokens(f.config.vocab, 7)); });
+    CHECK(w.tok_columns);  // the embedding kept [d, V]
+    test_support::at_every_width([&](int) {
+      check_same_forward(w, f.model.spec, some_tokens(f.config.vocab, 7));
+      check_same_forward(w, f.model.spec, {static_cast<std::int64_t>(f.config.vocab - 1)});  // one-row products
+    });
     // about its file's size: nothing held twice
     CHECK(weight_bytes(w) <= folder_bytes(folder_support::golden_folder(name)) * 13 / 10);
   }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <limits>
 
 #include "errors/check.hpp"
 #include "models/weight_stream.hpp"
@@ -47,4 +48,46 @@ TEST_CASE("any chunk size places the same numbers; skipped tensors are read past
                       "model: more data than the header's tensors hold (56 bytes)");
     CHECK(s.spent());
   }
+}
+
+TEST_CASE("a narrow tensor placed transposed, fed in chunks with prepare() between them, holds the transpose",
+          "[weight-stream]") {
+  // b: the file's [1000, 64] as [64, 1000], 250 KB: prepare() touches a byte
+  // a page, and a page past the data in the file's order may be written here
+  const std::size_t V = 1000, d = 64;
+  std::vector<float> data(6 + V * d);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = 0.3f + 0.001f * static_cast<float>(i);  // no zero low byte
+  std::string bytes(data.size() * 4, '\0');
+  std::memcpy(bytes.data(), data.data(), bytes.size());
+  for (std::size_t chunk : {7u, 4096u, 300000u}) {
+    for (std::size_t ahead : {0u, 4096u, 1u << 20}) {  // how much prepare() may touch between chunks
+      INFO("chunks of " << chunk << ", prepare " << ahead);
+      narrow_matrix a(weight_dtype::f32, 2, 3), b(weight_dtype::f32, d, V);
+      weight_stream s({f32("a", {2, 3}, 0), f32("b", {V, d}, 24)}, {placed_narrow(a), placed_narrow_transposed(b)},
+                      bytes.size());
+      s.prepare(ahead);
+      for (std::size_t at = 0; at < bytes.size(); at += chunk) {
+        s.feed(reinterpret_cast<const unsigned char*>(bytes.data()) + at, std::min(chunk, bytes.size() - at));
+        s.prepare(ahead);  // never writes where the data has been
+      }
+      CHECK(s.complete());
+      const tensor2 wa = widened(a), wb = widened(b);
+      for (std::size_t i = 0; i < 6; ++i) CHECK(wa.data()[i] == data[i]);
+      std::size_t wrong = 0;
+      for (std::size_t r = 0; r < V; ++r)
+        for (std::size_t c = 0; c < d; ++c) wrong += wb(c, r) != data[6 + r * d + c];  // b(c, r) = file(r, c)
+      CHECK(wrong == 0);
+    }
+  }
+}
+
+TEST_CASE("a NaN in a narrow tensor placed transposed is named by its element in the file", "[weight-stream]") {
+  std::vector<float> data(12, 1.0f);
+  data[7] = std::numeric_limits<float>::quiet_NaN();  // the file's [2, 1] of [4, 3]
+  std::string bytes(data.size() * 4, '\0');
+  std::memcpy(bytes.data(), data.data(), bytes.size());
+  narrow_matrix b(weight_dtype::f32, 3, 4);
+  weight_stream s({f32("b", {4, 3}, 0)}, {placed_narrow_transposed(b)}, 48);
+  CHECK_THROWS_WITH(s.feed(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()),
+                    Catch::Contains("[2, 1]"));
 }
