@@ -47,7 +47,10 @@ folder_loader::folder_loader(folder_plan plan) : plan_(std::move(plan)) {
   model_.model.spec = plan_.spec;
   model_weights& w = model_.model.weights;
   w.layers.resize(c.layers);
-  for (model_layer& layer : w.layers) layer.heads.resize(c.heads);
+  for (model_layer& layer : w.layers) {
+    layer.heads.resize(c.heads);
+    layer.narrow.conv1d = true;  // each Linear kept [in, out], in panels (place())
+  }
   w.tied = plan_.summary.tied;
   stack_projections();
   for (const folder_shard& s : plan_.shards) {
@@ -70,8 +73,8 @@ void folder_loader::stack_projections() {
   for (std::size_t l = 0; l < L; ++l) {
     const std::vector<std::string>& d = dtypes[l];
     if (d.size() != 3 || d[1] != d[0] || d[2] != d[0]) continue;  // the float heads, as training's
-    model_.model.weights.layers[l].narrow.qkv =
-        narrow_matrix(*dtype_named(d[0]), (c.heads + 2 * c.kv_heads) * c.head_dim, c.embed);
+    model_.model.weights.layers[l].narrow.qkv = narrow_matrix(
+        *dtype_named(d[0]), c.embed, (c.heads + 2 * c.kv_heads) * c.head_dim, number_layout::panels);
   }
 }
 
@@ -87,20 +90,28 @@ weight_placement folder_loader::place(const folder_entry& t) {
     for (std::size_t j = 0; j < count; ++j) targets.push_back(allocated(layer->heads[j].*part, bias ? 1 : d, hs));
     return bias ? head_biases(std::move(targets), hs) : heads_of(std::move(targets), hs, d);
   };
-  // a weight matrix kept as the file stores it, [out, in] (an embedding's [V, d])
+  // a weight matrix kept as the file stores it, [out, in] (BERT's transform, an lm_head)
   const auto narrow = [&](narrow_matrix& target) {
     target = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(t.file.shape[0]),
                            static_cast<std::size_t>(t.file.shape[1]));
     return placed_narrow(target);
   };
-  // q_proj, k_proj, v_proj side by side in the layer's qkv (stack_projections): its rows from `row`
+  // a layer's Linear [out, in] kept [in, out] in panels: a new token reads it in one stream (narrow.hpp)
+  const auto linear = [&](narrow_matrix& target) {
+    target = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(t.file.shape[1]),
+                           static_cast<std::size_t>(t.file.shape[0]), number_layout::panels);
+    return placed_narrow_transposed(target);
+  };
+  // q_proj, k_proj, v_proj side by side in the layer's qkv (stack_projections): its columns from `column`
   narrow_matrix* qkv = layer != nullptr && !layer->narrow.qkv.empty() ? &layer->narrow.qkv : nullptr;
-  const auto stacked = [&](std::size_t row) { return placed_narrow(*qkv, row * d * dtype_bytes(qkv->dtype())); };
+  const auto stacked = [&](std::size_t column) {
+    return placed_narrow_transposed(*qkv, column * d * dtype_bytes(qkv->dtype()));
+  };
   const std::size_t kv = c.kv_heads * hs;
   switch (t.slot) {
-    case folder_slot::tok: {  // kept [d, V]: tok[x] a column, the tied logits' one-row product without transposes
+    case folder_slot::tok: {  // kept [d, V] in panels: tok[x] a column, the tied logits' one-row product without transposes
       w.tok_narrow = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(t.file.shape[1]),
-                                   static_cast<std::size_t>(t.file.shape[0]));
+                                   static_cast<std::size_t>(t.file.shape[0]), number_layout::panels);
       w.tok_columns = true;
       return placed_narrow_transposed(w.tok_narrow);
     }
@@ -124,13 +135,13 @@ weight_placement folder_loader::place(const folder_entry& t) {
     case folder_slot::query_bias: return heads(&model_head::query_bias, c.heads, true);
     case folder_slot::key_bias: return heads(&model_head::key_bias, c.kv_heads, true);
     case folder_slot::value_bias: return heads(&model_head::value_bias, c.kv_heads, true);
-    case folder_slot::proj: return narrow(layer->narrow.proj);
+    case folder_slot::proj: return linear(layer->narrow.proj);
     case folder_slot::proj_bias: return row(layer->proj_bias, d);
-    case folder_slot::fc: return narrow(layer->narrow.fc);
+    case folder_slot::fc: return linear(layer->narrow.fc);
     case folder_slot::fc_bias: return row(layer->fc_bias, I);
-    case folder_slot::fc_up: return narrow(layer->narrow.fc_up);
+    case folder_slot::fc_up: return linear(layer->narrow.fc_up);
     case folder_slot::fc_up_bias: return row(layer->fc_up_bias, I);
-    case folder_slot::fc2: return narrow(layer->narrow.fc2);
+    case folder_slot::fc2: return linear(layer->narrow.fc2);
     case folder_slot::fc2_bias: return row(layer->fc2_bias, d);
     case folder_slot::ln_f_weight: return row(w.ln_f.weight, d);
     case folder_slot::transform: return narrow(w.transform_narrow);

@@ -43,6 +43,14 @@ weight_placement model_loader::place(const planned_tensor& t) {
     target = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1]));
     return placed_narrow(target);
   };
+  // a layer's Conv1D weight [in, out], kept in panels: a new token reads it in one stream (narrow.hpp)
+  const auto layer_weight = [&](narrow_matrix& target) {
+    if (!c.conv1d) return narrow(target);
+    const std::vector<std::uint64_t>& s = t.file.shape;
+    target = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1]),
+                           number_layout::panels);
+    return placed_narrow(target);
+  };
   // c_attn.bias's [q | k | v], each d wide and split into H heads of hs, in
   // that order: each head's (1, hs) bias, part by part
   const auto biases = [&] {
@@ -52,10 +60,10 @@ weight_placement model_loader::place(const planned_tensor& t) {
     return targets;
   };
   switch (t.slot) {
-    case tensor_slot::wte: {  // kept [d, V]: tok[x] a column, the tied logits' one-row product without transposes
+    case tensor_slot::wte: {  // kept [d, V] in panels: tok[x] a column, the tied logits' one-row product without transposes
       const std::vector<std::uint64_t>& s = t.file.shape;
       w.tok_narrow = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(s[1]),
-                                   static_cast<std::size_t>(s[0]));
+                                   static_cast<std::size_t>(s[0]), number_layout::panels);
       w.tok_columns = true;
       return placed_narrow_transposed(w.tok_narrow);
     }
@@ -68,7 +76,7 @@ weight_placement model_loader::place(const planned_tensor& t) {
     case tensor_slot::ln_1_bias: return direct(allocated(layer->ln1.bias, 1, d), 1, d);
     case tensor_slot::ln_2_weight: return direct(allocated(layer->ln2.weight, 1, d), 1, d);
     case tensor_slot::ln_2_bias: return direct(allocated(layer->ln2.bias, 1, d), 1, d);
-    case tensor_slot::c_attn_weight: return narrow(layer->narrow.qkv);  // [q | k | v], each H heads of hs
+    case tensor_slot::c_attn_weight: return layer_weight(layer->narrow.qkv);  // [q | k | v], each H heads of hs
     case tensor_slot::c_attn_bias: {
       weight_placement p;
       p.targets = biases();
@@ -76,11 +84,11 @@ weight_placement model_loader::place(const planned_tensor& t) {
       p.col_block = hs;
       return p;
     }
-    case tensor_slot::attn_proj_weight: return narrow(layer->narrow.proj);
+    case tensor_slot::attn_proj_weight: return layer_weight(layer->narrow.proj);
     case tensor_slot::attn_proj_bias: return direct(allocated(layer->proj_bias, 1, d), 1, d);
-    case tensor_slot::c_fc_weight: return narrow(layer->narrow.fc);
+    case tensor_slot::c_fc_weight: return layer_weight(layer->narrow.fc);
     case tensor_slot::c_fc_bias: return direct(allocated(layer->fc_bias, 1, width), 1, width);
-    case tensor_slot::mlp_proj_weight: return narrow(layer->narrow.fc2);
+    case tensor_slot::mlp_proj_weight: return layer_weight(layer->narrow.fc2);
     case tensor_slot::mlp_proj_bias: return direct(allocated(layer->fc2_bias, 1, d), 1, d);
     case tensor_slot::ignored: break;
   }

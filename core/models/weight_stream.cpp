@@ -113,8 +113,8 @@ weight_placement placed_narrow(narrow_matrix& target, std::size_t at) {
   return p;
 }
 
-weight_placement placed_narrow_transposed(narrow_matrix& target) {
-  weight_placement p = placed_narrow(target);
+weight_placement placed_narrow_transposed(narrow_matrix& target, std::size_t at) {
+  weight_placement p = placed_narrow(target, at);
   p.narrow_transposed = true;
   return p;
 }
@@ -246,8 +246,12 @@ std::size_t weight_stream::prepare_narrow(std::size_t bytes) {
   const safetensors_tensor& t = tensors_[prepared_tensor_];
   const auto each = static_cast<std::size_t>(t.end - t.begin);
   std::size_t from = prepared_floats_;
-  if (prepared_tensor_ == current_ && offset_ > t.begin)  // transposed, the data is everywhere already
-    from = p.narrow_transposed ? each : std::max(from, static_cast<std::size_t>(offset_ - t.begin) + page);
+  // transposed or in panels, the file's order is not the memory's: once the
+  // data has begun, or another tensor's data shares the matrix, it may be anywhere
+  const bool scattered = p.narrow_transposed || p.narrow->panelled();
+  if (scattered && each != p.narrow->byte_size()) from = each;  // shared (q, k, v): another's data may be anywhere
+  if (prepared_tensor_ == current_ && offset_ > t.begin)
+    from = scattered ? each : std::max(from, static_cast<std::size_t>(offset_ - t.begin) + page);
   unsigned char* at = p.narrow->bytes() + p.narrow_at;
   std::size_t touched = 0, k = from;
   for (; k < each && touched < bytes; k += page, touched += page) at[k] = 0;

@@ -26,7 +26,7 @@ struct weight_placement {
   // (of the tensor's dtype): several tensors may share one, side by side.
   narrow_matrix* narrow = nullptr;
   std::size_t narrow_at = 0;
-  bool narrow_transposed = false;  // the file's (r, c) at (c, r) of narrow, whole (narrow_at 0)
+  bool narrow_transposed = false;  // the file's (r, c) at (c, r) of narrow; narrow_at counts in its transpose's order
 };
 
 // The file's [rows, cols] as it is.
@@ -37,7 +37,9 @@ weight_placement placed_transposed(float* target, std::size_t rows, std::size_t 
 weight_placement placed_narrow(narrow_matrix& target, std::size_t at = 0);
 // The file's [rows, cols] bytes into `target` (cols, rows) transposed: an
 // embedding [V, d] kept [d, V], read by one-row products without shuffles.
-weight_placement placed_narrow_transposed(narrow_matrix& target);
+// From byte `at` of the transpose's (file's) order: tensors side by side as
+// the transpose's rows, i.e. as target's columns (q_proj, k_proj, v_proj).
+weight_placement placed_narrow_transposed(narrow_matrix& target, std::size_t at = 0);
 
 class weight_stream {
  public:

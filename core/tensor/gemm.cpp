@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "errors/check.hpp"
-#include "tensor/row_product.hpp"
 #include "tensor/simd.hpp"
 #include "tensor/transpose.hpp"
 
@@ -76,6 +75,25 @@ template <int NR>
 ATTENTION_INLINE void pack_b(const matrix_ref& b, std::size_t p0, std::size_t kc, std::size_t j0, std::size_t nc,
                              float* out, b_panel* panels) {
   static_assert(NR % 8 == 0, "a transposed b is packed 8 columns at a time");
+  if (b.panel_stride != 0) {  // a weight kept in panels of 16 (narrow.hpp): NR ≤ 16 columns read where they lie
+    for (std::size_t jr = 0; jr < nc; jr += NR, out += NR * kc) {
+      const std::size_t j = j0 + jr, cols = smaller<std::size_t>(NR, nc - jr);
+      const float* from = b.data + p0 * b.row_stride + j / panel_columns * b.panel_stride;
+      if (cols == NR && b.col_stride == 1 && j % panel_columns + NR <= panel_columns) {
+        panels[jr / NR] = {from + j % panel_columns, b.row_stride};
+        continue;
+      }
+      panels[jr / NR] = {out, NR};
+      for (std::size_t p = 0; p < kc; ++p)
+        for (std::size_t q = 0; q < NR; ++q) {
+          const std::size_t at = j + q;
+          out[p * NR + q] = q < cols ? b.data[(p0 + p) * b.row_stride + at / panel_columns * b.panel_stride +
+                                              at % panel_columns * b.col_stride]
+                                     : 0.0f;
+        }
+    }
+    return;
+  }
   const bool small = b.col_stride == 1 && b.rows * b.row_stride <= (std::size_t{64} << 10);
   for (std::size_t jr = 0; jr < nc; jr += NR, out += NR * kc) {
     const std::size_t cols = smaller<std::size_t>(NR, nc - jr);
@@ -248,13 +266,6 @@ ATTENTION_SIMD_DISPATCH(gemm_widest, gemm_kernel,
 void gemm(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc, const gemm_batch& batch) {
   ATTENTION_CHECK(a.cols == b.rows, "gemm: a is (", a.rows, ", ", a.cols, ") but b is (", b.rows, ", ", b.cols, ")");
   if (a.rows == 0 || b.cols == 0 || batch.count == 0) return;
-  if (a.rows == 1 && row_product_reads(b)) {  // a new token's position: each weight streamed once, unpacked
-    // (a causal part may skip only zeros' products and unread outputs, so the whole row has the same bits)
-    matrix_ref as = a, bs = b;
-    for (std::size_t s = 0; s < batch.count; ++s, as.data += batch.a_step, bs.data += batch.b_step, c += batch.c_step)
-      row_product(contiguous_row(as), bs, c);
-    return;
-  }
   gemm_widest(a, b, c, ldc, batch);
 }
 

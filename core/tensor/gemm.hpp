@@ -14,13 +14,17 @@
 
 namespace attention {
 
-// A (rows, cols) matrix in memory: element (r, c) at data[r·row_stride + c·col_stride].
+// A (rows, cols) matrix in memory: element (r, c) at data[r·row_stride + c·col_stride],
+// or, for a weight kept in panels of panel_columns columns (narrow.hpp; panel_stride
+// > 0), at data[r·row_stride + (c / panel_columns)·panel_stride + (c % panel_columns)·col_stride].
+constexpr std::size_t panel_columns = 16;
 struct matrix_ref {
   const float* data = nullptr;
   std::size_t rows = 0, cols = 0;
   std::size_t row_stride = 0, col_stride = 0;
+  std::size_t panel_stride = 0;  // 0: no panels
 
-  // the transpose, the same memory
+  // the transpose, the same memory (not of a panelled weight)
   matrix_ref t() const { return {data, cols, rows, col_stride, row_stride}; }
 };
 
@@ -30,6 +34,12 @@ inline matrix_ref row_major(const float* data, std::size_t rows, std::size_t col
 }
 inline matrix_ref row_major(const float* data, std::size_t rows, std::size_t cols) {
   return row_major(data, rows, cols, cols);
+}
+// A (rows, cols) weight kept in panels: panel J is columns [16·J, 16·J + 16)
+// as a (rows, 16) row-major block, the panels one after another (the last
+// padded to 16 columns).
+inline matrix_ref in_panels(const float* data, std::size_t rows, std::size_t cols) {
+  return {data, rows, cols, panel_columns, 1, panel_columns * rows};
 }
 
 // c (m, n) = a (m, k) @ b (k, n); c is row-major with ldc floats between rows

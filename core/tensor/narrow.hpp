@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "tensor/gemm.hpp"
 #include "tensor/tensor.hpp"
 #include "tensor/widen.hpp"
 
@@ -41,13 +42,21 @@ struct unwritten_allocator : std::allocator<T> {
   }
 };
 
+// How a narrow_matrix lays out its numbers: row-major as the file has them,
+// or in panels of gemm.hpp's panel_columns (16) columns, each panel a
+// (rows, 16) row-major block, the last one's padding zeros. A weight read
+// [in, out] by the one-row products is kept in panels: a new token then
+// reads it in one stream, in order, at the memory's speed in wasm
+// (row_product.hpp), and gemm reads the panels without packing them.
+enum class number_layout { rows, panels };
+
 class narrow_matrix {
  public:
   static constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
 
   narrow_matrix() = default;
-  // (rows, cols) numbers of `type`, allocated, not yet written
-  narrow_matrix(weight_dtype type, std::size_t rows, std::size_t cols);
+  // (rows, cols) numbers of `type`, allocated, not yet written (but a panel's padding)
+  narrow_matrix(weight_dtype type, std::size_t rows, std::size_t cols, number_layout layout = number_layout::rows);
 
   weight_dtype dtype() const { return type_; }
   std::size_t rows() const { return rows_; }
@@ -55,6 +64,12 @@ class narrow_matrix {
   std::size_t size() const { return rows_ * cols_; }
   bool empty() const { return size() == 0; }
   std::size_t byte_size() const { return size() * dtype_bytes(type_); }
+  bool panelled() const { return layout_ == number_layout::panels; }
+  // Where number (r, c) lies in floats() or halves().
+  std::size_t place(std::size_t r, std::size_t c) const {
+    return panelled() ? c / panel_columns * panel_columns * rows_ + r * panel_columns + c % panel_columns
+                      : r * cols_ + c;
+  }
 
   // Writes n bytes of the data at byte `at` (the file's bytes, in the file's
   // order), then checks every number these bytes complete: returns the first
@@ -68,14 +83,17 @@ class narrow_matrix {
   // `at` and the index returned count in the file's order.
   std::size_t fill_transposed(std::size_t at, const unsigned char* bytes, std::size_t n);
 
-  // The numbers where they lie: floats() for F32, halves() for F16 and BF16.
+  // The numbers where they lie (place()): floats() for F32, halves() for F16 and BF16.
   const float* floats() const { return floats_.data(); }
   const std::uint16_t* halves() const { return halves_.data(); }
   // The bytes, for a loader that touches pages ahead of fill() (prepare).
   unsigned char* bytes();
 
  private:
+  std::size_t fill_panels(std::size_t at, const unsigned char* bytes, std::size_t n, bool transposed);
+
   weight_dtype type_ = weight_dtype::f32;
+  number_layout layout_ = number_layout::rows;
   std::size_t rows_ = 0, cols_ = 0;
   std::vector<float, unwritten_allocator<float>> floats_;                  // F32
   std::vector<std::uint16_t, unwritten_allocator<std::uint16_t>> halves_;  // F16, BF16

@@ -33,7 +33,8 @@ std::size_t narrow_panel_outputs(std::size_t k) {
 void gemm_narrow_transposed(const matrix_ref& a, const narrow_matrix& w, float* c, std::size_t ldc) {
   const std::size_t n = w.rows(), k = w.cols();
   ATTENTION_CHECK(a.cols == k, "gemm: a is (", a.rows, ", ", a.cols, ") but Wᵀ is (", k, ", ", n, ")");
-  if (w.dtype() == weight_dtype::f32) return gemm(a, row_major(w.floats(), n, k).t(), c, ldc);  // m = 1: gemm's row path
+  ATTENTION_CHECK(!w.panelled(), "gemm: a weight in panels is read [in, out]");
+  if (w.dtype() == weight_dtype::f32) return stream_gemm(a, row_major(w.floats(), n, k).t(), c, ldc);
   if (a.rows == 1) return row_product(contiguous_row(a), w, true, c);  // streamed once, widened in registers
   if (a.rows == 0 || n == 0) return;
   const std::size_t outputs = narrow_panel_outputs(k);
@@ -48,7 +49,22 @@ void gemm_narrow_transposed(const matrix_ref& a, const narrow_matrix& w, float* 
 void gemm_narrow(const matrix_ref& a, const narrow_matrix& w, float* c, std::size_t ldc) {
   const std::size_t k = w.rows(), n = w.cols();
   ATTENTION_CHECK(a.cols == k, "gemm: a is (", a.rows, ", ", a.cols, ") but W is (", k, ", ", n, ")");
-  if (w.dtype() == weight_dtype::f32) return gemm(a, row_major(w.floats(), k, n), c, ldc);
+  if (w.panelled()) {
+    if (w.dtype() == weight_dtype::f32) return stream_gemm(a, in_panels(w.floats(), k, n), c, ldc);
+    if (a.rows == 1) return row_product(contiguous_row(a), w, false, c);
+    if (a.rows == 0 || n == 0) return;
+    // whole panels widened at a time: one contiguous run of W's numbers, gemm reading the copy as panels
+    const std::size_t outputs = narrow_panel_outputs(k);  // a multiple of 32: whole panels
+    float* columns = panel_of((std::min(outputs, n) + panel_columns - 1) / panel_columns * panel_columns * k);
+    for (std::size_t j = 0; j < n; j += outputs) {
+      const std::size_t count = std::min(outputs, n - j),
+                        held = (count + panel_columns - 1) / panel_columns * panel_columns;
+      widen(w.dtype(), w.halves() + w.place(0, j), columns, held * k);
+      gemm(a, in_panels(columns, k, count), c + j, ldc);
+    }
+    return;
+  }
+  if (w.dtype() == weight_dtype::f32) return stream_gemm(a, row_major(w.floats(), k, n), c, ldc);
   if (a.rows == 1) return row_product(contiguous_row(a), w, false, c);
   if (a.rows == 0 || n == 0) return;
   const std::size_t outputs = narrow_panel_outputs(k);

@@ -126,6 +126,32 @@ ATTENTION_INLINE void rows_kernel(const float* a, std::size_t k, std::size_t n, 
 
 typedef vec<4> floats4;
 
+// b in panels: panel J (columns 16·J …) a (k, 16) block at J·panel_stride.
+// Four vectors of sums, four chains of adds (so they do not wait on each
+// other), each lane its own output in order over k.
+template <typename Numbers>
+ATTENTION_INLINE void panels_kernel(const float* a, std::size_t k, std::size_t n, const Numbers& b,
+                                    std::size_t panel_stride, float* c) {
+  for (std::size_t j = 0; j < n; j += panel_columns) {
+    floats4 s0 = {}, s1 = {}, s2 = {}, s3 = {};
+    std::size_t at = j / panel_columns * panel_stride;
+    for (std::size_t p = 0; p < k; ++p, at += panel_columns) {
+      const floats4 x = floats4{} + a[p];
+      s0 = s0 + x * b.template at<4>(at);
+      s1 = s1 + x * b.template at<4>(at + 4);
+      s2 = s2 + x * b.template at<4>(at + 8);
+      s3 = s3 + x * b.template at<4>(at + 12);
+    }
+    if (j + panel_columns <= n) {
+      store<4>(c + j, s0), store<4>(c + j + 4, s1), store<4>(c + j + 8, s2), store<4>(c + j + 12, s3);
+    } else {  // the last panel's padding columns are not outputs
+      float sums[panel_columns];
+      store<4>(sums, s0), store<4>(sums + 4, s1), store<4>(sums + 8, s2), store<4>(sums + 12, s3);
+      std::memcpy(c + j, sums, (n - j) * sizeof(float));
+    }
+  }
+}
+
 // Four rows' 4 numbers (v[r] row r) as four steps (out[q] step q: the rows' q-th numbers).
 ATTENTION_INLINE void transpose4(const floats4 v[4], floats4 out[4]) {
   const floats4 t0 = __builtin_shufflevector(v[0], v[1], 0, 4, 1, 5), t1 = __builtin_shufflevector(v[0], v[1], 2, 6, 3, 7);
@@ -216,6 +242,7 @@ ATTENTION_INLINE void transposed_kernel(const float* a, std::size_t k, std::size
 template <int W>
 ATTENTION_INLINE void row_kernel(const float* a, const matrix_ref& b, float* c) {
   const std::size_t k = b.rows, n = b.cols;
+  if (b.panel_stride != 0) return panels_kernel(a, k, n, f32_numbers{b.data}, b.panel_stride, c);
   if (b.col_stride == 1) return rows_kernel<W>(a, k, n, f32_numbers{b.data}, b.row_stride, c);
   transposed_kernel(a, k, n, f32_numbers{b.data}, b.col_stride, c);
 }
@@ -224,6 +251,12 @@ template <int W>
 ATTENTION_INLINE void narrow_row_kernel(const float* a, const narrow_matrix& w, bool transposed, float* c) {
   const bool bf16 = w.dtype() == weight_dtype::bf16;
   const std::size_t rows = w.rows(), cols = w.cols();
+  if (w.panelled()) {
+    const std::size_t stride = panel_columns * rows;
+    if (w.dtype() == weight_dtype::f32) return panels_kernel(a, rows, cols, f32_numbers{w.floats()}, stride, c);
+    if (bf16) return panels_kernel(a, rows, cols, half_numbers<true>{w.halves()}, stride, c);
+    return panels_kernel(a, rows, cols, half_numbers<false>{w.halves()}, stride, c);
+  }
   if (w.dtype() == weight_dtype::f32) {
     if (transposed) return transposed_kernel(a, cols, rows, f32_numbers{w.floats()}, cols, c);
     return rows_kernel<W>(a, rows, cols, f32_numbers{w.floats()}, cols, c);
@@ -262,7 +295,13 @@ void row_product(const float* a, const matrix_ref& b, float* c) {
   row_widest(a, b, c);
 }
 
+void stream_gemm(const matrix_ref& a, const matrix_ref& b, float* c, std::size_t ldc) {
+  if (a.rows == 1 && a.cols == b.rows && row_product_reads(b)) return row_product(contiguous_row(a), b, c);
+  gemm(a, b, c, ldc);
+}
+
 void row_product(const float* a, const narrow_matrix& w, bool transposed, float* c) {
+  ATTENTION_CHECK(!(transposed && w.panelled()), "row_product: a weight in panels is read [in, out]");
   const std::size_t n = transposed ? w.rows() : w.cols(), k = transposed ? w.cols() : w.rows();
   if (n == 0) return;
   if (k == 0) {

@@ -3,6 +3,7 @@
 #include "errors/check.hpp"
 #include "tensor/matmul.hpp"
 #include "tensor/narrow_matmul.hpp"
+#include "tensor/row_product.hpp"
 
 namespace attention {
 
@@ -18,8 +19,13 @@ void add_bias(tensor3& out, const tensor2& bias) {
 }
 
 tensor3 product_of(const tensor3& x, const tensor2& w, const narrow_matrix& narrow, bool conv1d) {
-  if (narrow.empty()) return project(x, w);
-  return conv1d ? project(x, narrow) : project_transposed(x, narrow);
+  if (!narrow.empty()) return conv1d || narrow.panelled() ? project(x, narrow) : project_transposed(x, narrow);
+  if (x.shape(0) * x.shape(1) != 1) return project(x, w);
+  // a new token's position: training's float W (in, out) streamed once (row_product.hpp)
+  const std::size_t C = x.shape(2), d = w.shape(1);
+  tensor3 out({1, 1, d});
+  stream_gemm(row_major(x.data(), 1, C), row_major(w.data(), C, d), out.data(), d);
+  return out;
 }
 
 namespace {

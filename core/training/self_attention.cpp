@@ -9,6 +9,7 @@
 #include "errors/check.hpp"
 #include "tensor/gemm.hpp"
 #include "tensor/matmul.hpp"
+#include "tensor/row_product.hpp"
 #include "tensor/softmax.hpp"
 #include "training/kv_cache.hpp"
 #include "training/narrow_weights.hpp"
@@ -54,7 +55,7 @@ void project_heads(const tensor3& a, const model_layer& layer, const model_spec&
       place(layer.heads[g].value, value_at(g));
     }
     for (std::size_t j = 0; j < H; ++j) place(layer.heads[j].query, query_at(j));
-    kqv = project(a, w);
+    kqv = product_of(a, w, narrow_matrix(), false);
   }
   // one head's block of columns, (B, T, hs), its bias added after the product
   const auto take = [&](tensor3& t, std::size_t at, const tensor2& bias) {
@@ -114,10 +115,10 @@ void attend_cached(head_pass& hp, const float* keys, const float* values, std::s
                    std::size_t offset, std::size_t layer, std::size_t head) {
   const std::size_t T = hp.q.shape(1), hs = hp.q.shape(2);
   tensor3 scores({1, T, n});  // 1. q kᵀ
-  gemm(row_major(hp.q.data(), T, hs), row_major(keys, n, hs).t(), scores.data(), n);
+  stream_gemm(row_major(hp.q.data(), T, hs), row_major(keys, n, hs).t(), scores.data(), n);
   hp.weights = weights_from(std::move(scores), hs, spec, offset, layer, head);  // 2. scaled, masked, softmaxed
   hp.out = tensor3({1, T, hs});  // 3. weights @ v
-  gemm(row_major(hp.weights.data(), T, n), row_major(values, n, hs), hp.out.data(), hs);
+  stream_gemm(row_major(hp.weights.data(), T, n), row_major(values, n, hs), hp.out.data(), hs);
 }
 
 // An ablated head's out, (B, T, hs): zeros, or each batch row's mean over its positions

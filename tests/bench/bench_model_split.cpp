@@ -37,6 +37,7 @@
 #include "models/model_stream.hpp"
 #include "peak.hpp"
 #include "tensor/gemm.hpp"
+#include "tensor/narrow.hpp"
 #include "tensor/simd.hpp"
 
 namespace {
@@ -128,6 +129,35 @@ void __wrap__ZN9attention4gemmERKNS_10matrix_refES2_Pfm(const matrix_ref& a, con
   part& p = b.cols == vocab ? unembedding : weights;
   p.ms += cpu_ms() - start;
   p.multiply_adds += static_cast<double>(a.rows) * a.cols * b.cols;
+  ++p.calls;
+}
+
+// One row (a new token's position): stream_gemm's row_product, timed here;
+// more rows go on to gemm(), whose wrapper times them.
+void __real__ZN9attention11stream_gemmERKNS_10matrix_refES2_Pfm(const matrix_ref& a, const matrix_ref& b, float* c,
+                                                                std::size_t ldc);
+void __wrap__ZN9attention11stream_gemmERKNS_10matrix_refES2_Pfm(const matrix_ref& a, const matrix_ref& b, float* c,
+                                                                std::size_t ldc) {
+  if (a.rows != 1) return __real__ZN9attention11stream_gemmERKNS_10matrix_refES2_Pfm(a, b, c, ldc);
+  const double start = cpu_ms();
+  __real__ZN9attention11stream_gemmERKNS_10matrix_refES2_Pfm(a, b, c, ldc);
+  part& p = b.cols == vocab ? unembedding : weights;
+  p.ms += cpu_ms() - start;
+  p.multiply_adds += static_cast<double>(a.cols) * b.cols;
+  ++p.calls;
+}
+
+// A narrow weight's one row (F16, BF16): c (n) = a (k) @ W.
+void __real__ZN9attention11row_productEPKfRKNS_13narrow_matrixEbPf(const float* a, const attention::narrow_matrix& w,
+                                                                  bool transposed, float* c);
+void __wrap__ZN9attention11row_productEPKfRKNS_13narrow_matrixEbPf(const float* a, const attention::narrow_matrix& w,
+                                                                  bool transposed, float* c) {
+  const double start = cpu_ms();
+  __real__ZN9attention11row_productEPKfRKNS_13narrow_matrixEbPf(a, w, transposed, c);
+  const std::size_t n = transposed ? w.rows() : w.cols();
+  part& p = n == vocab ? unembedding : weights;
+  p.ms += cpu_ms() - start;
+  p.multiply_adds += static_cast<double>(w.rows()) * w.cols();
   ++p.calls;
 }
 

@@ -42,10 +42,11 @@ TEST_CASE("a Llama's weights go where forward() reads them", "[folder-loader]") 
   const model_weights& w = m.model.weights;
   const model_layer& l = w.layers.at(0);
   REQUIRE(l.heads.size() == 2);
-  // q (8 rows), k (4) and v (4) stacked, [out, in]; no float copy
-  CHECK(l.narrow.qkv.rows() == 16);
-  CHECK(l.narrow.qkv.cols() == 8);
-  CHECK_FALSE(l.narrow.conv1d);
+  // q (8 outputs), k (4) and v (4) side by side, kept [in, out] in panels (one panel, shared); no float copy
+  CHECK(l.narrow.qkv.rows() == 8);
+  CHECK(l.narrow.qkv.cols() == 16);
+  CHECK(l.narrow.qkv.panelled());
+  CHECK(l.narrow.conv1d);
   CHECK(l.heads[0].query.size() == 0);
   const model_head h0 = head_weights(l, m.model.spec, 0), h1 = head_weights(l, m.model.spec, 1);
   // q_proj row r = head r / 4's output column r % 4, column c its input c
@@ -58,12 +59,14 @@ TEST_CASE("a Llama's weights go where forward() reads them", "[folder-loader]") 
   CHECK(h1.value == h0.value);
   CHECK(h0.key(6, 1) == value_at(f.tensors, "model.layers.0.self_attn.k_proj.weight", 1, 6));
   CHECK(h0.value(5, 3) == value_at(f.tensors, "model.layers.0.self_attn.v_proj.weight", 3, 5));
-  // o_proj, gate, up, down kept [out, in] as the file stores them
-  CHECK(widened(l.narrow.proj)(2, 6) == value_at(f.tensors, "model.layers.0.self_attn.o_proj.weight", 2, 6));
-  CHECK(widened(l.narrow.fc).shape() == std::array<std::size_t, 2>{12, 8});
-  CHECK(widened(l.narrow.fc)(11, 7) == value_at(f.tensors, "model.layers.0.mlp.gate_proj.weight", 11, 7));
-  CHECK(widened(l.narrow.fc_up)(10, 1) == value_at(f.tensors, "model.layers.0.mlp.up_proj.weight", 10, 1));
-  CHECK(widened(l.narrow.fc2)(1, 10) == value_at(f.tensors, "model.layers.0.mlp.down_proj.weight", 1, 10));
+  // o_proj, gate, up, down: the file's [out, in] kept [in, out], in panels
+  CHECK(widened(l.narrow.proj)(6, 2) == value_at(f.tensors, "model.layers.0.self_attn.o_proj.weight", 2, 6));
+  CHECK(widened(l.narrow.fc).shape() == std::array<std::size_t, 2>{8, 12});
+  CHECK(widened(l.narrow.fc)(7, 11) == value_at(f.tensors, "model.layers.0.mlp.gate_proj.weight", 11, 7));
+  CHECK(widened(l.narrow.fc_up)(1, 10) == value_at(f.tensors, "model.layers.0.mlp.up_proj.weight", 10, 1));
+  CHECK(widened(l.narrow.fc2)(10, 1) == value_at(f.tensors, "model.layers.0.mlp.down_proj.weight", 1, 10));
+  for (const narrow_matrix* n : {&l.narrow.proj, &l.narrow.fc, &l.narrow.fc_up, &l.narrow.fc2, &w.tok_narrow})
+    CHECK(n->panelled());
   CHECK(l.ln1.weight(0, 5) == value_at(f.tensors, "model.layers.0.input_layernorm.weight", 0, 5));
   CHECK(l.ln1.bias.size() == 0);  // RMSNorm: a weight only
   CHECK(w.ln_f.weight(0, 7) == value_at(f.tensors, "model.norm.weight", 0, 7));
@@ -104,7 +107,7 @@ TEST_CASE("a tied Llama has no lm_head", "[folder-loader]") {
   const folder_model m = loaded(f);
   CHECK(m.model.weights.tied);
   CHECK(m.model.weights.lm_head_narrow.empty());
-  CHECK(m.model.weights.layers[0].narrow.qkv.rows() == (2 + 2 * 2) * 4);  // two key/value heads
+  CHECK(m.model.weights.layers[0].narrow.qkv.cols() == (2 + 2 * 2) * 4);  // two key/value heads
   const model_head h1 = head_weights(m.model.weights.layers[0], m.model.spec, 1);
   CHECK(h1.key(2, 3) == value_at(f.tensors, "model.layers.0.self_attn.k_proj.weight", 7, 2));
 }

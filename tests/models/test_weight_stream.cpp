@@ -81,6 +81,45 @@ TEST_CASE("a narrow tensor placed transposed, fed in chunks with prepare() betwe
   }
 }
 
+TEST_CASE("three tensors side by side in one matrix in panels, in any file order, with prepare() between chunks",
+          "[weight-stream]") {
+  // a folder's k_proj, q_proj, v_proj ([out, in] each, in the file's
+  // alphabetical order) kept [in, out] in panels as one qkv: q's 12 columns
+  // and k's first 4 share a panel, so a page q's prepare() touched could hold
+  // k's numbers already
+  const std::size_t d = 40, q = 12, kv = 18;  // v begins in k's panel too
+  std::vector<float> data((q + 2 * kv) * d);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = 0.3f + 0.001f * static_cast<float>(i);
+  std::string bytes(data.size() * 4, '\0');
+  std::memcpy(bytes.data(), data.data(), bytes.size());
+  // the file: k [kv, d], then q [q, d], then v [kv, d]
+  const std::size_t k_at = 0, q_at = kv * d * 4, v_at = q_at + q * d * 4;
+  for (std::size_t chunk : {7u, 4096u, 300000u}) {
+    for (std::size_t ahead : {0u, 4096u, 1u << 20}) {
+      INFO("chunks of " << chunk << ", prepare " << ahead);
+      narrow_matrix qkv(weight_dtype::f32, d, q + 2 * kv, number_layout::panels);
+      weight_stream s({f32("k", {kv, d}, k_at), f32("q", {q, d}, q_at), f32("v", {kv, d}, v_at)},
+                      {placed_narrow_transposed(qkv, q * d * 4), placed_narrow_transposed(qkv, 0),
+                       placed_narrow_transposed(qkv, (q + kv) * d * 4)},
+                      bytes.size());
+      s.prepare(ahead);
+      for (std::size_t at = 0; at < bytes.size(); at += chunk) {
+        s.feed(reinterpret_cast<const unsigned char*>(bytes.data()) + at, std::min(chunk, bytes.size() - at));
+        s.prepare(ahead);
+      }
+      CHECK(s.complete());
+      const tensor2 w = widened(qkv);  // (d, q + 2 kv): column j is output j of [q | k | v]
+      std::size_t wrong = 0;
+      for (std::size_t c = 0; c < d; ++c) {
+        for (std::size_t j = 0; j < q; ++j) wrong += w(c, j) != data[q_at / 4 + j * d + c];
+        for (std::size_t j = 0; j < kv; ++j) wrong += w(c, q + j) != data[k_at / 4 + j * d + c];
+        for (std::size_t j = 0; j < kv; ++j) wrong += w(c, q + kv + j) != data[v_at / 4 + j * d + c];
+      }
+      CHECK(wrong == 0);
+    }
+  }
+}
+
 TEST_CASE("a NaN in a narrow tensor placed transposed is named by its element in the file", "[weight-stream]") {
   std::vector<float> data(12, 1.0f);
   data[7] = std::numeric_limits<float>::quiet_NaN();  // the file's [2, 1] of [4, 3]

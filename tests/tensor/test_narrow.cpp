@@ -53,6 +53,8 @@ bool widens_to_reference(const narrow_matrix& w, const std::vector<unsigned char
 }  // namespace
 
 TEST_CASE("a narrow matrix filled in two chunks, split at every byte, holds the file's numbers", "[narrow]") {
+  const number_layout layout = GENERATE(number_layout::rows, number_layout::panels);  // and in panels
+  INFO((layout == number_layout::panels ? "in panels" : "row-major"));
   std::mt19937 gen(30);
   for (weight_dtype type : {weight_dtype::f16, weight_dtype::bf16, weight_dtype::f32}) {
     INFO(dtype_name(type));
@@ -60,7 +62,7 @@ TEST_CASE("a narrow matrix filled in two chunks, split at every byte, holds the 
     const std::vector<unsigned char> bytes = file_bytes(gen, type, rows, cols);
     for (std::size_t split = 0; split <= bytes.size(); ++split) {
       INFO("split at byte " << split);
-      narrow_matrix w(type, rows, cols);
+      narrow_matrix w(type, rows, cols, layout);
       CHECK(w.byte_size() == bytes.size());
       CHECK(w.fill(0, bytes.data(), split) == narrow_matrix::none);
       CHECK(w.fill(split, bytes.data() + split, bytes.size() - split) == narrow_matrix::none);
@@ -70,13 +72,15 @@ TEST_CASE("a narrow matrix filled in two chunks, split at every byte, holds the 
 }
 
 TEST_CASE("a narrow matrix filled a few bytes at a time, as a stream's chunks come", "[narrow]") {
+  const number_layout layout = GENERATE(number_layout::rows, number_layout::panels);  // and in panels
+  INFO((layout == number_layout::panels ? "in panels" : "row-major"));
   std::mt19937 gen(31);
   for (weight_dtype type : {weight_dtype::f16, weight_dtype::bf16, weight_dtype::f32}) {
     const std::size_t rows = 33, cols = 17;
     const std::vector<unsigned char> bytes = file_bytes(gen, type, rows, cols);
     for (std::size_t chunk : {1, 3, 5, 64, 1000}) {
       INFO(dtype_name(type) << ", chunks of " << chunk);
-      narrow_matrix w(type, rows, cols);
+      narrow_matrix w(type, rows, cols, layout);
       for (std::size_t at = 0; at < bytes.size(); at += chunk)
         REQUIRE(w.fill(at, bytes.data() + at, std::min(chunk, bytes.size() - at)) == narrow_matrix::none);
       CHECK(widens_to_reference(w, bytes));
@@ -85,6 +89,8 @@ TEST_CASE("a narrow matrix filled a few bytes at a time, as a stream's chunks co
 }
 
 TEST_CASE("an infinity or a NaN is found by the chunk that completes it, at its index", "[narrow]") {
+  const number_layout layout = GENERATE(number_layout::rows, number_layout::panels);  // and in panels
+  INFO((layout == number_layout::panels ? "in panels" : "row-major"));
   const std::size_t rows = 2, cols = 5;
   struct bad {
     weight_dtype type;
@@ -98,7 +104,7 @@ TEST_CASE("an infinity or a NaN is found by the chunk that completes it, at its 
     std::memcpy(bytes.data() + 7 * item, &b.bits, item);  // little-endian: the low bytes of bits
     for (std::size_t split = 0; split <= bytes.size(); ++split) {
       INFO(dtype_name(b.type) << " 0x" << std::hex << b.bits << std::dec << ", split at byte " << split);
-      narrow_matrix w(b.type, rows, cols);
+      narrow_matrix w(b.type, rows, cols, layout);
       const std::size_t first = w.fill(0, bytes.data(), split);
       const std::size_t second = w.fill(split, bytes.data() + split, bytes.size() - split);
       const bool completed_first = split >= 8 * item;  // the bad number's last byte in the first chunk
@@ -139,12 +145,14 @@ TEST_CASE("a narrow matrix takes two bytes a number for F16 and BF16, four for F
 }
 
 TEST_CASE("widen_rows widens the rows asked for, an embedding's lookup", "[narrow]") {
+  const number_layout layout = GENERATE(number_layout::rows, number_layout::panels);  // and in panels
+  INFO((layout == number_layout::panels ? "in panels" : "row-major"));
   std::mt19937 gen(32);
   for (weight_dtype type : {weight_dtype::f16, weight_dtype::bf16, weight_dtype::f32}) {
     INFO(dtype_name(type));
     const std::size_t rows = 11, cols = 577;
     const std::vector<unsigned char> bytes = file_bytes(gen, type, rows, cols);
-    narrow_matrix w(type, rows, cols);
+    narrow_matrix w(type, rows, cols, layout);
     REQUIRE(w.fill(0, bytes.data(), bytes.size()) == narrow_matrix::none);
     for (std::size_t r : {0, 5, 10}) {
       std::vector<float> row(cols + 1, -7.0f);
@@ -159,12 +167,14 @@ TEST_CASE("widen_rows widens the rows asked for, an embedding's lookup", "[narro
 }
 
 TEST_CASE("widen_block widens a block of rows and columns, a head's slice", "[narrow]") {
+  const number_layout layout = GENERATE(number_layout::rows, number_layout::panels);  // and in panels
+  INFO((layout == number_layout::panels ? "in panels" : "row-major"));
   std::mt19937 gen(33);
   for (weight_dtype type : {weight_dtype::f16, weight_dtype::bf16, weight_dtype::f32}) {
     INFO(dtype_name(type));
     const std::size_t rows = 9, cols = 37;
     const std::vector<unsigned char> bytes = file_bytes(gen, type, rows, cols);
-    narrow_matrix w(type, rows, cols);
+    narrow_matrix w(type, rows, cols, layout);
     REQUIRE(w.fill(0, bytes.data(), bytes.size()) == narrow_matrix::none);
     std::vector<float> block(4 * 11 + 1, -7.0f);
     widen_block(w, 3, 4, 17, 11, block.data());
@@ -174,5 +184,32 @@ TEST_CASE("widen_block widens a block of rows and columns, a head's slice", "[na
     CHECK(block[44] == -7.0f);
     CHECK_THROWS_AS(widen_block(w, 3, 4, 30, 8, block.data()), error);
     CHECK_THROWS_AS(widen_block(w, 6, 4, 0, 1, block.data()), error);
+  }
+}
+
+TEST_CASE("a matrix in panels keeps each 16 columns a (rows, 16) block, the last one's padding zeros", "[narrow]") {
+  std::mt19937 gen(34);
+  for (weight_dtype type : {weight_dtype::bf16, weight_dtype::f32}) {
+    INFO(dtype_name(type));
+    const std::size_t rows = 5, cols = 21;  // a whole panel and 5 columns of the next
+    const std::vector<unsigned char> bytes = file_bytes(gen, type, rows, cols);
+    narrow_matrix w(type, rows, cols, number_layout::panels);
+    REQUIRE(w.fill(0, bytes.data(), bytes.size()) == narrow_matrix::none);
+    CHECK(w.byte_size() == bytes.size());  // the file's numbers; the padding is not counted
+    const auto held = [&](std::size_t i) {  // number i where it lies, widened
+      float v = w.dtype() == weight_dtype::f32 ? w.floats()[i] : 0.0f;
+      if (w.dtype() != weight_dtype::f32) widen(type, w.halves() + i, &v, 1);
+      return v;
+    };
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < 32; ++c) {
+        const std::size_t at = c / 16 * 16 * rows + r * 16 + c % 16;
+        if (c < cols) {
+          REQUIRE(w.place(r, c) == at);
+          REQUIRE(bits_of_float(held(at)) == bits_of_float(reference_at(type, bytes, r * cols + c)));
+        } else {
+          REQUIRE(bits_of_float(held(at)) == 0u);
+        }
+      }
   }
 }

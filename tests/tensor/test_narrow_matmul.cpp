@@ -1,7 +1,8 @@
 // Products with a narrow weight against the same products on the weight
 // widened by the definitions first (matmul.hpp's, themselves the in-order
 // loop bit for bit): equal bits, for F16 and BF16 with subnormals, at odd
-// sizes and across the panels' edges, both layouts, every vector width.
+// sizes and across the panels' edges, both layouts and in panels (narrow.hpp),
+// every vector width.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -24,8 +25,9 @@ struct weight {
   tensor2 wide;  // the same numbers, widened one by one by the definitions
 };
 
-weight random_weight(std::mt19937& gen, weight_dtype type, std::size_t rows, std::size_t cols) {
-  weight w{narrow_matrix(type, rows, cols), tensor2({rows, cols})};
+weight random_weight(std::mt19937& gen, weight_dtype type, std::size_t rows, std::size_t cols,
+                     number_layout layout = number_layout::rows) {
+  weight w{narrow_matrix(type, rows, cols, layout), tensor2({rows, cols})};
   if (type == weight_dtype::f32) {
     std::normal_distribution<float> normal;
     for (std::size_t i = 0; i < rows * cols; ++i) w.wide.data()[i] = normal(gen);
@@ -59,11 +61,14 @@ void check_products(std::mt19937& gen, weight_dtype type, std::size_t B, std::si
                     std::size_t d) {
   INFO(dtype_name(type) << ": (" << B << ", " << T << ", " << C << ") against a (" << d << ", " << C << ") weight");
   const tensor3 x = random_x(gen, B, T, C);
-  const weight out_in = random_weight(gen, type, d, C), in_out = random_weight(gen, type, C, d);
-  const tensor3 expected_t = project_transposed(x, out_in.wide), expected = project(x, in_out.wide);
+  const weight out_in = random_weight(gen, type, d, C), in_out = random_weight(gen, type, C, d),
+               panels = random_weight(gen, type, C, d, number_layout::panels);
+  const tensor3 expected_t = project_transposed(x, out_in.wide), expected = project(x, in_out.wide),
+                expected_panels = project(x, panels.wide);
   test_support::at_every_width([&](int) {
     CHECK(same_bits(project_transposed(x, out_in.narrow), expected_t));
     CHECK(same_bits(project(x, in_out.narrow), expected));
+    CHECK(same_bits(project(x, panels.narrow), expected_panels));
   });
 }
 
@@ -73,16 +78,20 @@ void check_products(std::mt19937& gen, weight_dtype type, std::size_t B, std::si
 void check_one_row(std::mt19937& gen, weight_dtype type, std::size_t k, std::size_t n) {
   INFO(dtype_name(type) << ": one row of " << k << " against a weight of " << n << " outputs");
   const tensor3 x = random_x(gen, 1, 2, k);
-  const weight out_in = random_weight(gen, type, n, k), in_out = random_weight(gen, type, k, n);
+  const weight out_in = random_weight(gen, type, n, k), in_out = random_weight(gen, type, k, n),
+               panels = random_weight(gen, type, k, n, number_layout::panels);
   const matrix_ref one_row = row_major(x.data(), 1, k);
   test_support::at_every_width([&](int) {
-    std::vector<float> general(2 * n), got(n, -7.0f), got_t(n, -7.0f);
+    std::vector<float> general(2 * n), got(n, -7.0f), got_t(n, -7.0f), got_panels(n, -7.0f);
     gemm(row_major(x.data(), 2, k), row_major(out_in.wide.data(), n, k).t(), general.data(), n);
     gemm_narrow_transposed(one_row, out_in.narrow, got_t.data(), n);
     CHECK(std::memcmp(got_t.data(), general.data(), n * sizeof(float)) == 0);
     gemm(row_major(x.data(), 2, k), row_major(in_out.wide.data(), k, n), general.data(), n);
     gemm_narrow(one_row, in_out.narrow, got.data(), n);
     CHECK(std::memcmp(got.data(), general.data(), n * sizeof(float)) == 0);
+    gemm(row_major(x.data(), 2, k), row_major(panels.wide.data(), k, n), general.data(), n);
+    gemm_narrow(one_row, panels.narrow, got_panels.data(), n);  // one stream, 16 sums in registers
+    CHECK(std::memcmp(got_panels.data(), general.data(), n * sizeof(float)) == 0);
   });
 }
 
@@ -112,6 +121,17 @@ TEST_CASE("narrow products cross the panels' edges: outputs past one panel, sums
     check_products(gen, type, 2, 5, 7, narrow_panel_outputs(7) + 33);
     check_products(gen, type, 1, 130, 577, 2 * narrow_panel_outputs(577) + 1);  // rows past gemm's 128 too
   }
+  // F32 in panels: gemm reads them where they lie, across its 512 columns' and 256 steps' blocks
+  check_products(gen, weight_dtype::f32, 1, 9, 300, 1000);
+  check_products(gen, weight_dtype::f32, 2, 3, 257, 529);
+}
+
+TEST_CASE("a weight in panels is refused where it would be read [out, in]", "[narrow_matmul]") {
+  const narrow_matrix w(weight_dtype::f32, 4, 3, number_layout::panels);
+  std::vector<float> c(8);
+  const std::vector<float> a(8, 1.0f);
+  CHECK_THROWS_AS(gemm_narrow_transposed(row_major(a.data(), 1, 3), w, c.data(), 4), error);
+  CHECK_NOTHROW(gemm_narrow(row_major(a.data(), 2, 4), w, c.data(), 3));
 }
 
 TEST_CASE("a narrow product with nothing to sum writes zeros, and refuses a wrong inner size", "[narrow_matmul]") {

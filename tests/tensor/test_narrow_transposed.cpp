@@ -59,6 +59,8 @@ bool holds_transpose(const narrow_matrix& w, const std::vector<unsigned char>& b
 
 TEST_CASE("a matrix filled transposed, in two chunks split at every byte, holds the file's transpose",
           "[narrow]") {
+  const number_layout layout = GENERATE(number_layout::rows, number_layout::panels);  // and in panels
+  INFO((layout == number_layout::panels ? "in panels" : "row-major"));
   std::mt19937 gen(40);
   for (weight_dtype type : {weight_dtype::f16, weight_dtype::bf16, weight_dtype::f32}) {
     INFO(dtype_name(type));
@@ -66,7 +68,7 @@ TEST_CASE("a matrix filled transposed, in two chunks split at every byte, holds 
     const std::vector<unsigned char> bytes = file_bytes(gen, type, V, d);
     for (std::size_t split = 0; split <= bytes.size(); ++split) {
       INFO("split at byte " << split);
-      narrow_matrix w(type, d, V);
+      narrow_matrix w(type, d, V, layout);
       CHECK(w.fill_transposed(0, bytes.data(), split) == narrow_matrix::none);
       CHECK(w.fill_transposed(split, bytes.data() + split, bytes.size() - split) == narrow_matrix::none);
       CHECK(holds_transpose(w, bytes));
@@ -75,13 +77,15 @@ TEST_CASE("a matrix filled transposed, in two chunks split at every byte, holds 
 }
 
 TEST_CASE("a matrix filled transposed a few bytes at a time, as a stream's chunks come", "[narrow]") {
+  const number_layout layout = GENERATE(number_layout::rows, number_layout::panels);  // and in panels
+  INFO((layout == number_layout::panels ? "in panels" : "row-major"));
   std::mt19937 gen(41);
   for (weight_dtype type : {weight_dtype::f16, weight_dtype::bf16, weight_dtype::f32}) {
     const std::size_t V = 33, d = 17;
     const std::vector<unsigned char> bytes = file_bytes(gen, type, V, d);
     for (std::size_t chunk : {1, 3, 5, 64, 1000}) {
       INFO(dtype_name(type) << ", chunks of " << chunk);
-      narrow_matrix w(type, d, V);
+      narrow_matrix w(type, d, V, layout);
       for (std::size_t at = 0; at < bytes.size(); at += chunk)
         REQUIRE(w.fill_transposed(at, bytes.data() + at, std::min(chunk, bytes.size() - at)) == narrow_matrix::none);
       CHECK(holds_transpose(w, bytes));
@@ -90,13 +94,15 @@ TEST_CASE("a matrix filled transposed a few bytes at a time, as a stream's chunk
 }
 
 TEST_CASE("a wide matrix filled transposed, whole file rows a tile at a time and the rest one by one", "[narrow]") {
+  const number_layout layout = GENERATE(number_layout::rows, number_layout::panels);  // and in panels
+  INFO((layout == number_layout::panels ? "in panels" : "row-major"));
   std::mt19937 gen(43);
   for (weight_dtype type : {weight_dtype::bf16, weight_dtype::f32}) {
     const std::size_t V = 203, d = 24;  // 12 tiles of 16 file rows and 11 rows more
     const std::vector<unsigned char> bytes = file_bytes(gen, type, V, d);
     for (std::size_t chunk : {bytes.size(), std::size_t{4096}, std::size_t{24 * 16 * 4 + 6}}) {
       INFO(dtype_name(type) << ", chunks of " << chunk);
-      narrow_matrix w(type, d, V);
+      narrow_matrix w(type, d, V, layout);
       for (std::size_t at = 0; at < bytes.size(); at += chunk)
         REQUIRE(w.fill_transposed(at, bytes.data() + at, std::min(chunk, bytes.size() - at)) == narrow_matrix::none);
       CHECK(holds_transpose(w, bytes));
@@ -106,6 +112,8 @@ TEST_CASE("a wide matrix filled transposed, whole file rows a tile at a time and
 
 TEST_CASE("filled transposed, an infinity or a NaN is found by the chunk that completes it, at its file index",
           "[narrow]") {
+  const number_layout layout = GENERATE(number_layout::rows, number_layout::panels);  // and in panels
+  INFO((layout == number_layout::panels ? "in panels" : "row-major"));
   const std::size_t V = 5, d = 2;  // the bad number: the file's index 7, (3, 1), kept at (1, 3)
   struct bad {
     weight_dtype type;
@@ -118,7 +126,7 @@ TEST_CASE("filled transposed, an infinity or a NaN is found by the chunk that co
     std::memcpy(bytes.data() + 7 * item, &b.bits, item);
     for (std::size_t split = 0; split <= bytes.size(); ++split) {
       INFO(dtype_name(b.type) << ", split at byte " << split);
-      narrow_matrix w(b.type, d, V);
+      narrow_matrix w(b.type, d, V, layout);
       const std::size_t first = w.fill_transposed(0, bytes.data(), split);
       const std::size_t second = w.fill_transposed(split, bytes.data() + split, bytes.size() - split);
       const bool completed_first = split >= 8 * item;
@@ -129,12 +137,14 @@ TEST_CASE("filled transposed, an infinity or a NaN is found by the chunk that co
 }
 
 TEST_CASE("widen_column widens one column, a token's embedding kept [d, V]", "[narrow]") {
+  const number_layout layout = GENERATE(number_layout::rows, number_layout::panels);  // and in panels
+  INFO((layout == number_layout::panels ? "in panels" : "row-major"));
   std::mt19937 gen(42);
   for (weight_dtype type : {weight_dtype::f16, weight_dtype::bf16, weight_dtype::f32}) {
     INFO(dtype_name(type));
     const std::size_t V = 29, d = 13;
     const std::vector<unsigned char> bytes = file_bytes(gen, type, V, d);
-    narrow_matrix w(type, d, V);
+    narrow_matrix w(type, d, V, layout);
     REQUIRE(w.fill_transposed(0, bytes.data(), bytes.size()) == narrow_matrix::none);
     for (std::size_t token : {0, 11, 28}) {
       std::vector<float> column(d + 1, -7.0f);
