@@ -75,29 +75,25 @@ template <int NR>
 ATTENTION_INLINE void pack_b(const matrix_ref& b, std::size_t p0, std::size_t kc, std::size_t j0, std::size_t nc,
                              float* out, b_panel* panels) {
   static_assert(NR % 8 == 0, "a transposed b is packed 8 columns at a time");
-  if (b.panel_stride != 0) {  // a weight kept in panels of 16 (narrow.hpp): NR ≤ 16 columns read where they lie
-    for (std::size_t jr = 0; jr < nc; jr += NR, out += NR * kc) {
-      const std::size_t j = j0 + jr, cols = smaller<std::size_t>(NR, nc - jr);
-      const float* from = b.data + p0 * b.row_stride + j / panel_columns * b.panel_stride;
-      if (cols == NR && b.col_stride == 1 && j % panel_columns + NR <= panel_columns) {
-        panels[jr / NR] = {from + j % panel_columns, b.row_stride};
+  // a weight kept in panels of 16 (narrow.hpp) is read where it lies, as a
+  // small b is: with NR ≤ 16 a panel of NR columns lies within one of its panels
+  const bool panelled = b.panel_stride != 0;
+  const bool small = panelled || (b.col_stride == 1 && b.rows * b.row_stride <= (std::size_t{64} << 10));
+  for (std::size_t jr = 0; jr < nc; jr += NR, out += NR * kc) {
+    const std::size_t cols = smaller<std::size_t>(NR, nc - jr), col = j0 + jr;
+    const float* from = panelled ? b.data + p0 * b.row_stride + col / panel_columns * b.panel_stride + col % panel_columns
+                                 : b.data + p0 * b.row_stride + col * b.col_stride;
+    if constexpr (NR > panel_columns) {  // AVX-512's 32 columns: two panels side by side
+      if (panelled) {
+        panels[jr / NR] = {out, NR};
+        for (std::size_t p = 0; p < kc; ++p)
+          for (std::size_t q = 0; q < NR; ++q)
+            out[p * NR + q] = q < cols ? b.data[(p0 + p) * b.row_stride + (col + q) / panel_columns * b.panel_stride +
+                                                (col + q) % panel_columns]
+                                       : 0.0f;
         continue;
       }
-      panels[jr / NR] = {out, NR};
-      for (std::size_t p = 0; p < kc; ++p)
-        for (std::size_t q = 0; q < NR; ++q) {
-          const std::size_t at = j + q;
-          out[p * NR + q] = q < cols ? b.data[(p0 + p) * b.row_stride + at / panel_columns * b.panel_stride +
-                                              at % panel_columns * b.col_stride]
-                                     : 0.0f;
-        }
     }
-    return;
-  }
-  const bool small = b.col_stride == 1 && b.rows * b.row_stride <= (std::size_t{64} << 10);
-  for (std::size_t jr = 0; jr < nc; jr += NR, out += NR * kc) {
-    const std::size_t cols = smaller<std::size_t>(NR, nc - jr);
-    const float* from = b.data + p0 * b.row_stride + (j0 + jr) * b.col_stride;
     if (small && cols == NR) {
       panels[jr / NR] = {from, b.row_stride};
       continue;
