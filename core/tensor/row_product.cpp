@@ -135,12 +135,37 @@ ATTENTION_INLINE void panels_kernel(const float* a, std::size_t k, std::size_t n
   for (std::size_t j = 0; j < n; j += panel_columns) {
     floats4 s0 = {}, s1 = {}, s2 = {}, s3 = {};
     std::size_t at = j / panel_columns * panel_stride;
-    for (std::size_t p = 0; p < k; ++p, at += panel_columns) {
-      const floats4 x = floats4{} + a[p];
-      s0 = s0 + x * b.template at<4>(at);
-      s1 = s1 + x * b.template at<4>(at + 4);
-      s2 = s2 + x * b.template at<4>(at + 8);
-      s3 = s3 + x * b.template at<4>(at + 12);
+    if constexpr (Numbers::halves) {
+      // 16 halves as two vectors of pairs, each split by a shift and a mask
+      // (eight()): s0 sums columns 0, 2, 4, 6, s1 1, 3, 5, 7, s2 and s3 the
+      // next eight's; put back in order once, after the whole of k
+      const auto step = [&](std::size_t p, std::size_t from) {
+        const floats4 x = floats4{} + a[p];
+        floats4 even0, odd0, even1, odd1;
+        b.eight(from, even0, odd0);
+        b.eight(from + 8, even1, odd1);
+        s0 = s0 + x * even0;
+        s1 = s1 + x * odd0;
+        s2 = s2 + x * even1;
+        s3 = s3 + x * odd1;
+      };
+      std::size_t p = 0;
+      for (; p + 2 <= k; p += 2, at += 2 * panel_columns) {  // two steps a turn: the loop's own work halved
+        step(p, at);
+        step(p + 1, at + panel_columns);
+      }
+      if (p < k) step(p, at);
+      const floats4 e0 = s0, o0 = s1, e1 = s2, o1 = s3;
+      s0 = __builtin_shufflevector(e0, o0, 0, 4, 1, 5), s1 = __builtin_shufflevector(e0, o0, 2, 6, 3, 7);
+      s2 = __builtin_shufflevector(e1, o1, 0, 4, 1, 5), s3 = __builtin_shufflevector(e1, o1, 2, 6, 3, 7);
+    } else {
+      for (std::size_t p = 0; p < k; ++p, at += panel_columns) {
+        const floats4 x = floats4{} + a[p];
+        s0 = s0 + x * b.template at<4>(at);
+        s1 = s1 + x * b.template at<4>(at + 4);
+        s2 = s2 + x * b.template at<4>(at + 8);
+        s3 = s3 + x * b.template at<4>(at + 12);
+      }
     }
     if (j + panel_columns <= n) {
       store<4>(c + j, s0), store<4>(c + j + 4, s1), store<4>(c + j + 8, s2), store<4>(c + j + 12, s3);
