@@ -7,14 +7,26 @@
 namespace attention {
 
 kv_cache::kv_cache(const model_spec& spec, std::size_t capacity)
-    : capacity_(capacity), kv_(spec.kv_count()), hs_(spec.head_size()) {
+    : capacity_(capacity), panelled_((capacity + 15) / 16 * 16), kv_(spec.kv_count()), hs_(spec.head_size()) {
   ATTENTION_CHECK(spec.causal, "generate: a BERT encoder sees both ways; it keeps no keys for the next token");
   ATTENTION_CHECK(capacity > 0 && capacity <= spec.length, "generate: a cache of ", capacity,
                   " positions, the model's length is ", spec.length);
-  const std::size_t size = spec.layers * kv_ * capacity_ * hs_;
-  keys_.assign(size, 0.0f);
-  values_.assign(size, 0.0f);
+  keys_.assign(spec.layers * kv_ * panelled_ * hs_, 0.0f);
+  values_.assign(spec.layers * kv_ * capacity_ * hs_, 0.0f);
   tokens_.reserve(capacity_);
+}
+
+void kv_cache::store(std::size_t l, std::size_t g, std::size_t at, const float* k, const float* v, std::size_t T) {
+  ATTENTION_CHECK(g < kv_ && (l * kv_ + g + 1) * panelled_ * hs_ <= keys_.size() && at + T <= capacity_,
+                  "generate: positions ", at, " to ", at + T, " of layer ", l, "'s key/value head ", g,
+                  " do not fit the cache");
+  float* keys = keys_.data() + (l * kv_ + g) * panelled_ * hs_;
+  for (std::size_t t = 0; t < T; ++t) {
+    const std::size_t j = at + t;
+    float* column = keys + j / 16 * 16 * hs_ + j % 16;  // position j: every 16th number of its panel
+    for (std::size_t c = 0; c < hs_; ++c) column[c * 16] = k[t * hs_ + c];
+  }
+  std::copy_n(v, T * hs_, values_.data() + ((l * kv_ + g) * capacity_ + at) * hs_);
 }
 
 void kv_cache::clear(std::size_t start) {

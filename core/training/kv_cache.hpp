@@ -36,24 +36,27 @@ class kv_cache {
   // nothing held; the next forward() starts a window at `start`
   void clear(std::size_t start = 0);
 
-  // layer l's key/value head g: its keys and values, (C, hs) each, rows
-  // 0 … length − 1 held; forward() writes rows length … length + T − 1
-  float* keys(std::size_t l, std::size_t g) { return at(keys_, l, g); }
-  float* values(std::size_t l, std::size_t g) { return at(values_, l, g); }
-  const float* keys(std::size_t l, std::size_t g) const { return at(keys_, l, g); }
-  const float* values(std::size_t l, std::size_t g) const { return at(values_, l, g); }
+  // layer l's key/value head g: positions 0 … length − 1 held. Its values
+  // (C, hs) row-major; its keys as Kᵀ (hs, C) in panels of 16 positions
+  // (gemm.hpp's in_panels(keys, hs, n)): position j's number c at
+  // (j / 16)·16·hs + c·16 + j % 16, so q kᵀ for a new token reads them in
+  // one stream, 16 scores' sums in registers (row_product.hpp).
+  const float* keys(std::size_t l, std::size_t g) const { return keys_.data() + (l * kv_ + g) * panelled_ * hs_; }
+  const float* values(std::size_t l, std::size_t g) const { return values_.data() + (l * kv_ + g) * capacity_ * hs_; }
+  // key number c of position j
+  float key(std::size_t l, std::size_t g, std::size_t j, std::size_t c) const {
+    return keys(l, g)[j / 16 * 16 * hs_ + c * 16 + j % 16];
+  }
+  // forward()'s new positions at … at + T − 1 of layer l's key/value head g: k and v (T, hs) each
+  void store(std::size_t l, std::size_t g, std::size_t at, const float* k, const float* v, std::size_t T);
 
   // forward()'s last act: the tokens it ran are now held
   void hold(const std::vector<std::int64_t>& tokens);
 
  private:
-  float* at(std::vector<float>& rows, std::size_t l, std::size_t g) { return rows.data() + (l * kv_ + g) * capacity_ * hs_; }
-  const float* at(const std::vector<float>& rows, std::size_t l, std::size_t g) const {
-    return rows.data() + (l * kv_ + g) * capacity_ * hs_;
-  }
-
-  std::size_t capacity_ = 0, kv_ = 0, hs_ = 0;
-  std::vector<float> keys_, values_;  // (L, KV, C, hs) each
+  std::size_t capacity_ = 0, panelled_ = 0, kv_ = 0, hs_ = 0;  // panelled_: C rounded up to 16
+  std::vector<float> keys_;    // (L, KV, C / 16, hs, 16)
+  std::vector<float> values_;  // (L, KV, C, hs)
   std::vector<std::int64_t> tokens_;  // (length)
   std::size_t start_ = 0;
 };

@@ -108,14 +108,14 @@ tensor3 weights_of(const tensor3& q, const tensor3& k, const model_spec& spec, s
 }
 
 // One head's new positions offset … offset + T − 1 attending to the n =
-// offset + T positions a cache holds: q (1, T, hs), keys and values (n, hs)
-// each. Each sum in the order forward() sums it over the whole window
+// offset + T positions a cache holds: q (1, T, hs), the keys as Kᵀ (hs, n)
+// in panels (kv_cache.hpp), the values (n, hs). Each sum in the order forward() sums it over the whole window
 // (gemm.hpp), so the last row is the bits of forward()'s last row.
 void attend_cached(head_pass& hp, const float* keys, const float* values, std::size_t n, const model_spec& spec,
                    std::size_t offset, std::size_t layer, std::size_t head) {
   const std::size_t T = hp.q.shape(1), hs = hp.q.shape(2);
   tensor3 scores({1, T, n});  // 1. q kᵀ
-  stream_gemm(row_major(hp.q.data(), T, hs), row_major(keys, n, hs).t(), scores.data(), n);
+  stream_gemm(row_major(hp.q.data(), T, hs), in_panels(keys, hs, n), scores.data(), n);
   hp.weights = weights_from(std::move(scores), hs, spec, offset, layer, head);  // 2. scaled, masked, softmaxed
   hp.out = tensor3({1, T, hs});  // 3. weights @ v
   stream_gemm(row_major(hp.weights.data(), T, n), row_major(values, n, hs), hp.out.data(), hs);
@@ -153,10 +153,8 @@ void self_attention(const tensor3& a, const model_layer& layer, const model_spec
   }
   const std::size_t offset = cache ? cache->length() : 0;  // positions the cache held before these
   if (cache) {  // these positions' keys and values join the cache's, each key/value head once
-    for (std::size_t g = 0; g < spec.kv_count(); ++g) {
-      std::copy_n(lp.heads[g].k.data(), T * hs, cache->keys(layer_index, g) + offset * hs);
-      std::copy_n(lp.heads[g].v.data(), T * hs, cache->values(layer_index, g) + offset * hs);
-    }
+    for (std::size_t g = 0; g < spec.kv_count(); ++g)
+      cache->store(layer_index, g, offset, lp.heads[g].k.data(), lp.heads[g].v.data(), T);
   }
   lp.concat = tensor3({B, T, width});
   for (std::size_t j = 0; j < H; ++j) {
