@@ -8,40 +8,16 @@
 #include <vector>
 
 #include "errors/check.hpp"
+#include "file_numbers.hpp"
 #include "half_reference.hpp"
 #include "tensor/narrow.hpp"
 
 using namespace attention;
 using test_support::bits_of_float;
+using test_support::file_bytes;
+using test_support::reference_at;
 
 namespace {
-
-// A (rows, cols) matrix's bytes as a safetensors file holds them.
-std::vector<unsigned char> file_bytes(std::mt19937& gen, weight_dtype type, std::size_t rows, std::size_t cols) {
-  std::vector<unsigned char> bytes(rows * cols * dtype_bytes(type));
-  if (type == weight_dtype::f32) {
-    std::normal_distribution<float> normal;
-    for (std::size_t i = 0; i < rows * cols; ++i) {
-      const float v = normal(gen);
-      std::memcpy(bytes.data() + 4 * i, &v, 4);
-    }
-  } else {
-    const std::vector<std::uint16_t> halves = test_support::random_halves(gen, type, rows * cols);
-    std::memcpy(bytes.data(), halves.data(), bytes.size());
-  }
-  return bytes;
-}
-
-// Number i of the file's bytes, as a float32 by the definitions.
-float reference_at(weight_dtype type, const std::vector<unsigned char>& bytes, std::size_t i) {
-  if (type == weight_dtype::f32) {
-    float v;
-    std::memcpy(&v, bytes.data() + 4 * i, 4);
-    return v;
-  }
-  const auto h = static_cast<std::uint16_t>(bytes[2 * i] | (bytes[2 * i + 1] << 8));  // little-endian
-  return test_support::half_reference(type, h);
-}
 
 bool widens_to_reference(const narrow_matrix& w, const std::vector<unsigned char>& bytes) {
   const tensor2 all = widened(w);
