@@ -7,10 +7,12 @@
 // rounds); then the Model view's Generate (the engine's model worker's
 // generate(), temperature 1, seed 42) after a prompt of 128 tokens (or the
 // model's context, if shorter), once for 1 token and once for N (32 by
-// default) in each of the alternating rounds: N − 1 tokens in the time
-// between them, the new tokens' rate without the prompt's. For the
-// GPT-2-small-shaped file (gpt2-small.mjs), ONNX Runtime Web in the same
-// rounds (its wasm backend, one thread, SIMD) on the same weights exported
+// default) in each round, the model alone in the tab as the Model view runs
+// it: N − 1 tokens in the time between them, the new tokens' rate without
+// the prompt's. For the GPT-2-small-shaped file (gpt2-small.mjs), then
+// rounds alternating ours with ONNX Runtime Web's (its wasm backend, one
+// thread, SIMD; the bound is judged on ours alone, as a learner runs it, the
+// comparison on the alternating rounds) on the same weights exported
 // with past keys and values (export_onnx_past.py, torch.onnx.export): the
 // prompt as one step, then a one-token step for each of our new tokens but
 // the last, fed our ids, so both make the same forwards. Models: the
@@ -37,7 +39,7 @@ const option = (name, fallback) => {
   const i = args.indexOf(name);
   return i < 0 ? fallback : args.splice(i, 2)[1];
 };
-const rounds = Number(option('--rounds', 3));
+const rounds = Number(option('--rounds', 5));  // the median of 5: the shared machine moves single rounds by 20%
 const count = Number(option('--new', 32));
 const only = option('--models', 'gpt2,text-gpt,smollm2-bf16,smollm2-f32').split(',');
 const splitBinary = args[0] ?? join(root, 'build', 'native', 'attention-model-split');
@@ -117,24 +119,33 @@ for (const m of models) {
   const prompt = Array.from({ length: Math.min(promptLength, m.opened.length) }, (_, t) => (t * 7919 + 13) % m.opened.vocab);
   m.prompt = prompt.length;
   m.bandwidth = [await page.evaluate((b) => window.bandwidth(b), m.weight_bytes)];
-  if (m.peer) m.ort_opened = await page.evaluate(() => window.ortOpen());
   await page.evaluate((p) => window.genRound(p, 2), prompt);  // warm
-  m.ours = [];
-  m.theirs = [];
-  for (let r = 0; r < rounds; r += 1) {
+  const ourRound = async () => {
     const one = await page.evaluate((p) => window.genRound(p, 1), prompt);
     const many = await page.evaluate(([p, n]) => window.genRound(p, n), [prompt, count]);
-    m.ours.push({ one_ms: one.ms, many_ms: many.ms, tokens_per_s: (count - 1) / ((many.ms - one.ms) / 1000) });
-    let line = `  round ${r + 1}: ours ${m.ours[r].tokens_per_s.toFixed(2)} tokens/s`;
-    if (m.peer) {
-      const shape = { layers: 12, heads: 12, headDim: 64 };
-      const theirs = await page.evaluate(([p, ids, s]) => window.ortRound(p, ids, s), [prompt, many.ids, shape]);
-      m.theirs.push({ ...theirs, tokens_per_s: theirs.steps / (theirs.steps_ms / 1000) });
-      line += `, ONNX Runtime Web ${m.theirs[r].tokens_per_s.toFixed(2)} (its prompt ${theirs.prompt_ms.toFixed(0)} ms; ours ${one.ms.toFixed(0)} ms with one token)`;
-    }
-    log(line);
+    return { one_ms: one.ms, many_ms: many.ms, tokens_per_s: (count - 1) / ((many.ms - one.ms) / 1000), ids: many.ids };
+  };
+  // against the bound: ours alone in the tab, as the Model view runs it
+  m.ours = [];
+  for (let r = 0; r < rounds; r += 1) {
+    const { ids, ...ours } = await ourRound();
+    m.ours.push(ours);
+    log(`  round ${r + 1}: ours ${ours.tokens_per_s.toFixed(2)} tokens/s`);
   }
   m.bandwidth.push(await page.evaluate((b) => window.bandwidth(b), m.weight_bytes));
+  if (m.peer) {  // against ONNX Runtime Web: alternating rounds, theirs fed our tokens
+    m.ort_opened = await page.evaluate(() => window.ortOpen());
+    m.peer_ours = [];
+    m.theirs = [];
+    for (let r = 0; r < rounds; r += 1) {
+      const { ids, ...ours } = await ourRound();
+      m.peer_ours.push(ours);
+      const shape = { layers: 12, heads: 12, headDim: 64 };
+      const theirs = await page.evaluate(([p, ids, s]) => window.ortRound(p, ids, s), [prompt, ids, shape]);
+      m.theirs.push({ ...theirs, tokens_per_s: theirs.steps / (theirs.steps_ms / 1000) });
+      log(`  peer round ${r + 1}: ours ${ours.tokens_per_s.toFixed(2)} tokens/s, ONNX Runtime Web ${m.theirs[r].tokens_per_s.toFixed(2)} (its prompt ${theirs.prompt_ms.toFixed(0)} ms; ours ${ours.one_ms.toFixed(0)} ms with one token)`);
+    }
+  }
   m.closed = await page.evaluate(() => window.genClose());
 }
 if (page.problems.length || page.failed.length) log([...page.problems, ...page.failed].join('\n'));
@@ -152,6 +163,8 @@ for (const m of models) {
   if (m.peer) {
     m.theirs_tokens_per_s = median(m.theirs.map((t) => t.tokens_per_s));
     m.theirs_of_bound = m.theirs_tokens_per_s / m.bound_tokens_per_s;
+    m.peer_tokens_per_s = median(m.peer_ours.map((o) => o.tokens_per_s));
+    m.peer_of_bound = m.peer_tokens_per_s / m.bound_tokens_per_s;
   }
 }
 const f = (n, d = 1) => n.toFixed(d);
@@ -161,8 +174,8 @@ const budgets = models.filter((m) => m.name !== 'text-gpt').map((m) => ({
   budget: `${m.label}: new tokens at ≥ ${pct(goals.ofBound)} of the memory bound`, value: pct(m.of_bound), met: m.of_bound >= goals.ofBound,
 }));
 for (const m of models.filter((x) => x.peer)) {
-  budgets.push({ budget: `${m.label}: ours faster than ONNX Runtime Web with its cache`, value: `${f(m.tokens_per_s, 2)} against ${f(m.theirs_tokens_per_s, 2)} tokens/s`,
-                 met: m.tokens_per_s > m.theirs_tokens_per_s });
+  budgets.push({ budget: `${m.label}: ours faster than ONNX Runtime Web with its cache (alternating rounds)`, value: `${f(m.peer_tokens_per_s, 2)} against ${f(m.theirs_tokens_per_s, 2)} tokens/s`,
+                 met: m.peer_tokens_per_s > m.theirs_tokens_per_s });
 }
 const machine = `${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores; Chromium ${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium /, '').split(' ')[0]}`;
 const generate = {
@@ -176,14 +189,15 @@ writeFileSync(resultsPath, JSON.stringify(results, null, 2) + '\n');
 
 const peer = models.find((m) => m.peer);
 const table = [
-  `Measured ${generate.date.slice(0, 16).replace('T', ' ')} UTC on ${machine}, load average ${loadBefore[0]} before and ${loadAfter[0]} after (1 minute; the machine is shared); \`make bench\` (\`tests/bench/bench_generate.mjs\`). In one tab, each model opened through the engine's model worker as the Model view opens it; Generate (temperature 1, seed 42) after a prompt of ${promptLength} tokens (the model's context if shorter), ${count} new tokens against 1 in each of ${rounds} alternating rounds: the new tokens' rate, the prompt's time taken out. The memory bound: every new token reads every weight once, so one thread's read bandwidth (a plain wasm SIMD128 loop summing an array as large as the weights, the median of 7 reads, the faster of the measurements before and after the rounds) over the weights' bytes.`,
+  `Measured ${generate.date.slice(0, 16).replace('T', ' ')} UTC on ${machine}, load average ${loadBefore[0]} before and ${loadAfter[0]} after (1 minute; the machine is shared); \`make bench\` (\`tests/bench/bench_generate.mjs\`). In one tab, each model opened through the engine's model worker as the Model view opens it; Generate (temperature 1, seed 42) after a prompt of ${promptLength} tokens (the model's context if shorter), ${count} new tokens against 1 in each of ${rounds} rounds, the model alone in the tab as the Model view runs it: the new tokens' rate (the median), the prompt's time taken out. The memory bound: every new token reads every weight once, so one thread's read bandwidth (a plain wasm SIMD128 loop summing an array as large as the weights, the median of 7 reads, the faster of the measurements before and after the rounds) over the weights' bytes.`,
   '',
   '| model | weights | read bandwidth | bound | Generate | of the bound |',
   '| --- | --- | --- | --- | --- | --- |',
   ...models.map((m) => `| ${m.label}, prompt ${m.prompt} | ${mb(m.weight_bytes)} | ${f(m.gbps)} GB/s | ${f(m.bound_tokens_per_s, m.bound_tokens_per_s < 100 ? 1 : 0)} tokens/s | ${f(m.tokens_per_s, m.tokens_per_s < 100 ? 2 : 0)} tokens/s | ${pct(m.of_bound)} |`),
-  ...(peer ? [`| the same GPT-2-small-shaped weights in ONNX Runtime Web ${ortVersion} with its cache | ${mb(peer.weight_bytes)} | ${f(peer.gbps)} GB/s | ${f(peer.bound_tokens_per_s)} tokens/s | ${f(peer.theirs_tokens_per_s, 2)} tokens/s | ${pct(peer.theirs_of_bound)} |`] : []),
+  ...(peer ? [`| the same, ours in rounds alternating with ONNX Runtime Web's in the tab | ${mb(peer.weight_bytes)} | ${f(peer.gbps)} GB/s | ${f(peer.bound_tokens_per_s)} tokens/s | ${f(peer.peer_tokens_per_s, 2)} tokens/s | ${pct(peer.peer_of_bound)} |`,
+               `| the same GPT-2-small-shaped weights in ONNX Runtime Web ${ortVersion} with its cache, those rounds | ${mb(peer.weight_bytes)} | ${f(peer.gbps)} GB/s | ${f(peer.bound_tokens_per_s)} tokens/s | ${f(peer.theirs_tokens_per_s, 2)} tokens/s | ${pct(peer.theirs_of_bound)} |`] : []),
   '',
-  ...(peer ? [`ONNX Runtime Web ${ortVersion} (its wasm backend, one thread, SIMD, graph optimisations on) runs the weights exported with past keys and values as inputs and the presents as outputs (\`tests/bench/export_onnx_past.py\`, \`torch.onnx.export\`): the prompt as one step (${f(median(peer.theirs.map((t) => t.prompt_ms)), 0)} ms; our Generate of one token, the prompt's forward and a draw, ${f(median(peer.ours.map((o) => o.one_ms)), 0)} ms), then one step a token, fed our tokens, so both make the same forwards. Ours over theirs: ${f(peer.tokens_per_s / peer.theirs_tokens_per_s, 2)}×.`, ''] : []),
+  ...(peer ? [`ONNX Runtime Web ${ortVersion} (its wasm backend, one thread, SIMD, graph optimisations on) runs the weights exported with past keys and values as inputs and the presents as outputs (\`tests/bench/export_onnx_past.py\`, \`torch.onnx.export\`): the prompt as one step (${f(median(peer.theirs.map((t) => t.prompt_ms)), 0)} ms; our Generate of one token, the prompt's forward and a draw, ${f(median(peer.peer_ours.map((o) => o.one_ms)), 0)} ms), then one step a token, fed our tokens, so both make the same forwards, in ${rounds} rounds alternating with ours after ours alone (with theirs in the tab ours ran ${f(100 * (1 - peer.peer_tokens_per_s / peer.tokens_per_s), 0)}% slower). Ours over theirs in those rounds: ${f(peer.peer_tokens_per_s / peer.theirs_tokens_per_s, 2)}×.`, ''] : []),
   ...(split && peer ? [`Where a new token's time goes, natively at 128 bits (\`attention-model-split --generate\`: the GPT-2-small-shaped file, 16 tokens after the first, CPU time, median of 3): ${f(split.ms)} ms a token (${f(1000 / split.ms)} tokens/s); the unembedding ${f(split.unembedding_ms)} ms and the layers' weights ${f(split.weights_ms)} ms (the products: ${pct((split.unembedding_ms + split.weights_ms + split.heads_ms) / split.ms)} of the token), reading the weights at ${f(peer.weight_bytes / 1e9 / ((split.unembedding_ms + split.weights_ms + split.heads_ms) / 1000))} GB/s against the ${f(peer.gbps)} GB/s the wasm loop reads; the rest (norms, attention over the cache, the draw) ${f(split.rest_ms)} ms.`, ''] : []),
   '| budget | measured | met |',
   '| --- | --- | --- |',
