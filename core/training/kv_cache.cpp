@@ -7,26 +7,48 @@
 namespace attention {
 
 kv_cache::kv_cache(const model_spec& spec, std::size_t capacity)
-    : capacity_(capacity), panelled_((capacity + 15) / 16 * 16), kv_(spec.kv_count()), hs_(spec.head_size()) {
+    : capacity_(capacity),
+      positions_((capacity + 15) / 16 * 16),
+      kv_(spec.kv_count()),
+      hs_(spec.head_size()),
+      numbers_((spec.head_size() + 15) / 16 * 16) {
   ATTENTION_CHECK(spec.causal, "generate: a BERT encoder sees both ways; it keeps no keys for the next token");
   ATTENTION_CHECK(capacity > 0 && capacity <= spec.length, "generate: a cache of ", capacity,
                   " positions, the model's length is ", spec.length);
-  keys_.assign(spec.layers * kv_ * panelled_ * hs_, 0.0f);
-  values_.assign(spec.layers * kv_ * capacity_ * hs_, 0.0f);
+  keys_.assign(spec.layers * kv_ * positions_ * hs_, 0.0f);
+  values_.assign(spec.layers * kv_ * numbers_ * capacity_, 0.0f);  // a panel's padding stays 0
   tokens_.reserve(capacity_);
 }
 
+matrix_ref kv_cache::keys(std::size_t l, std::size_t g, std::size_t n) const {
+  return {keys_.data() + (l * kv_ + g) * positions_ * hs_, hs_, n, 16, 1, 16 * hs_};
+}
+
+matrix_ref kv_cache::values(std::size_t l, std::size_t g, std::size_t n) const {
+  return {values_.data() + (l * kv_ + g) * numbers_ * capacity_, n, hs_, 16, 1, 16 * capacity_};
+}
+
+float kv_cache::key(std::size_t l, std::size_t g, std::size_t j, std::size_t c) const {
+  return keys_[(l * kv_ + g) * positions_ * hs_ + j / 16 * 16 * hs_ + c * 16 + j % 16];
+}
+
+float kv_cache::value(std::size_t l, std::size_t g, std::size_t j, std::size_t c) const {
+  return values_[(l * kv_ + g) * numbers_ * capacity_ + c / 16 * 16 * capacity_ + j * 16 + c % 16];
+}
+
 void kv_cache::store(std::size_t l, std::size_t g, std::size_t at, const float* k, const float* v, std::size_t T) {
-  ATTENTION_CHECK(g < kv_ && (l * kv_ + g + 1) * panelled_ * hs_ <= keys_.size() && at + T <= capacity_,
+  ATTENTION_CHECK(g < kv_ && (l * kv_ + g + 1) * positions_ * hs_ <= keys_.size() && at + T <= capacity_,
                   "generate: positions ", at, " to ", at + T, " of layer ", l, "'s key/value head ", g,
                   " do not fit the cache");
-  float* keys = keys_.data() + (l * kv_ + g) * panelled_ * hs_;
+  float* keys = keys_.data() + (l * kv_ + g) * positions_ * hs_;
+  float* values = values_.data() + (l * kv_ + g) * numbers_ * capacity_;
   for (std::size_t t = 0; t < T; ++t) {
     const std::size_t j = at + t;
-    float* column = keys + j / 16 * 16 * hs_ + j % 16;  // position j: every 16th number of its panel
-    for (std::size_t c = 0; c < hs_; ++c) column[c * 16] = k[t * hs_ + c];
+    float* key = keys + j / 16 * 16 * hs_ + j % 16;  // position j: every 16th number of its panel
+    for (std::size_t c = 0; c < hs_; ++c) key[c * 16] = k[t * hs_ + c];
+    for (std::size_t c = 0; c < hs_; c += 16)  // its value: a row of 16 in each panel
+      std::copy_n(v + t * hs_ + c, std::min<std::size_t>(16, hs_ - c), values + c * capacity_ + j * 16);
   }
-  std::copy_n(v, T * hs_, values_.data() + ((l * kv_ + g) * capacity_ + at) * hs_);
 }
 
 void kv_cache::clear(std::size_t start) {

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tensor/gemm.hpp"
 #include "training/model.hpp"
 
 namespace attention {
@@ -36,17 +37,16 @@ class kv_cache {
   // nothing held; the next forward() starts a window at `start`
   void clear(std::size_t start = 0);
 
-  // layer l's key/value head g: positions 0 … length − 1 held. Its values
-  // (C, hs) row-major; its keys as Kᵀ (hs, C) in panels of 16 positions
-  // (gemm.hpp's in_panels(keys, hs, n)): position j's number c at
-  // (j / 16)·16·hs + c·16 + j % 16, so q kᵀ for a new token reads them in
-  // one stream, 16 scores' sums in registers (row_product.hpp).
-  const float* keys(std::size_t l, std::size_t g) const { return keys_.data() + (l * kv_ + g) * panelled_ * hs_; }
-  const float* values(std::size_t l, std::size_t g) const { return values_.data() + (l * kv_ + g) * capacity_ * hs_; }
-  // key number c of position j
-  float key(std::size_t l, std::size_t g, std::size_t j, std::size_t c) const {
-    return keys(l, g)[j / 16 * 16 * hs_ + c * 16 + j % 16];
-  }
+  // layer l's key/value head g over positions 0 … n − 1 (n ≤ length + the
+  // positions forward() stores now): Kᵀ (hs, n) and V (n, hs), each kept in
+  // panels of 16 columns (gemm.hpp's matrix_ref): Kᵀ's columns are
+  // positions, V's the head's numbers, so q kᵀ and w v for a new token each
+  // read them in one stream with 16 sums in registers (row_product.hpp).
+  matrix_ref keys(std::size_t l, std::size_t g, std::size_t n) const;
+  matrix_ref values(std::size_t l, std::size_t g, std::size_t n) const;
+  // number c of position j's key and value
+  float key(std::size_t l, std::size_t g, std::size_t j, std::size_t c) const;
+  float value(std::size_t l, std::size_t g, std::size_t j, std::size_t c) const;
   // forward()'s new positions at … at + T − 1 of layer l's key/value head g: k and v (T, hs) each
   void store(std::size_t l, std::size_t g, std::size_t at, const float* k, const float* v, std::size_t T);
 
@@ -54,9 +54,10 @@ class kv_cache {
   void hold(const std::vector<std::int64_t>& tokens);
 
  private:
-  std::size_t capacity_ = 0, panelled_ = 0, kv_ = 0, hs_ = 0;  // panelled_: C rounded up to 16
-  std::vector<float> keys_;    // (L, KV, C / 16, hs, 16)
-  std::vector<float> values_;  // (L, KV, C, hs)
+  // C and hs rounded up to whole panels of 16
+  std::size_t capacity_ = 0, positions_ = 0, kv_ = 0, hs_ = 0, numbers_ = 0;
+  std::vector<float> keys_;    // (L, KV, C / 16, hs, 16): Kᵀ in panels of 16 positions
+  std::vector<float> values_;  // (L, KV, hs / 16, C, 16): V in panels of 16 of its numbers
   std::vector<std::int64_t> tokens_;  // (length)
   std::size_t start_ = 0;
 };

@@ -109,16 +109,16 @@ tensor3 weights_of(const tensor3& q, const tensor3& k, const model_spec& spec, s
 
 // One head's new positions offset … offset + T − 1 attending to the n =
 // offset + T positions a cache holds: q (1, T, hs), the keys as Kᵀ (hs, n)
-// in panels (kv_cache.hpp), the values (n, hs). Each sum in the order forward() sums it over the whole window
+// and the values (n, hs), both in panels (kv_cache.hpp). Each sum in the order forward() sums it over the whole window
 // (gemm.hpp), so the last row is the bits of forward()'s last row.
-void attend_cached(head_pass& hp, const float* keys, const float* values, std::size_t n, const model_spec& spec,
+void attend_cached(head_pass& hp, const matrix_ref& keys, const matrix_ref& values, std::size_t n, const model_spec& spec,
                    std::size_t offset, std::size_t layer, std::size_t head) {
   const std::size_t T = hp.q.shape(1), hs = hp.q.shape(2);
   tensor3 scores({1, T, n});  // 1. q kᵀ
-  stream_gemm(row_major(hp.q.data(), T, hs), in_panels(keys, hs, n), scores.data(), n);
+  stream_gemm(row_major(hp.q.data(), T, hs), keys, scores.data(), n);
   hp.weights = weights_from(std::move(scores), hs, spec, offset, layer, head);  // 2. scaled, masked, softmaxed
   hp.out = tensor3({1, T, hs});  // 3. weights @ v
-  stream_gemm(row_major(hp.weights.data(), T, n), row_major(values, n, hs), hp.out.data(), hs);
+  stream_gemm(row_major(hp.weights.data(), T, n), values, hp.out.data(), hs);
 }
 
 // An ablated head's out, (B, T, hs): zeros, or each batch row's mean over its positions
@@ -162,7 +162,7 @@ void self_attention(const tensor3& a, const model_layer& layer, const model_spec
     const head_pass& kv = lp.heads[spec.kv_head(j)];
     if (offset > 0) {
       const std::size_t g = spec.kv_head(j);
-      attend_cached(hp, cache->keys(layer_index, g), cache->values(layer_index, g), offset + T, spec, offset,
+      attend_cached(hp, cache->keys(layer_index, g, offset + T), cache->values(layer_index, g, offset + T), offset + T, spec, offset,
                     layer_index, j);
     } else {
       hp.weights = weights_of(hp.q, kv.k, spec, layer_index, j);
