@@ -31,7 +31,7 @@ unsigned char* narrow_matrix::bytes() {
 std::size_t narrow_matrix::fill(std::size_t at, const unsigned char* bytes, std::size_t n) {
   ATTENTION_CHECK(at <= byte_size() && n <= byte_size() - at, "narrow: ", n, " bytes at ", at, " run past the ",
                   byte_size(), " of a (", rows_, ", ", cols_, ") ", dtype_name(type_), " matrix");
-  if (panelled()) return fill_panels(at, bytes, n, false);
+  if (panelled()) return fill_placed(at, bytes, n, false);
   if (n == 0) return none;
   std::memcpy(this->bytes() + at, bytes, n);
   // the numbers whose last byte is among these: [at / item, (at + n) / item)
@@ -45,69 +45,17 @@ std::size_t narrow_matrix::fill(std::size_t at, const unsigned char* bytes, std:
 std::size_t narrow_matrix::fill_transposed(std::size_t at, const unsigned char* bytes, std::size_t n) {
   ATTENTION_CHECK(at <= byte_size() && n <= byte_size() - at, "narrow: ", n, " bytes at ", at, " run past the ",
                   byte_size(), " of a (", rows_, ", ", cols_, ") ", dtype_name(type_), " matrix");
-  if (panelled()) return fill_panels(at, bytes, n, true);
-  const std::size_t item = dtype_bytes(type_);
-  unsigned char* const to = this->bytes();
-  // the file's number e = (i, j) of (cols, rows), i = e / rows, j = e % rows, at (j, i) here
-  const auto place = [&](std::size_t e) { return ((e % rows_) * cols_ + e / rows_) * item; };
-  std::size_t done = 0, bad = none;
-  const auto byte_at_a_time = [&](std::size_t count) {  // a number split between two calls
-    for (std::size_t b = 0; b < count; ++b, ++done) {
-      const std::size_t e = (at + done) / item, part = (at + done) % item;
-      to[place(e) + part] = bytes[done];
-      if (part == item - 1 && bad == none && first_not_finite(type_, to + place(e), 1) == 0) bad = e;
-    }
-  };
-  byte_at_a_time(std::min(n, (item - at % item) % item));
-  const std::size_t whole = (n - done) / item;
-  if (whole > 0) {
-    const std::size_t first = (at + done) / item, found = first_not_finite(type_, bytes + done, whole);
-    if (bad == none && found != whole) bad = first + found;
-    // the file's rows (each `rows_` numbers) become columns: consecutive
-    // numbers go `cols_` apart, and the next file row fills the lines just
-    // written. Indices stepped, not divided (a division a number took 0.3 s
-    // of GPT-2's load in wasm).
-    // Whole file rows go TILE at a time, so each row here gets TILE numbers
-    // side by side: one number a row, V·2 bytes apart (GPT-2's 200 KB,
-    // SmolLM2's 96 KB), kept every write in the same few cache sets (it
-    // took 0.6 s of SmolLM2's opening in wasm).
-    constexpr std::size_t TILE = 16;
-    std::size_t i = first / rows_, j = first % rows_;
-    const unsigned char* from = bytes + done;
-    const auto copy = [&](auto number) {
-      using T = decltype(number);
-      T* const dst = reinterpret_cast<T*>(to);
-      std::size_t k = 0;
-      const auto one_by_one = [&](std::size_t end) {
-        for (; k < end; ++k) {
-          std::memcpy(&dst[j * cols_ + i], from + k * sizeof(T), sizeof(T));
-          if (++j == rows_) j = 0, ++i;
-        }
-      };
-      one_by_one(j == 0 ? 0 : std::min(whole, rows_ - j));  // the rest of a file row begun before
-      for (; j == 0 && whole - k >= TILE * rows_; k += TILE * rows_, i += TILE)
-        for (std::size_t jj = 0; jj < rows_; ++jj)
-          for (std::size_t t = 0; t < TILE; ++t)
-            std::memcpy(&dst[jj * cols_ + i + t], from + (k + t * rows_ + jj) * sizeof(T), sizeof(T));
-      one_by_one(whole);
-    };
-    if (item == 4)
-      copy(std::uint32_t{});
-    else
-      copy(std::uint16_t{});
-    done += whole * item;
-  }
-  byte_at_a_time(n - done);
-  return bad;
+  return fill_placed(at, bytes, n, true);
 }
 
-// The file's numbers into panels: its (rows, cols) in order, or
+// The file's numbers where place() puts them: its (rows, cols) in order, or
 // (transposed) its (cols, rows), whose number (i, j) is (j, i) here. A
 // number split between two calls goes a byte at a time; whole numbers go
-// in runs, stepped, not divided: a file row's 16 neighbours are one run
-// of a panel's row, a transposed file row is one column of a panel, 16
-// numbers apart, its neighbours filling the same lines next.
-std::size_t narrow_matrix::fill_panels(std::size_t at, const unsigned char* bytes, std::size_t n, bool transposed) {
+// in runs, stepped, not divided: a file row's neighbours are one run of a
+// row here (in panels, 16 at a time), a transposed file row is one column
+// here, its numbers a row apart (in panels 16 numbers apart, its neighbours
+// filling the same lines next).
+std::size_t narrow_matrix::fill_placed(std::size_t at, const unsigned char* bytes, std::size_t n, bool transposed) {
   const std::size_t item = dtype_bytes(type_);
   unsigned char* const to = this->bytes();
   const auto place_of = [&](std::size_t e) {  // the file's number e
@@ -129,17 +77,19 @@ std::size_t narrow_matrix::fill_panels(std::size_t at, const unsigned char* byte
     if (bad == none && found != whole) bad = first + found;
     const unsigned char* from = bytes + done;
     if (transposed) {
+      const std::size_t step = (panelled() ? panel_columns : cols_) * item;  // from row r to r + 1
       std::size_t r = first % rows_, c = first / rows_, k = 0;
       while (k < whole) {
         const std::size_t run = std::min(whole - k, rows_ - r);
         unsigned char* dst = to + place(r, c) * item;
-        for (std::size_t q = 0; q < run; ++q, dst += panel_columns * item) std::memcpy(dst, from + (k + q) * item, item);
+        for (std::size_t q = 0; q < run; ++q, dst += step) std::memcpy(dst, from + (k + q) * item, item);
         k += run, r = 0, ++c;
       }
     } else {
       std::size_t r = first / cols_, c = first % cols_, k = 0;
       while (k < whole) {
-        const std::size_t run = std::min({whole - k, cols_ - c, panel_columns - c % panel_columns});
+        const std::size_t run =
+            std::min({whole - k, cols_ - c, panelled() ? panel_columns - c % panel_columns : cols_ - c});
         std::memcpy(to + place(r, c) * item, from + k * item, run * item);
         k += run, c += run;
         if (c == cols_) c = 0, ++r;

@@ -90,7 +90,7 @@ class narrow_matrix {
   unsigned char* bytes();
 
  private:
-  std::size_t fill_panels(std::size_t at, const unsigned char* bytes, std::size_t n, bool transposed);
+  std::size_t fill_placed(std::size_t at, const unsigned char* bytes, std::size_t n, bool transposed);
 
   weight_dtype type_ = weight_dtype::f32;
   number_layout layout_ = number_layout::rows;

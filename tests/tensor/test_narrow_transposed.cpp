@@ -69,7 +69,7 @@ TEST_CASE("a matrix filled transposed a few bytes at a time, as a stream's chunk
   }
 }
 
-TEST_CASE("a wide matrix filled transposed, whole file rows a tile at a time and the rest one by one", "[narrow]") {
+TEST_CASE("a wide matrix filled transposed in chunks that end mid-row, whole rows and the rest", "[narrow]") {
   const number_layout layout = GENERATE(number_layout::rows, number_layout::panels);  // and in panels
   INFO((layout == number_layout::panels ? "in panels" : "row-major"));
   std::mt19937 gen(43);
