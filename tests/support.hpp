@@ -32,17 +32,24 @@ inline nlohmann::json read_json(const std::string& path) { return nlohmann::json
 inline std::string tests_dir() { return ATTENTION_TESTS_DIR; }
 
 // Runs f(lanes) with the kernels at each vector width this machine has (4
-// everywhere; 8 and 16 with AVX2 and AVX-512), then back at the widest.
+// everywhere, in SSE2's encoding and, with AVX, in AVX's; 8 and 16 with
+// AVX2 and AVX-512), then back at the widest.
 template <typename F>
 void at_every_width(const F& f) {
   const int widest = attention::simd_lanes();
+  const bool vex = attention::simd_vex();
   for (int lanes : {4, 8, 16}) {
     if (!attention::simd_runs(lanes)) continue;
     attention::use_simd_lanes(lanes);
-    INFO("vectors of " << lanes << " floats");
-    f(lanes);
+    for (bool encoding : {false, true}) {
+      if (encoding && (lanes != 4 || !attention::simd_runs(8))) continue;
+      attention::use_simd_vex(encoding);
+      INFO("vectors of " << lanes << " floats" << (encoding ? " in AVX's encoding" : ""));
+      f(lanes);
+    }
   }
   attention::use_simd_lanes(widest);
+  attention::use_simd_vex(vex);
 }
 inline std::string presets_dir() { return ATTENTION_PRESETS_DIR; }
 

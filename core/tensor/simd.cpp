@@ -21,6 +21,17 @@ int lanes_in_use = widest();
 
 int simd_lanes() { return lanes_in_use; }
 
+namespace {
+bool vex_in_use = simd_runs(8);
+}  // namespace
+
+bool simd_vex() { return vex_in_use; }
+
+void use_simd_vex(bool on) {
+  ATTENTION_CHECK(!on || simd_runs(8), "simd: this machine has no AVX encoding");
+  vex_in_use = on;
+}
+
 void use_simd_lanes(int lanes) {
   ATTENTION_CHECK(simd_runs(lanes), "simd: this machine has no vectors of ", lanes, " floats");
   lanes_in_use = lanes;

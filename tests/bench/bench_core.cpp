@@ -93,7 +93,7 @@ int training(int argc, char** argv) {
 // measured against.
 alignas(64) float ones[8 * 16];
 constexpr long peak_steps = 5000000;
-float peak_4() { return bench::peak_loop<4, 2, 4>(peak_steps, ones); }  // 8 sums: SSE2's 16 registers
+float peak_4() { return bench::peak_loop_128(peak_steps, ones); }
 #if ATTENTION_X86
 // The same loop, its multiply and add contracted into one fused
 // multiply-add: the width of the machine's FMA.
@@ -143,7 +143,8 @@ std::vector<double> peak_runs(const peak_kind& kind, int runs) {
 
 int peak() {
   const std::vector<peak_kind> kinds = peak_kinds();
-  std::printf("{\"kernel_lanes\": %d, \"peak\": [", attention::simd_lanes());
+  std::printf("{\"kernel_lanes\": %d, \"vex_128\": %s, \"peak\": [", attention::simd_lanes(),
+              attention::simd_vex() ? "true" : "false");
   for (std::size_t k = 0; k < kinds.size(); ++k) {
     const std::vector<double> gflops = peak_runs(kinds[k], 15);
     std::printf("%s{\"what\": \"%s\", \"lanes\": %d, \"gflops\": %.2f, \"median_gflops\": %.2f}", k ? ", " : "",

@@ -65,14 +65,14 @@ part unembedding, weights, heads;
 std::size_t vocab = 0;
 
 // One core's 128-bit peak (peak.hpp, attention-bench --peak's 128-bit
-// loop) in this thread's CPU time: GFLOP/s, the best of 15.
+// loop, in the kernels' encoding) in this thread's CPU time: GFLOP/s, the best of 15.
 alignas(64) float ones[8 * 4];
 double peak_128() {
   constexpr long steps = 5000000;
   double best = 0;
   for (int r = 0; r < 15; ++r) {
     const double start = cpu_ms();
-    volatile float sink = bench::peak_loop<4, 2, 4>(steps, ones);
+    volatile float sink = bench::peak_loop_128(steps, ones);
     (void)sink;
     best = std::max(best, bench::peak_flops(steps, 4, 8) / ((cpu_ms() - start) * 1e6));
   }

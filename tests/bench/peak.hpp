@@ -39,6 +39,21 @@ ATTENTION_INLINE float peak_loop(long steps, const float* ones) {
   return total;
 }
 
+// The 128-bit loop (8 sums: SSE2's 16 registers) as the kernels run 4
+// lanes here: in AVX's encoding where the machine has it (simd_vex()), as
+// V8 compiles wasm's SIMD128; SSE2's two-operand form reads 0.6 of it.
+#if ATTENTION_X86
+ATTENTION_TARGET_AVX inline float peak_loop_128_vex(long steps, const float* ones) {
+  return peak_loop<4, 2, 4>(steps, ones);
+}
+#endif
+inline float peak_loop_128(long steps, const float* ones) {
+#if ATTENTION_X86
+  if (attention::simd_vex()) return peak_loop_128_vex(steps, ones);
+#endif
+  return peak_loop<4, 2, 4>(steps, ones);
+}
+
 // Floating-point operations of one call: two per lane of each sum per step.
 constexpr double peak_flops(long steps, int W, int sums) { return 2.0 * static_cast<double>(steps) * W * sums; }
 

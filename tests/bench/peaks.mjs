@@ -37,15 +37,16 @@ async function wasmPeak(wasmDir) {
 }
 
 // { native: [{what, lanes, gflops, median_gflops}], kernel: the native peak
-// at the kernels' width, sse: 128-bit, avx2_fma, wasm }
+// at the kernels' width, sse: 128-bit (vex_128: in AVX's encoding), avx2_fma, wasm }
 export async function measurePeaks(nativeBinary, wasmDir = process.env.ATTENTION_WASM_DIR ?? join(root, 'build', 'wasm')) {
-  const { kernel_lanes: lanes, peak: native } = JSON.parse(execFileSync(nativeBinary, ['--peak'], { encoding: 'utf8' }));
+  const { kernel_lanes: lanes, vex_128: vex, peak: native } = JSON.parse(execFileSync(nativeBinary, ['--peak'], { encoding: 'utf8' }));
   const find = (what, n) => native.find((p) => p.what === what && p.lanes === n) ?? null;
   const peaks = {
     date: new Date().toISOString(),
     native,
     kernel: find('mul+add', lanes),
     sse: find('mul+add', 4),
+    vex_128: vex === true,  // the 128-bit loop in AVX's encoding (simd.hpp simd_vex()), as V8 compiles SIMD128
     avx2_fma: find('fma', 8),
     avx512_fma: find('fma', 16),
     wasm: await wasmPeak(wasmDir),
@@ -64,8 +65,8 @@ export async function readPeaks(nativeBinary) {
 // The peaks' sentence for the README, shared by both tables.
 export function describePeaks(peaks) {
   const f = (p) => (p ? p.gflops.toFixed(1) : '—');
-  const width = { 4: '128-bit SSE2', 8: '256-bit AVX2', 16: '512-bit AVX-512' };
-  return `Single-core peaks (tests/bench/peak.hpp: independent sums, a vector multiply then a vector add each, as the kernels compute; the best of 15 runs, measured once in this run): natively at the kernels' width here (${width[peaks.kernel.lanes]}) ${f(peaks.kernel)} GFLOP/s, at 128 bits ${f(peaks.sse)}`
+  const width = { 4: '128-bit', 8: '256-bit AVX2', 16: '512-bit AVX-512' };
+  return `Single-core peaks (tests/bench/peak.hpp: independent sums, a vector multiply then a vector add each, as the kernels compute; the best of 15 runs, measured once in this run): natively at the kernels' width here (${width[peaks.kernel.lanes]}) ${f(peaks.kernel)} GFLOP/s, at 128 bits ${f(peaks.sse)}${peaks.vex_128 ? " (in AVX's three-operand encoding, as V8 compiles wasm's SIMD128 and as the kernels run 4 lanes here; SSE2's two-operand form, which copies a register for each product, reads about 0.6 of it)" : ' (SSE2)'}`
     + `${peaks.avx2_fma ? `; with fused multiply-adds (which the core may not use: PyTorch's products have none) AVX2 ${f(peaks.avx2_fma)}` : ''}${peaks.avx512_fma ? `, AVX-512 ${f(peaks.avx512_fma)}` : ''}`
     + `; wasm SIMD128 in Chromium ${f(peaks.wasm)} GFLOP/s.`;
 }

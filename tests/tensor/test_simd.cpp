@@ -17,6 +17,20 @@ TEST_CASE("the kernels run at the widest width the machine has, and at any narro
   CHECK(simd_lanes() == widest);
 }
 
+TEST_CASE("4 lanes run in AVX's encoding where the machine runs 8, and only there", "[simd]") {
+  const bool vex = simd_vex();
+  CHECK(vex == simd_runs(8));  // the default: AVX's wherever it can be
+  use_simd_vex(false);
+  CHECK_FALSE(simd_vex());
+  if (simd_runs(8)) {
+    use_simd_vex(true);
+    CHECK(simd_vex());
+  } else {
+    CHECK_THROWS_WITH(use_simd_vex(true), "simd: this machine has no AVX encoding");
+  }
+  use_simd_vex(vex);
+}
+
 TEST_CASE("a width the machine lacks is refused in words, and the width in use stays", "[simd]") {
   const int widest = simd_lanes();
   CHECK_THROWS_WITH(use_simd_lanes(3), "simd: this machine has no vectors of 3 floats");
