@@ -1,6 +1,6 @@
 // `make bench`'s peer part (bench_peer.mjs): where the time of the Model
-// view's run goes, natively at 128 bits (simd_lanes 4: the SSE2 form of the
-// kernels, the width wasm SIMD128 runs). One run is what the model worker
+// view's run goes, natively at 128 bits (simd_lanes 4, in AVX's encoding
+// where the machine has it: the width and the form wasm SIMD128 runs in). One run is what the model worker
 // does for run(): run_model with the page's tempering (temperature 1, top-k
 // and top-p off), which makes the guesses after every position, the
 // tempered ones and the loss from one pass over the logits. Every product of the core goes through gemm(); this
@@ -110,6 +110,20 @@ int split_generate(const attention::gpt_model& model, const std::vector<std::int
   return 0;
 }
 
+// The multiply-adds a (m, k) @ b (k, n) makes: a causal part skips the
+// masked half (gemm.hpp: lower_c computes c's cells on and below the
+// diagonal, lower_a and upper_a the inner steps a's zeros leave).
+double done_multiply_adds(std::size_t m, std::size_t k, std::size_t n, attention::causal_part part) {
+  if (part == attention::causal_part::none) return static_cast<double>(m) * k * n;
+  double total = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    if (part == attention::causal_part::lower_c) total += static_cast<double>(k) * std::min(i + 1, n);
+    if (part == attention::causal_part::lower_a) total += static_cast<double>(std::min(i + 1, k)) * n;
+    if (part == attention::causal_part::upper_a) total += static_cast<double>(k - std::min(i, k)) * n;
+  }
+  return total;
+}
+
 }  // namespace
 
 // The linker's --wrap: the core's calls land here, the real ones are __real_.
@@ -167,7 +181,7 @@ void __wrap__ZN9attention4gemmERKNS_10matrix_refES2_PfmRKNS_10gemm_batchE(const 
   const double start = cpu_ms();
   __real__ZN9attention4gemmERKNS_10matrix_refES2_PfmRKNS_10gemm_batchE(a, b, c, ldc, batch);
   heads.ms += cpu_ms() - start;
-  heads.multiply_adds += static_cast<double>(batch.count) * a.rows * a.cols * b.cols;
+  heads.multiply_adds += static_cast<double>(batch.count) * done_multiply_adds(a.rows, a.cols, b.cols, batch.part);
   ++heads.calls;
 }
 }
