@@ -28,7 +28,7 @@ bool vex_in_use = simd_runs(8);
 bool simd_vex() { return vex_in_use; }
 
 void use_simd_vex(bool on) {
-  ATTENTION_CHECK(!on || simd_runs(8), "simd: this machine has no AVX encoding");
+  ATTENTION_CHECK(!on || simd_runs(8), "simd: 4 lanes run in AVX's encoding only where 8 lanes run (AVX2)");
   vex_in_use = on;
 }
 

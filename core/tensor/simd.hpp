@@ -90,9 +90,9 @@ void use_simd_lanes(int lanes);
 
 // Whether 4 lanes run in AVX's encoding (where the machine runs 8): the
 // same operations, three operands each, as V8 compiles wasm's SIMD128.
-// SSE2's two-operand form spends a register copy on each product and runs
-// a multiply-then-add loop at 0.6 of the speed (39.5 against 66.5 GFLOP/s
-// on this machine), so the 128-bit figures natively stand for wasm's.
+// SSE2's two-operand form spends a register copy on each product (a
+// multiply-then-add loop ran at 39.5 GFLOP/s in it on this machine, 66 in
+// AVX's), so the 128-bit figures natively stand for wasm's.
 // Tests run 4 lanes in both encodings (use_simd_vex: AVX's only where the machine runs 8).
 bool simd_vex();
 void use_simd_vex(bool on);

@@ -91,7 +91,7 @@ int training(int argc, char** argv) {
 // GFLOP/s of the best of 15 runs, and the median. "kernel_lanes" is the
 // width the core's kernels run at here (simd_lanes()): the peak they are
 // measured against.
-alignas(64) float ones[8 * 16];
+alignas(64) float ones[bench::peak_ones(16, 12)];  // the largest of the loops below
 constexpr long peak_steps = 5000000;
 float peak_4() { return bench::peak_loop_128(peak_steps, ones); }
 #if ATTENTION_X86

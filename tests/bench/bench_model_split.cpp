@@ -54,8 +54,8 @@ double ms_since(clock_type::time_point start) {
   return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
 }
 
-// what the products of one run took: ms and multiply-adds (every cell of a
-// causal product counted, as the model bench counts them)
+// what the products of one run took: ms and multiply-adds (a causal
+// product's as done_multiply_adds counts them: its masked half left out)
 struct part {
   double ms = 0;
   double multiply_adds = 0;
@@ -66,7 +66,7 @@ std::size_t vocab = 0;
 
 // One core's 128-bit peak (peak.hpp, attention-bench --peak's 128-bit
 // loop, in the kernels' encoding) in this thread's CPU time: GFLOP/s, the best of 15.
-alignas(64) float ones[8 * 4];
+alignas(64) float ones[bench::peak_ones(4, 4)];
 double peak_128() {
   constexpr long steps = 5000000;
   double best = 0;
@@ -110,9 +110,11 @@ int split_generate(const attention::gpt_model& model, const std::vector<std::int
   return 0;
 }
 
-// The multiply-adds a (m, k) @ b (k, n) makes: a causal part skips the
-// masked half (gemm.hpp: lower_c computes c's cells on and below the
-// diagonal, lower_a and upper_a the inner steps a's zeros leave).
+// The multiply-adds a (m, k) @ b (k, n) needs: a causal part's masked half
+// not counted (gemm.hpp: lower_c's cells on and below the diagonal,
+// lower_a's and upper_a's inner steps that a's zeros leave). gemm makes a
+// few more (whole tiles on the diagonal: 5% at T = 128), and for a sum
+// longer than one slice (T > 256) skips none of lower_a's or upper_a's.
 double done_multiply_adds(std::size_t m, std::size_t k, std::size_t n, attention::causal_part part) {
   if (part == attention::causal_part::none) return static_cast<double>(m) * k * n;
   double total = 0;
