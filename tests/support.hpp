@@ -33,11 +33,18 @@ inline std::string tests_dir() { return ATTENTION_TESTS_DIR; }
 
 // Runs f(lanes) with the kernels at each vector width this machine has (4
 // everywhere, in SSE2's encoding and, with AVX, in AVX's; 8 and 16 with
-// AVX2 and AVX-512), then back at the widest.
+// AVX2 and AVX-512), then back at the width and encoding it found, also
+// when f throws (a failed REQUIRE): the next test must not run narrower.
 template <typename F>
 void at_every_width(const F& f) {
-  const int widest = attention::simd_lanes();
-  const bool vex = attention::simd_vex();
+  struct restore {
+    int widest = attention::simd_lanes();
+    bool vex = attention::simd_vex();
+    ~restore() {
+      attention::use_simd_lanes(widest);
+      attention::use_simd_vex(vex);
+    }
+  } found;
   for (int lanes : {4, 8, 16}) {
     if (!attention::simd_runs(lanes)) continue;
     attention::use_simd_lanes(lanes);
@@ -48,8 +55,6 @@ void at_every_width(const F& f) {
       f(lanes);
     }
   }
-  attention::use_simd_lanes(widest);
-  attention::use_simd_vex(vex);
 }
 inline std::string presets_dir() { return ATTENTION_PRESETS_DIR; }
 

@@ -2,6 +2,7 @@
 
 #include "errors/check.hpp"
 #include "tensor/simd.hpp"
+#include "support.hpp"
 
 using namespace attention;
 
@@ -29,6 +30,18 @@ TEST_CASE("4 lanes run in AVX's encoding where the machine runs 8, and only ther
     CHECK_THROWS_WITH(use_simd_vex(true), "simd: 4 lanes run in AVX's encoding only where 8 lanes run (AVX2)");
   }
   use_simd_vex(vex);
+}
+
+TEST_CASE("a test that fails at one width leaves the kernels at the widest, as it found them", "[simd]") {
+  const int widest = simd_lanes();
+  const bool vex = simd_vex();
+  // a failing assertion throws out of f: the next test must not run at 4 lanes
+  CHECK_THROWS_WITH(test_support::at_every_width([](int lanes) {
+                      if (lanes == 4) throw std::runtime_error("a failed check at 4 lanes");
+                    }),
+                    "a failed check at 4 lanes");
+  CHECK(simd_lanes() == widest);
+  CHECK(simd_vex() == vex);
 }
 
 TEST_CASE("a width the machine lacks is refused in words, and the width in use stays", "[simd]") {
