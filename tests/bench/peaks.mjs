@@ -23,7 +23,7 @@ async function wasmPeak(wasmDir) {
     const { instance } = await WebAssembly.instantiate(new Uint8Array(bytes));
     const { peak_mul_add: run, peak_flops_per_step: flops } = instance.exports;
     for (let i = 0; i < 300; i++) run(10000);  // up to V8's optimizing tier
-    const steps = 5_000_000, gflops = [];
+    const steps = 40_000_000, gflops = [];  // about 40 ms a run: well above the timer's coarseness (100 µs and jitter in a tab not isolated)
     for (let r = 0; r < 15; r++) {
       const start = performance.now();
       run(steps);
