@@ -40,7 +40,7 @@ const option = (name, fallback) => {
   const i = args.indexOf(name);
   return i < 0 ? fallback : args.splice(i, 2)[1];
 };
-const rounds = Number(option('--rounds', 5));  // the median of 5: the shared machine moves single rounds by 20%
+const rounds = Number(option('--rounds', 9));  // the median of 9: the shared machine moves single rounds by 20%
 if (!(Number.isInteger(rounds) && rounds >= 1)) throw new Error(`bench_generate: --rounds must be a whole number ≥ 1, not ${rounds}`);
 const count = Number(option('--new', 32));
 const only = option('--models', 'gpt2,text-gpt,smollm2-bf16,smollm2-f32').split(',');
