@@ -41,9 +41,10 @@ struct half_numbers {
   // 8 numbers from `from`: numbers 0, 2, 4, 6 in `even`, 1, 3, 5, 7 in
   // `odd`, their lanes' halves apart by a shift and a mask (no shuffle: on
   // 128 bits the shuffles of the transposes are what bound the speed).
-  ATTENTION_INLINE void eight(std::size_t from, vec<4>& even, vec<4>& odd) const {
+  ATTENTION_INLINE void eight(std::size_t from, vec<4>& even, vec<4>& odd) const { eight_at(data + from, even, odd); }
+  ATTENTION_INLINE void eight_at(const std::uint16_t* from, vec<4>& even, vec<4>& odd) const {
     bits_vec<4> pairs;
-    __builtin_memcpy(&pairs, data + from, sizeof pairs);
+    __builtin_memcpy(&pairs, from, sizeof pairs);
     if (BF16) {
       even = (vec<4>)(pairs << 16);
       odd = (vec<4>)(pairs & high);
@@ -146,22 +147,26 @@ ATTENTION_INLINE void panels_kernel(const float* a, std::size_t k, std::size_t n
       // 16 halves as two vectors of pairs, each split by a shift and a mask
       // (eight()): s0 sums columns 0, 2, 4, 6, s1 1, 3, 5, 7, s2 and s3 the
       // next eight's; put back in order once, after the whole of k
-      const auto step = [&](std::size_t p, std::size_t from) {
-        const float x = a[p];  // a scalar times a vector: one splat (0 + a[p] was three ops in wasm)
+      const auto step = [&](const float* x_at, const std::uint16_t* from) {
+        const float x = *x_at;  // a scalar times a vector: one splat (0 + a[p] was three ops in wasm)
         floats4 even0, odd0, even1, odd1;
-        b.eight(from, even0, odd0);
-        b.eight(from + 8, even1, odd1);
+        b.eight_at(from, even0, odd0);
+        b.eight_at(from + 8, even1, odd1);
         s0 = s0 + x * even0;
         s1 = s1 + x * odd0;
         s2 = s2 + x * even1;
         s3 = s3 + x * odd1;
       };
-      std::size_t p = 0;
-      for (; p + 2 <= k; p += 2, at += 2 * panel_columns) {  // two steps a turn: the loop's own work halved
-        step(p, at);
-        step(p + 1, at + panel_columns);
+      // two steps a turn, walked by pointers: wasm's code then spends one
+      // add a turn on each place, not a shift and adds from the step
+      const float* x_at = a;
+      const std::uint16_t* from = b.data + at;
+      const float* const x_end = a + k / 2 * 2;
+      for (; x_at != x_end; x_at += 2, from += 2 * panel_columns) {
+        step(x_at, from);
+        step(x_at + 1, from + panel_columns);
       }
-      if (p < k) step(p, at);
+      if (k % 2 != 0) step(x_at, from);
       const floats4 e0 = s0, o0 = s1, e1 = s2, o1 = s3;
       s0 = __builtin_shufflevector(e0, o0, 0, 4, 1, 5), s1 = __builtin_shufflevector(e0, o0, 2, 6, 3, 7);
       s2 = __builtin_shufflevector(e1, o1, 0, 4, 1, 5), s3 = __builtin_shufflevector(e1, o1, 2, 6, 3, 7);
