@@ -41,8 +41,10 @@ export const props = {
   // focus (app/landing.js); any step the learner moves to is written, weights too
   step: { type: 'enum', values: steps, default: null, kept: 'weights' },
   graph: { type: 'enum', values: ['arcs', 'columns'], default: 'arcs' },  // the graph's layout
-  lesson: { type: 'enum', values: lessonIds, default: null },
-  train: { type: 'enum', values: trainingIds, default: null },  // the training view's preset
+  // `bare`: what the key stands for given with no value (`#model`, `#lesson`,
+  // `#train`: the view with its first preset, as the page's own links open it)
+  lesson: { type: 'enum', values: lessonIds, default: null, bare: lessonIds[0] },
+  train: { type: 'enum', values: trainingIds, default: null, bare: 'induction' },  // the training view's preset
   order: { type: 'order', default: null },  // the space lesson's word order: "5.4.3.2.1.0"
   positions: { type: 'bool', default: null },
   edits: { type: 'edits', default: null },  // values typed into cells of x or a weight
@@ -50,7 +52,7 @@ export const props = {
   factor: { type: 'number', min: 0.25, max: 16, default: 3 },
   // the Model view: a model preset id or a same-origin URL of a model file,
   // the learner's text, the selected layer (and `head` above)
-  model: { type: 'model', default: null, maxLength: 400 },
+  model: { type: 'model', default: null, maxLength: 400, bare: 'text-gpt' },
   text: { type: 'text', default: null, maxLength: 400 },
   layer: { ...int(0, 63), default: 0 },
   // the Model view's sampling beside `temperature`: top-k (0: off) and top-p (1: off)
@@ -205,7 +207,7 @@ export function parseHash(hash) {
     }
     if (seen.has(name)) problems.push(`${name} is given more than once; the last one counts`);
     seen.add(name);
-    const value = parseValue(spec, raw);
+    const value = raw === '' && spec.bare !== undefined ? spec.bare : parseValue(spec, raw);
     if (value === undefined) problems.push(`${describe(name, spec)}; kept ${spec.kept ?? spec.default ?? 'the scenario\'s own'}`);
     else state[name] = value;
   }
