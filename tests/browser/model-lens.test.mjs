@@ -405,7 +405,7 @@ test('ablation compares: each guess after has its change against before (or "new
     await page.waitForSelector(`.lens-panel[data-lens="${id}"]:not([data-state="busy"])`, { timeout: 30000 });
     return page.textContent('.lens-about');
   };
-  assert.match(await about('ablate'), /^What you see: .* ablate, that is switch off, .* What to do: /);
+  assert.match(await about('ablate'), /^What you see: .* the heads you ablate switched off \(after\)\. .* percentage points \(pp\)\. .* What to do: /);
   assert.match(await about('scores'), /^What you see: .* What to do: /);
   assert.equal(await page.isVisible('.lens-all-on'), false, 'head scores: no note');
   const logit = await about('logit-lens');

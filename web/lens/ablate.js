@@ -40,12 +40,13 @@ export class AblateLens {
 
   // What the lens shows: a decoder's next token and loss; an encoder's guesses at one position (no loss).
   get about() {
-    const what = 'What you see: what the model guesses with every head on (before) and with the heads you ablate, that is switch off, replaced (after; zero: their output becomes 0, mean: its average over the positions)';
+    const what = 'What you see: the model’s guesses with every head on (before), and with the heads you ablate switched off (after). '
+      + 'Zero replaces a head’s output with 0; mean, with its average over the positions. Beside each guess after: its change in percentage points (pp).';
     const todo = 'What to do: click heads in the grid to switch them off or on again, and compare.';
     if (this.panel.view.family?.causal === false) {
-      return `${what}, at the [MASK] (or the position the link’s at= names): a head whose removal changes the guesses was doing work there. An encoder predicts no next token, so there is no loss. ${todo}`;
+      return `${what} The guesses are at the [MASK] (or the position the link’s at= names): a head whose removal changes them was doing work there. An encoder predicts no next token, so there is no loss. ${todo}`;
     }
-    return `${what}, after the last token, and the loss on this text: a head whose loss rises when it is off was doing work here. ${todo}`;
+    return `${what} The guesses are for the token after the last one, and the loss is on this text: a head whose loss rises when it is off was doing work here. ${todo}`;
   }
 
   // The grid of heads, the mode and the request; a string: why nothing is asked.

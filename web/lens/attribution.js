@@ -24,6 +24,7 @@ export class AttributionLens {
     this.panel = panel;
     this.about = 'What you see: the chosen token’s logit (its score before softmax turns scores into probabilities) at the chosen position, '
       + 'split into what each part of the model wrote into the residual stream (the running sum each layer adds its output to): the embeddings, each head, each MLP (the feed-forward block after attention). '
+      + 'Two more rows where the model has them: a layer’s attention bias (the output projection’s bias, the same whatever the heads say) and the constant (the final norm’s bias and the unembedding’s, the same for every text). '
       + 'A bar to the right raised the logit and one to the left lowered it; each starts where the one above ended, and the last ends at the total, the logit itself. '
       + 'What to do: pick a position and a token; click a head’s name to show it above.';
     this.named = null;

@@ -68,6 +68,11 @@ export class LogitLens {
       + `<thead><tr><th scope="col" class="lens-corner">position</th>${head.join('')}</tr></thead>`
       + `<tbody>${rows.join('')}</tbody><tfoot><tr><th scope="row">final choice</th>${final.join('')}</tr></tfoot>`;
     this.table.style.width = `${7.2 + 4.4 * T}em`;
+    // new tokens: the grid opens on its last positions, the one Generate
+    // continues from (a long text's end was past the box's right edge)
+    const tokens = json.tokens.join(',');
+    if (tokens !== this.drawnTokens) this.table.parentElement.scrollLeft = this.table.parentElement.scrollWidth;
+    this.drawnTokens = tokens;
     // the colours through the CSSOM: a strict CSP (style-src 'self') refuses style attributes in markup
     const cells = this.table.querySelectorAll('.lens-cell');
     json.layers.flat().forEach(({ final }, n) => {

@@ -191,7 +191,7 @@ export class LensPanel {
   selectHead(lens, layer, head) {
     lens.named = { layer, head };
     lens.why = '';  // the learner's own choice
-    this.view.select({ layer, head });
+    this.view.select({ layer, head }, { reveal: true });
     this.showReplay(lens);
   }
 }

@@ -23,6 +23,9 @@ export function bestRole(head) {
   return best;
 }
 
+// A best match under this is named "(weak)": the head does none of the roles clearly.
+export const weakBelow = 0.3;
+
 const columns = [['head', 'Head'], ...roles.map(([key, name]) => [key, name]), ['best', 'Best match']];
 
 export class ScoresLens {
@@ -30,7 +33,7 @@ export class ScoresLens {
     this.panel = panel;
     this.about = 'What you see: each row is one head, scored from 0 to 1 by how much of its attention goes where a role looks: '
       + 'previous-token to the token just before, first-token to the first token, duplicate-token to earlier copies of the same token, '
-      + 'induction to the token after an earlier copy (on a random sequence repeated twice, below); a head’s best match is its largest score. '
+      + 'induction to the token after an earlier copy (on a random sequence repeated twice, below); a head’s best match is its largest score, “(weak)” when that is under 0.3 (the head does none of them clearly). '
       + 'What to do: click a column header to sort by it, a head’s name to show it above, or its “Ablate” to switch it off (ablate: replace its output) and see what changes.';
     this.named = null;
     this.sort = { key: 'head', descending: false };
@@ -104,9 +107,18 @@ export class ScoresLens {
       if (head[key] === null) td.title = `${roleName}: no token repeats in this text`;
     }
     const role = roles.find(([key]) => key === best);
-    element(tr, 'td', { className: 'lens-best-role', textContent: role ? role[1] : '—' }).dataset.role = best ?? '';
-    const cell = element(tr, 'td');
-    const ablate = element(cell, 'button', { type: 'button', className: 'lens-ablate-head', textContent: `Ablate ${name}` });
+    const weak = role && head[best] < weakBelow;
+    const roleText = role ? `${role[1]}${weak ? ' (weak)' : ''}` : '—';
+    // on a phone the role also under the head's name: its column is past the screen's edge
+    element(th, 'span', { className: `lens-role-under${weak ? ' lens-weak' : ''}`, textContent: roleText }).setAttribute('aria-hidden', 'true');
+    const cell = element(tr, 'td', { className: 'lens-best-role', textContent: roleText });
+    cell.dataset.role = best ?? '';
+    if (weak) {
+      cell.classList.add('lens-weak');
+      cell.title = `Its largest score is ${fixed(head[best])}, under ${weakBelow}: this head does not clearly do any of these`;
+    }
+    const ablateCell = element(tr, 'td');
+    const ablate = element(ablateCell, 'button', { type: 'button', className: 'lens-ablate-head', textContent: `Ablate ${name}` });
     ablate.setAttribute('aria-pressed', String(ablated));
     ablate.setAttribute('aria-label', `Ablate layer ${head.layer}, head ${head.head}`);
     ablate.addEventListener('click', () => this.panel.toggleHead(head.layer, head.head, { open: true }));

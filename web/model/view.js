@@ -66,7 +66,7 @@ export class ModelView {
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
     this.generated = new Generated(this);  // which tokens Generate wrote
-    this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s) => this.select(s), onLenses: () => this.lens.open() }) : null;
+    this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s) => this.select(s, { reveal: true }), onLenses: () => this.lens.open() }) : null;
     // any other model's "Try:" lines, where "Start here" may show (the page, not a figure)
     this.tryList = startHere ? new TryList(this.facts, () => this.lens.open()) : null;
   }
@@ -332,10 +332,20 @@ export class ModelView {
     return this.result.attention.shape[0] > 0 && this.result.attention.shape[1] > 0;
   }
 
-  select(selected) {
+  // reveal: the head was chosen below its views (a lens's table, "Start
+  // here" on a phone): its panel is scrolled into sight and outlined a moment,
+  // or the click would change nothing the learner can see.
+  select(selected, { reveal = false } = {}) {
     Object.assign(this.settings, selected);
     this.onState(this.settings);
     this.drawHead();
+    if (!reveal || this.headPanel.hidden) return;
+    const box = this.headPanel.getBoundingClientRect();
+    const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (box.top < 0 || box.top > innerHeight - 80) this.headPanel.scrollIntoView({ block: 'start', behavior: reduced ? 'auto' : 'smooth' });
+    this.headPanel.classList.remove('model-head-shown');
+    void this.headPanel.offsetWidth;  // the outline again on a second click
+    this.headPanel.classList.add('model-head-shown');
   }
 
   weightsOf(layer, head) {
@@ -362,6 +372,11 @@ export class ModelView {
     // the same tokens keep the graph's nodes and layout: another head only reweighs its edges
     // an encoder's edges run both ways (every token attends to every token)
     const { causal } = this.family;
+    // new tokens (typed, generated): "One query" shows the last, whose next
+    // token the bars show; another head of the same tokens keeps the query
+    const key = `${causal}:${this.made ?? ''}:${labels.join('\u0000')}`;
+    if (causal && key !== this.graphTokens) this.graph.query = T - 1;
+    this.graphTokens = key;
     this.graph.show(headTrace(`model:${causal ? '' : 'both:'}${this.made ?? ''}:${labels.join('\u0000')}`, labels, weights, T, { causal, marked: this.made }), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: read.graph });
     this.grid.select({ layer, head });
   }

@@ -17,6 +17,15 @@ export function layoutFor(name, model, width, textWidth) {
   return name === 'columns' ? columns(model, width, textWidth) : arcs(model, width, textWidth);
 }
 
+// The arcs layout's least width for a model: below 18 px a token, a phone's
+// long text squeezed every chip to a sliver with its label turned upright;
+// at 18 a one-character label reads flat. A graph wider than its box scrolls
+// sideways (figure.graph's overflow-x).
+export const leastSpacing = 18;
+export function arcsWidth(model, width) {
+  return Math.max(width, Math.max(model.tq, model.tkv) * leastSpacing + 2 * margin);
+}
+
 // How many pools fit side by side in the columns layout (at least one).
 export function columnsPerRow(width) {
   return Math.max(1, Math.floor(width / 180));

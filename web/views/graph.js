@@ -10,7 +10,7 @@
 import { resize } from './heatmap.js';
 import { buttonGroup } from './button-group.js';
 import * as focus from './graph-focus.js';
-import { columnsPerRow, layoutFor, layoutNames } from './graph-layout.js';
+import { arcsWidth, columnsPerRow, layoutFor, layoutNames } from './graph-layout.js';
 import * as paint from './graph-paint.js';
 import { drawEdgeLabels, drawEdges } from './graph-strokes.js';
 import { graphModel, poolTitle, scoresOf } from './graph-model.js';
@@ -69,7 +69,11 @@ export class Graph {
     bar.className = 'graph-bar';
     if (onLayout) bar.append(this.switcher(onLayout));
     bar.append(this.modeSwitch());
-    this.figure.append(bar, this.canvas, this.key);
+    // the canvas alone scrolls sideways when laid out wider than the box (arcsWidth)
+    this.scroller = document.createElement('div');
+    this.scroller.className = 'graph-scroll';
+    this.scroller.append(this.canvas);
+    this.figure.append(bar, this.scroller, this.key);
     parent.append(this.figure);
     this.focus = null;  // {pool, node}
     this.edgeFocus = null;  // {pool, from, to}
@@ -282,7 +286,8 @@ export class Graph {
   // changes: a frame of the animation only paints.
   layout() {
     // only new weights (reweigh): the width as kept, which forces no layout
-    const width = this.width({ fresh: !this.reweighing });
+    const box = this.width({ fresh: !this.reweighing });
+    const width = this.layoutName === 'arcs' ? arcsWidth(this.model, box) : box;
     if (this.L && this.L.model === this.model && this.L.width === width && this.L.name === this.layoutName) return this.L;
     const L = layoutFor(this.layoutName, this.model, width, (t) => fontWidth('11px system-ui, sans-serif', t));
     const { tq, tkv, pools } = this.model;
@@ -375,6 +380,14 @@ export class Graph {
     else this.figure.dataset.query = String(shownQuery);
     this.figure.dataset.edgeNumbers = String(numbersShown);
     this.figure.dataset.edgeNumberDrift = String(Math.round(numbersDrift));  // how far across from its sender a number sits
+    // laid out wider than its box (arcsWidth): new tokens open it on the query
+    // shown (the last: where the next token comes from), not on the first
+    if (shownQuery !== null && this.scrolledFor !== this.built) {
+      this.scrolledFor = this.built;
+      const box = this.width({ fresh: false });
+      const chip = L.width > box + 1 ? L.chips(0).find((c) => c.k === shownQuery && c.role !== 'from') : null;
+      if (chip) this.scroller.scrollLeft = Math.max(0, chip.x + chip.w / 2 - box / 2);
+    }
   }
 
   // The learner's focus: graph-focus.js

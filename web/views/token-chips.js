@@ -4,7 +4,8 @@
 // A chip's text is set as text, never markup; a byte-level token that is part
 // of a UTF-8 character comes here already written as its bytes (\xF0\x9F).
 // A token the model wrote (Generate) is marked apart: class "generated" and
-// ", generated" in its name.
+// ", generated" in its name. The chips are one stop for Tab (the one last
+// focused, else the first); the arrow keys, Home and End move between them.
 import { tokenText } from './format.js';
 import { set } from './write.js';
 
@@ -21,7 +22,33 @@ export class TokenChips {
     this.list.addEventListener('focusout', (event) => {
       if (!this.list.contains(event.relatedTarget)) onPosition(null);
     });
+    this.list.addEventListener('keydown', (event) => this.onKey(event));
+    this.stop = 0;  // the chip Tab lands on
     parent.append(this.list);
+  }
+
+  // ←/↑ and →/↓ the chip before or after, Home and End the first and last.
+  onKey(event) {
+    const t = this.focused();
+    const n = this.list.children.length;
+    if (t === null || n === 0) return;
+    const to = { ArrowLeft: t - 1, ArrowUp: t - 1, ArrowRight: t + 1, ArrowDown: t + 1, Home: 0, End: n - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();  // not the page's scroll
+    this.focusChip(Math.max(0, Math.min(n - 1, to)));
+  }
+
+  focusChip(t) {
+    this.setStop(t);
+    this.list.children[t].firstChild.focus();
+  }
+
+  // Only chip t takes the focus from Tab.
+  setStop(t) {
+    const items = this.list.children;
+    if (items[this.stop]) items[this.stop].firstChild.tabIndex = -1;
+    this.stop = t;
+    if (items[t]) items[t].firstChild.tabIndex = 0;
   }
 
   // labels: each token's text; ids: their ids (shown on hover as a title);
@@ -42,6 +69,8 @@ export class TokenChips {
       const name = generated ? `${text}, generated` : null;
       if (chip.getAttribute('aria-label') !== name) name === null ? chip.removeAttribute('aria-label') : chip.setAttribute('aria-label', name);
     });
+    if (this.stop >= labels.length) this.stop = 0;
+    if (items[this.stop]) items[this.stop].firstChild.tabIndex = 0;
   }
 
   // The chip of position t, in its list item.
@@ -51,8 +80,12 @@ export class TokenChips {
     chip.type = 'button';
     chip.className = 'token-chip';
     chip.dataset.position = String(t);
+    chip.tabIndex = -1;  // draw() gives the list's one stop
     chip.addEventListener('mouseenter', () => this.onPosition(t));
-    chip.addEventListener('focus', () => this.onPosition(t));
+    chip.addEventListener('focus', () => {
+      if (this.stop !== t) this.setStop(t);
+      this.onPosition(t);
+    });
     chip.addEventListener('click', () => this.onPosition(t));  // a tap, where focus may not follow
     item.append(chip);
     return item;
