@@ -41,8 +41,7 @@ export const props = {
   // focus (app/landing.js); any step the learner moves to is written, weights too
   step: { type: 'enum', values: steps, default: null, kept: 'weights' },
   graph: { type: 'enum', values: ['arcs', 'columns'], default: 'arcs' },  // the graph's layout
-  // `bare`: what the key stands for given with no value (`#model`, `#lesson`,
-  // `#train`: the view with its first preset, as the page's own links open it)
+  // bare: the value of `#lesson` alone (as of `#train`, `#model`)
   lesson: { type: 'enum', values: lessonIds, default: null, bare: lessonIds[0] },
   train: { type: 'enum', values: trainingIds, default: null, bare: 'induction' },  // the training view's preset
   order: { type: 'order', default: null },  // the space lesson's word order: "5.4.3.2.1.0"

@@ -17,10 +17,8 @@ export function layoutFor(name, model, width, textWidth) {
   return name === 'columns' ? columns(model, width, textWidth) : arcs(model, width, textWidth);
 }
 
-// The arcs layout's least width for a model: below 18 px a token, a phone's
-// long text squeezed every chip to a sliver with its label turned upright;
-// at 18 a one-character label reads flat. A graph wider than its box scrolls
-// sideways (figure.graph's overflow-x).
+// The arcs' least width: 18 px a token, where a character reads flat (a
+// phone squeezed long texts to slivers); wider than its box, it scrolls.
 export const leastSpacing = 18;
 export function arcsWidth(model, width) {
   return Math.max(width, Math.max(model.tq, model.tkv) * leastSpacing + 2 * margin);

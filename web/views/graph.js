@@ -69,7 +69,7 @@ export class Graph {
     bar.className = 'graph-bar';
     if (onLayout) bar.append(this.switcher(onLayout));
     bar.append(this.modeSwitch());
-    // the canvas alone scrolls sideways when laid out wider than the box (arcsWidth)
+    // the canvas alone scrolls sideways (arcsWidth)
     this.scroller = document.createElement('div');
     this.scroller.className = 'graph-scroll';
     this.scroller.append(this.canvas);
@@ -380,8 +380,7 @@ export class Graph {
     else this.figure.dataset.query = String(shownQuery);
     this.figure.dataset.edgeNumbers = String(numbersShown);
     this.figure.dataset.edgeNumberDrift = String(Math.round(numbersDrift));  // how far across from its sender a number sits
-    // laid out wider than its box (arcsWidth): new tokens open it on the query
-    // shown (the last: where the next token comes from), not on the first
+    // wider than its box (arcsWidth): new tokens open it on the query shown
     if (shownQuery !== null && this.scrolledFor !== this.built) {
       this.scrolledFor = this.built;
       const box = this.width({ fresh: false });
