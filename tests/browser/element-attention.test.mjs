@@ -200,6 +200,12 @@ test('highlight="row" and "row,col" light as hovering does; past the tokens is o
   assert.deepEqual(names, ['Attention of all 6 heads: 2 layers by 3 heads, 5 tokens; arrow keys choose a head',
     'Layer 1, head 2: the weights, 5 × 5, a row per token listening, a column per token heard; arrow keys move between cells',
     'Directed graph of attention, 5 nodes; 15 edges, each pointing to the node that receives. Arrow keys move between nodes.', 'polite', 1]);
+  // a resize redraws the heatmap: it keeps the head's name (it went back to "weights, 5 × 5 matrix", which a loaded machine showed at once)
+  await p.setViewportSize({ width: 640, height: 700 });
+  await p.waitForFunction(() => document.querySelector('#row').shadowRoot.querySelector('[data-matrix="weights"] canvas').getBoundingClientRect().width > 0);
+  await p.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  assert.equal(await p.$eval('#row', (e) => e.shadowRoot.querySelector('[data-matrix="weights"] canvas').getAttribute('aria-label')),
+    'Layer 1, head 2: the weights, 5 × 5, a row per token listening, a column per token heard; arrow keys move between cells');
   assert.deepEqual(p.problems, []);
   await p.context().close();
 });

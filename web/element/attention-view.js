@@ -106,14 +106,11 @@ export class AttentionView {
     const { layer, head } = this.selected;
     const [L, H, T] = this.data.shape;
     const weights = this.weights();
-    const axes = this.data.axes;
-    const name = axes === 4 ? `Layer ${layer}, head ${head}` : axes === 3 ? `Head ${head}` : 'The weights';
-    this.headTitle.textContent = `${name}: who listens to whom`;
+    this.headTitle.textContent = `${this.headName()}: who listens to whom`;
     this.box.dataset.layer = String(layer);
     this.box.dataset.head = String(head);
     const labels = this.data.tokens;
     this.drawHeatmap();
-    this.heatmap.canvas.setAttribute('aria-label', `${name}: the weights, ${T} × ${T}, a row per token listening, a column per token heard; arrow keys move between cells`);
     // the same tokens keep the graph's layout: another head only reweighs its edges
     this.graph.show(headTrace(this.graphId, labels, weights, T, { causal: this.data.causal, unnormalized: this.data.off.rows > 0 }), { head: 0, step: 'weights', progress: 1, batch: 0 });
     if (L * H > 1) this.grid.select(this.selected);
@@ -173,9 +170,16 @@ export class AttentionView {
     this.graph.render();
   }
 
+  headName() {
+    const { layer, head } = this.selected;
+    return this.data.axes === 4 ? `Layer ${layer}, head ${head}` : this.data.axes === 3 ? `Head ${head}` : 'The weights';
+  }
+
   drawHeatmap() {
     const T = this.data.shape[2];
     const labels = this.data.tokens;
     this.heatmap.draw({ shape: [T, T], data: this.weights() }, { rowLabels: labels, colLabels: labels });
+    // its name after every draw: a resize's redraw gave it back the heatmap's own ("weights, 5 × 5 matrix")
+    this.heatmap.canvas.setAttribute('aria-label', `${this.headName()}: the weights, ${T} × ${T}, a row per token listening, a column per token heard; arrow keys move between cells`);
   }
 }
