@@ -101,6 +101,7 @@ test('a head named in the lenses scrolls its panel into sight; the logit lens op
   for (const { best, text } of rows) assert.equal(/\(weak\)$/.test(text), best < 0.3, `${text} at ${best}`);
   await page.click('.lens-tab[data-lens="logit-lens"]');
   await lensReady(page);
+  await page.waitForFunction(() => document.querySelector('.lens-logit-lens .lens-scroll').scrollLeft > 0);
   const box = await page.$eval('.lens-logit-lens .lens-scroll', (s) => ({ left: s.scrollLeft, room: s.scrollWidth - s.clientWidth }));
   assert.ok(box.room > 0, 'the grid is wider than its box at 1280');
   assert.ok(Math.abs(box.left - box.room) <= 1, `scrolled to the end: ${box.left} of ${box.room}`);

@@ -71,7 +71,9 @@ export class LogitLens {
     // new tokens: the grid opens on its last positions, the one Generate
     // continues from (a long text's end was past the box's right edge)
     const tokens = json.tokens.join(',');
-    if (tokens !== this.drawnTokens) this.table.parentElement.scrollLeft = this.table.parentElement.scrollWidth;
+    const scroll = this.table.parentElement;
+    // in the frame's own layout: set now, it forced the 1,560 cells' layout into this task
+    if (tokens !== this.drawnTokens) requestAnimationFrame(() => { scroll.scrollLeft = scroll.scrollWidth; });
     this.drawnTokens = tokens;
     // the colours through the CSSOM: a strict CSP (style-src 'self') refuses style attributes in markup
     const cells = this.table.querySelectorAll('.lens-cell');
