@@ -145,3 +145,27 @@ test('on a phone a long text\'s graph keeps readable chips and scrolls sideways,
   await shot(page, 'model-learner-graph-390');
   await page.close();
 });
+
+test('the logit lens\'s "final choice" row sits under its columns; "Start here" quotes what the model reads of a long text', async () => {
+  const page = await modelPage(`#model=text-gpt&text=${encodeURIComponent('To be')}&lens=logit-lens`, { viewport: { width: 1280, height: 800 } });
+  await lensReady(page);
+  const cells = await page.$$eval('.lens-grid tfoot .lens-final', (tds) => tds.map((td) => {
+    const box = td.getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const text = range.getBoundingClientRect();
+    return { align: getComputedStyle(td).textAlign, off: Math.abs((text.left + text.right) / 2 - (box.left + box.right) / 2) };
+  }));
+  assert.equal(cells.length, 5);
+  for (const { align, off } of cells) {
+    assert.equal(align, 'center');
+    assert.ok(off <= 2, `a final choice ${off} px off its column's middle`);
+  }
+  await page.close();
+  const long = 'It was the best of times, it was the worst of times, it was';
+  const start = await modelPage(`#model=text-gpt&text=${encodeURIComponent(long)}`, { viewport: { width: 1280, height: 800 } });
+  await start.waitForFunction(() => document.querySelector('.start-here-what')?.textContent.length > 0);
+  assert.equal(await start.textContent('.start-here-what'),
+    `This is text-gpt, a small GPT trained on quotations about literature, reading the end of your text, “…${long.slice(-32)}”: the last 32 of its ${long.length} characters, each a row and a column of every head below.`);
+  await start.close();
+});

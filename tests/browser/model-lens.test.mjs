@@ -345,7 +345,7 @@ test('at 390 px: the Head column stays while the table scrolls, ablate buttons n
   const page = await lensPage('#model=text-gpt&lens=scores', { viewport: { width: 390, height: 844 } });
   const button = page.locator('.lens-scores-table tr[data-head="0.2"] .lens-ablate-head');
   assert.equal(await button.textContent(), 'Ablate 0.2');
-  assert.equal(await button.getAttribute('aria-label'), 'Ablate layer 0, head 2');
+  assert.equal(await button.getAttribute('aria-label'), 'Ablate 0.2 (layer 0, head 2)', 'its name begins with its text');
   const stays = await page.$eval('.lens-scores-table', (table) => {
     const scroll = table.parentElement;
     scroll.scrollLeft = 300;

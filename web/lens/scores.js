@@ -120,7 +120,8 @@ export class ScoresLens {
     const ablateCell = element(tr, 'td');
     const ablate = element(ablateCell, 'button', { type: 'button', className: 'lens-ablate-head', textContent: `Ablate ${name}` });
     ablate.setAttribute('aria-pressed', String(ablated));
-    ablate.setAttribute('aria-label', `Ablate layer ${head.layer}, head ${head.head}`);
+    // the name begins with what it shows ("Ablate 0.2"), so a voice can say what it sees
+    ablate.setAttribute('aria-label', `Ablate ${name} (layer ${head.layer}, head ${head.head})`);
     ablate.addEventListener('click', () => this.panel.toggleHead(head.layer, head.head, { open: true }));
     return tr;
   }

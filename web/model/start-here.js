@@ -68,7 +68,13 @@ export class StartHere {
     }
     if (asked !== this.asked || this.closed) return;
     const unit = labels.every((l) => [...l].length <= 1) ? 'character' : 'token';
-    this.what.textContent = `This is ${model}, a small GPT trained on quotations about literature, reading “${text}”: ${labels.length} ${unit}s, each a row and a column of every head below.`;
+    // past its context the model reads the text's end only: quote that, and say so
+    const read = labels.join('');
+    const whole = [...text].length;
+    const reading = unit === 'character' && labels.length < whole
+      ? `reading the end of your text, “…${read}”: the last ${labels.length} of its ${whole} characters`
+      : `reading “${text}”: ${labels.length} ${unit}s`;
+    this.what.textContent = `This is ${model}, a small GPT trained on quotations about literature, ${reading}, each a row and a column of every head below.`;
     // the head whose weight sits most on the token just before: the easiest pattern to see
     this.best = (scores ?? []).reduce((best, s) => (!best || s.previous > best.previous ? s : best), null);
     this.look.hidden = !this.best;
