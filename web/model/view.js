@@ -372,12 +372,12 @@ export class ModelView {
     // the same tokens keep the graph's nodes and layout: another head only reweighs its edges
     // an encoder's edges run both ways (every token attends to every token)
     const { causal } = this.family;
+    const id = `model:${causal ? '' : 'both:'}${this.made ?? ''}:${labels.join('\u0000')}`;
     // new tokens (typed, generated): "One query" shows the last, whose next
     // token the bars show; another head of the same tokens keeps the query
-    const key = `${causal}:${this.made ?? ''}:${labels.join('\u0000')}`;
-    if (causal && key !== this.graphTokens) this.graph.query = T - 1;
-    this.graphTokens = key;
-    this.graph.show(headTrace(`model:${causal ? '' : 'both:'}${this.made ?? ''}:${labels.join('\u0000')}`, labels, weights, T, { causal, marked: this.made }), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: read.graph });
+    if (causal && id !== this.graphTokens) this.graph.query = T - 1;
+    this.graphTokens = id;
+    this.graph.show(headTrace(id, labels, weights, T, { causal, marked: this.made }), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: read.graph });
     this.grid.select({ layer, head });
   }
 
