@@ -50,6 +50,15 @@ class kv_cache {
   // forward()'s new positions at … at + T − 1 of layer l's key/value head g: k and v (T, hs) each
   void store(std::size_t l, std::size_t g, std::size_t at, const float* k, const float* v, std::size_t T);
 
+  // Layer l's keys and values over positions 0 … n − 1, every key/value
+  // head, read once, a load per 64 bytes, so that the heads' products find
+  // them in cache. The weights a token streams push them out to memory, and
+  // from there the products' chains of adds keep few loads in flight:
+  // SmolLM2's shape at 145 positions, natively, 0.24 ms a token when they
+  // are in cache, 0.64 from memory, 0.46 read first this way (0.25 of it the
+  // read). The bits are not touched.
+  void warm(std::size_t l, std::size_t n) const;
+
   // forward()'s last act: the tokens it ran are now held
   void hold(const std::vector<std::int64_t>& tokens);
 

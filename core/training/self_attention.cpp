@@ -155,6 +155,7 @@ void self_attention(const tensor3& a, const model_layer& layer, const model_spec
   if (cache) {  // these positions' keys and values join the cache's, each key/value head once
     for (std::size_t g = 0; g < spec.kv_count(); ++g)
       cache->store(layer_index, g, offset, lp.heads[g].k.data(), lp.heads[g].v.data(), T);
+    if (offset > 0) cache->warm(layer_index, offset + T);  // the earlier positions, from memory, at its speed
   }
   lp.concat = tensor3({B, T, width});
   for (std::size_t j = 0; j < H; ++j) {

@@ -20,15 +20,17 @@
 // GPT-2-small-shaped file, text-gpt (web/models), and the SmolLM2-135M-shaped
 // folder (make_hf_folder.mjs) in BF16 (kept narrow: half the bytes) and F32.
 // Natively too, where a new token's time goes (attention-model-split
-// --generate: the GPT-2-small-shaped file at 128 bits, CPU time, each product
-// timed): the products' share, and the rate they read the weights at.
+// --generate at 128 bits, CPU time, each product timed: the
+// GPT-2-small-shaped file and the SmolLM2-shaped folder in BF16): the
+// weights' products' share and the rate they read the weights at, the heads
+// over the cache, the rest.
 // Adds `generate` to tests/bench/model-results.json and writes the README's
 // table between <!-- bench-generate:… --> markers.
 //   node tests/bench/bench_generate.mjs [MODEL_SPLIT] [--rounds N] [--new N] [--models gpt2,text-gpt,smollm2-bf16,smollm2-f32]
 import { execFileSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { hostSite, launch, openPage, root, serve } from '../browser/browser.mjs';
 import { benchDir, gpt2SmallFile } from './gpt2-small.mjs';
@@ -91,14 +93,17 @@ if (models.some((m) => m.peer) && (!existsSync(onnx) || statSync(onnx).mtimeMs <
   execFileSync('/usr/bin/python3', [join(root, 'tests', 'bench', 'export_onnx_past.py'), gpt2, onnx], { stdio: 'inherit' });
 }
 
-// 1. natively at 128 bits: a new token of the GPT-2-small-shaped file, split
-let split = null;
-if (only.includes('gpt2') && existsSync(splitBinary)) {
-  log('a new token natively at 128 bits, split …');
-  const out = JSON.parse(execFileSync(splitBinary, [gpt2, String(promptLength), '3', '--generate', '17'], { encoding: 'utf8' }));
+// 1. natively at 128 bits: a new token of the GPT-2-small-shaped file and
+// of the SmolLM2-135M-shaped folder in BF16, split
+const splits = [];
+for (const m of models.filter((m) => ['gpt2', 'smollm2-bf16'].includes(m.name))) {
+  if (!existsSync(splitBinary)) break;
+  log(`${m.label}: a new token natively at 128 bits, split …`);
+  const model = m.files.length > 1 ? dirname(m.files[0]) : m.files[0];
+  const out = JSON.parse(execFileSync(splitBinary, [model, String(promptLength), '3', '--generate', '17'], { encoding: 'utf8' }));
   const perToken = (key) => median(out.generate.map((r) => (key === 'rest' ? r.rest_ms : key === 'all' ? r.ms : r[key].ms) / r.tokens));
-  split = { runs: out.generate, ms: perToken('all'), unembedding_ms: perToken('unembedding'), weights_ms: perToken('weights'),
-            heads_ms: perToken('heads'), rest_ms: perToken('rest') };
+  splits.push({ name: m.name, runs: out.generate, ms: perToken('all'), unembedding_ms: perToken('unembedding'),
+                weights_ms: perToken('weights'), heads_ms: perToken('heads'), rest_ms: perToken('rest') });
 }
 
 // 2. Chromium: one tab, each model in turn
@@ -188,7 +193,7 @@ for (const m of models.filter((x) => x.peer)) {
 const machine = `${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores; Chromium ${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium /, '').split(' ')[0]}`;
 const generate = {
   date: new Date().toISOString(), machine, load_average: { before: loadBefore, after: loadAfter }, rounds, new_tokens: count,
-  ort: ortVersion, native_128_split: split, models: models.map(({ files, ...m }) => ({ ...m, files: files.map((p) => p.replace(`${root}/`, '')) })), budgets,
+  ort: ortVersion, native_128_splits: splits, models: models.map(({ files, ...m }) => ({ ...m, files: files.map((p) => p.replace(`${root}/`, '')) })), budgets,
 };
 const resultsPath = join(root, 'tests', 'bench', 'model-results.json');
 const results = existsSync(resultsPath) ? JSON.parse(readFileSync(resultsPath, 'utf8')) : {};
@@ -205,8 +210,11 @@ const table = [
   ...(peer ? [`| the same, ours in rounds alternating with ONNX Runtime Web's in the tab | ${mb(peer.weight_bytes)} | ${f(peer.gbps)} GB/s | ${f(peer.bound_tokens_per_s)} tokens/s | ${f(peer.peer_tokens_per_s, 2)} tokens/s | ${pct(peer.peer_of_bound)} |`,
                `| the same GPT-2-small-shaped weights in ONNX Runtime Web ${ortVersion} with its cache, those rounds | ${mb(peer.weight_bytes)} | ${f(peer.gbps)} GB/s | ${f(peer.bound_tokens_per_s)} tokens/s | ${f(peer.theirs_tokens_per_s, 2)} tokens/s | ${pct(peer.theirs_of_bound)} |`] : []),
   '',
-  ...(peer ? [`ONNX Runtime Web ${ortVersion} (its wasm backend, one thread, SIMD, graph optimisations on) runs the weights exported with past keys and values as inputs and the presents as outputs (\`tests/bench/export_onnx_past.py\`, \`torch.onnx.export\`): the prompt as one step (${f(median(peer.theirs.map((t) => t.prompt_ms)), 0)} ms; our Generate of one token, the prompt's forward and a draw, ${f(median(peer.peer_ours.map((o) => o.one_ms)), 0)} ms), then one step a token, fed our tokens, so both make the same forwards, in ${rounds} rounds alternating with ours after ours alone (with theirs in the tab ours ran ${f(100 * (1 - peer.peer_tokens_per_s / peer.tokens_per_s), 0)}% slower). Ours over theirs in those rounds: ${f(peer.peer_tokens_per_s / peer.theirs_tokens_per_s, 2)}×.`, ''] : []),
-  ...(split && peer ? [`Where a new token's time goes, natively at 128 bits (\`attention-model-split --generate\`: the GPT-2-small-shaped file, 16 tokens after the first, CPU time, median of 3): ${f(split.ms)} ms a token (${f(1000 / split.ms)} tokens/s); the unembedding ${f(split.unembedding_ms)} ms and the layers' weights ${f(split.weights_ms)} ms (the products: ${pct((split.unembedding_ms + split.weights_ms + split.heads_ms) / split.ms)} of the token), reading the weights at ${f(peer.weight_bytes / 1e9 / ((split.unembedding_ms + split.weights_ms + split.heads_ms) / 1000))} GB/s against the ${f(peer.gbps)} GB/s the wasm loop reads; the rest (norms, attention over the cache, the draw) ${f(split.rest_ms)} ms.`, ''] : []),
+  ...(peer ? [`ONNX Runtime Web ${ortVersion} (its wasm backend, one thread, SIMD, graph optimisations on) runs the weights exported with past keys and values as inputs and the presents as outputs (\`tests/bench/export_onnx_past.py\`, \`torch.onnx.export\`): the prompt as one step (${f(median(peer.theirs.map((t) => t.prompt_ms)), 0)} ms; our Generate of one token, the prompt's forward and a draw, ${f(median(peer.peer_ours.map((o) => o.one_ms)), 0)} ms), then one step a token, fed our tokens, so both make the same forwards, in ${rounds} rounds alternating with ours after ours alone (with theirs in the tab ours ran ${f(Math.abs(100 * (1 - peer.peer_tokens_per_s / peer.tokens_per_s)), 0)}% ${peer.peer_tokens_per_s > peer.tokens_per_s ? 'faster' : 'slower'}). Ours over theirs in those rounds: ${f(peer.peer_tokens_per_s / peer.theirs_tokens_per_s, 2)}×.`, ''] : []),
+  ...(splits.length > 0 ? [`Where a new token's time goes, natively at 128 bits (\`attention-model-split --generate\`: 16 tokens after the prompt, each product timed where the core makes it, CPU time with the timers' own cost, median of 3): ${splits.map((sp) => {
+    const m = models.find((x) => x.name === sp.name), products = sp.unembedding_ms + sp.weights_ms;
+    return `${sp.name === 'gpt2' ? 'the GPT-2-small-shaped file (F32)' : 'the SmolLM2-135M-shaped folder (BF16)'}: ${f(sp.ms)} ms a token (${f(1000 / sp.ms)} tokens/s): its weights' products ${f(products)} ms (${pct(products / sp.ms)} of the token: the unembedding ${f(sp.unembedding_ms)}, the layers' ${f(sp.weights_ms)}), reading the weights at ${f(m.weight_bytes / 1e9 / (products / 1000))} GB/s against the ${f(m.gbps)} GB/s the wasm loop read beside its rounds; the heads over the cache ${f(sp.heads_ms)} ms; the rest (norms, activations, the draw) ${f(sp.rest_ms)} ms`;
+  }).join('; ')}.`, ''] : []),
   '| budget | measured | met |',
   '| --- | --- | --- |',
   ...budgets.map((b) => `| ${b.budget} | ${b.value} | ${b.met ? 'yes' : '**no**'} |`),

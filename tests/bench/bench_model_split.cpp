@@ -7,7 +7,8 @@
 // binary is linked with --wrap on both gemm overloads (CMakeLists.txt), so
 // each call is timed where the core makes it, and sorted by what it is: the
 // unembedding (n = V), the layers' other weights (the 4-argument gemm), the
-// heads' q kᵀ and w v (the batched one). The rest is run − their sum. Times
+// heads' q kᵀ and w v (the batched one; with --generate, a new token's
+// over the cache, one-row products). The rest is run − their sum. Times
 // are this thread's CPU time (the machine is shared); the run's wall time too.
 // Before and after the runs, one core's 128-bit peak in CPU time too.
 // Also writes the (T, V) logits after every position (little-endian F32),
@@ -16,6 +17,7 @@
 // key/value cache) after T prompt tokens, N of them against 1, split the
 // same way: the products' share of a new token's time, and the bytes a
 // second they read of the weights (one pass over every weight a token).
+// MODEL is a GPT file or a Hugging Face folder.
 //   attention-model-split MODEL.safetensors [T] [RUNS] [LOGITS_OUT]  → JSON on stdout
 //   attention-model-split MODEL.safetensors T RUNS --generate N       → JSON on stdout
 #include <malloc.h>
@@ -32,7 +34,9 @@
 #include <nlohmann/json.hpp>
 
 #include "errors/check.hpp"
+#include "models/folder_read.hpp"
 #include "models/generate.hpp"
+#include "models/family_config.hpp"
 #include "models/model_run.hpp"
 #include "models/model_stream.hpp"
 #include "peak.hpp"
@@ -62,7 +66,7 @@ struct part {
   std::size_t calls = 0;
 };
 part unembedding, weights, heads;
-std::size_t vocab = 0;
+std::size_t vocab = 0, head_size = 0;
 
 // One core's 128-bit peak (peak.hpp, attention-bench --peak's 128-bit
 // loop, in the kernels' encoding) in this thread's CPU time: GFLOP/s, the best of 15.
@@ -157,7 +161,9 @@ void __wrap__ZN9attention11stream_gemmERKNS_10matrix_refES2_Pfm(const matrix_ref
   if (a.rows != 1) return __real__ZN9attention11stream_gemmERKNS_10matrix_refES2_Pfm(a, b, c, ldc);
   const double start = cpu_ms();
   __real__ZN9attention11stream_gemmERKNS_10matrix_refES2_Pfm(a, b, c, ldc);
-  part& p = b.cols == vocab ? unembedding : weights;
+  // a head over the cache: q kᵀ (k = head_size) or w v (n = head_size); a weight's k is d or more
+  const bool cached_head = b.rows == head_size || b.cols == head_size;
+  part& p = cached_head ? heads : b.cols == vocab ? unembedding : weights;
   p.ms += cpu_ms() - start;
   p.multiply_adds += static_cast<double>(a.cols) * b.cols;
   ++p.calls;
@@ -199,8 +205,13 @@ int main(int argc, char** argv) {
   attention::use_simd_lanes(4);
   std::fill(std::begin(ones), std::end(ones), 1.0f);
   try {
-    const attention::gpt_model model = attention::read_model_file(argv[1]);
+    // a GPT file, or a Hugging Face folder (models-v2.md) as the CLI opens it
+    const attention::gpt_model model =
+        attention::is_folder(argv[1])
+            ? attention::read_folder(argv[1], attention::read_family_config(attention::read_folder_config(argv[1]))).model
+            : attention::read_model_file(argv[1]);
     vocab = model.config.vocab;
+    head_size = model.spec.head_size();
     std::vector<std::int64_t> tokens(T);
     for (std::size_t t = 0; t < T; ++t) tokens[t] = static_cast<std::int64_t>((t * 7919 + 13) % vocab);
     auto one_run = [&] {
