@@ -195,6 +195,53 @@ test('logit lens: each cell is the core’s top token and final-choice probabili
   await page.context().close();
 });
 
+test('logit lens by keyboard: one tab stop, on the output at the last position; the arrows, Home and End move it, each cell named by its row, position and guess', async () => {
+  const page = await lensPage('#model=text-gpt&lens=logit-lens');
+  assert.equal(await page.getAttribute('.lens-panel', 'data-state'), 'ready', await status(page));
+  const core = node.model.lens({ what: 'logit-lens', tokens: await tokensOf(page) });
+  const L = core.layers.length, T = core.tokens.length;
+  // one tab stop in the whole grid: the output row's last position, where Generate continues
+  const stops = () => page.$$eval('.lens-cell', (c) => c.filter((x) => x.tabIndex === 0).map((x) => [Number(x.dataset.row), Number(x.dataset.position)]));
+  assert.deepEqual(await stops(), [[L - 1, T - 1]]);
+  const named = (row, t) => {
+    const [id, p] = core.layers[row][t].top[0];
+    const rowName = row === 0 ? 'embeddings' : `after layer ${row - 1}${row === L - 1 ? ' (the output)' : ''}`;
+    return `${rowName}, position ${t} (${JSON.stringify(node.label(core.tokens[t]))}): ${JSON.stringify(node.label(id))}, ${percent(p)}`;
+  };
+  const focused = () => page.evaluate(() => {
+    const b = document.activeElement;
+    return [Number(b.dataset.row), Number(b.dataset.position), b.getAttribute('aria-label'), b.getAttribute('aria-pressed')];
+  });
+  // reached by Tab from the tab that shows it
+  await page.focus('.lens-tab[aria-selected="true"]');
+  for (let n = 0; n < 8 && !(await page.evaluate(() => document.activeElement.classList.contains('lens-cell'))); n += 1) await page.keyboard.press('Tab');
+  assert.deepEqual(await focused(), [L - 1, T - 1, named(L - 1, T - 1), 'false']);
+  // up a row: the focus and the top 5 follow, and it is the one tab stop now
+  await page.keyboard.press('ArrowUp');
+  assert.deepEqual(await focused(), [L - 2, T - 1, named(L - 2, T - 1), 'true']);
+  assert.deepEqual(await page.$$eval('.lens-top5 li', (l) => l.map((x) => Number(x.dataset.id))), core.layers[L - 2][T - 1].top.map(([id]) => id));
+  assert.deepEqual(await stops(), [[L - 2, T - 1]]);
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual((await focused()).slice(0, 3), [L - 2, T - 2, named(L - 2, T - 2)]);
+  await page.keyboard.press('Home');  // the row's first position
+  assert.deepEqual((await focused()).slice(0, 2), [L - 2, 0]);
+  await page.keyboard.press('ArrowLeft');  // held at the edge
+  assert.deepEqual((await focused()).slice(0, 2), [L - 2, 0]);
+  await page.keyboard.press('Control+Home');  // the first cell
+  assert.deepEqual((await focused()).slice(0, 3), [0, 0, named(0, 0)]);
+  await page.keyboard.press('End');  // the row's last position
+  assert.deepEqual((await focused()).slice(0, 2), [0, T - 1]);
+  await page.keyboard.press('Control+End');  // the output's last position
+  assert.deepEqual((await focused()).slice(0, 2), [L - 1, T - 1]);
+  assert.deepEqual(await stops(), [[L - 1, T - 1]]);
+  // a click moves the tab stop too
+  await page.click('.lens-cell[data-row="1"][data-position="2"]');
+  assert.deepEqual(await stops(), [[1, 2]]);
+  assert.equal(await page.getAttribute('.lens-cell[data-row="1"][data-position="2"]', 'aria-label'), named(1, 2));
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('attribution: the parts are the core’s, the total shown is its sum, equal to the logit; position and token are chosen and kept in the link', async () => {
   const page = await lensPage('#model=text-gpt&lens=attribution');
   assert.equal(await page.getAttribute('.lens-panel', 'data-state'), 'ready', await status(page));

@@ -2,7 +2,12 @@
 // embeddings, then after each block), a column a position; each cell the
 // core's top token there and its probability, coloured by the probability
 // of the model's final choice at that position (viridis, the heads' scale).
-// A cell is a button: it opens its top 5 under the grid.
+// A cell is a button: it opens its top 5 under the grid. The grid is one tab
+// stop (roving tabindex, as the heads grid): the arrows move between cells,
+// Home and End along a row, Ctrl+Home and Ctrl+End to its corners, the top 5
+// following; the stop starts on the output's last position, where Generate
+// continues. Only that cell carries a spoken name (its row, position and
+// guess): 1,560 of them in the markup would lengthen the draw.
 import { css, sequential } from '../views/colors.js';
 import { percent } from '../views/next-tokens.js';
 import { escapeXml, tokenText } from '../views/format.js';
@@ -14,7 +19,7 @@ export class LogitLens {
     this.about = 'What you see: each row reads the residual stream (the running sum each layer adds its output to) after one more layer, '
       + 'through the model’s final norm and unembedding (the matrix that turns it into a score, a logit, for each token), as if the model stopped there: '
       + 'a cell shows the top next-token guess at that position and its probability, coloured by the probability of the model’s final choice (bottom row). '
-      + 'What to do: look down a column for the layer where the answer appears; click a cell for its top 5.';
+      + 'What to do: look down a column for the layer where the answer appears; click a cell, or move with the arrow keys, for its top 5.';
     this.named = null;
     const legend = element(body, 'p', { className: 'legend lens-legend' });
     element(legend, 'span', { className: 'lens-legend-text', textContent: 'Colour: how likely the final choice (bottom row) already is. Number: this guess’s own probability.' });
@@ -27,10 +32,12 @@ export class LogitLens {
       const cell = event.target.closest('button[data-row]');
       if (cell) this.open(Number(cell.dataset.row), Number(cell.dataset.position), cell);
     });
+    this.table.addEventListener('keydown', (event) => this.onKey(event));
     this.detail = element(body, 'div', { className: 'lens-cell-detail' });
     this.detail.setAttribute('aria-live', 'polite');
     this.json = null;
     this.cell = null;  // the cell open: [row, position]
+    this.stop = null;  // the one cell Tab reaches
   }
 
   request() { return { what: 'logit-lens' }; }
@@ -57,7 +64,7 @@ export class LogitLens {
     const rows = json.layers.map((cells, row) => {
       const tds = cells.map(({ top, final }, t) => {
         const [id, p] = top[0];
-        return `<td><button type="button" class="lens-cell" data-row="${row}" data-position="${t}" data-top="${id}" data-final="${final}" title="the final choice ${percent(final)}">`
+        return `<td><button type="button" class="lens-cell" aria-pressed="false" data-row="${row}" data-position="${t}" data-top="${id}" data-final="${final}" title="the final choice ${percent(final)}">`
           + `<span class="lens-cell-token">${label(id)}</span><span class="lens-cell-p">${percent(p)}</span></button></td>`;
       });
       return `<tr${row === json.layers.length - 1 ? ' class="lens-last-row"' : ''}><th scope="row">${this.rowName(row)}</th>${tds.join('')}</tr>`;
@@ -81,10 +88,53 @@ export class LogitLens {
       const colour = sequential(final);
       cells[n].style.background = css(colour);
       cells[n].style.color = inkOn(colour);
+      cells[n].tabIndex = -1;
     });
+    this.stop = null;
     const [row, t] = this.cell ?? [];
     if (this.cell && row < json.layers.length && t < T) this.open(row, t);
-    else this.detail.textContent = '';
+    else {
+      this.detail.textContent = '';
+      this.rove(this.button(json.layers.length - 1, T - 1));
+    }
+  }
+
+  button(row, t) {
+    return this.table.querySelector(`.lens-cell[data-row="${row}"][data-position="${t}"]`);
+  }
+
+  // The tab stop moves to `button`, named for a screen reader.
+  rove(button) {
+    if (!button || !this.json) return;
+    if (this.stop && this.stop !== button) {
+      this.stop.tabIndex = -1;
+      this.stop.removeAttribute('aria-label');
+    }
+    const row = Number(button.dataset.row), t = Number(button.dataset.position);
+    const [id, p] = this.json.layers[row][t].top[0];
+    const input = tokenText(this.panel.view.labels[t] ?? '');
+    button.tabIndex = 0;
+    button.setAttribute('aria-label', `${this.rowName(row)}, position ${t} (${JSON.stringify(input)}): ${JSON.stringify(tokenText(this.panel.label([id])[0]))}, ${percent(p)}`);
+    this.stop = button;
+  }
+
+  // Arrows, Home and End (with Ctrl: the grid's corners) open the next cell and focus it.
+  onKey(event) {
+    const cell = event.target.closest('button[data-row]');
+    if (!cell || !this.json || event.altKey || event.shiftKey) return;
+    const L = this.json.layers.length, T = this.json.tokens.length;
+    const row = Number(cell.dataset.row), t = Number(cell.dataset.position);
+    const corner = event.ctrlKey || event.metaKey;
+    const to = {
+      ArrowUp: [row - 1, t], ArrowDown: [row + 1, t], ArrowLeft: [row, t - 1], ArrowRight: [row, t + 1],
+      Home: corner ? [0, 0] : [row, 0], End: corner ? [L - 1, T - 1] : [row, T - 1],
+    }[event.key];
+    if (!to) return;
+    event.preventDefault();
+    event.stopPropagation();  // the view's own keys stay out of the grid
+    const next = [Math.max(0, Math.min(L - 1, to[0])), Math.max(0, Math.min(T - 1, to[1]))];
+    this.open(next[0], next[1]);
+    this.stop?.focus();
   }
 
   // A cell's top 5 under the grid.
@@ -92,7 +142,9 @@ export class LogitLens {
     if (!this.json) return;
     this.cell = [row, t];
     for (const on of this.table.querySelectorAll('.lens-cell[aria-pressed="true"]')) on.setAttribute('aria-pressed', 'false');
-    (button ?? this.table.querySelector(`.lens-cell[data-row="${row}"][data-position="${t}"]`))?.setAttribute('aria-pressed', 'true');
+    const cell = button ?? this.button(row, t);
+    cell?.setAttribute('aria-pressed', 'true');
+    this.rove(cell);
     const { top, final } = this.json.layers[row][t];
     const label = (id) => tokenText(this.panel.label([id])[0]);
     const input = tokenText(this.panel.view.labels[t] ?? '');
