@@ -169,3 +169,22 @@ test('the logit lens\'s "final choice" row sits under its columns; "Start here" 
     `This is text-gpt, a small GPT trained on quotations about literature, reading the end of your text, “…${long.slice(-32)}”: the last 32 of its ${long.length} characters, each a row and a column of every head below.`);
   await start.close();
 });
+
+test('at 1280 Tab crosses the panels as they are laid out: the heads, the head, the guesses and sampling, then the graph under them', async () => {
+  const page = await modelPage('#model=text-gpt', { viewport: { width: 1280, height: 900 } });
+  // as laid out: grid | head | guesses in a row, the graph under the three
+  const box = (selector) => page.$eval(selector, (e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y }; });
+  const [grid, head, next, graph] = await Promise.all(['.model-grid-panel', '.model-head-panel', '.model-next-panel', '.model-graph-panel'].map(box));
+  assert.ok(grid.x < head.x && head.x < next.x && next.y === head.y && graph.y > next.y, JSON.stringify({ grid, head, next, graph }));
+  await page.focus('.model-grid-panel button');
+  const visited = [];
+  for (let n = 0; n < 60; n += 1) {
+    const where = await page.evaluate(() => document.activeElement.closest('.model-body > section')?.className ?? 'out');
+    if (visited.at(-1) !== where) visited.push(where);
+    if (where === 'out') break;
+    await page.keyboard.press('Tab');
+  }
+  assert.deepEqual(visited.slice(0, 4), ['model-grid-panel', 'model-head-panel', 'model-next-panel', 'model-graph-panel']);
+  assert.equal(visited.filter((v) => v === 'model-next-panel').length, 1, visited.join(' → '));
+  await page.close();
+});

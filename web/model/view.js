@@ -137,6 +137,10 @@ export class ModelView {
     this.heatmap = new Heatmap(headViews, { name: 'weights', hook: 'model-head', label: 'weights', scale: 'sequential' });
     this.openHead = element(headPanel, 'button', { type: 'button', className: 'model-open-head', hidden: !this.onOpenHead });
     this.openHead.addEventListener('click', () => this.openInPlayground());
+    // the guesses before the graph in the markup, as the wide layout reads
+    // (grid | head | guesses, the graph under them): Tab went from the graph
+    // back up to the sampling sliders
+    nextToken.buildPanel(this, element(body, 'section', { className: 'model-next-panel' }), defaultTemperature);
     // the graph takes the page's whole width: a token a node, 32 of them do
     // not fit the middle column (and it lays itself out again when that changes)
     const graphPanel = element(body, 'section', { className: 'model-graph-panel' });
@@ -145,7 +149,6 @@ export class ModelView {
       onNode: (node) => this.picking || this.focusToken(node ? node.node : null, { fromGraph: true }),
     });
 
-    nextToken.buildPanel(this, element(body, 'section', { className: 'model-next-panel' }), defaultTemperature);
     this.lens = buildLens(this, body, (ids) => labelsOf(ids, this.info, this.tokenizer));  // the lenses: web/lens/
   }
 
