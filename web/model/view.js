@@ -10,7 +10,7 @@
 // new one has opened; a refused file leaves it, and the text, as they were.
 // A text the model cannot read leaves the views on the last text it read,
 // marked as such, or, for a model that has read none yet, empty with why.
-import { ModelError, ModelWorker } from '../engine/model-client.js';
+import { ModelError } from '../engine/model-client.js';
 import { modelPresets, modelSource } from '../engine/presets.js';
 import { quoteText } from '../state/state.js';
 import { Graph } from '../views/graph.js';
@@ -21,21 +21,20 @@ import { HeadGrid } from '../views/model-grid.js';
 import { TokenChips } from '../views/token-chips.js';
 import { watchWidth } from '../views/observed-width.js';
 import { buildLens } from '../lens/hook.js';
-import { adaptToFamily, familyOf } from './family.js';
+import { familyOf } from './family.js';
 export { titleOf } from './family.js';
-import { FolderSource, folderFacts, folderTokenizer, textLabel } from './folder.js';
+import { FolderSource } from './folder.js';
 import * as focus from './focus.js';
+import { cancelOpening, openModel, refused } from './opening.js';
 import { Generated } from './generated.js';
 import * as nextToken from './next.js';
-import { parametersText } from './parameters.js';
 import { StartHere } from './start-here.js';
 import { TryList } from './try-list.js';
-import { labelsOf, loadTokenizer } from './tokens.js';
+import { labelsOf } from './tokens.js';
 import { showUnread } from './unread.js';
+import { defaultModel, defaultTemperature, defaultText } from './defaults.js';
 
-export const defaultModel = 'text-gpt';
-export const defaultText = 'To be, or not to be';
-export const defaultTemperature = 0.8;
+export { defaultModel, defaultTemperature, defaultText };
 
 function element(parent, tag, props = {}) {
   const e = document.createElement(tag);
@@ -44,7 +43,6 @@ function element(parent, tag, props = {}) {
   return e;
 }
 
-const megabytes = (n) => `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)} MB`;
 
 export class ModelView {
   // root: an element to fill. settings: {model (a preset id or a same-origin
@@ -187,80 +185,10 @@ export class ModelView {
     } else await this.run();
   }
 
-  // A new worker opens the model; the one shown stays until it has.
-  // folder: folder-source.js's readFolder answer (a Llama-family or BERT folder), in place of source.
-  async open(source, { config = '', name, label, file = false, folder = null }) {
-    this.loading?.worker.terminate();
-    const worker = new ModelWorker();
-    const loading = { worker };
-    this.loading = loading;
-    this.progressBox.hidden = false;
-    this.progress.removeAttribute('value');
-    this.progressText.textContent = `Opening ${label}…`;
-    this.showStatus('');  // the last opening's line is not this one's
-    this.folder.clear();
-    this.box.dataset.state = 'loading';
-    try {
-      const onProgress = ({ received, total }) => {
-        this.progress.max = total || 1;
-        this.progress.value = received;
-        this.progressText.textContent = `${label}: ${megabytes(received)} of ${megabytes(total)}`;
-      };
-      const info = folder ? await worker.openFolder(folder, { name, onProgress }) : await worker.open(source, { config, name, onProgress });
-      if (this.loading !== loading) return;
-      performance.mark('model-opened');  // the file is in the worker: what follows is drawing
-      if (info.tokenizer === 'gpt2') this.tokenizer = await loadTokenizer();
-      else if (folder) this.tokenizer = await folderTokenizer(folder, info);  // its tokenizer.json, or typed ids
-      if (this.loading !== loading) {  // left or replaced while the tokenizer loaded
-        worker.terminate();
-        return;
-      }
-      this.worker?.terminate();
-      Object.assign(this, { worker, info, label, family: familyOf(info) });
-      if (file) this.settings.model = null;  // a file cannot be in a link
-      this.loading = null;
-      this.progressBox.hidden = true;
-      this.showStatus('');
-      const c = info.config;
-      this.warpers.setVocabulary(c.vocab);
-      Object.assign(this.settings, this.warpers.value);
-      this.name.textContent = `Model: ${label}`;
-      // "a vocabulary of 81": how many tokens it knows, not how many the text has
-      this.facts.textContent = `${c.layers} layers × ${c.heads} heads, embedding ${c.embed}, a vocabulary of ${c.vocab.toLocaleString('en')} tokens`
-        + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, reads up to ${c.length} tokens, ${parametersText(info.counts)}`;
-      if (folder) this.facts.textContent = folderFacts(info);
-      this.textLabel.textContent = textLabel(info, folder);
-      // the views drew the last model: hidden until this one has read the text
-      this.result = null;
-      this.position = null;
-      this.body.hidden = this.chips.list.hidden = this.stale.hidden = true;
-      delete this.box.dataset.tokens;
-      this.settings.layer = Math.max(0, Math.min(this.settings.layer, c.layers - 1));
-      this.settings.head = Math.max(0, Math.min(this.settings.head, c.heads - 1));
-      this.generated.opened();
-      adaptToFamily(this, defaultText);  // an encoder's fill-in, its text; the panels a family shows
-      this.onState(this.settings);
-      await this.run();
-    } catch (error) {
-      worker.terminate();
-      if (this.loading === loading) this.refused(label, error);
-    }
-  }
-
-  // An opening refused (label: what it opened, or null): its line, the model shown kept.
-  refused(label, error) {
-    this.loading = null;
-    this.progressBox.hidden = true;
-    this.box.dataset.state = this.worker ? 'ready' : 'error';
-    const message = error instanceof ModelError ? error.message : `internal error: ${error?.message ?? error}`;
-    this.showStatus(`${label === null ? '' : `${label}: `}${message}${this.worker ? `; still showing ${this.label}` : ''}`);
-  }
-
-  cancelOpening() {
-    if (!this.loading) return;
-    this.loading.worker.terminate();
-    this.refused(null, new ModelError('Opening was cancelled'));
-  }
+  // opening.js: a new worker opens the model; the one shown stays until it has
+  open(source, options) { return openModel(this, source, options); }
+  refused(label, error) { refused(this, label, error); }
+  cancelOpening() { cancelOpening(this); }
 
   async run() {
     if (!this.worker) return;
@@ -272,7 +200,7 @@ export class ModelView {
       let { tokens, made } = await this.generated.tokensOf(text);  // made: which Generate wrote
       const context = this.info.config.length;
       const cut = tokens.length > context ? tokens.length - context : 0;
-      if (cut) [tokens, made] = [tokens.slice(cut), made?.slice(cut) ?? null];  // the model reads the last `context` tokens  // the model reads at most `context` tokens: the last ones
+      if (cut) [tokens, made] = [tokens.slice(cut), made?.slice(cut) ?? null];  // the model reads at most `context` tokens: the last ones
       const result = await worker.run(tokens, { temperature: this.temperature.value, warpers: this.warpers.value });
       if (run !== this.runs || worker !== this.worker) return;
       this.say(this.textError, '');
