@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include "lens/scores.hpp"
+#include "random/generator.hpp"
+#include "training/model.hpp"
 #include "lens_support.hpp"
 
 using namespace attention;
@@ -31,5 +33,26 @@ TEST_CASE("lens/ a head that attends only to the previous token scores 1 there",
       INFO(head.dump());
       CHECK(head.at(key).get<double>() >= 0.0);
       CHECK(head.at(key).get<double>() <= 1.0 + 1e-6);
+    }
+}
+
+TEST_CASE("lens/ a context of one position: no induction input, every score null", "[lens]") {
+  // lens-v1.md: n = min(50, ⌊context / 2⌋) = 0 ids, so induction has no row
+  // to average; T < 2 nulls the other three (torch_lens.py stops with an
+  // IndexError there: its empty index tensor is a float one)
+  gpt_model model;
+  model.config = lens_support::model_at("tests/models/text-gpt.safetensors").config;
+  model.config.length = 1;
+  model.spec = spec_of(model.config);
+  generator gen(3);
+  model.weights = init_weights(gen, model.spec);
+  CHECK(induction_tokens(model).empty());
+  const nlohmann::ordered_json out = head_scores_lens(model, {2});
+  CHECK(out.at("induction_tokens").empty());
+  REQUIRE(out.at("heads").size() == model.config.layers * model.config.heads);
+  for (const auto& head : out.at("heads"))
+    for (const char* key : {"previous_token", "first_token", "duplicate_token", "induction"}) {
+      INFO(head.dump());
+      CHECK(head.at(key).is_null());
     }
 }
