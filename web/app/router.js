@@ -51,7 +51,7 @@ function renderNav() {
     link('#train=induction', 'Train live');
     link('#model=text-gpt', 'Model');
   }
-  document.querySelector('.skip-link').textContent = state.lesson || state.train || state.model ? 'Skip to the lesson' : 'Skip to the step player';
+  document.querySelector('.skip-link').textContent = state.model ? 'Skip to the model' : state.train ? 'Skip to the training' : state.lesson ? 'Skip to the lesson' : 'Skip to the step player';
   // back to the playground as the learner left it (sentence, settings), not to the default
   if (!state.lesson && !state.train && !state.model) lastPlaygroundHash = window.location.hash || '#';
   nav.querySelector('a').setAttribute('href', lastPlaygroundHash);

@@ -6,6 +6,9 @@
 import { NextTokens } from '../views/next-tokens.js';
 import { element, headName, headsOf } from './dom.js';
 
+// a loss that moved by less than this share of itself "barely moved"
+export const barelyMoved = 0.005;
+
 export class AblateLens {
   constructor(body, panel) {
     this.panel = panel;
@@ -27,7 +30,10 @@ export class AblateLens {
     this.grid.setAttribute('role', 'group');
     this.grid.setAttribute('aria-label', 'Heads to ablate');
     this.clearButton = element(this.gridBox, 'button', { type: 'button', className: 'lens-ablate-clear', textContent: 'Switch every head back on' });
-    this.clearButton.addEventListener('click', () => panel.set({ ablate: '' }));
+    this.clearButton.addEventListener('click', () => {
+      panel.set({ ablate: '' });
+      this.grid.querySelector('button')?.focus();  // the button is disabled now: it would drop the focus
+    });
     this.loss = element(body, 'p', { className: 'lens-loss' });
     const bars = element(body, 'div', { className: 'lens-ablate-bars' });
     this.before = new NextTokens(bars);
@@ -112,16 +118,20 @@ export class AblateLens {
   draw(json, view) {
     const label = (top) => top.map(([id, p]) => [this.panel.label([id])[0], p]);
     const names = json.heads.map(([l, h]) => headName(l, h)).join(', ');
-    const how = json.mode === 'mean' ? 'its mean' : 'zeros';
+    const one = json.heads.length === 1;
+    const how = json.mode === 'mean' ? (one ? 'its mean over the positions' : 'each its own mean over the positions') : 'zeros';
     this.before.box.hidden = this.after.box.hidden = false;
     const where = this.at === null ? `Next token after the last token, ${JSON.stringify(view.labels.at(-1))}` : `The guesses for position ${this.at}, ${JSON.stringify(view.labels[this.at] ?? '')}`;
     this.before.show(label(json.before.top), 'Before: every head on', `${where}: the model as it is.`);
-    this.after.show(label(json.after.top), `After: ${names} off`, `The same, with the output of ${json.heads.length === 1 ? 'head' : 'heads'} ${names} replaced by ${how}.`);
+    this.after.show(label(json.after.top), `After: ${names} off`, `The same, with the output of ${one ? 'head' : 'heads'} ${names} replaced by ${how}.`);
     this.deltas(json);
     const loss = (v) => (v === null ? '—' : v.toFixed(4));
-    // which way it went: a comparison of the core's two numbers
-    const way = json.after.loss < json.before.loss ? ' The loss fell: with them on, these heads were hurting the guesses on this text.'
-      : json.after.loss > json.before.loss ? ' The loss rose: these heads were helping the guesses on this text.' : '';
+    // which way it went: a comparison of the core's two numbers; a change of
+    // under 0.5% is not a head helping or hurting (2.0887 -> 2.0885 read as "hurting")
+    const barely = Math.abs(json.after.loss - json.before.loss) < barelyMoved * json.before.loss;
+    const way = barely ? ' The loss barely moved: on this text these heads make little difference to the guesses.'
+      : json.after.loss < json.before.loss ? ' The loss fell: with them on, these heads were hurting the guesses on this text.'
+      : ' The loss rose: these heads were helping the guesses on this text.';
     this.loss.textContent = json.before.loss === null
       ? (this.at === null ? 'Loss: one token has no next token to predict, so no loss.' : 'Loss: an encoder predicts no next token, so no loss.')
       : `Loss on this text (the mean cross-entropy of each next token): ${loss(json.before.loss)} before, ${loss(json.after.loss)} after.${way}`;

@@ -44,6 +44,8 @@ export class AttributionLens {
       panel.set({ at: t === this.T - 1 ? null : t, token: null });
     });
     this.token.addEventListener('change', () => panel.set({ token: this.token.value === '' ? null : Number(this.token.value) }));
+    // a position past a shorter text: the last is shown, and the one chosen comes back with the text
+    this.past = element(body, 'p', { className: 'note lens-attribution-past', hidden: true });
     this.title = element(body, 'p', { className: 'lens-attribution-title' });
     const legend = element(body, 'p', { className: 'note lens-attribution-legend' });
     element(legend, 'span', { className: 'lens-key lens-key-up' });
@@ -60,25 +62,25 @@ export class AttributionLens {
   request(settings, tokens) {
     const { view } = this.panel;
     const T = this.T = tokens.length;
-    const at = settings.at ?? T - 1;
+    const past = settings.at != null && settings.at >= T;
+    const at = settings.at == null || past ? T - 1 : settings.at;
     this.position.replaceChildren(...tokens.map((id, t) => new Option(`${t}: ${JSON.stringify(tokenText(view.labels[t]))}${t === T - 1 ? ' (the last)' : ''}`, String(t))));
-    if (at < T) this.position.value = String(at);
-    else this.position.prepend(new Option(`${at} (past the ${T} tokens)`, String(at), true, true));
+    this.position.value = String(at);
+    this.past.hidden = !past;
+    this.past.textContent = past ? `Position ${settings.at} is past the text’s ${T} tokens: the last position is shown until the text is long enough again.` : '';
     const options = [new Option('the model’s own choice (its top guess)', '')];
     const { k, ids, probabilities } = view.result.top;
     const seen = new Set();
-    if (at < T) {
-      for (let n = 0; n < Math.min(10, k); n++) {
-        const id = ids[at * k + n];
-        seen.add(id);
-        options.push(new Option(`${JSON.stringify(tokenText(this.panel.label([id])[0]))} (${percent(probabilities[at * k + n])})`, String(id)));
-      }
+    for (let n = 0; n < Math.min(10, k); n++) {
+      const id = ids[at * k + n];
+      seen.add(id);
+      options.push(new Option(`${JSON.stringify(tokenText(this.panel.label([id])[0]))} (${percent(probabilities[at * k + n])})`, String(id)));
     }
     if (settings.token != null && !seen.has(settings.token)) options.push(new Option(`token id ${settings.token}`, String(settings.token)));
     this.token.replaceChildren(...options);
     this.token.value = settings.token == null ? '' : String(settings.token);
     const request = { what: 'attribution' };
-    if (settings.at != null) request.position = settings.at;
+    if (settings.at != null && !past) request.position = settings.at;
     if (settings.token != null) request.token = settings.token;
     return request;
   }
@@ -106,7 +108,7 @@ export class AttributionLens {
     const strongest = heads.reduce((a, b) => (Math.abs(b.value) > Math.abs(a.value) ? b : a), heads[0]);
     // each new answer (another position or token) names its own strongest head for the replay
     this.named = strongest ? { layer: Number(strongest.name.split('.')[0]), head: Number(strongest.name.split('.')[1]) } : null;
-    this.why = 'the head with the largest part';
+    this.why = 'the head that moves this logit most, up or down';
     this.chart.textContent = '';
     json.parts.forEach(({ name, value }, n) => {
       const item = element(this.chart, 'li', { className: `lens-part ${value < 0 ? 'lens-down' : 'lens-up'}` });
@@ -117,7 +119,8 @@ export class AttributionLens {
         tag.type = 'button';
         tag.title = `Show head ${name} in the views above`;
         const [l, h] = name.split('.').map(Number);
-        tag.addEventListener('click', () => this.panel.selectHead(this, l, h));
+        tag.addEventListener('click', () => this.panel.selectHead(this, l, h, tag));
+        tag.setAttribute('aria-description', 'shows it in the views above');
       }
       const track = element(item, 'span', { className: 'lens-part-track' });
       element(track, 'span', { className: 'lens-zero' }).style.left = x(0);

@@ -30,7 +30,10 @@ export class LogitLens {
     this.table = element(scroll, 'table', { className: 'lens-table lens-grid' });
     this.table.addEventListener('click', (event) => {
       const cell = event.target.closest('button[data-row]');
-      if (cell) this.open(Number(cell.dataset.row), Number(cell.dataset.position), cell);
+      if (!cell) return;
+      this.open(Number(cell.dataset.row), Number(cell.dataset.position), cell);
+      // the top 5 under a tall grid can be past the window's bottom: a click that changed nothing in sight
+      this.detail.scrollIntoView({ block: 'nearest' });
     });
     this.table.addEventListener('keydown', (event) => this.onKey(event));
     this.detail = element(body, 'div', { className: 'lens-cell-detail' });

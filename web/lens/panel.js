@@ -187,11 +187,19 @@ export class LensPanel {
     this.set({ ablate: kept.map(([l, h]) => headName(l, h)).join(','), ...(open ? { lens: 'ablate' } : {}) });
   }
 
+  // The focus on a head's button in the Ablate tab's grid (drawn by now: set() draws synchronously).
+  focusToggle(layer, head) {
+    this.lenses.get('ablate')?.body.querySelector(`.lens-ablate-toggle[data-head="${headName(layer, head)}"]`)?.focus();
+  }
+
   // Names a head in the Model view (its grid, heatmap and graph follow) and for the replay.
-  selectHead(lens, layer, head) {
+  // button: the head's name that was pressed, where "Back to …" returns.
+  selectHead(lens, layer, head, button = null) {
     lens.named = { layer, head };
     lens.why = '';  // the learner's own choice
-    this.view.select({ layer, head }, { reveal: true });
+    const tab = [...this.lenses.values()].find((l) => l.lens === lens)?.tab;
+    const from = button && { button, name: tab ? tab.textContent : 'the lenses', fallback: () => tab ?? null };
+    this.view.select({ layer, head }, { reveal: true, from });
     this.showReplay(lens);
   }
 }

@@ -95,7 +95,8 @@ export class ScoresLens {
     const th = element(tr, 'th', { scope: 'row' });
     const select = element(th, 'button', { type: 'button', className: 'lens-head', textContent: `head ${name}` });
     select.title = `Show layer ${head.layer}, head ${head.head} in the views above`;
-    select.addEventListener('click', () => this.panel.selectHead(this, head.layer, head.head));
+    select.addEventListener('click', () => this.panel.selectHead(this, head.layer, head.head, select));
+    select.setAttribute('aria-description', 'shows it in the views above');
     for (const [key, roleName] of roles) {
       const td = element(tr, 'td', { className: 'lens-score' });
       td.dataset.key = key;
@@ -122,7 +123,10 @@ export class ScoresLens {
     ablate.setAttribute('aria-pressed', String(ablated));
     // the name begins with what it shows ("Ablate 0.2"), so a voice can say what it sees
     ablate.setAttribute('aria-label', `Ablate ${name} (layer ${head.layer}, head ${head.head})`);
-    ablate.addEventListener('click', () => this.panel.toggleHead(head.layer, head.head, { open: true }));
+    ablate.addEventListener('click', () => {
+      this.panel.toggleHead(head.layer, head.head, { open: true });
+      this.panel.focusToggle(head.layer, head.head);  // this tab is hidden now: its button would drop the focus
+    });
     return tr;
   }
 

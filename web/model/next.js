@@ -101,8 +101,10 @@ export async function retemper(view) {
 // Generate: 10 tokens sampled after the tokens drawn, appended to the text
 // and marked as Generate's (generated.js): the model then runs on them as drawn.
 export async function generate(view) {
-  if (!view.worker || !view.result || view.family.mode !== 'next') return;
-  view.generateButton.disabled = true;
+  if (!view.worker || !view.result || view.family.mode !== 'next' || view.generating) return;
+  // busy, but focusable still: a disabled button dropped the keyboard's focus to the page
+  view.generating = true;
+  view.generateButton.setAttribute('aria-disabled', 'true');
   view.say(view.generateError, '');
   try {
     const added = await view.worker.generate(view.result.tokens, 10, { temperature: view.temperature.value, seed: view.seed++, ...view.warpers.value });
@@ -119,6 +121,7 @@ export async function generate(view) {
     else if (/^top_[kp]/.test(error.message)) view.warpers.showError(error.message);
     else view.say(view.generateError, error.message);
   } finally {
-    view.generateButton.disabled = false;
+    view.generating = false;
+    view.generateButton.removeAttribute('aria-disabled');
   }
 }

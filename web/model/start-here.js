@@ -17,9 +17,11 @@ export function lensLine(list, onLenses) {
 
 export class StartHere {
   // parent: where the box goes (first); shipped: the shipped model's id;
-  // onSelect({layer, head}): "Show this head"; onLenses(): opens the lenses
-  constructor(parent, { shipped, onSelect, onLenses }) {
+  // onSelect({layer, head}, button): "Show this head"; onLenses(): opens the lenses;
+  // afterDismiss(): where the focus goes once the box is gone
+  constructor(parent, { shipped, onSelect, onLenses, afterDismiss = () => {} }) {
     this.shipped = shipped;
+    this.afterDismiss = afterDismiss;
     this.onSelect = onSelect;
     this.closed = dismissed(dismissedKey);
     this.asked = 0;
@@ -35,7 +37,7 @@ export class StartHere {
     this.look = element(this.box, 'p', { className: 'start-here-look' });
     this.lookText = element(this.look, 'span');
     this.show = element(this.look, 'button', { type: 'button', className: 'start-here-show' });
-    this.show.addEventListener('click', () => this.best && this.onSelect({ layer: this.best.layer, head: this.best.head }));
+    this.show.addEventListener('click', () => this.best && this.onSelect({ layer: this.best.layer, head: this.best.head }, this.show));
     const next = element(this.box, 'ul', { className: 'start-here-next' });
     for (const text of [
       'Type your own sentence in Text: every head reads it again as you type.',
@@ -46,9 +48,11 @@ export class StartHere {
   }
 
   dismiss() {
+    const focused = this.box.contains(document.activeElement);
     this.closed = true;
     this.box.hidden = true;
     rememberDismissed(dismissedKey);
+    if (focused) this.afterDismiss();  // not dropped to the page with the box
   }
 
   // After each draw of the view: model (the link's model id, null for a

@@ -64,7 +64,7 @@ export class ModelView {
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
     this.generated = new Generated(this);  // which tokens Generate wrote
-    this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s) => this.select(s, { reveal: true }), onLenses: () => this.lens.open() }) : null;
+    this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s, button) => this.select(s, { reveal: true, from: { button, name: '“Start here”' } }), onLenses: () => this.lens.open(), afterDismiss: () => this.input.focus() }) : null;
     // any other model's "Try:" lines, where "Start here" may show (the page, not a figure)
     this.tryList = startHere ? new TryList(this.facts, () => this.lens.open()) : null;
   }
@@ -129,6 +129,9 @@ export class ModelView {
       textContent: 'This model has no blocks, so no attention layers: its next-token guesses come from the token and position embeddings alone.' });
     const headPanel = this.headPanel = element(body, 'section', { className: 'model-head-panel' });
     this.headTitle = element(headPanel, 'h3', { className: 'small-heading' });
+    // after a head was shown from below (a lens, "Start here"): one press back to where it was chosen
+    this.back = element(headPanel, 'button', { type: 'button', className: 'model-head-back', hidden: true });
+    this.back.addEventListener('click', () => this.goBack());
     const headViews = element(headPanel, 'div', { className: 'model-head-views' });
     // a new width (a window resized, a phone turned) sizes the heatmap's cells again (the graph lays itself out)
     watchWidth(headViews, (width) => width && requestAnimationFrame(() => this.drawHeatmap()));
@@ -266,11 +269,20 @@ export class ModelView {
   // reveal: the head was chosen below its views (a lens's table, "Start
   // here" on a phone): its panel is scrolled into sight and outlined a moment,
   // or the click would change nothing the learner can see.
-  select(selected, { reveal = false } = {}) {
+  // from: {button, name, fallback}: the button that chose it, named for "Back to …"
+  select(selected, { reveal = false, from = null } = {}) {
     Object.assign(this.settings, selected);
     this.onState(this.settings);
     this.drawHead();
+    this.back.hidden = true;
     if (!reveal || this.headPanel.hidden) return;
+    if (from) {
+      // the focus comes along to the head shown, with the way back beside it
+      this.from = from;
+      this.back.textContent = `↓ Back to ${from.name}`;
+      this.back.hidden = false;
+      this.back.focus({ preventScroll: true });
+    }
     const box = this.headPanel.getBoundingClientRect();
     const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
     if (box.top < 0 || box.top > innerHeight - 80) this.headPanel.scrollIntoView({ block: 'start', behavior: reduced ? 'auto' : 'smooth' });
@@ -310,6 +322,16 @@ export class ModelView {
     this.graphTokens = id;
     this.graph.show(headTrace(id, labels, weights, T, { causal, marked: this.made }), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: read.graph });
     this.grid.select({ layer, head });
+  }
+
+  // Back to the button that showed the head (or, redrawn since, its fallback), in sight and focused.
+  goBack() {
+    this.back.hidden = true;
+    const { button, fallback } = this.from ?? {};
+    const to = button?.isConnected ? button : fallback?.();
+    if (!to) return;
+    to.scrollIntoView({ block: 'center', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+    to.focus({ preventScroll: true });
   }
 
   // The selected head's weights as a heatmap, in `width` px (else read now).
