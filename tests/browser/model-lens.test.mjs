@@ -477,7 +477,7 @@ test('the replay is under the lens and says why that head; attribution names the
     await settled(page);
     const core = node.model.lens({ what: 'attribution', tokens, position: at });
     const name = strongest(core);
-    assert.match(await page.textContent('.lens-replay'), new RegExp(`^Replay layer ${name.split('.')[0]}, head ${name.split('.')[1]} \\(the head with the largest part\\)`));
+    assert.match(await page.textContent('.lens-replay'), new RegExp(`^Replay layer ${name.split('.')[0]}, head ${name.split('.')[1]} \\(the head that moves this logit most, up or down\\)`));
   };
   await check(tokens.length - 1);
   // a head the learner names: no reason given; another position: its own strongest head again
