@@ -18,8 +18,8 @@
 // same way: the products' share of a new token's time, and the bytes a
 // second they read of the weights (one pass over every weight a token).
 // MODEL is a GPT file or a Hugging Face folder.
-//   attention-model-split MODEL.safetensors [T] [RUNS] [LOGITS_OUT]  → JSON on stdout
-//   attention-model-split MODEL.safetensors T RUNS --generate N       → JSON on stdout
+//   attention-model-split MODEL [T] [RUNS] [LOGITS_OUT]  → JSON on stdout
+//   attention-model-split MODEL T RUNS --generate N       → JSON on stdout
 #include <malloc.h>
 #include <time.h>
 
@@ -161,7 +161,8 @@ void __wrap__ZN9attention11stream_gemmERKNS_10matrix_refES2_Pfm(const matrix_ref
   if (a.rows != 1) return __real__ZN9attention11stream_gemmERKNS_10matrix_refES2_Pfm(a, b, c, ldc);
   const double start = cpu_ms();
   __real__ZN9attention11stream_gemmERKNS_10matrix_refES2_Pfm(a, b, c, ldc);
-  // a head over the cache: q kᵀ (k = head_size) or w v (n = head_size); a weight's k is d or more
+  // a head over the cache: q kᵀ (k = head_size) or w v (n = head_size); a weight's k is d, more than
+  // head_size but in a one-head model (none of the bench's), whose weights would be counted here
   const bool cached_head = b.rows == head_size || b.cols == head_size;
   part& p = cached_head ? heads : b.cols == vocab ? unembedding : weights;
   p.ms += cpu_ms() - start;
@@ -196,7 +197,7 @@ void __wrap__ZN9attention4gemmERKNS_10matrix_refES2_PfmRKNS_10gemm_batchE(const 
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: attention-model-split MODEL.safetensors [T] [RUNS] [LOGITS_OUT]\n";
+    std::cerr << "usage: attention-model-split MODEL [T] [RUNS] [LOGITS_OUT] | MODEL T RUNS --generate N\n";
     return 64;
   }
   const std::size_t T = argc > 2 ? std::stoul(argv[2]) : 128, runs = argc > 3 ? std::stoul(argv[3]) : 5;

@@ -97,9 +97,46 @@ test('a head named in a lens: the focus comes along to the head shown, and "Back
     assert.equal(await page.evaluate(() => document.activeElement.textContent), chosen, lens);
     await page.waitForFunction(() => { const r = document.activeElement.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; });
     assert.equal(await page.isVisible('.model-head-back'), false);
+    // the name gone from sight meanwhile (another tab, the lenses closed): back to its tab, else the lenses' button
+    await page.focus(selector);
+    await page.keyboard.press('Enter');
+    await page.click(`.lens-tab:not([data-lens="${lens}"]) >> nth=0`);
+    await lensSettled(page);
+    await page.click('.model-head-back');
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), tab);
+    await page.focus(selector.startsWith('.lens-scores') ? '.lens-tab[data-lens="scores"]' : '.lens-tab[data-lens="attribution"]');
+    await page.keyboard.press('Enter');
+    await lensSettled(page);
+    await page.focus(selector);
+    await page.keyboard.press('Enter');
+    await page.click('.lens-close');
+    await page.click('.model-head-back');
+    assert.equal(await page.evaluate(() => document.activeElement.className), 'lens-open');
     assert.deepEqual(page.problems, []);
     await page.context().close();
   }
+  // "Start here" is above the head: its way back points up, and goes on to the text once it is dismissed
+  const page = await lensPage('#model=text-gpt&lens=scores');
+  await page.waitForSelector('.start-here:not([hidden]) .start-here-show');
+  await page.click('.start-here-show');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), '↑ Back to “Start here”');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'start-here-show');
+  await page.click('.start-here-show');
+  await page.$eval('.start-here', (box) => { box.hidden = true; });
+  await page.click('.model-head-back');
+  assert.equal(await page.evaluate(() => document.activeElement.tagName), 'TEXTAREA');
+  await page.context().close();
+});
+
+test('the skip link on the Model view moves the focus to the model', async () => {
+  const page = await openPage(env.browser, `${env.url}#model=text-gpt`);
+  await page.waitForFunction(() => document.querySelector('.model-view')?.dataset.state === 'ready', null, { timeout: 30000 });
+  await page.focus('.skip-link');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'lesson');
+  assert.ok(await page.evaluate(() => document.activeElement.contains(document.querySelector('.model-view'))));
+  await page.context().close();
 });
 
 test('a logit-lens cell clicked at 1280 × 900 opens its top 5 in sight', async () => {

@@ -186,7 +186,7 @@ test('logit lens: each cell is the core’s top token and final-choice probabili
   // the model's own choice, in the last row, has the colour of its own probability
   await page.click('.lens-cell[data-row="1"][data-position="3"]');
   assert.deepEqual(await page.$$eval('.lens-top5 li', (l) => l.map((x) => [Number(x.dataset.id), Number(x.dataset.p)])), core.layers[1][3].top);
-  assert.equal(await page.getAttribute('.lens-cell[data-row="1"][data-position="3"]', 'aria-pressed'), 'true');
+  assert.equal(await page.getAttribute('.lens-cell[data-row="1"][data-position="3"]', 'aria-current'), 'true');
   // the keyboard reaches a cell: Enter opens it
   await page.focus('.lens-cell[data-row="0"][data-position="0"]');
   await page.keyboard.press('Enter');
@@ -210,12 +210,12 @@ test('logit lens by keyboard: one tab stop, on the output at the last position; 
   };
   const focused = () => page.evaluate(() => {
     const b = document.activeElement;
-    return [Number(b.dataset.row), Number(b.dataset.position), b.getAttribute('aria-label'), b.getAttribute('aria-pressed')];
+    return [Number(b.dataset.row), Number(b.dataset.position), b.getAttribute('aria-label'), b.getAttribute('aria-current')];
   });
   // reached by Tab from the tab that shows it
   await page.focus('.lens-tab[aria-selected="true"]');
   for (let n = 0; n < 8 && !(await page.evaluate(() => document.activeElement.classList.contains('lens-cell'))); n += 1) await page.keyboard.press('Tab');
-  assert.deepEqual(await focused(), [L - 1, T - 1, named(L - 1, T - 1), 'false']);
+  assert.deepEqual(await focused(), [L - 1, T - 1, named(L - 1, T - 1), null]);
   // up a row: the focus and the top 5 follow, and it is the one tab stop now
   await page.keyboard.press('ArrowUp');
   assert.deepEqual(await focused(), [L - 2, T - 1, named(L - 2, T - 1), 'true']);
@@ -234,10 +234,26 @@ test('logit lens by keyboard: one tab stop, on the output at the last position; 
   await page.keyboard.press('Control+End');  // the output's last position
   assert.deepEqual((await focused()).slice(0, 2), [L - 1, T - 1]);
   assert.deepEqual(await stops(), [[L - 1, T - 1]]);
-  // a click moves the tab stop too
+  // Cmd/Ctrl with an arrow is the browser's (Back, Forward): the grid leaves it alone
+  assert.equal(await page.evaluate(() => {
+    const e = new KeyboardEvent('keydown', { key: 'ArrowLeft', ctrlKey: true, bubbles: true, cancelable: true });
+    document.activeElement.dispatchEvent(e);
+    return e.defaultPrevented;
+  }), false);
+  assert.deepEqual((await focused()).slice(0, 2), [L - 1, T - 1]);
+  // a click moves the tab stop too; one cell is the current one at a time
   await page.click('.lens-cell[data-row="1"][data-position="2"]');
   assert.deepEqual(await stops(), [[1, 2]]);
   assert.equal(await page.getAttribute('.lens-cell[data-row="1"][data-position="2"]', 'aria-label'), named(1, 2));
+  assert.deepEqual(await page.$$eval('.lens-cell[aria-current]', (c) => c.map((x) => [x.dataset.row, x.dataset.position])), [['1', '2']]);
+  // a new answer (the text typed on) redraws the grid: the focus stays on its cell
+  await page.focus('.lens-cell[data-row="1"][data-position="2"]');
+  await page.$eval('.model-text-field textarea', (field) => {  // typed elsewhere: the focus stays in the grid
+    field.value += '!';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForFunction((n) => document.querySelectorAll('.lens-grid thead th').length === n, T + 2);
+  assert.deepEqual((await focused()).slice(0, 2), [1, 2]);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

@@ -115,26 +115,16 @@ TEST_CASE("the cache holds forward()'s keys and values, once per key/value head"
     }
 }
 
-TEST_CASE("warming a layer reads its keys and values within the cache and changes none of them", "[kv_cache]") {
-  // (a read past the cache's end fails the sanitizers' run of this test)
+TEST_CASE("warming reads only within the cache: every layer, positions past a panel and past the capacity", "[kv_cache]") {
+  // what fails here is the sanitizers' run (make test-sanitize): a read past
+  // the keys' or the values' storage, the last layer's last key/value head
+  // the nearest to it; warm() is const, so it cannot change what it reads
   const named_model m = llama();
-  const std::size_t T = 19, hs = m.spec.head_size();  // a last panel of 3 positions; hs < 16: a panel's padding
-  const std::vector<std::int64_t> ids = tokens_of(T, m.spec.vocab);
+  const std::size_t T = 19;  // a last panel of 3 positions; the head size under 16: a panel's padding
   kv_cache cache(m.spec, T);
-  next_logits(m.weights, m.spec, cache, ids);
-  std::vector<float> before;
-  const auto all = [&] {
-    std::vector<float> numbers;
-    for (std::size_t l = 0; l < m.spec.layers; ++l)
-      for (std::size_t g = 0; g < m.spec.kv_count(); ++g)
-        for (std::size_t j = 0; j < T; ++j)
-          for (std::size_t c = 0; c < hs; ++c) numbers.push_back(cache.key(l, g, j, c)), numbers.push_back(cache.value(l, g, j, c));
-    return numbers;
-  };
-  before = all();
+  next_logits(m.weights, m.spec, cache, tokens_of(T, m.spec.vocab));
   for (std::size_t l = 0; l < m.spec.layers; ++l)
-    for (const std::size_t n : {std::size_t{1}, std::size_t{16}, std::size_t{17}, T, T + 40}) cache.warm(l, n);
-  CHECK(all() == before);
+    for (const std::size_t n : {std::size_t{1}, std::size_t{16}, std::size_t{17}, T, T + 40}) CHECK_NOTHROW(cache.warm(l, n));
   CHECK(cache.length() == T);
 }
 

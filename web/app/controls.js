@@ -40,7 +40,7 @@ export function bindControls() {
   document.querySelector('.skip-link').addEventListener('click', (e) => {
     // the hash is the page's state: the link moves focus, never the hash
     e.preventDefault();
-    const target = state.lesson || state.train ? $('lesson') : $('player');
+    const target = state.lesson || state.train || state.model ? $('lesson') : $('player');  // the Model view lives in #lesson
     target.focus();
   });
   const playerBox = $('player');

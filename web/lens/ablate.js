@@ -128,9 +128,10 @@ export class AblateLens {
     const loss = (v) => (v === null ? '—' : v.toFixed(4));
     // which way it went: a comparison of the core's two numbers; a change of
     // under 0.5% is not a head helping or hurting (2.0887 -> 2.0885 read as "hurting")
-    const barely = Math.abs(json.after.loss - json.before.loss) < barelyMoved * json.before.loss;
-    const way = barely ? ' The loss barely moved: on this text these heads make little difference to the guesses.'
-      : json.after.loss < json.before.loss ? ' The loss fell: with them on, these heads were hurting the guesses on this text.'
+    const change = json.after.loss - json.before.loss;
+    const way = change === 0 ? ''
+      : Math.abs(change) < barelyMoved * json.before.loss ? ' The loss barely moved: on this text these heads make little difference to the guesses.'
+      : change < 0 ? ' The loss fell: with them on, these heads were hurting the guesses on this text.'
       : ' The loss rose: these heads were helping the guesses on this text.';
     this.loss.textContent = json.before.loss === null
       ? (this.at === null ? 'Loss: one token has no next token to predict, so no loss.' : 'Loss: an encoder predicts no next token, so no loss.')

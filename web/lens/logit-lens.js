@@ -60,6 +60,8 @@ export class LogitLens {
   // The grid as one piece of markup (every text escaped): 13 layers × 120
   // positions is 1,560 buttons, which element by element took the page a long task.
   draw(json, view) {
+    // a cell focused while a new answer came (typing, Generate): focused again once redrawn
+    const had = this.table.contains(document.activeElement) ? document.activeElement.dataset : null;
     this.json = json;
     const label = (id) => escapeXml(tokenText(this.panel.label([id])[0]));
     const T = json.tokens.length;
@@ -67,7 +69,7 @@ export class LogitLens {
     const rows = json.layers.map((cells, row) => {
       const tds = cells.map(({ top, final }, t) => {
         const [id, p] = top[0];
-        return `<td><button type="button" class="lens-cell" aria-pressed="false" data-row="${row}" data-position="${t}" data-top="${id}" data-final="${final}" title="the final choice ${percent(final)}">`
+        return `<td><button type="button" class="lens-cell" data-row="${row}" data-position="${t}" data-top="${id}" data-final="${final}" title="the final choice ${percent(final)}">`
           + `<span class="lens-cell-token">${label(id)}</span><span class="lens-cell-p">${percent(p)}</span></button></td>`;
       });
       return `<tr${row === json.layers.length - 1 ? ' class="lens-last-row"' : ''}><th scope="row">${this.rowName(row)}</th>${tds.join('')}</tr>`;
@@ -100,6 +102,10 @@ export class LogitLens {
       this.detail.textContent = '';
       this.rove(this.button(json.layers.length - 1, T - 1));
     }
+    if (had) {
+      this.rove(this.button(had.row, had.position) ?? this.stop);
+      this.stop?.focus({ preventScroll: true });
+    }
   }
 
   button(row, t) {
@@ -125,9 +131,10 @@ export class LogitLens {
   onKey(event) {
     const cell = event.target.closest('button[data-row]');
     if (!cell || !this.json || event.altKey || event.shiftKey) return;
+    const corner = event.ctrlKey || event.metaKey;
+    if (corner && event.key !== 'Home' && event.key !== 'End') return;  // Cmd+← is the browser's Back
     const L = this.json.layers.length, T = this.json.tokens.length;
     const row = Number(cell.dataset.row), t = Number(cell.dataset.position);
-    const corner = event.ctrlKey || event.metaKey;
     const to = {
       ArrowUp: [row - 1, t], ArrowDown: [row + 1, t], ArrowLeft: [row, t - 1], ArrowRight: [row, t + 1],
       Home: corner ? [0, 0] : [row, 0], End: corner ? [L - 1, T - 1] : [row, T - 1],
@@ -144,9 +151,10 @@ export class LogitLens {
   open(row, t, button = null) {
     if (!this.json) return;
     this.cell = [row, t];
-    for (const on of this.table.querySelectorAll('.lens-cell[aria-pressed="true"]')) on.setAttribute('aria-pressed', 'false');
+    // the cell open is the current one of the grid (one at a time: not a toggle)
+    for (const on of this.table.querySelectorAll('.lens-cell[aria-current]')) on.removeAttribute('aria-current');
     const cell = button ?? this.button(row, t);
-    cell?.setAttribute('aria-pressed', 'true');
+    cell?.setAttribute('aria-current', 'true');
     this.rove(cell);
     const { top, final } = this.json.layers[row][t];
     const label = (id) => tokenText(this.panel.label([id])[0]);

@@ -198,7 +198,9 @@ export class LensPanel {
     lens.named = { layer, head };
     lens.why = '';  // the learner's own choice
     const tab = [...this.lenses.values()].find((l) => l.lens === lens)?.tab;
-    const from = button && { button, name: tab ? tab.textContent : 'the lenses', fallback: () => tab ?? null };
+    // the way back once the name is gone from sight: its tab, else (the lenses closed) the button that opens them
+    const open = this.box.closest('.lens-section')?.querySelector('.lens-open');
+    const from = button && { button, name: tab ? tab.textContent : 'the lenses', fallback: () => [tab, open].find((e) => e?.checkVisibility()) };
     this.view.select({ layer, head }, { reveal: true, from });
     this.showReplay(lens);
   }

@@ -64,7 +64,7 @@ export class ModelView {
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
     this.generated = new Generated(this);  // which tokens Generate wrote
-    this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s, button) => this.select(s, { reveal: true, from: { button, name: '“Start here”' } }), onLenses: () => this.lens.open(), afterDismiss: () => this.input.focus() }) : null;
+    this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s, button) => this.select(s, { reveal: true, from: { button, name: '“Start here”', fallback: () => this.input } }), onLenses: () => this.lens.open(), afterDismiss: () => this.input.focus() }) : null;
     // any other model's "Try:" lines, where "Start here" may show (the page, not a figure)
     this.tryList = startHere ? new TryList(this.facts, () => this.lens.open()) : null;
   }
@@ -266,9 +266,9 @@ export class ModelView {
     return this.result.attention.shape[0] > 0 && this.result.attention.shape[1] > 0;
   }
 
-  // reveal: the head was chosen below its views (a lens's table, "Start
-  // here" on a phone): its panel is scrolled into sight and outlined a moment,
-  // or the click would change nothing the learner can see.
+  // reveal: the head was chosen away from its views (a lens's table below,
+  // "Start here" above): its panel is scrolled into sight and outlined a
+  // moment, or the click would change nothing the learner can see.
   // from: {button, name, fallback}: the button that chose it, named for "Back to …"
   select(selected, { reveal = false, from = null } = {}) {
     Object.assign(this.settings, selected);
@@ -277,9 +277,10 @@ export class ModelView {
     this.back.hidden = true;
     if (!reveal || this.headPanel.hidden) return;
     if (from) {
-      // the focus comes along to the head shown, with the way back beside it
+      // the focus comes along to the head shown, with the way back beside it (above or below it)
       this.from = from;
-      this.back.textContent = `↓ Back to ${from.name}`;
+      const above = from.button.getBoundingClientRect().top < this.headPanel.getBoundingClientRect().top;
+      this.back.textContent = `${above ? '↑' : '↓'} Back to ${from.name}`;
       this.back.hidden = false;
       this.back.focus({ preventScroll: true });
     }
@@ -324,12 +325,16 @@ export class ModelView {
     this.grid.select({ layer, head });
   }
 
-  // Back to the button that showed the head (or, redrawn since, its fallback), in sight and focused.
+  // Back to the button that showed the head, or its fallback (the first of
+  // them still shown: a lens closed or another tab since, "Start here"
+  // dismissed), in sight and focused; with neither, the head's title keeps
+  // the focus from falling to the page.
   goBack() {
-    this.back.hidden = true;
     const { button, fallback } = this.from ?? {};
-    const to = button?.isConnected ? button : fallback?.();
-    if (!to) return;
+    const shown = (e) => e?.isConnected && e.checkVisibility();
+    const to = [button, fallback?.()].find(shown) ?? this.headTitle;
+    this.back.hidden = true;
+    if (to === this.headTitle) to.tabIndex = -1;
     to.scrollIntoView({ block: 'center', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
     to.focus({ preventScroll: true });
   }
