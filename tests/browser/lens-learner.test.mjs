@@ -197,6 +197,8 @@ test('Tab crosses the Model view\'s panels in the order they are laid out, at 10
 test('the words: heads ablated to their means, a loss that barely moved, the attribution head "up or down", the skip link on the Model view', async () => {
   const page = await lensPage('#model=text-gpt&lens=ablate&ablate=0.1,1.2&mode=mean');
   assert.match(await page.textContent('.lens-ablate-bars [data-side="after"]'), /heads 0\.1, 1\.2 replaced by each its own mean over the positions\./);
+  // "before" is the model's own probabilities, not the bars' at the slider's temperature: said
+  assert.match(await page.textContent('.lens-ablate-bars [data-side="before"]'), /the model as it is, its own probabilities \(temperature 1, where the bars above use the slider’s\)\./);
   assert.equal(await page.textContent('.skip-link'), 'Skip to the model');
   await page.click('.lens-tab[data-lens="attribution"]');
   await lensSettled(page);

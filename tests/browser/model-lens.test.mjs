@@ -20,6 +20,7 @@ import { join } from 'node:path';
 
 import { loadModelEngine, openModel } from '../../web/engine/model.js';
 import { tokenText } from '../../web/views/format.js';
+import { spokenToken } from '../../web/lens/dom.js';
 import { percent } from '../../web/views/next-tokens.js';
 import { folderRoute, openPage, root, screenshotDir, siteDir, useBrowser } from './browser.mjs';
 import { gptFile } from './gpt-file.mjs';
@@ -206,7 +207,7 @@ test('logit lens by keyboard: one tab stop, on the output at the last position; 
   const named = (row, t) => {
     const [id, p] = core.layers[row][t].top[0];
     const rowName = row === 0 ? 'embeddings' : `after layer ${row - 1}${row === L - 1 ? ' (the output)' : ''}`;
-    return `${rowName}, position ${t} (${JSON.stringify(node.label(core.tokens[t]))}): ${JSON.stringify(node.label(id))}, ${percent(p)}`;
+    return `${rowName}, position ${t} (${spokenToken(node.label(core.tokens[t]))}): top guess ${spokenToken(node.label(id))}, ${percent(p)}`;
   };
   const focused = () => page.evaluate(() => {
     const b = document.activeElement;

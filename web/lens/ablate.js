@@ -122,7 +122,7 @@ export class AblateLens {
     const how = json.mode === 'mean' ? (one ? 'its mean over the positions' : 'each its own mean over the positions') : 'zeros';
     this.before.box.hidden = this.after.box.hidden = false;
     const where = this.at === null ? `Next token after the last token, ${JSON.stringify(view.labels.at(-1))}` : `The guesses for position ${this.at}, ${JSON.stringify(view.labels[this.at] ?? '')}`;
-    this.before.show(label(json.before.top), 'Before: every head on', `${where}: the model as it is.`);
+    this.before.show(label(json.before.top), 'Before: every head on', `${where}: the model as it is${this.at === null ? ', its own probabilities (temperature 1, where the bars above use the slider’s)' : ''}.`);
     this.after.show(label(json.after.top), `After: ${names} off`, `The same, with the output of ${one ? 'head' : 'heads'} ${names} replaced by ${how}.`);
     this.deltas(json);
     const loss = (v) => (v === null ? '—' : v.toFixed(4));

@@ -1,4 +1,4 @@
-// The lenses' one DOM helper, and how their numbers read.
+// The lenses' one DOM helper, how their numbers read, and how a token is said.
 
 // A new element under parent with the given properties.
 export function element(parent, tag, props = {}) {
@@ -29,4 +29,14 @@ export function inkOn(rgb) {
   const [r, g, b] = rgb.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
   const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
   return (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) ? '#000' : '#fff';
+}
+
+// A label of tokenText's as a voice should say it: ␣, ↵ and ⇥ as words
+// ("space", "newline", "tab": a screen reader says "open box" for ␣, or
+// nothing), anything else quoted as it reads. (Here, not in views/format.js:
+// only the lenses name cells by it, and a first visit carries format.js.)
+const spoken = { '␣': 'space', '↵': 'newline', '⇥': 'tab' };
+export function spokenToken(label) {
+  const text = String(label);
+  return text && [...text].every((c) => spoken[c]) ? [...text].map((c) => spoken[c]).join(' ') : JSON.stringify(text);
 }

@@ -11,7 +11,7 @@
 import { css, sequential } from '../views/colors.js';
 import { percent } from '../views/next-tokens.js';
 import { escapeXml, tokenText } from '../views/format.js';
-import { element, inkOn } from './dom.js';
+import { element, inkOn, spokenToken } from './dom.js';
 
 export class LogitLens {
   constructor(body, panel) {
@@ -123,7 +123,7 @@ export class LogitLens {
     const [id, p] = this.json.layers[row][t].top[0];
     const input = tokenText(this.panel.view.labels[t] ?? '');
     button.tabIndex = 0;
-    button.setAttribute('aria-label', `${this.rowName(row)}, position ${t} (${JSON.stringify(input)}): ${JSON.stringify(tokenText(this.panel.label([id])[0]))}, ${percent(p)}`);
+    button.setAttribute('aria-label', `${this.rowName(row)}, position ${t} (${spokenToken(input)}): top guess ${spokenToken(tokenText(this.panel.label([id])[0]))}, ${percent(p)}`);
     this.stop = button;
   }
 
