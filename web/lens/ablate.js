@@ -7,7 +7,7 @@ import { NextTokens } from '../views/next-tokens.js';
 import { element, headName, headsOf } from './dom.js';
 
 // a loss that moved by less than this share of itself "barely moved"
-export const barelyMoved = 0.005;
+const barelyMoved = 0.005;
 
 export class AblateLens {
   constructor(body, panel) {
@@ -70,6 +70,11 @@ export class AblateLens {
     if (!causal && at >= 0) request.position = at;
     this.at = causal || at < 0 ? null : at;
     return request;
+  }
+
+  // The focus on head (layer, head)'s button in the grid.
+  focusHead(layer, head) {
+    this.grid.querySelector(`.lens-ablate-toggle[data-head="${headName(layer, head)}"]`)?.focus();
   }
 
   // A button a head of the model shown, pressed when it is ablated.

@@ -189,7 +189,7 @@ export class LensPanel {
 
   // The focus on a head's button in the Ablate tab's grid (drawn by now: set() draws synchronously).
   focusToggle(layer, head) {
-    this.lenses.get('ablate')?.body.querySelector(`.lens-ablate-toggle[data-head="${headName(layer, head)}"]`)?.focus();
+    this.lenses.get('ablate')?.lens.focusHead(layer, head);
   }
 
   // Names a head in the Model view (its grid, heatmap and graph follow) and for the replay.

@@ -43,7 +43,6 @@ function element(parent, tag, props = {}) {
   return e;
 }
 
-
 export class ModelView {
   // root: an element to fill. settings: {model (a preset id or a same-origin
   // URL), text, layer, head}. onState(settings): what the learner changed, for
@@ -129,7 +128,7 @@ export class ModelView {
       textContent: 'This model has no blocks, so no attention layers: its next-token guesses come from the token and position embeddings alone.' });
     const headPanel = this.headPanel = element(body, 'section', { className: 'model-head-panel' });
     this.headTitle = element(headPanel, 'h3', { className: 'small-heading' });
-    // after a head was shown from below (a lens, "Start here"): one press back to where it was chosen
+    // after a head was shown from elsewhere (a lens's name, "Start here"): one press back to where it was chosen
     this.back = element(headPanel, 'button', { type: 'button', className: 'model-head-back', hidden: true });
     this.back.addEventListener('click', () => this.goBack());
     const headViews = element(headPanel, 'div', { className: 'model-head-views' });
