@@ -16,13 +16,11 @@ import { lessons, loadLesson } from './lessons/index.js';
 import { drive, Player } from './state/player.js';
 import { attributeNames, readSettings } from './element/settings.js';
 import { followHostTheme, loadSheets, make, playgroundLink } from './element/figure.js';
+import { buildTransport, showTransport } from './element/transport.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
 import { defaultState, stepsFor } from './state/state.js';
 import { scenarioFromSentence, withOverrides } from './state/sentence.js';
 import { LinkedViews } from './views/linked.js';
-import { tokenText } from './views/format.js';
-
-const stepLabels = { x: 'x', qkv: 'q, k, v', rotate: 'rotate', scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights', out: 'out' };
 
 export class AttentionPlayground extends HTMLElement {
   static get observedAttributes() {
@@ -229,7 +227,9 @@ export class AttentionPlayground extends HTMLElement {
     root.className = 'root';
     root.setAttribute('part', 'root');
     make(root, 'p', 'title', summary.title || summary.id);
-    if (s.controls !== 'none') this.buildControls(root, s, summary);
+    this.view = { head: s.head, batch: s.batch };
+    const choose = (patch) => { Object.assign(this.view, patch); this.render(); };
+    this.transport = s.controls === 'none' ? null : buildTransport(root, { s, summary, steps: this.steps, player: this.player, choose });
     const body = make(root, 'div', 'body');
     const matrices = s.view !== 'graph' ? make(body, 'div', 'matrices') : null;
     const graph = s.view !== 'matrices' ? make(body, 'div', 'graph-box') : null;
@@ -238,41 +238,6 @@ export class AttentionPlayground extends HTMLElement {
     this.footer(root, s, link);
     this.views = new LinkedViews({ matrices, graph, detail, graphLayout: s.layout });
     this.shadowRoot.replaceChildren(root);
-    this.view = { head: s.head, batch: s.batch };
-  }
-
-  buildControls(root, s, summary) {
-    const controls = make(root, 'div', 'controls');
-    const transport = make(controls, 'div', 'transport');
-    const button = (text, label, action, className) => {
-      const b = make(transport, 'button', className, text);
-      b.type = 'button';
-      b.setAttribute('aria-label', label);
-      b.addEventListener('click', action);
-      return b;
-    };
-    this.backButton = button('◀', 'Step back', () => this.player.back());
-    this.playButton = button('Play', 'Play', () => this.player.toggle(), 'primary play');
-    this.forwardButton = button('▶', 'Step forward', () => this.player.forward());
-    const list = make(controls, 'ol', 'steps');
-    list.setAttribute('aria-label', 'Steps');
-    this.stepButtons = this.steps.map((step, i) => {
-      const b = make(make(list, 'li'), 'button', 'step-button', stepLabels[step]);
-      b.type = 'button';
-      b.addEventListener('click', () => this.player.go(i));
-      return b;
-    });
-    if (s.controls !== 'full') return;
-    const selectors = make(controls, 'div', 'selectors');
-    const select = (label, count, text, value, onChange) => {
-      const wrap = make(selectors, 'label', null, `${label} `);
-      const el = make(wrap, 'select');
-      for (let i = 0; i < count; i++) el.add(new Option(text(i), String(i)));
-      el.value = String(value);
-      el.addEventListener('change', () => onChange(Number(el.value)));
-    };
-    select('Batch', summary.batch, (b) => `${b}: ${summary.tokens[b].slice(0, 4).map(tokenText).join(' ')}`, s.batch, (b) => { this.view.batch = b; this.render(); });
-    select('Head', summary.heads.length, (h) => `head ${h}`, s.head, (h) => { this.view.head = h; this.render(); });
   }
 
   async renderLesson(s) {
@@ -400,18 +365,7 @@ export class AttentionPlayground extends HTMLElement {
       this.highlighted = this.steps[index];
       this.views.highlight({ batch: this.view.batch, ...h });
     }
-    if (this.playButton) {
-      this.playButton.textContent = this.player.playing ? 'Pause' : 'Play';
-      this.playButton.setAttribute('aria-label', this.player.playing ? 'Pause' : 'Play');
-      this.playButton.setAttribute('aria-pressed', String(this.player.playing));
-      this.backButton.disabled = index === 0;
-      this.forwardButton.disabled = index === this.steps.length - 1;
-      this.stepButtons.forEach((b, i) => {
-        b.classList.toggle('current', i === index);
-        if (i === index) b.setAttribute('aria-current', 'step');
-        else b.removeAttribute('aria-current');
-      });
-    }
+    if (this.transport) showTransport(this.transport, { index, count: this.steps.length, playing: this.player.playing });
   }
 
   ready() {

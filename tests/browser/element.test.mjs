@@ -25,6 +25,7 @@ before(async () => {
       <attention-playground id="c" scenario="mine.json" view="graph" step="weights" controls="none"></attention-playground>
       <div class="spacer"></div>
       <attention-playground id="far" scenario="bank-raw" view="graph"></attention-playground>`),
+    'heads.html': page('<attention-playground id="h" scenario="rotary-sun-rises" view="matrices" step="x" controls="full"></attention-playground>'),
     'bad.html': page(`
       <attention-playground id="view" view="grpah"></attention-playground>
       <attention-playground id="preset" scenario="no-such-preset"></attention-playground>
@@ -132,6 +133,35 @@ test('play, pause, step and attribute changes, with stepchange events', async ()
   // a click on its player button plays it
   await p.click('#b .play');
   assert.equal(await p.$eval('#b', (e) => e.shadowRoot.querySelector('.play').getAttribute('aria-pressed')), 'true');
+  await p.context().close();
+});
+
+test('controls="full": the step shown is marked, back and forward stop at the ends, the Head menu draws the other head', async () => {
+  const p = await openPage(browser, `${url}heads.html`);
+  await readyIn(p, '#h');
+  const controls = () => p.$eval('#h', (e) => {
+    const r = e.shadowRoot;
+    return {
+      current: [...r.querySelectorAll('.step-button[aria-current="step"]')].map((b) => b.textContent),
+      back: r.querySelector('[aria-label="Step back"]').disabled,
+      forward: r.querySelector('[aria-label="Step forward"]').disabled,
+    };
+  });
+  assert.deepEqual(await controls(), { current: ['x'], back: true, forward: false });
+  await p.click('#h .step-button >> text=rotate');
+  await p.waitForFunction(() => document.querySelector('#h').step === 'rotate');
+  assert.deepEqual(await controls(), { current: ['rotate'], back: false, forward: false });
+  await p.$eval('#h', (e) => { e.step = 'out'; });
+  assert.deepEqual(await controls(), { current: ['out'], back: false, forward: true });
+  // the Head menu: the same step of head 1 is another picture, and head 0 the first again
+  const picture = () => p.locator('#h .matrices').screenshot();
+  const head0 = await picture();
+  await p.locator('#h select').nth(1).selectOption('1');
+  const head1 = await picture();
+  assert.notDeepEqual(head1, head0);
+  await p.locator('#h select').nth(1).selectOption('0');
+  assert.deepEqual(await picture(), head0);
+  assert.deepEqual(p.problems, []);
   await p.context().close();
 });
 
