@@ -25,6 +25,28 @@ std::string where(std::string_view text, std::size_t offset) {
   return "line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
 }
 
+// The byte offset of the first bracket that opens a level past max_depth
+// (brackets inside strings do not count), or the text's end. The parser
+// stopped there, so the text before it is JSON and the scan is exact.
+std::size_t too_deep_at(std::string_view text, std::size_t max_depth) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;  // the escaped character cannot end the string
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return text.size();
+}
+
 // Where the parser is, as the specs name places (tensors[2].linear), and the
 // keys each open object has seen: a key seen twice is refused, where
 // nlohmann's DOM would silently keep the last one.
@@ -155,7 +177,8 @@ json read_json(std::string_view text, std::string_view what, std::size_t max_byt
   } catch (const json::exception& e) {  // the SAX parser reports through parse_error; this is a safety net
     detail::fail(name, ": not valid JSON: ", quote(e.what(), 120));
   }
-  ATTENTION_CHECK(!sax.too_deep(), name, ": nested deeper than ", max_depth, " levels");
+  ATTENTION_CHECK(!sax.too_deep(), name, ": nested deeper than ", max_depth, " levels at ",
+                  where(text, too_deep_at(text, max_depth)));
   if (!sax.duplicate().empty()) {
     const bool named = sax.duplicate().rfind(name + ":", 0) == 0;  // a quoted key at the top: already "config: …"
     detail::fail(under_name && !named ? name + "." : "", sax.duplicate(), "; each key may appear once");

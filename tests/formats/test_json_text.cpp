@@ -51,9 +51,11 @@ TEST_CASE("syntax errors quote what was read safely, on one line", "[json_text]"
 
 TEST_CASE("size and depth limits come before any parsing", "[json_text]") {
   CHECK(message_of(std::string(1001, ' ')) == "scenario: 1001 bytes exceed the limit of 1000");
-  CHECK(message_of("[[[[[1]]]]]") == "scenario: nested deeper than 4 levels");
+  // the place is the bracket that goes one level too deep
+  CHECK(message_of("[[[[[1]]]]]") == "scenario: nested deeper than 4 levels at line 1, column 5");
   CHECK(message_of("[[[[\"]]]]]]\"]]]]") == "(accepted)");  // brackets inside strings do not count
-  CHECK(message_of(std::string(200, '[')) == "scenario: nested deeper than 4 levels");
+  CHECK(message_of(std::string(200, '[')) == "scenario: nested deeper than 4 levels at line 1, column 5");
+  CHECK(message_of("{\"a\": [\"[\\\"\", \n  {\"b\": [[{}]]}]}") == "scenario: nested deeper than 4 levels at line 2, column 10");
 }
 
 TEST_CASE("a key twice in one object is refused, naming it: the last one no longer silently wins", "[json_text]") {

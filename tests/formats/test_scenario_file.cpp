@@ -247,7 +247,7 @@ std::vector<invalid_case> invalid_cases() {
 TEST_CASE("text that is not a scenario object is rejected before parsing goes deep", "[scenario]") {
   CHECK_THAT(message_of("{\"version\": 1,"), Catch::StartsWith("scenario: not valid JSON at line 1, column 15: syntax error"));
   CHECK(message_of("[1, 2]") == "scenario: expected a JSON object");
-  CHECK(message_of(std::string(100000, '[')) == "scenario: nested deeper than 16 levels");
+  CHECK(message_of(std::string(100000, '[')) == "scenario: nested deeper than 16 levels at line 1, column 17");
   CHECK(message_of(std::string(limits::scenario_bytes + 1, ' ')) ==
         "scenario: 16777217 bytes exceed the limit of 16777216");
 }
