@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 import { blobText, responseText } from '../../web/engine/capped-text.js';
 import { filesPlace, limits, readFolder, shardNames } from '../../web/engine/folder-source.js';
+import { tokenizerLimit } from '../../web/engine/hf-tokenizer-check.js';
 
 const shared = join(fileURLToPath(new URL('../models-v2/', import.meta.url)));
 const file = (name, content, path = undefined) => {
@@ -92,4 +93,16 @@ test('capped text: a declared size past the cap is refused before the body is re
   assert.equal(await responseText(new Response('{"a": 1}'), 'config.json', 8), '{"a": 1}');
   assert.equal(await blobText(new Blob(['12345678']), 'config.json', 8), '12345678');
   assert.match(await refusal(blobText(new Blob(['123456789']), 'config.json', 8)), /^config\.json: 9 bytes exceed the limit of 8 /);
+});
+
+test('a folder\'s tokenizer.json has the page\'s one limit (32 MiB), refused from its size before it is read', async () => {
+  assert.equal(limits.tokenizer, tokenizerLimit);
+  const dir = 'llama-gqa';
+  let read = false;
+  const huge = file('tokenizer.json', '', `${dir}/tokenizer.json`);
+  Object.defineProperty(huge, 'size', { value: tokenizerLimit + 1 });
+  for (const way of ['text', 'arrayBuffer', 'stream', 'slice']) huge[way] = () => { read = true; throw new Error('read'); };
+  const files = ['config.json', 'model.safetensors'].map((n) => on(dir, n)).concat(huge);
+  assert.equal(await refusal(readFolder(filesPlace(files))), 'tokenizer.json: 33554433 bytes exceed the limit of 33554432 (32 MiB)');
+  assert.equal(read, false);
 });

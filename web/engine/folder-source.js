@@ -12,12 +12,13 @@
 import { blobText, declaredSize, responseText } from './capped-text.js';
 import { configLimit, ModelError } from './model.js';
 import { fetchModel } from './model-fetch.js';
+import { tokenizerLimit } from './hf-tokenizer-check.js';
 import { quoteText } from '../state/state.js';
 
 export const limits = {
   config: configLimit,      // 1 MiB: a config.json is a few hundred bytes
   index: 16 << 20,          // a 405B model's index is under 2 MB
-  tokenizer: 64 << 20,      // Llama 3's and Qwen's tokenizer.json are 9 and 7 MB
+  tokenizer: tokenizerLimit,  // 32 MiB, as a tokenizer.json opened alone; Llama 3's and Qwen's are 9 and 7 MB
 };
 
 // The families of models-v2.md (section 1) and gpt-v1's gpt2.
