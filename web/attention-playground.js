@@ -265,7 +265,9 @@ export class AttentionPlayground extends HTMLElement {
       this.setAttribute('training', id);
       this.setAttribute('view', 'train');
     };
-    this.disposeLesson = (await lesson.render(body, { engine: this.engine, presetScenario, withOverrides, state, update, train })) ?? null;
+    // a link inside the lesson opens the full page, not this page's own hash
+    const linkTo = (hash) => (link === null ? hash : Object.assign(new URL(link), { hash }).href);
+    this.disposeLesson = (await lesson.render(body, { engine: this.engine, presetScenario, withOverrides, state, update, train, link: linkTo })) ?? null;
     this.ready();
   }
 
@@ -284,19 +286,35 @@ export class AttentionPlayground extends HTMLElement {
     this.views = null;
     this.shadowRoot.replaceChildren(root);
     const { TrainingView } = await import('./training/view.js');  // only figures that train load it
-    this.training = new TrainingView(body, {
+    let shown = false;
+    const view = new TrainingView(body, {
       preset: s.training,
       loadPreset: load,
       onPreset: (id) => this.setAttribute('training', id),
       autoplay: s.autoplay,
       speed: s.speed,
       stopAfter: s.steps,
-      onReady: () => this.ready(),
+      onReady: () => {
+        shown = true;
+        this.ready();
+      },
       onError: (message) => {
+        // the figure's own training refused: one line, as any bad attribute (no empty trainer)
+        if (!shown) {
+          queueMicrotask(() => {
+            if (this.training !== view) return;  // replaced meanwhile
+            view.dispose();
+            this.training = null;
+            this.fail(message);
+          });
+          return;
+        }
+        // one the learner chose later: the trainer's own line, the run kept
         this.dataset.state = 'error';
         this.dispatchEvent(new CustomEvent('error', { detail: { message: `Attention Playground: ${message}` } }));
       },
     });
+    this.training = view;
   }
 
   // view="model": a model file (a preset or a same-origin URL) on the text,
@@ -319,6 +337,10 @@ export class AttentionPlayground extends HTMLElement {
     }
     await this.modelView.show({ model: s.model, text: s.text, layer: s.layer, head: s.head });
     const problem = this.modelView.problem();
+    // the page keeps a link's layer within a smaller model; an author's attribute past it is a mistake to name
+    const c = this.modelView.info?.config;
+    if (!problem && c?.layers > 0 && s.layer >= c.layers) return this.fail(`layer ${s.layer} is beyond this model's ${c.layers} layers`);
+    if (!problem && c?.layers > 0 && s.head >= c.heads) return this.fail(`head ${s.head} is beyond this model's ${c.heads} heads`);
     if (!problem) return this.ready();
     this.dataset.state = 'error';
     this.dispatchEvent(new CustomEvent('error', { detail: { message: `Attention Playground: ${problem}` } }));
@@ -349,7 +371,7 @@ export class AttentionPlayground extends HTMLElement {
   }
 
   onPlayer(stepChanged) {
-    if (!this.views) return;
+    if (!this.views || !this.trace) return;  // only a trace's views have steps
     this.render();
     if (stepChanged) this.dispatchEvent(new CustomEvent('stepchange', { detail: { step: this.step, index: this.player.index } }));
     if (this.player.playing || this.player.progress < 1) drive(this.player);

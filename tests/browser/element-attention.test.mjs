@@ -111,6 +111,26 @@ test('(L, H, T, T): ready with no WebAssembly, the chosen head drawn, L·H thumb
   await p.context().close();
 });
 
+test('given weights have no steps: play() sends no stepchange; printed, the figure keeps its pictures and drops its buttons and hint', async () => {
+  const p = await openPage(browser, `${url}four.html`);
+  await settled(p);
+  await p.$eval('attention-playground', (e) => {
+    window.__steps = [];
+    e.addEventListener('stepchange', (event) => window.__steps.push(event.detail.step));
+    e.play();
+  });
+  await p.waitForTimeout(700);
+  assert.deepEqual(await p.evaluate(() => window.__steps), []);
+  await p.emulateMedia({ media: 'print' });
+  const printed = await p.$eval('attention-playground', (e) => {
+    const shown = (s) => [...e.shadowRoot.querySelectorAll(s)].map((n) => getComputedStyle(n).display !== 'none');
+    return { modes: shown('.graph-modes'), hint: shown('.attention-readout'), heatmap: shown('[data-matrix="weights"]'), graph: shown('.graph') };
+  });
+  assert.deepEqual(printed, { modes: [false], hint: [false], heatmap: [true], graph: [true] });
+  assert.deepEqual(p.problems, []);
+  await p.context().close();
+});
+
 test('the heads grid picks the head: click and arrow keys; a graph node lights its row in the heatmap and every thumbnail', async () => {
   const p = await openPage(browser, `${url}four.html`, { viewport: { width: 800, height: 700 } });
   await settled(p);

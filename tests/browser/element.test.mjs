@@ -25,6 +25,10 @@ before(async () => {
       <attention-playground id="c" scenario="mine.json" view="graph" step="weights" controls="none"></attention-playground>
       <div class="spacer"></div>
       <attention-playground id="far" scenario="bank-raw" view="graph"></attention-playground>`),
+    'author.html': page(`
+      <attention-playground id="u" view="model" model="assets/attention-playground/models/text-gpt.safetensors" text="To be"></attention-playground>
+      <attention-playground id="deep" view="model" layer="5"></attention-playground>
+      <attention-playground id="pos" view="position" controls="none"></attention-playground>`),
     'heads.html': page('<attention-playground id="h" scenario="rotary-sun-rises" view="matrices" step="x" controls="full"></attention-playground>'),
     'bad.html': page(`
       <attention-playground id="view" view="grpah"></attention-playground>
@@ -165,6 +169,31 @@ test('controls="full": the step shown is marked, back and forward stop at the en
   await p.context().close();
 });
 
+test('an author\'s page: a model by URL opens in the playground from its link, a layer past the model is one line, a lesson\'s own link opens the full page', async () => {
+  const p = await openPage(browser, `${url}author.html`);
+  await readyIn(p, '#u');
+  await readyIn(p, '#deep');
+  assert.equal(await p.$eval('#deep', (e) => e.shadowRoot.querySelector('[role="alert"]').textContent),
+    'Attention Playground: layer 5 is beyond this model\'s 2 layers');
+  // the model's link names the file from the site's root: the playground, elsewhere on the site, finds it
+  const link = await p.$eval('#u', (e) => e.shadowRoot.querySelector('a.open').href);
+  const path = new URL(url).pathname;
+  assert.equal(new URLSearchParams(new URL(link).hash.slice(1)).get('model'), `${path}assets/attention-playground/models/text-gpt.safetensors`);
+  // the lesson's link inside a figure is the full page's, not a hash of the host page
+  await p.$eval('#pos', (e) => e.scrollIntoView());
+  await readyIn(p, '#pos');
+  assert.equal(await p.$eval('#pos', (e) => e.shadowRoot.querySelector('.lesson-open').href),
+    `${url}assets/attention-playground/index.html#preset=rotary-sun-rises&step=rotate`);
+  assert.deepEqual(p.failed, []);
+  await p.goto(link);
+  await p.waitForFunction(() => document.querySelector('.model-view')?.dataset.state === 'ready', null, { timeout: 20000 });
+  assert.equal(await p.textContent('.model-name'), `Model: "${path}assets/attention-playground/models/text-gpt.safetensors"`);
+  assert.equal(await p.getAttribute('.model-view', 'data-tokens') !== null, true);
+  assert.deepEqual(p.failed, []);
+  assert.deepEqual(await violations(p), []);
+  await p.context().close();
+});
+
 test('theme="auto" (the default) follows the host\'s colour scheme', async () => {
   for (const [scheme, background] of [['dark', 'rgb(20, 23, 27)'], ['light', 'rgb(251, 250, 247)']]) {
     const p = await openPage(browser, `${url}one.html`, { colorScheme: scheme });
@@ -240,8 +269,10 @@ test('view="train": a documentation page shows a head learning, autoplaying, und
   await p.waitForFunction(() => Number(document.querySelector('#t').shadowRoot.querySelector('.training')?.dataset.step) >= 20, null, { timeout: 20000 });
   assert.equal(await p.$eval('#t', (e) => e.shadowRoot.querySelector('#train-open').hidden), true, 'no playground to open a head in');
   await p.waitForFunction(() => document.querySelector('#bad').dataset.state === 'error', null, { timeout: 20000 });
-  assert.equal(await p.$eval('#bad', (e) => e.shadowRoot.querySelector('#train-status').textContent),
-    'training: no preset "no-such-training"; the training presets are previous-token, reverse, induction, induction-one-layer, text-bigram, text-one-head, text-four-heads, text-mlp, text-gpt');
+  // one line, as any bad attribute: no empty trainer with its charts and link under it
+  assert.equal(await p.$eval('#bad', (e) => e.shadowRoot.querySelectorAll('.training, .open').length), 0);
+  assert.equal(await p.$eval('#bad', (e) => e.shadowRoot.querySelector('[role="alert"]').textContent),
+    'Attention Playground: training: no preset "no-such-training"; the training presets are previous-token, reverse, induction, induction-one-layer, text-bigram, text-one-head, text-four-heads, text-mlp, text-gpt');
   assert.deepEqual(p.failed, [], 'an unknown training preset makes no request that 404s');
   await shot(p, 'element-train');
   assert.deepEqual(await violations(p), []);

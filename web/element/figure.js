@@ -20,7 +20,9 @@ export function loadSheets() {
 // The link of "Open in the playground", or null when the page cannot show
 // the figure's settings (a file given by URL).
 export function playgroundLink(s) {
-  const hash = playgroundHash(s);
+  // a model file by URL is the host page's: the link names it from the site's root, which the playground resolves alike
+  const model = s.view === 'model' && s.model !== null && !/^[a-z0-9-]+$/.test(s.model) ? siteUrl(s.model) : s.model;
+  const hash = playgroundHash({ ...s, model });
   if (hash === null) return null;
   let page;
   try {
@@ -31,6 +33,17 @@ export function playgroundLink(s) {
   if (!['http:', 'https:'].includes(page.protocol)) throw new RangeError(`playground must be an http or https URL; got ${quoteText(s.playground)}`);
   page.hash = hash;
   return page.href;
+}
+
+// A URL given against the host page, as a path from the site's root (it
+// stays what it was when it does not parse: the model's own line says why).
+function siteUrl(text) {
+  try {
+    const url = new URL(text, document.baseURI);
+    return url.origin === window.location.origin ? url.pathname + url.search : url.href;
+  } catch {
+    return text;
+  }
 }
 
 export function make(parent, tag, className, text) {

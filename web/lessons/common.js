@@ -40,10 +40,11 @@ export function badge(parent, label, ok, { expected = true, because = '' } = {})
 }
 
 // "Open in the playground": the lesson's scenario in the full page, at the
-// step where the lesson's idea shows.
-export function playgroundLink(parent, hash, text = 'Open in the playground') {
+// step where the lesson's idea shows (href: a hash on the page, the full
+// page's URL in a figure).
+export function playgroundLink(parent, href, text = 'Open in the playground') {
   const a = element(parent, 'a', { className: 'lesson-open', text });
-  a.href = hash;
+  a.href = href;
   return a;
 }
 

@@ -10,7 +10,8 @@ const offsets = [0, 5];
 export default {
   id: 'position',
   playground: () => `#preset=${preset}&step=rotate`,
-  async render(root, { engine, presetScenario }) {
+  // link(hash): the playground's URL at that hash (in a figure, the full page's; on the page, the hash itself)
+  async render(root, { engine, presetScenario, link = (hash) => hash }) {
     const scenario = await presetScenario(preset);
     // the same scenario, its positions starting at each offset: only the input changes here
     const [trace, later] = offsets.map((offset) => engine.run({ ...scenario, attention: { ...scenario.attention, rotary: { ...scenario.attention.rotary, offset } } }));
@@ -56,7 +57,7 @@ export default {
     element(root, 'p', { className: 'lesson-text position-difference',
       text: `Largest difference between the two score matrices: ${same.largest_difference.toExponential(2)}, against scores up to ${same.largest_value.toFixed(2)}: float32 rounding, no more.` });
     prose(root, 'With GPT-2’s table, moving the text to other positions adds other rows to x, and every score changes. With rotation a head can learn “the token just before me” once, and it holds at every position.');
-    playgroundLink(root, `#preset=${preset}&step=rotate`, 'See the rotation step by step in the playground');
+    playgroundLink(root, link(`#preset=${preset}&step=rotate`), 'See the rotation step by step in the playground');
     return () => {
       trace.dispose();
       later.dispose();
