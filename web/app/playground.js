@@ -43,7 +43,7 @@ $('mask-legend').replaceChildren(term('mask', 'Mask'));
 
 const maskEditor = new MaskEditor($('mask-editor'), { onChange: (mask) => update({ mask }) });
 
-// ---- computing --------------------------------------------------------------
+// ---- computing
 
 async function scenarioFor(s) {
   const input = s.file ? openedFile() : s.sentence !== null ? scenarioFromSentence(s) : await presetScenario(s.preset);
@@ -103,7 +103,7 @@ async function compute() {
   }
 }
 
-// ---- rendering --------------------------------------------------------------
+// ---- rendering
 
 function renderInputs() {
   const sentenceMode = state.sentence !== null && !state.file;
@@ -332,7 +332,7 @@ function onEdit(name, index, value) {
   update({ edits });
 }
 
-// ---- export -----------------------------------------------------------------
+// ---- export
 
 function exportName(extension) {
   return `${trace.summary.id}${hasEdits(state.edits) ? '-edited' : ''}.${extension}`;
