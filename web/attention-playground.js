@@ -311,7 +311,7 @@ export class AttentionPlayground extends HTMLElement {
         }
         // one the learner chose later: the trainer's own line, the run kept
         this.dataset.state = 'error';
-        this.dispatchEvent(new CustomEvent('error', { detail: { message: `Attention Playground: ${message}` } }));
+        this.dispatchEvent(new CustomEvent('error', { detail: { message } }));
       },
     });
     this.training = view;
@@ -343,7 +343,7 @@ export class AttentionPlayground extends HTMLElement {
     if (!problem && c?.layers > 0 && s.head >= c.heads) return this.fail(`head ${s.head} is beyond this model's ${c.heads} heads`);
     if (!problem) return this.ready();
     this.dataset.state = 'error';
-    this.dispatchEvent(new CustomEvent('error', { detail: { message: `Attention Playground: ${problem}` } }));
+    this.dispatchEvent(new CustomEvent('error', { detail: { message: problem } }));
   }
 
   // view="attention": the weights given as JSON inside the element, drawn as given (element/attention-view.js).

@@ -288,7 +288,7 @@ test('a link straight to a folder: a BERT encoder opens and shows its attention;
   await frame.goto(`${env.url}embed.html#view=model&model=made/gpt2-shards/`);
   await frame.waitForFunction(() => window.__errors.length > 0, null, { timeout: 30000 });
   assert.equal(await frame.evaluate(() => document.querySelector('attention-playground').dataset.state), 'error');
-  assert.deepEqual(await frame.evaluate(() => window.__errors), ['Attention Playground: A GPT-2 folder in shards is not read by the page yet, only one model.safetensors']);
+  assert.deepEqual(await frame.evaluate(() => window.__errors), ['A GPT-2 folder in shards is not read by the page yet, only one model.safetensors']);
   assert.equal(await frame.$eval('attention-playground', (e) => e.shadowRoot.querySelector('.model-folder-title').textContent), 'Found in "made/gpt2-shards/": a GPT-2 model');
   await frame.context().close();
 });
