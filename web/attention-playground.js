@@ -96,8 +96,9 @@ export class AttentionPlayground extends HTMLElement {
     this.player.pause();
   }
 
+  // null until a trace is drawn, and in views without steps (a lesson, training, a model, given weights)
   get step() {
-    return this.steps[this.player.index];
+    return this.trace ? this.steps[this.player.index] : null;
   }
 
   set step(name) {

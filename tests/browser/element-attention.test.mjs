@@ -121,6 +121,7 @@ test('given weights have no steps: play() sends no stepchange; printed, the figu
   });
   await p.waitForTimeout(700);
   assert.deepEqual(await p.evaluate(() => window.__steps), []);
+  assert.equal(await p.$eval('attention-playground', (e) => e.step), null);
   await p.emulateMedia({ media: 'print' });
   const printed = await p.$eval('attention-playground', (e) => {
     const shown = (s) => [...e.shadowRoot.querySelectorAll(s)].map((n) => getComputedStyle(n).display !== 'none');

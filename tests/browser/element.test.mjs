@@ -91,6 +91,7 @@ test('several elements share one WebAssembly module, each with its own state, an
   const p = await openPage(browser, `${url}many.html`);
   for (const id of ['#a', '#b', '#c']) await readyIn(p, id);
   assert.equal(await state(p, '#far'), 'loading');  // 4000 px below: not started
+  assert.equal(await p.$eval('#far', (e) => e.step), null);  // no step before its trace is drawn
   const wasm = await p.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.wasm')).length);
   assert.equal(wasm, 1);
   assert.equal(await p.$eval('#a', (e) => e.step), 'masked');
