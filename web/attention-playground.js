@@ -15,7 +15,7 @@ import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes
 import { lessons, loadLesson } from './lessons/index.js';
 import { drive, Player } from './state/player.js';
 import { attributeNames, readSettings } from './element/settings.js';
-import { followHostTheme, loadSheets, make, playgroundLink } from './element/figure.js';
+import { followHostTheme, loadSheets, make, playgroundLink, playgroundPage } from './element/figure.js';
 import { buildTransport, showTransport } from './element/transport.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
 import { defaultState, stepsFor } from './state/state.js';
@@ -89,7 +89,7 @@ export class AttentionPlayground extends HTMLElement {
 
   // ---- the scripting interface ----
   play() {
-    this.player.play();
+    if (this.trace) this.player.play();  // only a trace's views have steps
   }
 
   pause() {
@@ -163,6 +163,7 @@ export class AttentionPlayground extends HTMLElement {
       return;
     }
     this.current = s;
+    if (!['matrices', 'graph', 'both'].includes(s.view)) this.player.pause();  // a view without steps does not play
     this.training?.dispose();
     this.training = null;
     if (s.view === 'model') {
@@ -256,6 +257,10 @@ export class AttentionPlayground extends HTMLElement {
     const body = make(root, 'div', 'lesson-body');
     this.footer(root, s, link);
     this.disposeLesson?.();
+    this.trace?.dispose();
+    this.trace = null;
+    this.views = null;
+    this.player.pause();
     this.shadowRoot.replaceChildren(root);
     const update = (patch) => {
       this.lessonState = { ...state, ...patch };
@@ -266,9 +271,11 @@ export class AttentionPlayground extends HTMLElement {
       this.setAttribute('training', id);
       this.setAttribute('view', 'train');
     };
-    // a link inside the lesson opens the full page, not this page's own hash
-    const linkTo = (hash) => (link === null ? hash : Object.assign(new URL(link), { hash }).href);
+    // a link inside the lesson opens the full page in a new tab, as the figure's own link does
+    const page = playgroundPage(s);
+    const linkTo = (hash) => Object.assign(new URL(page), { hash }).href;
     this.disposeLesson = (await lesson.render(body, { engine: this.engine, presetScenario, withOverrides, state, update, train, link: linkTo })) ?? null;
+    for (const a of body.querySelectorAll('a.lesson-open')) Object.assign(a, { target: '_blank', rel: 'noopener' });
     this.ready();
   }
 
@@ -405,6 +412,9 @@ export class AttentionPlayground extends HTMLElement {
     make(root, 'slot');  // the author's fallback stays under the message
     this.shadowRoot.replaceChildren(root);
     this.views = null;
+    this.trace?.dispose();
+    this.trace = null;
+    this.player.pause();
     this.disposeModel();
     this.dataset.state = 'error';
     this.dispatchEvent(new CustomEvent('error', { detail: { message } }));

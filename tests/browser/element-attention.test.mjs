@@ -128,6 +128,10 @@ test('given weights have no steps: play() sends no stepchange; printed, the figu
     return { modes: shown('.graph-modes'), hint: shown('.attention-readout'), heatmap: shown('[data-matrix="weights"]'), graph: shown('.graph') };
   });
   assert.deepEqual(printed, { modes: [false], hint: [false], heatmap: [true], graph: [true] });
+  // the sentence a highlight="row,col" asked for is the figure's, not a hint: it prints
+  await p.goto(`${url}highlight.html`);
+  await settled(p, '#cell');
+  assert.equal(await p.$eval('#cell', (e) => getComputedStyle(e.shadowRoot.querySelector('.attention-readout')).display), 'block');
   assert.deepEqual(p.problems, []);
   await p.context().close();
 });

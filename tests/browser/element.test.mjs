@@ -28,7 +28,9 @@ before(async () => {
     'author.html': page(`
       <attention-playground id="u" view="model" model="assets/attention-playground/models/text-gpt.safetensors" text="To be"></attention-playground>
       <attention-playground id="deep" view="model" layer="5"></attention-playground>
-      <attention-playground id="pos" view="position" controls="none"></attention-playground>`),
+      <attention-playground id="pos" view="position" controls="none"></attention-playground>
+      <attention-playground id="pos2" view="position" scenario="mine.json"></attention-playground>
+      <attention-playground id="u2" view="model" model="assets/attention-playground/models/text-gpt.safetensors" playground="https://other.example/playground/"></attention-playground>`),
     'heads.html': page('<attention-playground id="h" scenario="rotary-sun-rises" view="matrices" step="x" controls="full"></attention-playground>'),
     'bad.html': page(`
       <attention-playground id="view" view="grpah"></attention-playground>
@@ -166,6 +168,22 @@ test('controls="full": the step shown is marked, back and forward stop at the en
   assert.notDeepEqual(head1, head0);
   await p.locator('#h select').nth(1).selectOption('0');
   assert.deepEqual(await picture(), head0);
+  // turned into a lesson: no step, and play() neither moves it nor starts the trace that comes back
+  await p.$eval('#h', (e) => {
+    window.__steps = [];
+    e.addEventListener('stepchange', (event) => window.__steps.push(event.detail.step));
+    e.setAttribute('view', 'trick');
+  });
+  await p.waitForFunction(() => document.querySelector('#h').shadowRoot.querySelector('.lesson-body'));
+  await readyIn(p, '#h');
+  assert.equal(await p.$eval('#h', (e) => { e.play(); return e.step; }), null);
+  await p.$eval('#h', (e) => e.setAttribute('view', 'matrices'));
+  await p.waitForFunction(() => document.querySelector('#h').shadowRoot.querySelector('.matrices'));
+  await readyIn(p, '#h');
+  await p.evaluate(() => { window.__steps = []; });  // the redraw's own step, x, is reported; nothing may follow it
+  await p.waitForTimeout(600);
+  assert.deepEqual(await p.evaluate(() => window.__steps), []);
+  assert.equal(await p.$eval('#h', (e) => e.shadowRoot.querySelector('.play').getAttribute('aria-pressed')), 'false');
   assert.deepEqual(p.problems, []);
   await p.context().close();
 });
@@ -185,7 +203,24 @@ test('an author\'s page: a model by URL opens in the playground from its link, a
   await readyIn(p, '#pos');
   assert.equal(await p.$eval('#pos', (e) => e.shadowRoot.querySelector('.lesson-open').href),
     `${url}assets/attention-playground/index.html#preset=rotary-sun-rises&step=rotate`);
+  // so with no link of the figure's own (a scenario file), and in a new tab as that link
+  await p.$eval('#pos2', (e) => e.scrollIntoView());
+  await readyIn(p, '#pos2');
+  assert.deepEqual(await p.$eval('#pos2', (e) => { const a = e.shadowRoot.querySelector('.lesson-open'); return [a.href, a.target]; }),
+    [`${url}assets/attention-playground/index.html#preset=rotary-sun-rises&step=rotate`, '_blank']);
+  // a playground on another origin would refuse this site's model: no link
+  await p.$eval('#u2', (e) => e.scrollIntoView());
+  await readyIn(p, '#u2');
+  assert.equal(await p.$eval('#u2', (e) => [e.dataset.state, e.shadowRoot.querySelectorAll('a.open').length].join()), 'ready,0');
+  // a layer past the model on a figure already showing it: one line, then back
+  await p.$eval('#u', (e) => e.setAttribute('layer', '5'));
+  await p.waitForFunction(() => document.querySelector('#u').dataset.state === 'error');
+  assert.equal(await p.$eval('#u', (e) => e.shadowRoot.querySelector('[role="alert"]').textContent),
+    'Attention Playground: layer 5 is beyond this model\'s 2 layers');
+  await p.$eval('#u', (e) => e.setAttribute('layer', '1'));
+  await p.waitForFunction(() => document.querySelector('#u').dataset.state === 'ready', null, { timeout: 20000 });
   assert.deepEqual(p.failed, []);
+  assert.deepEqual(p.problems, []);
   await p.goto(link);
   await p.waitForFunction(() => document.querySelector('.model-view')?.dataset.state === 'ready', null, { timeout: 20000 });
   assert.equal(await p.textContent('.model-name'), `Model: "${path}assets/attention-playground/models/text-gpt.safetensors"`);
@@ -215,6 +250,7 @@ test('invalid attributes show a clear message inside the element and fire error'
   assert.deepEqual(p.failed, [], 'an unknown preset is found out from the index, with no request that 404s');
   assert.equal(await message('#both'), 'Attention Playground: give a scenario or a sentence, not both');
   assert.equal(await message('#batch'), 'Attention Playground: batch 7 is beyond this scenario\'s 2 batch elements');
+  assert.equal(await p.$eval('#batch', (e) => e.step), null);  // refused: no trace, no step
   for (const id of ['#view', '#preset', '#both', '#batch']) assert.equal(await state(p, id), 'error');
   assert.equal((await p.evaluate(() => window.__errors)).length, 4);
   await shot(p, 'element-errors');

@@ -89,6 +89,17 @@ test('text-gpt on the link\'s text: chips, 2 × 4 heads, layer 1 head 2 large, t
   await page.context().close();
 });
 
+test('a link to a layer or head past the open model shows its last, as opening one does (it threw inside the view)', async () => {
+  const page = await modelPage(`#model=text-gpt&text=${encodeURIComponent(text)}`);
+  await page.evaluate(() => { window.location.hash = '#model=text-gpt&text=To%20be&layer=7&head=9'; });
+  await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens?.split(',').length === 5);
+  await page.waitForFunction(() => document.querySelector('.model-thumb[aria-pressed="true"]')?.dataset.layer === '1');
+  assert.deepEqual(await page.$$eval('.model-thumb[aria-pressed="true"]', (b) => b.map((x) => `${x.dataset.layer}.${x.dataset.head}`)), ['1.3']);
+  assert.equal(await page.getAttribute('.model-view', 'data-state'), 'ready');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test('typing re-runs the model, Generate appends its samples, the link keeps the text; a character outside the vocabulary keeps both', async () => {
   const page = await modelPage('#model=text-gpt', { colorScheme: 'dark' });
   assert.equal(await page.inputValue('.model-text-field textarea'), text, 'the default text');

@@ -17,13 +17,9 @@ export function loadSheets() {
   return sheets;
 }
 
-// The link of "Open in the playground", or null when the page cannot show
-// the figure's settings (a file given by URL).
-export function playgroundLink(s) {
-  // a model file by URL is the host page's: the link names it from the site's root, which the playground resolves alike
-  const model = s.view === 'model' && s.model !== null && !/^[a-z0-9-]+$/.test(s.model) ? siteUrl(s.model) : s.model;
-  const hash = playgroundHash({ ...s, model });
-  if (hash === null) return null;
+// The full page a figure links to: the playground attribute, else the
+// index.html beside this script; a bad one throws RangeError naming it.
+export function playgroundPage(s) {
   let page;
   try {
     page = new URL(s.playground ?? new URL('../index.html', import.meta.url), document.baseURI);
@@ -31,19 +27,29 @@ export function playgroundLink(s) {
     throw new RangeError(`playground must be the URL of the playground's page; got ${quoteText(s.playground)}`);
   }
   if (!['http:', 'https:'].includes(page.protocol)) throw new RangeError(`playground must be an http or https URL; got ${quoteText(s.playground)}`);
-  page.hash = hash;
   return page.href;
 }
 
-// A URL given against the host page, as a path from the site's root (it
-// stays what it was when it does not parse: the model's own line says why).
-function siteUrl(text) {
-  try {
-    const url = new URL(text, document.baseURI);
-    return url.origin === window.location.origin ? url.pathname + url.search : url.href;
-  } catch {
-    return text;
+// The link of "Open in the playground", or null when the page cannot show
+// the figure's settings (a scenario or training file given by URL, given
+// weights, a model file on another origin than the page's).
+export function playgroundLink(s) {
+  if (playgroundHash(s) === null) return null;
+  const page = new URL(playgroundPage(s));
+  let model = s.model;
+  // a model file by URL is the host page's: named from the site's root, which the playground resolves alike
+  if (s.view === 'model' && model !== null && !/^[a-z0-9-]+$/.test(model)) {
+    let url;
+    try {
+      url = new URL(model, document.baseURI);
+    } catch {
+      return null;  // the figure's own line says why
+    }
+    if (url.origin !== page.origin) return null;  // the playground opens its own origin's models only
+    model = url.pathname + url.search;
   }
+  page.hash = playgroundHash({ ...s, model });
+  return page.href;
 }
 
 export function make(parent, tag, className, text) {

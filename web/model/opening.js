@@ -60,8 +60,7 @@ export async function openModel(view, source, { config = '', name, label, file =
     view.position = null;
     view.body.hidden = view.chips.list.hidden = view.stale.hidden = true;
     delete view.box.dataset.tokens;
-    view.settings.layer = Math.max(0, Math.min(view.settings.layer, c.layers - 1));
-    view.settings.head = Math.max(0, Math.min(view.settings.head, c.heads - 1));
+    keepHeadInModel(view);
     view.generated.opened();
     adaptToFamily(view, defaultText);  // an encoder's fill-in, its text; the panels a family shows
     view.onState(view.settings);
@@ -70,6 +69,13 @@ export async function openModel(view, source, { config = '', name, label, file =
     worker.terminate();
     if (view.loading === loading) refused(view, label, error);
   }
+}
+
+// The selected layer and head within the open model (a link may name more).
+export function keepHeadInModel(view) {
+  const c = view.info.config;
+  view.settings.layer = Math.max(0, Math.min(view.settings.layer, c.layers - 1));
+  view.settings.head = Math.max(0, Math.min(view.settings.head, c.heads - 1));
 }
 
 // An opening refused (label: what it opened, or null): its line, the model shown kept.

@@ -25,7 +25,7 @@ import { familyOf } from './family.js';
 export { titleOf } from './family.js';
 import { FolderSource } from './folder.js';
 import * as focus from './focus.js';
-import { cancelOpening, openModel, refused } from './opening.js';
+import { cancelOpening, keepHeadInModel, openModel, refused } from './opening.js';
 import { Generated } from './generated.js';
 import * as nextToken from './next.js';
 import { StartHere } from './start-here.js';
@@ -164,6 +164,7 @@ export class ModelView {
   async show(settings) {
     const changed = settings.model !== this.settings.model || !this.worker;
     this.settings = { ...this.settings, ...settings };
+    if (!changed) keepHeadInModel(this);  // a link's layer past the open model: its last (a new model's is kept on opening)
     // a link's sampling: taken when valid, else refused in the field's line
     if (settings.temperature != null && settings.temperature !== this.temperature.value) this.temperature.set(settings.temperature, { quiet: true });
     const warp = { topK: settings.topK ?? this.warpers.topK, topP: settings.topP ?? this.warpers.topP };
