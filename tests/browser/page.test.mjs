@@ -130,10 +130,16 @@ test('typing a sentence changes the tokens, rendered as text', async () => {
 });
 
 test('a custom mask with a blocked row shows the core\'s error, and keeps the mask', async () => {
-  const page = await openPage(env.browser, `${env.url}#preset=sun-rises-causal&step=weights`);
+  const page = await openPage(env.browser, null);
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await page.goto(`${env.url}#preset=sun-rises-causal&step=weights`);
   await ready(page);
+  // the editor's module waits until a custom mask is asked for: a first visit does not carry it
+  assert.equal(fetched.filter((p) => p.endsWith('mask-editor.js')).length, 0);
   await page.check('#mask-custom');
   await page.waitForSelector('.mask-cell');
+  assert.equal(fetched.filter((p) => p.endsWith('mask-editor.js')).length, 1);
   // row 0 of the causal mask allows only position 0: hide it
   await page.click('.mask-cell[data-row="0"][data-col="0"]');
   await page.waitForSelector('#app[data-state="error"]');

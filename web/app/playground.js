@@ -12,7 +12,6 @@ import { describe, term, withTerms } from '../views/terms.js';
 import { landingQuery, showLanding } from './landing.js';
 import { HeadsStrip } from '../views/heads.js';
 import { LinkedViews } from '../views/linked.js';
-import { MaskEditor } from '../views/mask-editor.js';
 import { fileVersion, openedFile } from './file.js';
 import { notebookName, stepText } from './notebooks.js';
 import { $, app, engine, showError, showNotice } from './page.js';
@@ -41,7 +40,19 @@ const stepTerms = { qkv: 'query key value', scores: 'scores', masked: 'mask', we
 for (const button of document.querySelectorAll('.step-button')) if (stepTerms[button.dataset.step]) describe(button, stepTerms[button.dataset.step]);
 $('mask-legend').replaceChildren(term('mask', 'Mask'));
 
-const maskEditor = new MaskEditor($('mask-editor'), { onChange: (mask) => update({ mask }) });
+// The mask editor loads when a custom mask is first shown (a first visit
+// carries none of it); the latest show or hide is the one that holds.
+let maskEditor = null;
+let maskShown = 0;
+function showMask(mask, rowLabels, colLabels) {
+  const shown = ++maskShown;
+  maskEditor ??= import('../views/mask-editor.js').then(({ MaskEditor }) => new MaskEditor($('mask-editor'), { onChange: (m) => update({ mask: m }) }));
+  maskEditor.then((editor) => shown === maskShown && editor.show(mask, rowLabels, colLabels), () => { maskEditor = null; });  // a failed load is tried again
+}
+function hideMask() {
+  ++maskShown;
+  maskEditor?.then((editor) => editor.hide(), () => {});
+}
 
 // ---- computing
 
@@ -171,8 +182,8 @@ function renderScenario() {
     list.append(li);
   });
 
-  if (Array.isArray(state.mask)) maskEditor.show(state.mask, s.tokens[state.batch], s.context_tokens[state.batch]);
-  else maskEditor.hide();
+  if (Array.isArray(state.mask)) showMask(state.mask, s.tokens[state.batch], s.context_tokens[state.batch]);
+  else hideMask();
 }
 
 function fillSelect(select, count, label) {
@@ -272,7 +283,7 @@ export async function renderPlayground() {
   renderInputs();
   if (!(await compute())) {
     renderInputs();
-    if (Array.isArray(state.mask) && trace) maskEditor.show(state.mask, trace.summary.tokens[0], trace.summary.context_tokens[0]);
+    if (Array.isArray(state.mask) && trace) showMask(state.mask, trace.summary.tokens[0], trace.summary.context_tokens[0]);
     return;
   }
   const problems = [...linkProblems];
