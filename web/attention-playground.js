@@ -271,9 +271,15 @@ export class AttentionPlayground extends HTMLElement {
       this.setAttribute('training', id);
       this.setAttribute('view', 'train');
     };
-    // a link inside the lesson opens the full page in a new tab, as the figure's own link does
-    const page = playgroundPage(s);
-    const linkTo = (hash) => Object.assign(new URL(page), { hash }).href;
+    // a link inside the lesson opens the full page in a new tab, as the figure's own link does;
+    // with no page to open (a notebook's figure without playground=), it is left out
+    let page = link;
+    try {
+      page ??= playgroundPage(s);
+    } catch {
+      page = null;
+    }
+    const linkTo = (hash) => (page === null ? null : Object.assign(new URL(page), { hash }).href);
     this.disposeLesson = (await lesson.render(body, { engine: this.engine, presetScenario, withOverrides, state, update, train, link: linkTo })) ?? null;
     for (const a of body.querySelectorAll('a.lesson-open')) Object.assign(a, { target: '_blank', rel: 'noopener' });
     this.ready();

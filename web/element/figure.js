@@ -34,7 +34,8 @@ export function playgroundPage(s) {
 // the figure's settings (a scenario or training file given by URL, given
 // weights, a model file on another origin than the page's).
 export function playgroundLink(s) {
-  if (playgroundHash(s) === null) return null;
+  const hash = playgroundHash(s);
+  if (hash === null) return null;
   const page = new URL(playgroundPage(s));
   let model = s.model;
   // a model file by URL is the host page's: named from the site's root, which the playground resolves alike
@@ -48,7 +49,7 @@ export function playgroundLink(s) {
     if (url.origin !== page.origin) return null;  // the playground opens its own origin's models only
     model = url.pathname + url.search;
   }
-  page.hash = playgroundHash({ ...s, model });
+  page.hash = model === s.model ? hash : playgroundHash({ ...s, model });
   return page.href;
 }
 

@@ -10,7 +10,7 @@ const offsets = [0, 5];
 export default {
   id: 'position',
   playground: () => `#preset=${preset}&step=rotate`,
-  // link(hash): the playground's URL at that hash (in a figure, the full page's; on the page, the hash itself)
+  // link(hash): the playground's URL at that hash (in a figure, the full page's, or null without one; on the page, the hash itself)
   async render(root, { engine, presetScenario, link = (hash) => hash }) {
     const scenario = await presetScenario(preset);
     // the same scenario, its positions starting at each offset: only the input changes here
@@ -57,7 +57,8 @@ export default {
     element(root, 'p', { className: 'lesson-text position-difference',
       text: `Largest difference between the two score matrices: ${same.largest_difference.toExponential(2)}, against scores up to ${same.largest_value.toFixed(2)}: float32 rounding, no more.` });
     prose(root, 'With GPT-2’s table, moving the text to other positions adds other rows to x, and every score changes. With rotation a head can learn “the token just before me” once, and it holds at every position.');
-    playgroundLink(root, link(`#preset=${preset}&step=rotate`), 'See the rotation step by step in the playground');
+    const href = link(`#preset=${preset}&step=rotate`);  // null: no page to open
+    if (href !== null) playgroundLink(root, href, 'See the rotation step by step in the playground');
     return () => {
       trace.dispose();
       later.dispose();
