@@ -1,13 +1,13 @@
 // A small static server for the built site, on localhost only.
 // usage: node scripts/serve.mjs SITE_DIR [--port N] [--csp] [--prefix /sub/path]
-//   --csp     sends the strict Content-Security-Policy embedders use
+//   --csp     sends the site's Content-Security-Policy as a header too, as an
+//             embedder's strict site would (the pages carry it as a <meta>)
 //   --prefix  serves the site under a sub-path, as a documentation site would
 import { createServer } from 'node:http';
 import { createReadStream, realpathSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
-export const strictCsp =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:";
+import { siteHeaders } from './site-headers.mjs';
 
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -23,8 +23,7 @@ export function startServer({ root, port = 8000, csp = false, prefix = '', route
   const realBase = realpathSync(base);
   const server = createServer((request, response) => {
     if (route?.(request, response)) return;
-    const headers = { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' };
-    if (csp) headers['Content-Security-Policy'] = strictCsp;
+    const headers = siteHeaders({ csp });
     const answer = (status, text) => response.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
     if (request.method !== 'GET' && request.method !== 'HEAD') return answer(405, 'method not allowed');
     // Any request gets an answer and the server keeps serving: a malformed
