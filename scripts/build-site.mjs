@@ -5,12 +5,21 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, normalize } from 'node:path';
 
+import { pagesWithoutPolicy } from './site-headers.mjs';
+
 const [wasmDir, siteDir] = process.argv.slice(2);
 if (!wasmDir || !siteDir) {
   console.error('usage: node scripts/build-site.mjs WASM_BUILD_DIR SITE_DIR');
   process.exit(64);
 }
 const webDir = new URL('../web/', import.meta.url).pathname;
+
+// The pages' <meta> policy is what a static host serves: it must be the site's.
+const unmarked = pagesWithoutPolicy(webDir);
+if (unmarked.length) {
+  console.error(unmarked.join('\n'));
+  process.exit(1);
+}
 
 rmSync(siteDir, { recursive: true, force: true });
 cpSync(webDir, siteDir, { recursive: true, filter: (path) => basename(path) !== 'README.md' });

@@ -4,10 +4,18 @@
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { pagesWithoutPolicy } from './site-headers.mjs';
+
 const [dist] = process.argv.slice(2);
 if (!dist) {
   console.error('usage: node scripts/package-dist.mjs DIST_DIR');
   process.exit(64);
+}
+// The package's pages go to hosts that send no header of ours: their <meta> is the policy.
+const unmarked = pagesWithoutPolicy(dist);
+if (unmarked.length) {
+  console.error(unmarked.join('\n'));
+  process.exit(1);
 }
 const root = new URL('..', import.meta.url).pathname;
 copyFileSync(join(root, 'LICENSE'), join(dist, 'LICENSE'));
