@@ -11,6 +11,7 @@ import numpy as np
 
 from ._assets import element
 from ._figure import Figure
+from ._text import checked, kind, shown, units
 
 _shapes = "(T, T), (H, T, T), (L, H, T, T), (L, 1, H, T, T), or transformers' tuple of L tensors (1, H, T, T)"
 
@@ -34,6 +35,8 @@ def _array(x, where):
         a = np.asarray(x)
     except ValueError:
         _fail(f"{where} is ragged: its rows differ in length; expected {_shapes}")
+    except (TypeError, OverflowError):  # e.g. an int past int64 beside a float
+        _fail(f"{where} is not an array of numbers numpy can hold; expected {_shapes}")
     if a.dtype == object:
         _fail(f"{where} is ragged or not numbers; expected {_shapes}")
     if a.dtype.kind == "b" or a.dtype.kind not in "iuf":
@@ -81,26 +84,29 @@ def _tokens(tokens):
     if isinstance(tokens, str):
         _fail("tokens is one string; give a list of strings, one per position (e.g. tokenizer.convert_ids_to_tokens(ids))")
     if _is_torch(tokens) or isinstance(tokens, np.ndarray):
+        if len(getattr(tokens, "shape", ())) != 1:  # a 0-d array's tolist() is one string
+            _fail(f"tokens must be a list of strings, one per position; got an array of shape {tuple(tokens.shape)}")
         tokens = tokens.tolist()
     try:
         tokens = list(tokens)
     except TypeError:
-        _fail(f"tokens must be a list of strings, one per position; got {type(tokens).__name__}")
+        _fail(f"tokens must be a list of strings, one per position; got {kind(tokens)}")
     for i, t in enumerate(tokens):
         if not isinstance(t, str):
-            _fail(f"tokens[{i}] must be a string; got {type(t).__name__}")
-    return tokens
+            _fail(f"tokens[{i}] must be a string; got {kind(t)}")
+    # a str subclass's own methods are not the text json.dumps writes
+    return [checked(_fail, f"tokens[{i}]", str.__str__(t)) for i, t in enumerate(tokens)]
 
 
 def _index(name, value, count, axis):
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        _fail(f"{name} must be a whole number from 0; got {value!r}")
+        _fail(f"{name} must be a whole number from 0; got {shown(value)}")
     if axis is None:
-        _fail(f"{name} {value} is beyond the data, which has no {name}s axis")
+        _fail(f"{name} {shown(value)} is beyond the data, which has no {name}s axis")
     if value >= count:
-        _fail(f"{name} {value} is beyond the data's {count} {axis if count != 1 else axis[:-1]}")
+        _fail(f"{name} {shown(value)} is beyond the data's {count} {axis if count != 1 else axis[:-1]}")
     return int(value)
 
 
@@ -135,9 +141,11 @@ def attention(tokens, attention, *, layer=None, head=None, title=None):
         _fail("tokens is empty; give one string per position")
     if T > limits["tokens"]:
         _fail(f"{T} tokens is beyond the element's limit of {limits['tokens']} tokens")
+    # lengths in UTF-16 units, as the element's JavaScript measures (😀 is 2)
     for i, t in enumerate(tokens):
-        if len(t) > limits["token"]:
-            _fail(f"tokens[{i}] is {len(t)} characters long, beyond the element's limit of {limits['token']}")
+        if units(t) > limits["token"]:
+            _fail(f"tokens[{i}] is {units(t)} characters long (UTF-16 units, as the element counts), "
+                  f"beyond the element's limit of {limits['token']}")
     names = ("layers", "heads", "queries", "keys")[4 - axes:]
     for k, (size, name) in enumerate(zip(a.shape, names)):
         if k >= axes - 2 and size != T:
@@ -158,7 +166,12 @@ def attention(tokens, attention, *, layer=None, head=None, title=None):
     if negative.any():
         i = tuple(int(v) for v in np.argwhere(negative)[0])
         _fail(f"weight at {_where(axes, i)} is negative ({a[i]}): weights must be 0 or more")
-    data = {"tokens": tokens, "attention": _shortest(a).tolist()}
+    weights = _shortest(a)
+    big = ~np.isfinite(weights)  # a longdouble past float64's range, which JSON carries
+    if big.any():
+        i = tuple(int(v) for v in np.argwhere(big)[0])
+        _fail(f"weight at {_where(axes, i)} is {a[i]}, beyond float64's range (the element's numbers)")
+    data = {"tokens": tokens, "attention": weights.tolist()}
     layer = _index("layer", layer, L, "layers" if axes == 4 else None)
     head = _index("head", head, H, "heads" if axes >= 3 else None)
     if layer is not None:
@@ -167,11 +180,15 @@ def attention(tokens, attention, *, layer=None, head=None, title=None):
         data["head"] = head
     if title is not None:
         if not isinstance(title, str):
-            _fail(f"title must be a string; got {type(title).__name__}")
-        if len(title) > limits["title"]:
-            _fail(f"title is {len(title)} characters long, beyond the element's limit of {limits['title']}")
+            _fail(f"title must be a string; got {kind(title)}")
+        title = checked(_fail, "title", str.__str__(title))
+        if units(title) > limits["title"]:
+            _fail(f"title is {units(title)} characters long (UTF-16 units, as the element counts), "
+                  f"beyond the element's limit of {limits['title']}")
         data["title"] = title
     figure = Figure({"view": "attention"}, data)
-    if len(figure.tag()) > limits["characters"]:
-        _fail(f"the data is {len(figure.tag())} characters of JSON, beyond the element's limit of {limits['characters']}")
+    # the text the element reads: the JSON inside its <script>, as written
+    size = units(figure.json())
+    if size > limits["characters"]:
+        _fail(f"the data is {size} characters of JSON (UTF-16 units), beyond the element's limit of {limits['characters']}")
     return figure

@@ -57,20 +57,23 @@ class Figure:
         self.notes = tuple(notes)
         self._with_engine = None
 
+    def json(self):
+        """The data's JSON as the element reads it (its <script>'s text)."""
+        # "<" escaped, so no text can close the <script>
+        text = json.dumps(self.data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return text.replace("<", "\\u003c")
+
     def tag(self):
         """The element alone, without the engine."""
+        # a CR as a reference: the HTML parser turns a written CR (and CR LF)
+        # into LF, which would change the text and its length
         attrs = "".join(
-            f' {name}' if value == "" else f' {name}="{html.escape(value, quote=True)}"'
+            f' {name}' if value == "" else f' {name}="{html.escape(value, quote=True).replace(chr(13), "&#13;")}"'
             for name, value in self.attributes.items())
         # the theme follows the front end's (JupyterLab's, VS Code's) unless given
         if "theme" not in self.attributes:
             attrs += " data-notebook-theme"
-        inside = ""
-        if self.data is not None:
-            # JSON in a <script> element: "<" escaped, so no text can close it
-            text = json.dumps(self.data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-            text = text.replace("<", "\\u003c")
-            inside = f'<script type="application/json">{text}</script>'
+        inside = "" if self.data is None else f'<script type="application/json">{self.json()}</script>'
         notes = "".join(f'<p class="attention-playground-note">{html.escape(n)}</p>' for n in self.notes)
         return (f'<attention-playground{attrs}>{inside}<p class="attention-playground-fallback">{html.escape(_fallback)}</p></attention-playground>{notes}')
 

@@ -156,6 +156,18 @@ limits = _assets.element()["attention"]
     (lambda: ap.attention(tokens, np.broadcast_to(np.eye(T), (33, 32, T, T))), ["1056 heads", f"limit of {limits['heads']}"]),
     (lambda: ap.attention(["t"] * 300, np.broadcast_to(np.eye(300), (50, 300, 300))), ["4500000 weights", f"limit of {limits['weights']}"]),
     (lambda: ap.attention(tokens, weights(), title="t" * 201), ["title", "limit of 200"]),
+    # a lone surrogate: accepted, the notebook could not save the figure
+    (lambda: ap.attention(["a\ud800"] + tokens[1:], weights()), ["tokens[0] holds a lone surrogate (U+D800 at character 1)"]),
+    (lambda: ap.attention(tokens, weights(), title="\udc00"), ["title holds a lone surrogate"]),
+    # lengths in UTF-16 units, as the element measures: 😀 is 2
+    (lambda: ap.attention(["😀" * 150] + tokens[1:], weights()), ["tokens[0] is 300 characters long", "limit of 200"]),
+    (lambda: ap.attention(tokens, weights(), title="😀" * 101), ["title is 202 characters long", "limit of 200"]),
+    # every value in the package's words, never Python's own
+    (lambda: ap.attention(tokens, weights(3), head=-10 ** 5000), ["head must be a whole number from 0; got a whole number of"]),
+    (lambda: ap.attention(tokens, weights(3), head="1"), ["head must be a whole number from 0; got '1'"]),
+    (lambda: ap.attention(tokens, weights(3), layer=True), ["layer must be a whole number from 0; got True"]),
+    (lambda: ap.attention(np.array("The cat"), weights()), ["tokens must be a list of strings", "shape ()"]),
+    (lambda: ap.attention(tokens, [[1.0, 10 ** 400, 0, 0]] * T), ["attention is ragged or not numbers"]),
 ])
 def test_refusals_are_one_line_naming_the_problem(call, words):
     with pytest.raises(ValueError) as error:
@@ -164,6 +176,19 @@ def test_refusals_are_one_line_naming_the_problem(call, words):
     assert "\n" not in message and message.startswith("attention: ")
     for word in words:
         assert word in message, message
+
+
+def test_lengths_are_utf16_units_as_the_element_counts(monkeypatch):
+    wide = ["😀" * 100] * T  # 200 units each, as the title
+    figure = ap.attention(wide, weights(), title="😀" * 100)
+    assert data_of(figure)["tokens"] == wide
+    # the JSON limit: the <script>'s text in UTF-16 units (500 more than its
+    # characters here), not the tag's characters (about 350 more)
+    text = figure.json()
+    assert len(text) < len(figure.tag()) < len(text) + 500
+    monkeypatch.setitem(limits, "characters", len(figure.tag()))
+    with pytest.raises(ValueError, match=rf"the data is {len(text) + 500} characters of JSON \(UTF-16 units\)"):
+        ap.attention(wide, weights(), title="😀" * 100)
 
 
 def test_within_the_limits_is_accepted():
