@@ -77,14 +77,54 @@ def test_text_is_escaped_never_raw():
     (lambda: ap.show(preset="sun-rises-multihead", step="scores", head="4"), ["head 4", "4 heads"]),
     (lambda: ap.show(preset="karpathy-value", batch=4), ["batch 4", "4 batch elements"]),
     (lambda: ap.show(caption=["a"]), ["caption must be text"]),
+    # every value parsed as the element parses it, refused in the package's words
+    (lambda: ap.show(preset="karpathy-value", head="²"), ["head must be a whole number from 0 to 63; got '²'"]),
+    (lambda: ap.show(sentence="a b", heads="１"), ["heads must be a whole number from 1 to 8; got '１'"]),
+    (lambda: ap.show(head=True), ["head must be a whole number from 0 to 63; got True"]),
+    (lambda: ap.show(layer=True), ['layer applies to view="model" or view="attention"']),
+    (lambda: ap.show(step=object()), ["no step object;"]),
+    (lambda: ap.show(step=["weights"]), ["no step list;"]),
+    (lambda: ap.show(view=__import__("numpy").array(["graph"])), ["view must be text, a number or True/False; got ndarray"]),
+    (lambda: ap.show(temperature=float("nan")), ["temperature must be a number from 0.05 to 20; got nan"]),
+    (lambda: ap.show(temperature="1_0"), ["temperature must be a number", "'1_0'"]),
+    (lambda: ap.show(seed=10 ** 5000), ["seed is a whole number of 16610 bits"]),
+    (lambda: ap.show(seed=2 ** 31), ["seed must be a whole number from 0 to 2147483647; got 2147483648"]),
+    (lambda: ap.show(caption="x" * 1000), ["caption must be at most 400 characters; got 1000"]),
+    (lambda: ap.show(**{"x" * 1000: 1}), ["unknown attribute 'xxx", "…' (1000 characters)"]),
+    (lambda: ap.show(sentence="the sun", heads=2, head=2), ["head 2 is beyond the sentence, which has 2 heads"]),
+    (lambda: ap.show(sentence="the sun", highlight="2"), ["highlight: row 2 is beyond the sentence's 2 words"]),
+    (lambda: ap.show(sentence="the sun", mask="10.11.11"), ["mask is 3 × 2 but the sentence has 2 words"]),
+    (lambda: ap.show(sentence=" ".join(["w"] * 65)), ["65 words", "up to 64"]),
+    (lambda: ap.show(playground="index.html"), ["playground must be the full http or https URL", "'index.html'"]),
+    (lambda: ap.show(caption="a\x00b"), ["caption holds a NUL character"]),
+    # a lone surrogate: accepted, the notebook could not save the figure
+    (lambda: ap.show(sentence="a\ud800b"), ["sentence holds a lone surrogate (U+D800 at character 1)"]),
+    (lambda: ap.show(caption="\udfff"), ["caption holds a lone surrogate"]),
+    # lengths in UTF-16 units, as the element measures: 😀 is 2
+    (lambda: ap.show(caption="😀" * 201), ["caption must be at most 400 characters; got 402"]),
+    (lambda: ap.show(sentence="😀" * 201), ["sentence must be at most 400 characters; got 402"]),
 ])
 def test_refusals_are_one_line_naming_the_problem(call, words):
     with pytest.raises(ValueError) as error:
         call()
     message = str(error.value)
-    assert "\n" not in message
+    assert "\n" not in message and message.startswith("show: "), message
     for word in words:
-        assert word in message
+        assert word in message, message
+
+
+def test_values_the_element_takes_are_accepted():
+    assert tag_of(ap.show(caption="😀" * 200))["caption"] == "😀" * 200  # 400 UTF-16 units
+    assert tag_of(ap.show(sentence="the sun", heads=2, head=1, highlight="1,1", mask="10.11"))["mask"] == "10.11"
+    assert tag_of(ap.show(temperature=" 2 "))["temperature"] == " 2 "  # Number(" 2 ") is 2
+    assert tag_of(ap.show(seed=2 ** 31 - 1, sentence="a"))["seed"] == "2147483647"
+    assert tag_of(ap.show(playground="https://example.org/playground/"))["playground"] == "https://example.org/playground/"
+
+
+def test_a_carriage_return_reaches_the_element_as_written():
+    # the HTML parser turns a written CR LF into LF; a reference it keeps
+    tag = ap.show(caption="a\r\nb").tag()
+    assert 'caption="a&#13;\nb"' in tag
 
 
 def test_every_preset_and_step_is_accepted():
@@ -92,8 +132,12 @@ def test_every_preset_and_step_is_accepted():
     assert "karpathy-value" in known["presets"] and len(known["presets"]) >= 10
     for preset in known["presets"]:
         assert tag_of(ap.show(preset=preset))["scenario"] == preset
+    # rotate only where the preset has rotary positions (the element refuses it elsewhere)
+    rotary = next(p for p, facts in known["presetFacts"].items() if "rotate" in facts["steps"])
     for step in known["steps"]:
-        assert tag_of(ap.show(step=step))["step"] == step
+        assert tag_of(ap.show(preset=rotary, step=step))["step"] == step
+    with pytest.raises(ValueError, match="step 'rotate' needs a preset with rotary positions; preset 'sun-rises-causal'"):
+        ap.show(step="rotate")  # the element's default scenario
 
 
 def test_the_engine_goes_out_once_per_session():
