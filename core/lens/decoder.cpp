@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "errors/check.hpp"
+#include "training/norm_check.hpp"
 #include "training/rms_norm.hpp"
 
 namespace attention {
@@ -18,8 +19,10 @@ bool has_final_norm(const gpt_model& model) { return model.spec.norm && !model.s
 tensor3 final_norm(const tensor3& x, const gpt_model& model) {
   if (!has_final_norm(model)) return x;
   const model_spec& s = model.spec;
-  return s.norm_type == norm_kind::rms ? rms_norm(x, model.weights.ln_f, s.norm_eps).out
-                                       : layer_norm(x, model.weights.ln_f, s.norm_eps).out;
+  const bool rms = s.norm_type == norm_kind::rms;
+  const norm_pass p = rms ? rms_norm(x, model.weights.ln_f, s.norm_eps) : layer_norm(x, model.weights.ln_f, s.norm_eps);
+  check_norm_rows(p, rms, no_layer, "ln_f");  // a stream the forward's ln_1 passed passes too; checked all the same
+  return p.out;
 }
 
 std::vector<float> unembedding_row(const gpt_model& model, std::size_t t) {

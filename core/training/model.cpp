@@ -15,6 +15,7 @@
 #include "tensor/vector_math.hpp"
 #include "training/kv_cache.hpp"
 #include "training/narrow_weights.hpp"
+#include "training/norm_check.hpp"
 #include "training/rms_norm.hpp"
 #include "training/self_attention.hpp"
 #include "training/swiglu.hpp"
@@ -125,9 +126,17 @@ void drop_unkept(layer_pass& lp, kept keep) {
   if (keep == kept::logits || !lp.normed) lp.ln1 = norm_pass();
 }
 
-// LayerNorm or RMSNorm, as the spec says, with its eps
-norm_pass norm_of(const tensor3& x, const layer_norm_weights& w, const model_spec& spec) {
-  return spec.norm_type == norm_kind::rms ? rms_norm(x, w, spec.norm_eps) : layer_norm(x, w, spec.norm_eps);
+// LayerNorm or RMSNorm, as the spec says, with its eps; then each row's
+// 1/√(statistic + eps) checked, which the norm computed anyway: a mean of
+// squares (a variance) past float32 makes it 0 and the output silently the
+// bias or zeros, an inf or nan input makes it nan. Refused naming layer
+// `layer` (no_layer: none) and the norm; O(rows), no pass over the numbers.
+norm_pass norm_of(const tensor3& x, const layer_norm_weights& w, const model_spec& spec, std::size_t layer,
+                  const char* name) {
+  const bool rms = spec.norm_type == norm_kind::rms;
+  norm_pass p = rms ? rms_norm(x, w, spec.norm_eps) : layer_norm(x, w, spec.norm_eps);
+  check_norm_rows(p, rms, layer, name);
+  return p;
 }
 
 // h = tok[x] + pos[0:T]; BERT's (tok[x] + token_type) + pos[0:T], PyTorch's
@@ -215,7 +224,7 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
   ATTENTION_CHECK(cache == nullptr || offset + T <= cache->capacity(), "forward: ", offset + T,
                   " positions, the key/value cache holds ", cache ? cache->capacity() : 0);
   tensor3 h = embed(w, spec, tokens, B, offset);
-  if (spec.post_norm) h = norm_of(h, w.ln_e, spec).out;  // BERT's LayerNorm on the embeddings
+  if (spec.post_norm) h = norm_of(h, w.ln_e, spec, no_layer, "embeddings.LayerNorm").out;  // BERT's
   // rotary positions: cos and sin of positions offset..offset+T−1, once for every head of every layer
   std::optional<rotary_table> rotary;
   if (spec.rope_theta > 0) rotary = rotary_table_of(rotary_angles(T, offset, spec.head_size(), spec.rope_theta));
@@ -223,19 +232,20 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
     layer_pass lp;
     lp.input = std::exchange(h, tensor3());  // no copy: h becomes the sum below (a moved-from xtensor keeps its shape, not its data)
     lp.normed = pre;
-    if (pre) lp.ln1 = norm_of(lp.input, layer.ln1, spec);
+    const std::size_t index = pass.layers.size();
+    if (pre) lp.ln1 = norm_of(lp.input, layer.ln1, spec, index, "ln_1");
     self_attention(lp.attended(), layer, spec, rotary ? &*rotary : nullptr, pass.layers.size(), lp, cache, options.ablation);
     h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias, layer.narrow.proj, layer.narrow.conv1d);  // the residual stream
     if (spec.post_norm) {  // BERT: LN(attention + h)
-      lp.ln1 = norm_of(h, layer.ln1, spec);
+      lp.ln1 = norm_of(h, layer.ln1, spec, index, "ln_1");
       h = lp.ln1.out;
     }
     if (layer.fc.size() != 0 || !layer.narrow.fc.empty()) {  // the MLP
       lp.middle = std::exchange(h, tensor3());
-      if (pre) lp.ln2 = norm_of(lp.middle, layer.ln2, spec);
+      if (pre) lp.ln2 = norm_of(lp.middle, layer.ln2, spec, index, "ln_2");
       h = lp.middle + mlp(pre ? lp.ln2.out : lp.middle, layer, spec, lp);
       if (spec.post_norm) {  // BERT: LN(MLP + h)
-        lp.ln2 = norm_of(h, layer.ln2, spec);
+        lp.ln2 = norm_of(h, layer.ln2, spec, index, "ln_2");
         h = lp.ln2.out;
       }
     }
@@ -246,11 +256,14 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
   if (cache) cache->hold(tokens);  // every layer's keys and values of these positions are in
   pass.last = std::exchange(h, tensor3());
   pass.normed = pre;
-  if (pre) pass.ln_f = norm_of(pass.last, w.ln_f, spec);
-  if (w.transform.size() != 0 || !w.transform_narrow.empty())  // BERT's masked-LM transform: LN(gelu(x @ transform + b))
-    pass.transformed = layer_norm(activate(linear_of(pass.last, w.transform, w.transform_bias, w.transform_narrow),
-                                           spec.activation),
-                                  w.transform_ln, spec.norm_eps).out;
+  if (pre) pass.ln_f = norm_of(pass.last, w.ln_f, spec, no_layer, "ln_f");
+  if (w.transform.size() != 0 || !w.transform_narrow.empty()) {  // BERT's masked-LM transform: LN(gelu(x @ transform + b))
+    const norm_pass transform_ln = layer_norm(
+        activate(linear_of(pass.last, w.transform, w.transform_bias, w.transform_narrow), spec.activation),
+        w.transform_ln, spec.norm_eps);
+    check_norm_rows(transform_ln, false, no_layer, "cls.predictions.transform.LayerNorm");
+    pass.transformed = transform_ln.out;
+  }
   if (!options.logits || !has_unembedding(w)) return pass;
   pass.logits = unembed(options.last_logits_only ? last_positions(pass.unembedded()) : pass.unembedded(), w);
   if (options.keep != kept::everything) {

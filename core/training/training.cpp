@@ -25,6 +25,13 @@ namespace {
   detail::fail("training diverged at step ", step, ": ", what, "; ", fix.str());
 }
 
+// What a forward refused as an overflow says, for diverged(): the scores', or a norm's line itself.
+std::string overflowed(const error& e) {
+  const std::string what = e.what();
+  if (what.find("attention score") != std::string::npos) return "the attention scores overflow float32";
+  return what;
+}
+
 bool all_finite(const std::vector<const tensor2*>& tensors) {
   for (const tensor2* t : tensors)
     for (float x : *t)
@@ -59,8 +66,8 @@ float training_run::step() {
   forward_pass pass;
   try {
     pass = forward(weights_, model_, batch.x, batch.batch);
-  } catch (const error&) {  // finite weights whose scores overflow: softmax refuses them
-    diverged(n, "the attention scores overflow float32", spec_.optimizer);
+  } catch (const error& e) {  // finite weights whose scores (or a norm's statistic) overflow: refused
+    diverged(n, overflowed(e), spec_.optimizer);
   }
   const logit_exps exps = exps_of(pass.logits);  // the loss's and its gradient's, computed once
   const float loss = cross_entropy(pass.logits, exps, batch.y).loss;
@@ -113,8 +120,8 @@ evaluation training_run::evaluate(const probe_extras& extras) const {
   forward_pass pass;
   try {
     pass = forward(weights_, model_, validation_.x, validation_.batch);
-  } catch (const error&) {
-    diverged(adam_.step, "the attention scores overflow float32", spec_.optimizer);
+  } catch (const error& e) {
+    diverged(adam_.step, overflowed(e), spec_.optimizer);
   }
   const loss_value value = cross_entropy(pass.logits, validation_.y);
   if (!std::isfinite(value.loss)) diverged(adam_.step, std::string("the validation loss is ") + (std::isnan(value.loss) ? "nan" : "inf"), spec_.optimizer);
