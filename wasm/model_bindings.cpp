@@ -152,7 +152,8 @@ class model {
         [&] {
           ATTENTION_CHECK(is_open(), "model: nothing open");
           const attention::lens_request r = glue::lens_request_of(utf8_of(request, "lens"));
-          if (source_.folder()) attention::check_folder_tokens(*source_.folder(), r.tokens, "tokens");
+          if (source_.folder())
+            attention::check_folder_tokens(*source_.folder(), r.tokens, "tokens", attention::lens_work(r.what));
           return attention::run_lens(gpt(), r).dump();
         },
         out_of_memory);
@@ -289,7 +290,7 @@ class model {
       ATTENTION_CHECK(causal(), "generate: a BERT encoder sees both ways; it does not write the next token");
       const std::vector<std::int64_t> prompt = ids_of(tokens);
       if (const attention::folder_model* folder = source_.folder()) {
-        attention::check_folder_tokens(*folder, prompt, "tokens");
+        attention::check_folder_tokens(*folder, prompt, "tokens", attention::work_kind::generate);  // the whole run: generate_tokens
         // the context Generate reads: the prompt and the new tokens, the last max_position_embeddings of them
         const std::size_t context = std::min<std::size_t>(prompt.size() + n, folder->config.length);
         attention::check_sliding_window(folder->config, context, "count");

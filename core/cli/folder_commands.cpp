@@ -1,6 +1,7 @@
 #include "cli/folder_commands.hpp"
 
 #include "cli/lens_command.hpp"
+#include "lens/lens.hpp"
 #include "cli/model_commands.hpp"
 #include "errors/check.hpp"
 #include "models/folder_read.hpp"
@@ -31,7 +32,9 @@ void run_folder_command(const arguments& a, std::ostream& out) {
     return;
   }
   const std::vector<std::int64_t> tokens = tokens_of(*a.option("--tokens"));
-  check_folder_tokens(model, tokens, "--tokens");
+  // a lens's own work (an unknown --what is named by run_lens)
+  const std::string* what = a.option("--what");
+  check_folder_tokens(model, tokens, "--tokens", a.command == "lens" && what ? lens_work(*what) : work_kind::run);
   if (a.command == "lens") {  // the request's own checks follow in run_lens
     write_lens(a, model.model, out);
     return;

@@ -88,7 +88,7 @@ void run_gpt_command(const arguments& a, const gpt_model& model, const std::stri
   const std::vector<std::int64_t> tokens =
       text ? encode_text(model.config, *text, "--text") : tokens_of(*a.option("--tokens"));
   const std::string place = text ? "--text" : "--tokens";
-  check_tokens(model.config, tokens, place);
+  check_tokens(model, tokens, place);
   if (a.command == "model") {
     check_model_trace(model.config, tokens.size(), place);  // before the forward: what it would print
     write_model_trace(out, model, run_model(model, tokens));

@@ -91,6 +91,20 @@ inline constexpr std::uint64_t parameters = 1u << 29;        // 536,870,912 numb
 inline constexpr std::uint64_t request_attention = 1u << 28; // layers · heads · T² of one sequence: 1 GiB of weights
 inline constexpr std::uint64_t request_logits = 1u << 28;    // T · V of one sequence, made a block at a time (GPT-2 on 1,024: 51,463,168)
 inline constexpr std::size_t logits_block = 1u << 23;        // logits held at once: 32 MB, whole rows (at least one)
+// The whole of one request (a run, a lens, a generation: models/work_plan.hpp),
+// from the header and the arguments before the forward. Bytes: what it holds
+// at once, the attention and activations of the layer it is in (T·d, T·I,
+// H·T²), what it keeps of the layers before, the logits' block, a lens's
+// own. Weights of at most 2 GiB and 1.5 GiB of this leave half a GiB of
+// wasm32's 4 GiB to the module, the answer's text and the allocator; GPT-2
+// small on 1,024 tokens holds 1.25 GB at most (the page's run, then its head
+// scores' copy of the attention), a 1.65 GB attribution is refused.
+inline constexpr std::uint64_t request_bytes = std::uint64_t{3} << 29;  // 1,610,612,736 (1.5 GiB)
+// Multiply-adds: T × the weights read per token, the attention's T² and
+// every unembedded row's d · V, each forward the request runs. GPT-2 small's
+// logit lens on 1,024 tokens (13 unembeddings of every row) needs 6.2e11;
+// 2⁴⁰ is about a minute natively at the ~32 GFLOP/s the bench measures.
+inline constexpr std::uint64_t request_multiply_adds = std::uint64_t{1} << 40;  // 1,099,511,627,776
 // What a printed model trace holds (the CLI's `model`, wasm's traceJson), as
 // a scenario's trace: attention, logits and guesses together. The page's own
 // runs print nothing and keep request_attention (GPT-2 small on 1,024 tokens).

@@ -55,7 +55,7 @@ void layer_parts(const model_layer& layer, const layer_pass& lp, std::size_t l, 
 nlohmann::ordered_json attribution(const gpt_model& model, const std::vector<std::int64_t>& tokens,
                                    std::optional<std::int64_t> position, std::optional<std::int64_t> token) {
   check_decoder(model, "attribution");
-  check_tokens(model.config, tokens, "tokens");
+  check_tokens(model, tokens, "tokens", work_kind::attribution);
   const auto T = static_cast<std::int64_t>(tokens.size()), V = static_cast<std::int64_t>(model.config.vocab);
   const std::int64_t pos = position.value_or(T - 1);
   ATTENTION_CHECK(pos >= 0 && pos < T, "--position: ", pos, " is outside [0, ", T, ")");
@@ -77,6 +77,9 @@ nlohmann::ordered_json attribution(const gpt_model& model, const std::vector<std
   // the logits at the position, as the model makes them
   const tensor3 logits = unembed(row_of(pass.unembedded(), t), model.weights);  // (1, 1, V)
   const float* row = logits.data();
+  // a logit past float32 has no parts that sum to it: refused, never printed
+  ATTENTION_CHECK(std::all_of(row, row + V, [](float v) { return std::isfinite(v); }), "overflow: the logits after position ",
+                  pos, " are not finite in float32 (inf or nan); the weights or inputs are too large");
   const auto u_id = static_cast<std::size_t>(token ? *token : std::max_element(row, row + V) - row);
   const std::vector<float> u = unembedding_row(model, u_id);
 
@@ -118,6 +121,8 @@ nlohmann::ordered_json attribution(const gpt_model& model, const std::vector<std
     for (std::size_t k = 0; k < d; ++k) constant += double(beta.data()[k]) * u[k];
   if (model.weights.unembed_bias.size() != 0) constant += model.weights.unembed_bias.data()[u_id];
   total += constant;
+  ATTENTION_CHECK(std::isfinite(total), "overflow: the parts of the logit after position ", pos,
+                  " do not sum to a finite number; the weights or inputs are too large");
   out_parts.push_back({{"name", "constant"}, {"value", constant}});
   return {{"version", 1},          {"lens", "attribution"}, {"tokens", tokens},
           {"position", pos},       {"token", u_id},         {"logit", row[u_id]},

@@ -14,8 +14,16 @@ bool is_encoder(const gpt_model& model) { return !model.spec.causal; }
 
 std::string argument_name(const std::string& prefix, const char* name) { return prefix + name; }
 
-void check_lens_tokens(const gpt_model& model, const std::vector<std::int64_t>& tokens, const std::string& prefix) {
-  check_tokens(model.config, tokens, argument_name(prefix, "tokens"));
+void check_lens_tokens(const gpt_model& model, const std::vector<std::int64_t>& tokens, const std::string& prefix,
+                       work_kind kind) {
+  check_tokens(model, tokens, argument_name(prefix, "tokens"), kind);
+}
+
+work_kind lens_work(const std::string& what) {
+  if (what == "scores") return work_kind::scores;
+  if (what == "ablate") return work_kind::ablate;
+  if (what == "logit-lens") return work_kind::logit_lens;
+  return work_kind::attribution;
 }
 
 std::size_t lens_position(const std::optional<std::size_t>& position, std::size_t tokens, const std::string& prefix) {
@@ -30,7 +38,7 @@ nlohmann::ordered_json run_lens(const gpt_model& model, const lens_request& requ
   const bool known = what == "scores" || what == "ablate" || what == "logit-lens" || what == "attribution";
   ATTENTION_CHECK(known, argument_name(prefix, "what"), ": ", quote(what),
                   " is not a lens (scores, ablate, logit-lens, attribution)");
-  check_lens_tokens(model, request.tokens, prefix);
+  check_lens_tokens(model, request.tokens, prefix, lens_work(what));
   // a position past the tokens, a token past the vocabulary: refused whichever lens reads them
   if (request.position) lens_position(request.position, request.tokens.size(), prefix);
   if (const auto& t = request.token)

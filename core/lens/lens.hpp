@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/gpt_model.hpp"
+#include "models/work_plan.hpp"
 
 namespace attention {
 
@@ -42,7 +43,11 @@ nlohmann::ordered_json run_lens(const gpt_model& model, const lens_request& requ
 std::string argument_name(const std::string& prefix, const char* name);
 
 // The request's tokens checked for the model (1 to its context length, each below V, within the request limits).
-void check_lens_tokens(const gpt_model& model, const std::vector<std::int64_t>& tokens, const std::string& prefix);
+void check_lens_tokens(const gpt_model& model, const std::vector<std::int64_t>& tokens, const std::string& prefix,
+                       work_kind kind = work_kind::run);
+
+// The work a lens is: "scores", "ablate", "logit-lens", "attribution".
+work_kind lens_work(const std::string& what);
 
 // The position a lens reads: default T − 1, refused outside [0, T).
 std::size_t lens_position(const std::optional<std::size_t>& position, std::size_t tokens, const std::string& prefix);

@@ -1,9 +1,11 @@
 #include "lens/logit_lens.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <utility>
 
+#include "errors/check.hpp"
 #include "formats/limits.hpp"
 #include "lens/decoder.hpp"
 #include "models/model_run.hpp"
@@ -44,6 +46,9 @@ void read_row(const gpt_model& model, const tensor3& stream, Cell&& cell) {
     const tensor3 logits = unembed(rows, model.weights);  // (1, n, V)
     for (std::size_t r = 0; r < n; ++r) {
       const float* row = logits.data() + r * V;
+      ATTENTION_CHECK(std::all_of(row, row + V, [](float v) { return std::isfinite(v); }),
+                      "overflow: the logit lens's logits after position ", first + r,
+                      " are not finite in float32 (inf or nan); the weights or inputs are too large");
       cell(first + r, row, softmax(std::vector<float>(row, row + V)));
     }
   }
@@ -53,7 +58,7 @@ void read_row(const gpt_model& model, const tensor3& stream, Cell&& cell) {
 
 nlohmann::ordered_json logit_lens(const gpt_model& model, const std::vector<std::int64_t>& tokens) {
   check_decoder(model, "logit-lens");
-  check_tokens(model.config, tokens, "tokens");
+  check_tokens(model, tokens, "tokens", work_kind::logit_lens);
   const std::vector<tensor3> streams = residual_streams(model, tokens);
   const std::size_t T = tokens.size(), rows = streams.size();
   // the model's own choice at each position: the argmax (first on ties) of the last row

@@ -22,10 +22,11 @@ nlohmann::ordered_json folder_config_json(const folder_model& m) {
   return j;
 }
 
-void check_folder_tokens(const folder_model& m, const std::vector<std::int64_t>& tokens, const std::string& place) {
+void check_folder_tokens(const folder_model& m, const std::vector<std::int64_t>& tokens, const std::string& place,
+                         work_kind kind) {
   ATTENTION_CHECK(tokens.size() <= m.config.length, place, ": ", tokens.size(),
                   " tokens, beyond config.max_position_embeddings ", m.config.length);
-  check_tokens(m.model.config, tokens, place);
+  check_tokens(m.model, tokens, place, kind);
   check_sliding_window(m.config, tokens.size(), place);
 }
 

@@ -25,8 +25,9 @@ nlohmann::ordered_json folder_config_json(const folder_model& model);
 
 // Token ids for the model, checked (`place` names them): 1 to
 // max_position_embeddings of them, each below vocab_size, within the
-// request limits and Mistral's sliding window.
-void check_folder_tokens(const folder_model& model, const std::vector<std::int64_t>& tokens, const std::string& place);
+// request limits of the work `kind` asks (models/work_plan.hpp) and Mistral's sliding window.
+void check_folder_tokens(const folder_model& model, const std::vector<std::int64_t>& tokens, const std::string& place,
+                         work_kind kind = work_kind::run);
 
 // The forward on checked tokens: attention always, the logits' top ten after
 // each position and the loss only when the model unembeds.

@@ -13,9 +13,11 @@ namespace attention {
 std::vector<std::int64_t> generate_tokens(const gpt_model& model, const std::vector<std::int64_t>& prompt,
                                           std::size_t count, double temperature, std::uint64_t seed,
                                           const warpers& warp) {
-  check_tokens(model.config, prompt, "tokens");
+  check_token_ids(model.config, prompt, "tokens");
   ATTENTION_CHECK(count <= limits::models::generated, "count: ", count, " is beyond the limit of ",
                   limits::models::generated, " tokens");
+  // the whole run, the generated tokens' forwards too (a sliding window's every step)
+  check_work(model.config, model.spec, {work_kind::generate, prompt.size(), count}, "tokens", "count");
   check_temperature(temperature);
   check_warpers(warp, model.config.vocab);
   sample_spec sample;

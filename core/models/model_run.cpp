@@ -9,20 +9,24 @@
 
 namespace attention {
 
-void check_tokens(const model_config& c, const std::vector<std::int64_t>& tokens, const std::string& place) {
+void check_token_ids(const model_config& c, const std::vector<std::int64_t>& tokens, const std::string& place) {
   ATTENTION_CHECK(!tokens.empty(), place, ": empty");
   ATTENTION_CHECK(tokens.size() <= c.length, place, ": ", tokens.size(), " tokens, the model's wpe.weight holds ",
                   c.length, " positions");
   for (std::size_t i = 0; i < tokens.size(); ++i)
     ATTENTION_CHECK(tokens[i] >= 0 && static_cast<std::uint64_t>(tokens[i]) < c.vocab, place, "[", i, "]: ", tokens[i],
                     " is outside [0, ", c.vocab, ")");
-  const std::uint64_t T = tokens.size();
-  const std::uint64_t attention = saturating_times(saturating_times(c.layers, c.heads), T * T);
-  ATTENTION_CHECK(attention <= limits::models::request_attention, place, ": ", T, " tokens ask for ", attention,
-                  " attention weights (layers · heads · T²), beyond the limit of ", limits::models::request_attention);
-  const std::uint64_t logits = saturating_times(T, c.vocab);
-  ATTENTION_CHECK(logits <= limits::models::request_logits, place, ": ", T, " tokens ask for ", logits,
-                  " logits (T · V), beyond the limit of ", limits::models::request_logits);
+}
+
+void check_tokens(const gpt_model& model, const std::vector<std::int64_t>& tokens, const std::string& place,
+                  work_kind kind) {
+  check_token_ids(model.config, tokens, place);
+  check_work(model.config, model.spec, {kind, tokens.size(), 0}, place);
+}
+
+void check_tokens(const model_config& c, const std::vector<std::int64_t>& tokens, const std::string& place) {
+  check_token_ids(c, tokens, place);
+  check_work(c, spec_of(c), {work_kind::run, tokens.size(), 0}, place);
 }
 
 namespace {
@@ -43,7 +47,7 @@ tensor3 logits_of(const gpt_model& model, const model_run& run, std::size_t firs
 
 model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k,
                     const std::optional<tempering>& at) {
-  check_tokens(model.config, tokens, "tokens");
+  check_tokens(model, tokens, "tokens");
   if (at) {
     check_temperature(at->temperature);
     check_warpers(at->warp, model.config.vocab);

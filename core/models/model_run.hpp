@@ -12,6 +12,7 @@
 
 #include "models/gpt_model.hpp"
 #include "models/tempered_row.hpp"
+#include "models/work_plan.hpp"
 #include "tensor/top.hpp"
 #include "training/head_scores.hpp"
 
@@ -34,10 +35,16 @@ struct model_run {
   }
 };
 
-// Token ids for the model: 1 to Tmax of them, each in [0, V), and the
-// attention they ask for within limits::models::request_attention. `place`
-// names them in messages (--tokens, tokens).
+// Token ids for the model: 1 to Tmax of them, each in [0, V), and the whole
+// work `kind` asks of the model on them within the request limits
+// (models/work_plan.hpp: the attention, the logits, the bytes held at once,
+// the multiply-adds). `place` names them in messages (--tokens, tokens).
+void check_tokens(const gpt_model& model, const std::vector<std::int64_t>& tokens, const std::string& place,
+                  work_kind kind = work_kind::run);
+// A GPT file's config alone (its spec is spec_of's): a run's.
 void check_tokens(const model_config& config, const std::vector<std::int64_t>& tokens, const std::string& place);
+// The ids alone: 1 to Tmax of them, each in [0, V).
+void check_token_ids(const model_config& config, const std::vector<std::int64_t>& tokens, const std::string& place);
 
 // The logits after positions [first, first + n) of `run`: (1, n, V), made
 // again from what the unembedding read (a block at a time, never (T, V) whole).
