@@ -1,7 +1,11 @@
 // The page's side of the Model view's worker (model-worker.js): each method
 // posts one request and resolves with its answer, or rejects with a
-// ModelError carrying the core's line. The page only draws what comes back.
+// ModelError carrying the core's line. The page only draws what comes back,
+// and fetches the URLs the worker asks for: here the page's
+// Content-Security-Policy applies (body-port.js).
+import { sendBody } from './body-port.js';
 import { ModelError } from './model.js';
+import { fetchModel } from './model-fetch.js';
 
 export { ModelError };
 
@@ -10,7 +14,9 @@ export class ModelWorker {
     this.worker = new Worker(new URL('./model-worker.js', import.meta.url), { type: 'module' });
     this.waiting = new Map();
     this.next = 0;
+    this.bodies = new Set();  // bodies being sent: cancelled when the worker stops
     this.worker.addEventListener('message', ({ data }) => {
+      if (data.fetch) return this.fetchFor(data.fetch);
       const request = this.waiting.get(data.id);
       if (!request) return;
       if (data.progress) return request.onProgress?.(data.progress);
@@ -22,6 +28,21 @@ export class ModelWorker {
       for (const request of this.waiting.values()) request.reject(new ModelError(`internal error in the model worker: ${event.message}`));
       this.waiting.clear();
     });
+  }
+
+  // The worker's URL, fetched here with model-fetch.js's checks; its body
+  // is sent as the worker reads it, or the refusal's line.
+  async fetchFor({ key, href, label }) {
+    try {
+      const response = await fetchModel(href, { label });
+      const { port1, port2 } = new MessageChannel();
+      const body = sendBody(response, port1, () => this.bodies.delete(body));
+      this.bodies.add(body);
+      this.worker.postMessage({ fetched: key, port: port2, headers: body.headers }, [port2]);
+    } catch (error) {
+      const message = error instanceof ModelError ? error.message : `internal error in the model's fetch: ${error?.message ?? error}`;
+      this.worker.postMessage({ fetched: key, error: message });
+    }
   }
 
   request(message, onProgress) {
@@ -79,6 +100,7 @@ export class ModelWorker {
 
   terminate() {
     this.worker.terminate();
+    for (const body of [...this.bodies]) body.cancel();
     for (const request of this.waiting.values()) request.reject(new ModelError('model: the worker was stopped'));
     this.waiting.clear();
   }

@@ -3,9 +3,10 @@
 // GPT-2 small never freeze the page. Requests come as {id, type, …} and each
 // gets one answer {id, result} or {id, error} (the core's line); opening
 // also posts {id, progress: {received, total}}. model-client.js is its
-// other side.
+// other side. A URL is fetched by the page, where its Content-Security-Policy
+// stops a redirect to another origin before the request (body-port.js).
+import { receiveBody } from './body-port.js';
 import { loadModelEngine, ModelError, openModel } from './model.js';
-import { fetchModel } from './model-fetch.js';
 import { openFolder } from './model-folder.js';
 
 let engine = null;
@@ -17,18 +18,18 @@ const requests = {
     engine ??= await loadModelEngine();
     model?.dispose();
     model = null;
-    const file = typeof source === 'string' ? await fetchModel(source) : source;
+    const file = typeof source === 'string' ? await pageFetch(source, 'model') : source;
     model = await openModel(file, { engine, config, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
     return { ...model.info, counts: model.parameterCounts() };
   },
-  // a Hugging Face folder: files [{name, source}], source a File or Blob, or a same-origin URL fetched when its turn comes
+  // a Hugging Face folder: files [{name, source}], source a File or Blob, or a same-origin URL the page fetches when its turn comes
   async folder({ configText, indexText, files, name }) {
     engine ??= await loadModelEngine();
     model?.dispose();
     model = null;
     const sources = files.map((file) => ({
       name: file.name,
-      source: typeof file.source === 'string' ? () => fetchModel(file.source, { label: file.name }) : file.source,
+      source: typeof file.source === 'string' ? () => pageFetch(file.source, file.name) : file.source,
     }));
     model = await openFolder({ configText, indexText, files: sources }, { engine, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
     return { ...model.info, counts: model.parameterCounts() };
@@ -60,8 +61,29 @@ function loaded() {
 let current = 0;
 let queue = Promise.resolve();
 
-// One request at a time, in order: a run never overlaps an open.
+// A URL's Response, asked of the page (model-fetch.js's checks and lines,
+// `label` naming the file): {id, fetch: {key, href, label}} posted, and
+// {fetched: key, port, headers} or {fetched: key, error} back.
+const fetches = new Map();
+let fetchKey = 0;
+function pageFetch(href, label) {
+  const key = ++fetchKey;
+  return new Promise((resolve, reject) => {
+    fetches.set(key, { resolve, reject });
+    self.postMessage({ id: current, fetch: { key, href, label } });
+  });
+}
+
+// One request at a time, in order: a run never overlaps an open. A fetch's
+// answer comes while its request runs, so it skips the queue.
 self.addEventListener('message', ({ data }) => {
+  if (data.fetched) {
+    const waiting = fetches.get(data.fetched);
+    fetches.delete(data.fetched);
+    if ('error' in data) waiting?.reject(new ModelError(data.error));
+    else waiting?.resolve(receiveBody(data.port, data.headers));
+    return;
+  }
   queue = queue.then(async () => {
     current = data.id;
     try {
