@@ -4,10 +4,10 @@
 //             embedder's strict site would (the pages carry it as a <meta>)
 //   --prefix  serves the site under a sub-path, as a documentation site would
 import { createServer } from 'node:http';
-import { createReadStream, realpathSync, statSync } from 'node:fs';
+import { createReadStream, readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
-import { siteHeaders } from './site-headers.mjs';
+import { meta, siteHeaders } from './site-headers.mjs';
 
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -45,6 +45,9 @@ export function startServer({ root, port = 8000, csp = false, prefix = '', route
       const real = realpathSync(file);
       if (real !== realBase && !real.startsWith(realBase + sep)) return answer(403, 'forbidden');
       const size = statSync(real).size;
+      // a page carrying the policy as its <meta> is not sent it twice (two
+      // copies of one policy report each violation twice)
+      if (csp && extname(real) === '.html' && readFileSync(real, 'utf8').includes(meta)) delete headers['Content-Security-Policy'];
       response.writeHead(200, { ...headers, 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Content-Length': size });
       if (request.method === 'HEAD') return response.end();
       const stream = createReadStream(real);
