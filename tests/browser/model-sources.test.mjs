@@ -1,7 +1,10 @@
 // Where the Model view's file comes from: a same-site URL that redirects to
-// another origin is refused naming that origin (on a site without a CSP, when
-// the other origin lets the page read it) or saying it leaves the site (when
-// it does not, or the strict CSP stops the hop), and the model shown stays; a redirect within the site
+// another origin is refused saying it leaves the site, and the other origin
+// receives nothing: the page's own Content-Security-Policy <meta> stops the
+// hop (served with no policy header, or with the strict one); on an author's
+// page without a policy the element makes the hop and refuses it after,
+// naming the origin when that origin lets the page read it; the model shown
+// stays; a redirect within the site
 // opens; a model served gzip-encoded (Content-Length the compressed size)
 // opens with the numbers of the file itself; a config.json past 1 MiB is
 // refused by its size before it is read, in one line naming config.json.
@@ -38,6 +41,10 @@ const routes = {
   '/away-cors.safetensors': (response) => response.writeHead(302, { Location: `${away()}/cors.safetensors` }).end(),
   '/away.safetensors': (response) => response.writeHead(302, { Location: `${away()}/plain.safetensors` }).end(),
   '/here.safetensors': (response) => response.writeHead(302, { Location: '/models/text-gpt.safetensors' }).end(),
+  // an author's page with no policy of its own, embedding the element
+  '/author.html': (response) => response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>An author's page</title>
+    <script type="module" src="/attention-playground.js"></script>
+    <attention-playground id="far" view="model" model="/away-cors.safetensors"></attention-playground>`),
   '/gzip.safetensors': (response) => response.writeHead(200, {
     'Content-Type': 'application/octet-stream', 'Content-Encoding': 'gzip', 'Content-Length': gzipped.length, 'Cache-Control': 'no-cache',
   }).end(gzipped),
@@ -64,30 +71,26 @@ async function modelPage(hash) {
 const status = (page) => page.textContent('.model-status');
 const thumbs = (page) => page.$$eval('.model-thumb', (b) => b.length);
 
-test('a same-site URL that redirects to another origin is refused naming it, and the model shown stays; a redirect within the site opens', async () => {
-  // a site without a Content-Security-Policy: the other origin lets any page read it, the
-  // response arrives and is refused by where it came from, before its body is read
+test('a same-site URL that redirects to another origin is refused, the other origin receiving nothing, and the model shown stays; a redirect within the site opens', async () => {
+  // served with no policy header (make serve): the page's <meta> stops the hop, whatever the other origin allows
   const open = await serve({ route });
   try {
     const page = await openPage(env.browser, `${open.url}#model=text-gpt&text=To%20be`);
     await page.waitForSelector('.model-view[data-state="ready"]', { timeout: 30000 });
     assert.equal(await thumbs(page), 8);
-    await page.evaluate(() => { window.location.hash = '#model=away-cors.safetensors&text=To%20be'; });
-    await page.waitForFunction(() => !document.querySelector('.model-status').hidden);
-    assert.equal(await status(page), `"away-cors.safetensors": model: "/away-cors.safetensors" redirects to ${away()}, another origin; `
-      + 'model files load from the page\'s own origin only; still showing text-gpt');
-    assert.equal(await thumbs(page), 8);
-    assert.equal(await page.textContent('.model-name'), 'Model: text-gpt');
-    // one that does not let the page read it: the browser stops at the hop and hides where it led
-    await page.evaluate(() => { window.location.hash = '#model=away.safetensors&text=To%20be'; });
-    await page.waitForFunction(() => /"away\.safetensors"/.test(document.querySelector('.model-status').textContent));
-    assert.equal(await status(page), '"away.safetensors": model: "/away.safetensors" redirects to another origin; '
-      + 'model files load from the page\'s own origin only; still showing text-gpt');
+    for (const path of ['away-cors.safetensors', 'away.safetensors']) {
+      await page.evaluate((path) => { window.location.hash = `#model=${path}&text=To%20be`; }, path);
+      await page.waitForFunction((path) => document.querySelector('.model-status').textContent.startsWith(`"${path}"`), path);
+      assert.equal(elsewhere.asked, 0, `${path}: the other origin received nothing from the page`);
+      assert.equal(await status(page), `"${path}": model: "/${path}" redirects to another origin; model files load from the page's own origin only; still showing text-gpt`);
+      assert.equal(await thumbs(page), 8);
+      assert.equal(await page.textContent('.model-name'), 'Model: text-gpt');
+    }
     await page.context().close();
   } finally {
     open.server.close();
   }
-  // under the strict CSP the hop is never made (connect-src 'self'), whatever the other origin allows
+  // under the strict CSP header too
   const page = await modelPage('#model=text-gpt&text=To%20be');
   for (const path of ['away-cors.safetensors', 'away.safetensors']) {
     await page.evaluate((path) => { window.location.hash = `#model=${path}&text=To%20be`; }, path);
@@ -102,8 +105,23 @@ test('a same-site URL that redirects to another origin is refused naming it, and
   await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "here.safetensors"' && document.querySelector('.model-view').dataset.state === 'ready');
   assert.equal(await page.isHidden('.model-status'), true);
   assert.equal(await page.getAttribute('.model-view', 'data-tokens'), node.model.encode('To be').join(','));
-  assert.equal(elsewhere.asked, 2, 'the other origin was asked by the site without a CSP only (its two hops), never under the CSP');
+  assert.equal(elsewhere.asked, 0, 'the other origin received nothing, under the <meta> alone or the header too');
   await page.context().close();
+});
+
+test('on an author\'s page without a policy, the element makes the hop and refuses it after, naming the origin that let it read', async () => {
+  const open = await serve({ route });
+  try {
+    const page = await openPage(env.browser, `${open.url}author.html`);
+    await page.waitForFunction(() => document.querySelector('#far')?.dataset.state === 'error', null, { timeout: 30000 });
+    assert.equal(await page.$eval('#far', (e) => e.shadowRoot.querySelector('.model-status').textContent),
+      `"/away-cors.safetensors": model: "/away-cors.safetensors" redirects to ${away()}, another origin; model files load from the page's own origin only`);
+    assert.equal(elsewhere.asked, 1, 'the hop was made: the author\'s page has no policy to stop it (README: add one)');
+    await page.context().close();
+  } finally {
+    open.server.close();
+  }
+  elsewhere.asked = 0;
 });
 
 test('a model served gzip-encoded opens: its size is the decoded bytes the header declares, not Content-Length', async () => {
