@@ -6,8 +6,8 @@
 // records what reaches it, for a model file, a folder's config.json, a shard
 // and a tokenizer.json, the site served by `make serve` (scripts/serve.mjs,
 // no CSP header) and by a plain static server (no header of ours at all).
-// Each is refused in one line naming the file; a redirect within the site
-// opens.
+// Each is refused in one line naming the file, as embed.html's scenario
+// file is; a redirect within the site opens.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -42,6 +42,7 @@ function route(request, response) {
     return to(response, `${away()}/${last}`);
   }
   if (path === '/here/model.safetensors') return to(response, '/models/text-gpt.safetensors');
+  if (path === '/away/scenario.json') return to(response, `${away()}/scenario.json`);
   return files(request, response);
 }
 
@@ -111,6 +112,13 @@ for (const where of ['make serve', 'a static host']) {
     assert.equal(await page.isHidden('.model-status'), true, await status(page));
     assert.deepEqual(received, []);
     await page.context().close();
+    // embed.html's scenario file: stopped too, one line
+    const embed = await openPage(browser, `${url}embed.html#scenario=away/scenario.json&view=both`);
+    await embed.waitForFunction(() => document.querySelector('attention-playground')?.dataset.state === 'error', null, { timeout: 20000 });
+    assert.deepEqual(received, [], 'a scenario file: the other origin received nothing');
+    assert.match(await embed.evaluate(() => document.querySelector('attention-playground').shadowRoot.textContent),
+      /scenario: cannot load "\/away\/scenario\.json" \(a network error, or a redirect to another origin\)/);
+    await embed.context().close();
     // what stopped the hops: the page's <meta>, no header
     const home = await fetch(url);
     assert.equal(home.headers.get('content-security-policy'), null, 'no policy header: the page\'s <meta> alone');

@@ -88,11 +88,22 @@ export function scenarioUrl(text, kind = 'scenario') {
 }
 
 // A scenario or training file of the host site, as text: refused before any
-// request when it is elsewhere, and before reading the body when the server
-// declares it larger than the core takes.
+// request when it is elsewhere, after a redirect to another origin (the
+// pages' policy stops the hop itself: a network error here), and before
+// reading the body when the server declares it larger than the core takes.
 export async function sameOriginText(kind, text, limit) {
   const url = scenarioUrl(text, kind);
-  const response = await fetch(url);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch {
+    throw new ScenarioError(`${kind}: cannot load ${quoteText(url.pathname)} (a network error, or a redirect to another origin)`);
+  }
+  const final = response.url ? new URL(response.url) : url;
+  if (final.origin !== url.origin) {
+    response.body?.cancel().catch(() => {});
+    throw new ScenarioError(`${kind}: ${quoteText(url.pathname)} redirects to ${final.origin}, another origin; ${kind} files load from the page's own origin only`);
+  }
   if (!response.ok) throw new ScenarioError(`${kind}: cannot load ${quoteText(url.pathname)} (HTTP ${response.status})`);
   const declared = Number(response.headers.get('Content-Length') ?? 0);
   if (declared > limit) throw new ScenarioError(`${kind}: ${declared} bytes exceed the limit of ${limit}`);
