@@ -232,7 +232,7 @@ test('axe-core finds no WCAG A or AA violation, light and dark, with all heads a
   const hashes = ['', '#sentence=The%20sun%20rises&step=weights&mask=custom', '#preset=bank-raw&step=masked&mask=101.111.011',
     '#preset=sun-rises-multihead&step=out&graph=columns', '#train=induction'];
   for (const [hash, colorScheme] of hashes.flatMap((h) => [[h, 'light'], [h, 'dark']])) {
-    const page = await openPage(env.browser, env.url + hash.replace('mask=custom', 'mask=100.110.111'), { colorScheme });
+    const page = await openPage(env.browser, env.url + hash.replace('mask=custom', 'mask=100.110.111'), { colorScheme, bypassCSP: true });  // for axe's script: the page's <meta> policy refuses an inline one
     await ready(page);
     if (hash.startsWith('#train')) await page.waitForFunction(() => document.querySelector('.training')?.dataset.state === 'ready');
     await page.addScriptTag({ content: axeSource });
@@ -248,7 +248,7 @@ test('axe-core finds no WCAG A or AA violation, light and dark, with all heads a
 test('the custom mask editor: names that contain what they show, a landmark, focus kept on toggle', async () => {
   const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   for (const colorScheme of ['light', 'dark']) {
-    const page = await openPage(env.browser, `${env.url}#preset=bank-raw&step=masked&mask=101.111.011`, { colorScheme });
+    const page = await openPage(env.browser, `${env.url}#preset=bank-raw&step=masked&mask=101.111.011`, { colorScheme, bypassCSP: true });  // for axe's script
     assert.equal(await ready(page), 'ready');
     await page.addScriptTag({ content: axeSource });
     const result = await page.evaluate(() => window.axe.run(document, {
