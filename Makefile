@@ -31,7 +31,7 @@ BROWSER_PACKAGES := chromium fonts-dejavu-core python3-torch mkdocs python3-sphi
 # does not depend on: without them the page logs two failed loads. nbsphinx
 # converts a notebook's Markdown with pandoc, which it only recommends.
 PYTHON_PACKAGES := python3-venv python3-pip python3-setuptools python3-wheel jupyter-nbconvert python3-ipykernel \
-                   python3-numpy python3-pytest python3-nbsphinx pandoc libjs-requirejs libjs-mathjax chromium fonts-dejavu-core
+                   python3-numpy python3-pytest python3-hypothesis python3-nbsphinx pandoc libjs-requirejs libjs-mathjax chromium fonts-dejavu-core
 VENV := $(BUILD)/venv
 PYTHON_ASSETS := python/attention_playground/assets
 
