@@ -9,6 +9,7 @@
 
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
+#include "formats/regular_file.hpp"
 #include "formats/safetensors_index.hpp"
 #include "models/model_stream.hpp"
 
@@ -24,11 +25,8 @@ bool exists(const std::string& path, struct stat& status) { return stat(path.c_s
 
 // A small file of the folder, whole: named when missing, a directory, unreadable or too large.
 std::string read_small(const std::string& path, std::uint64_t limit, const char* what) {
-  struct stat status {};
-  ATTENTION_CHECK(exists(path, status), quote(path, 200), ": missing (", what, ")");
-  ATTENTION_CHECK(!S_ISDIR(status.st_mode), quote(path, 200), ": a directory, not ", what);
-  ATTENTION_CHECK(static_cast<std::uint64_t>(status.st_size) <= limit, quote(path, 200), ": ", status.st_size,
-                  " bytes, beyond the limit of ", limit);
+  const std::uint64_t size = regular_file_size(path, quote(path, 200), what);
+  ATTENTION_CHECK(size <= limit, quote(path, 200), ": ", size, " bytes, beyond the limit of ", limit);
   std::ifstream file(path, std::ios::binary);
   ATTENTION_CHECK(file.is_open(), quote(path, 200), ": cannot open");
   std::string text;
@@ -83,11 +81,11 @@ folder_model read_folder(const std::string& folder, const family_config& config)
       return " (model.safetensors.index.json puts " + tensor_place(it->first) + " in it)";
     };
     ATTENTION_CHECK(exists(path, status), quote(path, 200), ": missing", holder());
-    ATTENTION_CHECK(!S_ISDIR(status.st_mode), quote(path, 200), ": a directory, not a safetensors file", holder());
+    const std::uint64_t size = regular_file_size(path, quote(path, 200), "a safetensors file" + holder());
     auto in = std::make_unique<std::ifstream>(path, std::ios::binary);
     ATTENTION_CHECK(in->is_open(), quote(path, 200), ": cannot open", holder());
     try {
-      headers.emplace_back(file, read_header_of(*in, static_cast<std::uint64_t>(status.st_size)));
+      headers.emplace_back(file, read_header_of(*in, size));
     } catch (const error& e) {
       detail::fail(quote(file, 200), ": ", e.what());
     }

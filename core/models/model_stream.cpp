@@ -1,7 +1,5 @@
 #include "models/model_stream.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <fstream>
 #include <string>
@@ -10,6 +8,7 @@
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
 #include "formats/limits.hpp"
+#include "formats/regular_file.hpp"
 #include "models/model_loader.hpp"
 
 namespace attention {
@@ -75,9 +74,7 @@ gpt_model read_model(std::istream& in, std::uint64_t size, const model_overrides
 }
 
 gpt_model read_model_file(const std::string& path, const model_overrides& overrides) {
-  struct stat status {};  // POSIX rather than <filesystem>: this file is built for wasm too
-  ATTENTION_CHECK(stat(path.c_str(), &status) != 0 || !S_ISDIR(status.st_mode), quote(path),
-                  ": a directory, not a model file");
+  regular_file_size(path, quote(path), "a model file");  // a FIFO would block the open below forever
   std::ifstream file(path, std::ios::binary | std::ios::ate);
   ATTENTION_CHECK(file.is_open(), quote(path), ": cannot open");
   const std::streamoff size = file.tellg();

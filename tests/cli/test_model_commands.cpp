@@ -76,7 +76,7 @@ TEST_CASE("bad requests on good models: one line naming the argument, exit 2", "
         "--text: 33 tokens, the model's wpe.weight holds 32 positions\n");
   CHECK(err({"head", model("hf-f32"), "--tokens", "1", "--layer", "2", "--head", "0"}) == "--layer: 2 is outside [0, 2)\n");
   CHECK(err({"head", model("hf-f32"), "--tokens", "1", "--layer", "0", "--head", "3"}) == "--head: 3 is outside [0, 3)\n");
-  CHECK(err({"model", "/nonexistent.safetensors", "--tokens", "1"}) == "\"/nonexistent.safetensors\": cannot open\n");
+  CHECK(err({"model", "/nonexistent.safetensors", "--tokens", "1"}) == "\"/nonexistent.safetensors\": missing (a model file)\n");
   CHECK(err({"validate", test_support::tests_dir() + "/golden-models/hf-f32.trace.json", "--config", "c.json"}) ==
         "--config: only a model file takes one\n");
 }

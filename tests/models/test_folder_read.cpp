@@ -3,6 +3,8 @@
 // and its shards, a missing shard named with a tensor the index puts in it.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 
 #include "folder_support.hpp"
@@ -54,4 +56,34 @@ TEST_CASE("the five shared folders are read", "[folder-read]") {
     INFO(name);
     CHECK(refusal(folder_support::golden_folder(name)) == "");
   }
+}
+
+TEST_CASE("a FIFO, a device or a socket among a folder's files is named before it is opened", "[folder-read]") {
+  // the open of a FIFO blocks until a writer comes: before the check, each of these hung
+  const auto fifo = [](const std::string& path) {
+    std::filesystem::remove(path);
+    REQUIRE(mkfifo(path.c_str(), 0600) == 0);
+  };
+  temp_dir dir;
+  auto f = folder_support::small_llama();
+  f.write_to(dir.path);
+  fifo(dir / "config.json");
+  CHECK(refusal(dir.path) == "\"" + dir.path + "/config.json\": a FIFO (named pipe), not a model folder's config.json");
+  std::filesystem::remove(dir / "config.json");  // writing into the FIFO would block this test
+  f.write_to(dir.path);
+  fifo(dir / "model.safetensors");
+  CHECK(refusal(dir.path) == "\"" + dir.path + "/model.safetensors\": a FIFO (named pipe), not a safetensors file");
+  std::filesystem::remove(dir / "model.safetensors");
+  std::filesystem::create_symlink("/dev/zero", dir / "model.safetensors");
+  CHECK(refusal(dir.path) == "\"" + dir.path + "/model.safetensors\": a character device, not a safetensors file");
+
+  temp_dir sharded;
+  f.write_sharded(sharded.path, 2);
+  fifo(sharded / "model.safetensors.index.json");
+  CHECK(refusal(sharded.path) == "\"" + sharded.path + "/model.safetensors.index.json\": a FIFO (named pipe), not an index");
+  std::filesystem::remove(sharded / "model.safetensors.index.json");
+  f.write_sharded(sharded.path, 2);
+  fifo(sharded / "model-00002-of-00002.safetensors");
+  CHECK(refusal(sharded.path) == "\"" + sharded.path + "/model-00002-of-00002.safetensors\": a FIFO (named pipe), not a "
+                                 "safetensors file (model.safetensors.index.json puts lm_head.weight in it)");
 }

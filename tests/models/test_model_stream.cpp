@@ -14,7 +14,7 @@ TEST_CASE("a model file streams from its path or any stream of known size", "[mo
   const gpt_model from_disk = read_model_file(model_support::model_path("nano-f16-nobias"));
   CHECK(from_memory.config.parameters == from_disk.config.parameters);
   CHECK((widened(from_memory.weights.tok_narrow) == widened(from_disk.weights.tok_narrow)));
-  CHECK_THROWS_WITH(read_model_file("/nonexistent/m.safetensors"), "\"/nonexistent/m.safetensors\": cannot open");
+  CHECK_THROWS_WITH(read_model_file("/nonexistent/m.safetensors"), "\"/nonexistent/m.safetensors\": missing (a model file)");
 }
 
 TEST_CASE("a truncated file is named before any weight is allocated", "[model-stream]") {
