@@ -80,9 +80,13 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
       const auto expected = table.tensors.find(key);
       if (expected == table.tensors.end()) {
         const bool layered = t.name.find("layers.") != std::string::npos || t.name.find("layer.") != std::string::npos;
-        ATTENTION_CHECK(ignored_tensor(c, t.name), tensor_place(t.name), ": a tensor the ", family_name(c),
+        const std::optional<ignored_bound> bound = ignored_tensor_bound(c, t.name);
+        ATTENTION_CHECK(bound.has_value(), tensor_place(t.name), ": a tensor the ", family_name(c),
                         " architecture does not use",
                         layered ? " (config.num_hidden_layers is " + std::to_string(c.layers) + ")" : std::string());
+        ATTENTION_CHECK(t.elements <= bound->numbers, tensor_place(t.name), ": ", t.elements,
+                        " numbers, beyond the ", bound->numbers, " this skipped buffer may hold (config's ",
+                        bound->why, ")");
         s.tensors.push_back(entry);
         continue;
       }

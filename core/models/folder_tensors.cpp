@@ -102,14 +102,26 @@ tensor_table bert_tensors(const family_config& c, const std::string& P) {
   return b.table;
 }
 
-bool ignored_tensor(const family_config& c, const std::string& name) {
-  if (c.family == model_family::llama)
-    return starts(name, "model.layers.") && ends(name, ".self_attn.rotary_emb.inv_freq");
-  for (const std::string P : {"bert.", ""}) {
-    if (starts(name, P + "pooler.")) return true;
-    if (name == P + "embeddings.position_ids" || name == P + "embeddings.token_type_ids") return true;
+std::optional<ignored_bound> ignored_tensor_bound(const family_config& c, const std::string& name) {
+  const std::uint64_t d = c.embed;
+  const std::string hidden = "hidden_size " + std::to_string(d);
+  if (c.family == model_family::llama) {
+    if (starts(name, "model.layers.") && ends(name, ".self_attn.rotary_emb.inv_freq"))
+      return ignored_bound{c.head_dim, "head_dim " + std::to_string(c.head_dim)};  // r/2 frequencies, r ≤ head_dim
+    return std::nullopt;
   }
-  return starts(name, "cls.seq_relationship.") || name == "cls.predictions.decoder.bias";
+  for (const std::string P : {"bert.", ""}) {
+    if (starts(name, P + "pooler.")) return ignored_bound{d * d, hidden + " squared"};
+    if (name == P + "embeddings.position_ids" || name == P + "embeddings.token_type_ids")
+      return ignored_bound{c.length, "max_position_embeddings " + std::to_string(c.length)};  // [1, length]
+  }
+  if (starts(name, "cls.seq_relationship.")) return ignored_bound{2 * d, "2 · " + hidden};
+  if (name == "cls.predictions.decoder.bias") return ignored_bound{c.vocab, "vocab_size " + std::to_string(c.vocab)};
+  return std::nullopt;
+}
+
+bool ignored_tensor(const family_config& c, const std::string& name) {
+  return ignored_tensor_bound(c, name).has_value();
 }
 
 }  // namespace attention

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,5 +49,14 @@ tensor_table bert_tensors(const family_config& config, const std::string& prefix
 // The spec's ignored tensors: rotary inv_freq, BERT's pooler, next-sentence
 // head, position_ids and token_type_ids buffers, and the decoder's bias.
 bool ignored_tensor(const family_config& config, const std::string& name);
+
+// The most numbers an ignored tensor may declare, from the config, and why:
+// a skipped tensor is still streamed past, so a header that declares a
+// 16 GiB inv_freq is refused before a byte of it is read, as a read one is.
+struct ignored_bound {
+  std::uint64_t numbers = 0;
+  std::string why;  // "head_dim 64"
+};
+std::optional<ignored_bound> ignored_tensor_bound(const family_config& config, const std::string& name);
 
 }  // namespace attention

@@ -144,3 +144,27 @@ TEST_CASE("Llama's attention_bias requires q, k and v biases; o_proj's is read w
   f.tensors.add("model.layers.0.self_attn.o_proj.bias", {8});
   CHECK(refusal(f) == "");
 }
+
+TEST_CASE("a skipped tensor is bounded from the config, one number past its bound refused", "[folder-plan]") {
+  // small_llama: head_dim 4; small_bert: hidden 8, max_position_embeddings 8, vocab 6
+  const auto with = [](folder_support::folder_builder f, const std::string& name, std::vector<std::uint64_t> shape) {
+    f.tensors.add(name, shape);
+    return refusal(f);
+  };
+  const std::string inv_freq = "model.layers.0.self_attn.rotary_emb.inv_freq";
+  CHECK(with(small_llama(), inv_freq, {4}) == "");
+  CHECK(with(small_llama(), inv_freq, {5}) ==
+        inv_freq + ": 5 numbers, beyond the 4 this skipped buffer may hold (config's head_dim 4)");
+  CHECK(with(small_bert(), "bert.pooler.dense.weight", {8, 8}) == "");
+  CHECK(with(small_bert(), "bert.pooler.dense.weight", {65}) ==
+        "bert.pooler.dense.weight: 65 numbers, beyond the 64 this skipped buffer may hold (config's hidden_size 8 "
+        "squared)");
+  CHECK(with(small_bert(""), "embeddings.position_ids", {1, 8}) == "");
+  CHECK(with(small_bert(""), "embeddings.position_ids", {1, 9}) ==
+        "embeddings.position_ids: 9 numbers, beyond the 8 this skipped buffer may hold (config's "
+        "max_position_embeddings 8)");
+  CHECK(with(small_bert(), "cls.seq_relationship.weight", {2, 8}) == "");
+  CHECK_THAT(with(small_bert(), "cls.seq_relationship.bias", {17}), Catch::Contains("beyond the 16"));
+  CHECK(with(small_bert(), "cls.predictions.decoder.bias", {6}) == "");
+  CHECK_THAT(with(small_bert(), "cls.predictions.decoder.bias", {7}), Catch::Contains("(config's vocab_size 6)"));
+}

@@ -58,6 +58,25 @@ TEST_CASE("the five shared folders are read", "[folder-read]") {
   }
 }
 
+TEST_CASE("a skipped buffer declaring gigabytes is refused from the header, before its bytes", "[folder-read]") {
+  // the audit's folder: inv_freq declared [2^31 - 1] F32 in a sparse file
+  // that claims 8 GiB; it was streamed whole and answered valid
+  temp_dir dir;
+  auto f = folder_support::small_llama();
+  nlohmann::ordered_json header = f.tensors.header();
+  std::uint64_t data = 0;
+  for (const auto& t : f.tensors.tensors) data += t.bytes.size();
+  const std::uint64_t declared = ((std::uint64_t{1} << 31) - 1) * 4;
+  header["model.layers.0.self_attn.rotary_emb.inv_freq"] = {
+      {"dtype", "F32"}, {"shape", {(std::uint64_t{1} << 31) - 1}}, {"data_offsets", {data, data + declared}}};
+  const std::string text = header.dump();
+  folder_support::write(dir / "config.json", f.config.dump());
+  folder_support::write(dir / "model.safetensors", f.tensors.bytes(text));
+  std::filesystem::resize_file(dir / "model.safetensors", 8 + text.size() + data + declared);  // sparse
+  CHECK(refusal(dir.path) == "model.layers.0.self_attn.rotary_emb.inv_freq: 2147483647 numbers, beyond the 4 this "
+                             "skipped buffer may hold (config's head_dim 4)");
+}
+
 TEST_CASE("a FIFO, a device or a socket among a folder's files is named before it is opened", "[folder-read]") {
   // the open of a FIFO blocks until a writer comes: before the check, each of these hung
   const auto fifo = [](const std::string& path) {
