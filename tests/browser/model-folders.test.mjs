@@ -9,10 +9,11 @@
 // GPT-2. A refused folder is one line under the controls naming the file, and
 // the model shown stays: no config.json, one past 1 MiB, one that is not
 // JSON, an index naming a missing shard or a path, a URL elsewhere (refused
-// before any request).
+// before any request), a FIFO among its files (refused by its size, unread).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeSync, copyFileSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -71,6 +72,9 @@ before(() => {
   const out = openSync(join(big, 'config.json'), 'w');
   ftruncateSync(out, (1 << 20) + 1);
   closeSync(out);
+  // a FIFO among a folder's files (Chromium lists it as a File of 0 bytes that reads as empty)
+  execFileSync('mkfifo', [join(folder('fifo-config', { 'model.safetensors': `copy:${join(llama, 'model.safetensors')}` }), 'config.json')]);
+  execFileSync('mkfifo', [join(folder('fifo-weights', { 'config.json': llamaConfig }), 'model.safetensors')]);
   const map = JSON.parse(readFileSync(join(sharded, 'model.safetensors.index.json'), 'utf8')).weight_map;
   folder('missing-shard', { 'config.json': readFileSync(join(sharded, 'config.json')), 'model.safetensors.index.json': index(map), [shards[0]]: `copy:${join(sharded, shards[0])}` });
   folder('path-entry', {
@@ -232,6 +236,10 @@ test('a refused folder: one line under the controls naming the file, the model s
       '"made/big/": config.json: 1048577 bytes exceed the limit of 1048576 (1 MiB); still showing text-gpt'],
     ['config.json past 1 MiB, gzip-encoded (its size unknown until read)', () => page.evaluate(() => { window.location.hash = '#model=gzip/big/&text=To%20be'; }),
       '"gzip/big/": config.json: more than 1048576 bytes, the limit (1 MiB); still showing text-gpt'],
+    ['config.json a FIFO', () => pickFolder(page, join(made, 'fifo-config')),
+      '"fifo-config/": config.json: 0 bytes; an empty file, or not a regular file (a FIFO, a socket or a device); still showing text-gpt'],
+    ['model.safetensors a FIFO', () => pickFolder(page, join(made, 'fifo-weights')),
+      '"fifo-weights/": model.safetensors: 0 bytes; an empty file, or not a regular file (a FIFO, a socket or a device); still showing text-gpt'],
     ['config.json not JSON', () => pickFolder(page, join(made, 'notjson')),
       '"notjson/": config.json: not valid JSON; still showing text-gpt'],
     ['an index naming a missing shard (picked)', () => pickFolder(page, join(made, 'missing-shard')),

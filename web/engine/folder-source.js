@@ -104,7 +104,14 @@ export function filesPlace(files, name = null) {
     if (byName.has(file.name)) throw new ModelError(`${quoteText(file.name, 80)}: two files of that name; open one folder`);
     byName.set(file.name, file);
   }
-  const get = (n) => (byName.has(n) ? byName.get(n) : null);
+  // A FIFO, socket or device in a picked folder is a File of size 0 that
+  // reads as empty (Chromium's): refused by its size before any read, as
+  // the CLI refuses what is not a regular file.
+  const get = (n) => {
+    const file = byName.has(n) ? byName.get(n) : null;
+    if (file?.size === 0) throw new ModelError(`${n}: 0 bytes; an empty file, or not a regular file (a FIFO, a socket or a device)`);
+    return file;
+  };
   return {
     name,
     where: name === null ? 'among the files' : `in the folder ${quoteText(name, 80)}`,
