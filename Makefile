@@ -111,11 +111,12 @@ test-sanitize: deps-native
 
 fuzz-build: deps-fuzz
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=Release -DATTENTION_FUZZ=ON > /dev/null
-	@cmake --build $(FUZZ) -j $(JOBS) --target fuzz_scenario fuzz_training fuzz_model fuzz_config
+	@cmake --build $(FUZZ) -j $(JOBS) --target fuzz_scenario fuzz_training fuzz_model fuzz_config fuzz_folder
 
 # libFuzzer for FUZZ_SECONDS over each of the CLI's inputs: scenarios
 # (trace), training files (train, validate) and model files (model, head,
-# validate), and the JSON beside a model file (config.json). Each fails on a crash, a
+# validate), the JSON beside a model file (config.json), and whole
+# Hugging Face folders (validate, model, lens). Each fails on a crash, a
 # leak, a sanitizer report, a broken contract, one input over
 # FUZZ_INPUT_SECONDS or over 1 GB. Each target runs only inputs whose work is
 # small (tests/fuzz/README.md), so a slow valid input is never a finding.
@@ -128,8 +129,9 @@ fuzz: fuzz-build
 	@tests/fuzz/run $(FUZZ) training $(FUZZ_SECONDS) $(FUZZ_INPUT_SECONDS) tests/fuzz/training.dict tests/fuzz/training/corpus tests/fuzz/training/regressions
 	@tests/fuzz/run $(FUZZ) model $(FUZZ_SECONDS) $(FUZZ_INPUT_SECONDS) tests/fuzz/model.dict tests/fuzz/model/corpus tests/fuzz/model/regressions
 	@tests/fuzz/run $(FUZZ) config $(FUZZ_SECONDS) $(FUZZ_INPUT_SECONDS) tests/fuzz/config.dict tests/fuzz/config/corpus tests/fuzz/config/regressions
+	@tests/fuzz/run $(FUZZ) folder $(FUZZ_SECONDS) $(FUZZ_INPUT_SECONDS) tests/fuzz/folder.dict tests/fuzz/folder/corpus tests/fuzz/folder/regressions
 
-# 30 s a target: two minutes in all
+# 30 s a target: two and a half minutes in all
 test-fuzz:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 

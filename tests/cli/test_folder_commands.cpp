@@ -4,11 +4,15 @@
 // the model trace and a head that `trace` plays as the model's attention.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "cli/cli.hpp"
 #include "cli_support.hpp"
+#include "../fuzz/folder_input.hpp"
 #include "../models/folder_support.hpp"
 #include "support.hpp"
 
@@ -110,4 +114,36 @@ TEST_CASE("model FOLDER writes the trace; a head written by head plays it in tra
                                             want["attention"]["data"][(layer * H + head) * T * T + i].get<double>()));
     CHECK(largest <= 1e-4);
   }
+}
+
+TEST_CASE("every seed of fuzz_folder: the corpus validates, each regression is one line", "[folder-commands]") {
+  namespace fs = std::filesystem;
+  folder_support::temp_dir dir;
+  const auto input = [](const fs::path& path) {
+    std::ifstream file(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(file), {});
+  };
+  std::size_t seeds = 0;
+  for (const auto& entry : fs::directory_iterator(test_support::tests_dir() + "/fuzz/folder/corpus")) {
+    INFO(entry.path().filename().string());
+    REQUIRE(fuzz::write_folder(dir.path, input(entry.path())));
+    const result r = cli({"validate", dir.path});
+    // the corpus' one over-declared shard is refused from its header; the others are read
+    const bool over = entry.path().filename() == "over-declared.folder";
+    CHECK(r.code == (over ? 2 : 0));
+    if (over) CHECK_THAT(r.err, Catch::Contains("run past the end of the file"));
+    ++seeds;
+  }
+  CHECK(seeds >= 4);
+  std::size_t regressions = 0;
+  for (const auto& entry : fs::directory_iterator(test_support::tests_dir() + "/fuzz/folder/regressions")) {
+    INFO(entry.path().filename().string());
+    REQUIRE(fuzz::write_folder(dir.path, input(entry.path())));
+    const result r = cli({"validate", dir.path});
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    ++regressions;
+  }
+  CHECK(regressions >= 1);
 }
