@@ -94,7 +94,7 @@ export async function openPage(browser, url, contextOptions = {}) {
 }
 
 export async function ready(page, selector = '#app') {
-  await page.waitForSelector(`${selector}[data-state="ready"], ${selector}[data-state="error"]`, { timeout: 20000 });
+  await page.waitForSelector(`${selector}[data-state="ready"], ${selector}[data-state="error"]`, { timeout: 60000 });
   return page.getAttribute(selector, 'data-state');
 }
 

@@ -49,12 +49,12 @@ after(async () => {
 async function everyFigurePlays(page, figures) {
   for (const figure of figures) {
     await figure.scrollIntoViewIfNeeded();  // they start near the viewport
-    await page.waitForFunction((e) => e.dataset.state === 'ready', figure, { timeout: 20000 });
+    await page.waitForFunction((e) => e.dataset.state === 'ready', figure, { timeout: 60000 });
     const before = await figure.evaluate((e) => e.step);
     await figure.evaluate((e) => e.addEventListener('stepchange', () => { e.dataset.moved = 'yes'; }));
     const play = await figure.$('.play');
     await play.click();
-    await page.waitForFunction((e) => e.dataset.moved === 'yes', figure, { timeout: 10000 });
+    await page.waitForFunction((e) => e.dataset.moved === 'yes', figure, { timeout: 30000 });
     assert.notEqual(await figure.evaluate((e) => e.step), before);
     await play.click();  // pause
   }
@@ -65,12 +65,12 @@ async function everyFigurePlays(page, figures) {
 async function frameSizedAndPlaying(page, iframe, index) {
   await iframe.scrollIntoViewIfNeeded();
   const frame = await iframe.contentFrame();
-  await frame.waitForFunction(() => document.querySelector('attention-playground')?.dataset.state === 'ready', null, { timeout: 20000 });
+  await frame.waitForFunction(() => document.querySelector('attention-playground')?.dataset.state === 'ready', null, { timeout: 60000 });
   const content = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
-  await page.waitForFunction(([i, h]) => Number(document.querySelectorAll('iframe')[i].height) === h, [index, content], { timeout: 10000 });
+  await page.waitForFunction(([i, h]) => Number(document.querySelectorAll('iframe')[i].height) === h, [index, content], { timeout: 30000 });
   const before = await frame.$eval('attention-playground', (e) => e.step);
   await frame.click('attention-playground .play');
-  await frame.waitForFunction((step) => document.querySelector('attention-playground').step !== step, before, { timeout: 10000 });
+  await frame.waitForFunction((step) => document.querySelector('attention-playground').step !== step, before, { timeout: 30000 });
   return frame;
 }
 
@@ -129,7 +129,7 @@ test('the MkDocs page: every figure ready, each player answers a click, no error
   await everyFigurePlays(page, figures.slice(0, 2));
   // the third is a lesson with no controls: the scaling plot is there
   await figures[2].scrollIntoViewIfNeeded();
-  await page.waitForFunction((e) => e.dataset.state === 'ready', figures[2], { timeout: 20000 });
+  await page.waitForFunction((e) => e.dataset.state === 'ready', figures[2], { timeout: 60000 });
   assert.equal(await figures[2].evaluate((e) => e.shadowRoot.querySelectorAll('.lesson-table tbody tr').length), 9);
   // the fourth trains the lecture's GPT
   await trainsAndWrites(page, figures[3]);
@@ -148,7 +148,7 @@ test('the MkDocs page at 825 px: a figure\'s matrices share the column\'s width'
   const page = await openPage(browser, `${url}index.html`, { viewport: { width: 825, height: 900 } });
   const figure = (await page.$$('attention-playground'))[1];  // mask and masked, step="masked"
   await figure.scrollIntoViewIfNeeded();
-  await page.waitForFunction((e) => e.dataset.state === 'ready', figure, { timeout: 20000 });
+  await page.waitForFunction((e) => e.dataset.state === 'ready', figure, { timeout: 60000 });
   const { column, element, tops, used } = await figure.evaluate((e) => {
     const figures = [...e.shadowRoot.querySelectorAll('.matrices figure.heatmap')];
     const box = e.shadowRoot.querySelector('.matrices').getBoundingClientRect();
@@ -192,7 +192,7 @@ test('the plain HTML page: every iframe ready, sized by frame-resizer.js, playin
   await gpt.waitForSelector('attention-playground');
   await trainsAndWrites(gpt, await gpt.$('attention-playground'));
   const content = await gpt.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
-  await page.waitForFunction((h) => Number(document.querySelectorAll('iframe')[1].height) === h, content, { timeout: 10000 });
+  await page.waitForFunction((h) => Number(document.querySelectorAll('iframe')[1].height) === h, content, { timeout: 30000 });
   // the model's frame: every head of the trained GPT
   await frames[2].scrollIntoViewIfNeeded();
   const model = await frames[2].contentFrame();

@@ -67,7 +67,7 @@ after(async () => {
 });
 
 const settled = (p, selector = 'attention-playground') =>
-  p.waitForFunction((s) => [...document.querySelectorAll(s)].every((e) => ['ready', 'error'].includes(e.dataset.state)), selector, { timeout: 20000 });
+  p.waitForFunction((s) => [...document.querySelectorAll(s)].every((e) => ['ready', 'error'].includes(e.dataset.state)), selector, { timeout: 60000 });
 const inside = (p, selector, fn, arg) => p.$eval('attention-playground', (e, [selector, fn, arg]) => {
   const node = e.shadowRoot.querySelector(selector);
   return node && new Function('node', 'arg', `return (${fn})(node, arg)`)(node, arg);

@@ -55,7 +55,7 @@ after(async () => {
 
 const state = (p, selector = 'attention-playground') => p.$eval(selector, (e) => e.dataset.state);
 const readyIn = (p, selector = 'attention-playground') =>
-  p.waitForFunction((s) => ['ready', 'error'].includes(document.querySelector(s)?.dataset.state), selector, { timeout: 20000 });
+  p.waitForFunction((s) => ['ready', 'error'].includes(document.querySelector(s)?.dataset.state), selector, { timeout: 60000 });
 
 test('one script tag and one tag draw a view, with a ready event, under a sub-path and strict CSP', async () => {
   const p = await openPage(browser, null);
@@ -123,7 +123,7 @@ test('play, pause, step and attribute changes, with stepchange events', async ()
   });
   assert.equal(await p.$eval('#a', (e) => e.step), 'scores');
   await p.$eval('#a', (e) => e.play());
-  await p.waitForFunction(() => window.__steps.includes('scaled'), null, { timeout: 10000 });
+  await p.waitForFunction(() => window.__steps.includes('scaled'), null, { timeout: 30000 });
   await p.$eval('#a', (e) => e.pause());
   assert.equal(await p.$eval('#a', (e) => e.shadowRoot.querySelector('.play').getAttribute('aria-pressed')), 'false');
   assert.deepEqual((await p.evaluate(() => window.__steps)).slice(0, 2), ['scores', 'scaled']);
@@ -218,11 +218,11 @@ test('an author\'s page: a model by URL opens in the playground from its link, a
   assert.equal(await p.$eval('#u', (e) => e.shadowRoot.querySelector('[role="alert"]').textContent),
     'Attention Playground: layer 5 is beyond this model\'s 2 layers');
   await p.$eval('#u', (e) => e.setAttribute('layer', '1'));
-  await p.waitForFunction(() => document.querySelector('#u').dataset.state === 'ready', null, { timeout: 20000 });
+  await p.waitForFunction(() => document.querySelector('#u').dataset.state === 'ready', null, { timeout: 60000 });
   assert.deepEqual(p.failed, []);
   assert.deepEqual(p.problems, []);
   await p.goto(link);
-  await p.waitForFunction(() => document.querySelector('.model-view')?.dataset.state === 'ready', null, { timeout: 20000 });
+  await p.waitForFunction(() => document.querySelector('.model-view')?.dataset.state === 'ready', null, { timeout: 60000 });
   assert.equal(await p.textContent('.model-name'), `Model: "${path}assets/attention-playground/models/text-gpt.safetensors"`);
   assert.equal(await p.getAttribute('.model-view', 'data-tokens') !== null, true);
   assert.deepEqual(p.failed, []);
@@ -277,7 +277,7 @@ test('the iframe page shows one view and tells its parent its height', async () 
   }));
   await p.goto(`${url}frame.html`);
   const frame = p.frame({ url: /embed\.html/ });
-  await frame.waitForFunction(() => document.querySelector('attention-playground')?.dataset.state === 'ready', null, { timeout: 20000 });
+  await frame.waitForFunction(() => document.querySelector('attention-playground')?.dataset.state === 'ready', null, { timeout: 60000 });
   assert.equal(await frame.$eval('attention-playground', (e) => e.getAttribute('view')), 'both');
   await p.waitForFunction(() => (window.__heights ?? []).some((h) => h > 300));
   const height = Math.max(...(await p.evaluate(() => window.__heights)));
@@ -291,9 +291,9 @@ test('the iframe page shows one view and tells its parent its height', async () 
 
 test('the full playground and the iframe page work unchanged under a sub-path with strict CSP', async () => {
   const p = await openPage(browser, `${url}assets/attention-playground/index.html#preset=bank-raw&step=weights`);
-  await p.waitForSelector('#app[data-state="ready"]', { timeout: 20000 });
+  await p.waitForSelector('#app[data-state="ready"]', { timeout: 60000 });
   await p.click('#play');
-  await p.waitForFunction(() => document.querySelector('#step-title').textContent.startsWith('out'), null, { timeout: 10000 });
+  await p.waitForFunction(() => document.querySelector('#step-title').textContent.startsWith('out'), null, { timeout: 30000 });
   await shot(p, 'playground-under-csp');
   assert.deepEqual(await violations(p), []);
   assert.deepEqual(p.problems, []);
@@ -303,9 +303,9 @@ test('the full playground and the iframe page work unchanged under a sub-path wi
 test('view="train": a documentation page shows a head learning, autoplaying, under the strict CSP; a bad training is one line', async () => {
   const p = await openPage(browser, `${url}/train.html`);
   await readyIn(p, '#t');
-  await p.waitForFunction(() => Number(document.querySelector('#t').shadowRoot.querySelector('.training')?.dataset.step) >= 20, null, { timeout: 20000 });
+  await p.waitForFunction(() => Number(document.querySelector('#t').shadowRoot.querySelector('.training')?.dataset.step) >= 20, null, { timeout: 60000 });
   assert.equal(await p.$eval('#t', (e) => e.shadowRoot.querySelector('#train-open').hidden), true, 'no playground to open a head in');
-  await p.waitForFunction(() => document.querySelector('#bad').dataset.state === 'error', null, { timeout: 20000 });
+  await p.waitForFunction(() => document.querySelector('#bad').dataset.state === 'error', null, { timeout: 60000 });
   // one line, as any bad attribute: no empty trainer with its charts and link under it
   assert.equal(await p.$eval('#bad', (e) => e.shadowRoot.querySelectorAll('.training, .open').length), 0);
   assert.equal(await p.$eval('#bad', (e) => e.shadowRoot.querySelector('[role="alert"]').textContent),
@@ -328,7 +328,7 @@ test('view="model": the shipped GPT on the text, its head selected; a new text r
   await p.waitForFunction(() => document.querySelector('#m').shadowRoot.querySelectorAll('.token-chip').length === 9);
   await p.$eval('#m', (e) => e.setAttribute('head', '0'));
   await p.waitForFunction(() => document.querySelector('#m').shadowRoot.querySelector('.model-thumb[aria-pressed="true"]')?.dataset.head === '0');
-  await p.waitForFunction(() => document.querySelector('#far').dataset.state === 'error', null, { timeout: 20000 });
+  await p.waitForFunction(() => document.querySelector('#far').dataset.state === 'error', null, { timeout: 60000 });
   assert.equal(await p.$eval('#far', (e) => e.shadowRoot.querySelector('.model-status').textContent),
     'model: "https://example.org/gpt2.safetensors" is not on this site; model files load from the page\'s own origin only');
   assert.deepEqual(p.failed, []);

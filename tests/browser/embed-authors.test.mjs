@@ -41,7 +41,7 @@ after(async () => {
   server?.close();
 });
 
-const settled = (p, id) => p.waitForFunction((s) => ['ready', 'error'].includes(document.querySelector(s)?.dataset.state), id, { timeout: 20000 });
+const settled = (p, id) => p.waitForFunction((s) => ['ready', 'error'].includes(document.querySelector(s)?.dataset.state), id, { timeout: 60000 });
 // Sets attributes, then waits for the element to settle again (ready or error).
 async function set(p, id, attributes) {
   await p.$eval(id, (e, a) => {
@@ -119,7 +119,7 @@ test('every setting is an attribute and changes the view live; a bad one is one 
 test('view="train" with steps and speed stops where told; view="space" with positions', async () => {
   const p = await openPage(browser, `${url}train.html`);
   await settled(p, '#t');
-  await p.waitForFunction(() => document.querySelector('#t').shadowRoot.querySelector('.training')?.dataset.worker === 'paused', null, { timeout: 20000 });
+  await p.waitForFunction(() => document.querySelector('#t').shadowRoot.querySelector('.training')?.dataset.worker === 'paused', null, { timeout: 60000 });
   assert.equal(await p.$eval('#t', (e) => e.shadowRoot.querySelector('#train-speed').value), '0');
   assert.match(await p.$eval('#t', (e) => e.shadowRoot.querySelector('#train-status').textContent), /^Step 30 of \d+/);
   assert.equal(await p.$eval('#t', (e) => e.shadowRoot.querySelector('#train-play').textContent), 'Train', 'paused, not finished');
@@ -208,7 +208,7 @@ test('"Open in the playground" opens the full page in the figure\'s state; "Embe
   await p.context().close();
 
   const full = await openPage(browser, href);
-  await full.waitForSelector('#app[data-state="ready"]', { timeout: 20000 });
+  await full.waitForSelector('#app[data-state="ready"]', { timeout: 60000 });
   assert.equal(await full.$eval('#preset', (e) => e.value), 'bank-raw');
   assert.equal(await full.$eval('.step-button.current', (e) => e.dataset.step), 'out');
   assert.equal(await full.getAttribute('#graph figure.graph', 'data-layout'), 'columns');

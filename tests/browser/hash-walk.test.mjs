@@ -56,7 +56,7 @@ async function settle(page) {
         ? s.view === 'lesson' && s.lesson === e.lesson && s.lessonDrawn
         : s.view === 'playground' && s.preset === e.preset && s.title === s.presetTitle && s.step === e.step && s.layout === e.graph);
       return reached && performance.now() - window.__settleSince > 250;
-    })()`, null, { polling: 50, timeout: 8000 });
+    })()`, null, { polling: 50, timeout: 30000 });
   } catch {
     // not reached in time: the checks below say what is wrong
   }

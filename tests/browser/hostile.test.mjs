@@ -115,7 +115,7 @@ test('embed.html loads scenario files from its own origin only', async () => {
     const requests = [];
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(`${env.url}embed.html#scenario=${encodeURIComponent(scenario)}`);
-    await page.waitForSelector('attention-playground[data-state="error"]', { timeout: 20000 });
+    await page.waitForSelector('attention-playground[data-state="error"]', { timeout: 60000 });
     const text = await page.$eval('attention-playground', (e) => e.shadowRoot.textContent);
     assert.ok(text.includes(message), `${scenario}: ${text.slice(0, 200)}`);
     assert.ok(requests.every((u) => u.startsWith(env.url)), `${scenario}: no request elsewhere: ${requests.filter((u) => !u.startsWith(env.url))}`);
@@ -124,7 +124,7 @@ test('embed.html loads scenario files from its own origin only', async () => {
   }
   // a same-origin relative URL still works
   const page = await hostilePage(env.browser, `${env.url}embed.html#scenario=scenarios/bank-raw.json`);
-  await page.waitForSelector('attention-playground[data-state="ready"]', { timeout: 20000 });
+  await page.waitForSelector('attention-playground[data-state="ready"]', { timeout: 60000 });
   await page.context().close();
 });
 
@@ -146,7 +146,7 @@ test('a heavy file the core refuses is checked off the main thread: one message 
   // counted, not timed (a busy machine must fail no test): the core ran it in the worker
   const before = await pageWork(page);
   await page.setInputFiles('#open-file', { name: 'heavy-bad.json', mimeType: 'application/json', buffer: Buffer.from(heavyBad) });
-  await page.waitForFunction(() => !document.getElementById('status').hidden, null, { timeout: 20000 });
+  await page.waitForFunction(() => !document.getElementById('status').hidden, null, { timeout: 60000 });
   assert.match(await page.textContent('#status'), /^"heavy-bad.json": attention.output: overflows float32/);
   const after = await pageWork(page);
   assert.deepEqual(after.posted.slice(before.posted.length).map(({ worker }) => worker), ['check-worker.js']);

@@ -73,7 +73,7 @@ for (const viewport of viewports) {
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowLeft');
     await page.click('#play');
-    await page.waitForFunction(() => document.getElementById('play').getAttribute('aria-pressed') === 'false', null, { timeout: 10000 });
+    await page.waitForFunction(() => document.getElementById('play').getAttribute('aria-pressed') === 'false', null, { timeout: 30000 });
     assert.equal(await stepOf(page), 'out');
     await press(page, 'ArrowLeft', 'weights', `${size}, after Play`);
     await press(page, 'ArrowRight', 'out', `${size}, after Play`);

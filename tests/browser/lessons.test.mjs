@@ -129,7 +129,7 @@ test('link problems are still shown after an in-page hash change', async () => {
   const page = await openPage(env.browser, env.url);
   assert.equal(await ready(page), 'ready');
   await page.evaluate(() => { window.location.hash = '#head=5&preset=bank-raw'; });
-  await page.waitForFunction(() => !document.getElementById('notice').hidden, null, { timeout: 10000 });
+  await page.waitForFunction(() => !document.getElementById('notice').hidden, null, { timeout: 30000 });
   await page.waitForTimeout(300);
   assert.match(await page.textContent('#notice'), /head 5 is beyond this scenario's 1; showing 0/);
   await page.context().close();

@@ -67,7 +67,7 @@ function expectedTry(engine, tokens, first) {
   const best = scores.reduce((b, s) => (!b || s.previous > b.previous ? s : b), null);
   return [first, ...(best ? [`Look at layer ${best.layer}, head ${best.head} first: of all the heads, it looks most at the token just before (${best.previous.toFixed(2)} of each token’s attention, on this text).`] : []), headLine, 'What does each head do? Open the lenses'];
 }
-const tryShown = (page, want) => page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('.model-try:not([hidden]) li')].map((li) => li.textContent)) === w, JSON.stringify(want), { timeout: 10000 })
+const tryShown = (page, want) => page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('.model-try:not([hidden]) li')].map((li) => li.textContent)) === w, JSON.stringify(want), { timeout: 30000 })
   .catch(async () => assert.deepEqual(await page.$$eval('.model-try li', (l) => l.map((e) => e.textContent)), want));
 
 async function modelPage(hash, options) {
@@ -75,7 +75,7 @@ async function modelPage(hash, options) {
   await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('.model-view')?.dataset.state) && document.querySelector('.model-view').dataset.tokens, null, { timeout: 30000 });
   return page;
 }
-const tokensShown = (page, want) => page.waitForFunction((t) => document.querySelector('.model-view').dataset.tokens === t, want.join(','), { timeout: 20000 });
+const tokensShown = (page, want) => page.waitForFunction((t) => document.querySelector('.model-view').dataset.tokens === t, want.join(','), { timeout: 60000 });
 const bars = (page) => page.$$eval('.next-token-bars li', (items) => items.map((li) => [li.querySelector('.next-token-text').textContent, li.querySelector('.next-token-p').textContent]));
 // the core's ten guesses at a position, as the bars show them
 const expectedBars = (tokens, position) => {
@@ -196,7 +196,7 @@ test('a Llama whose 4 query heads share 2 key/value heads: bracketed kv 0 and kv
   await page.click('.model-try-close');
   assert.ok(await page.isHidden('.model-try'));
   await page.reload();
-  await page.waitForFunction((t) => document.querySelector('.model-view')?.dataset.tokens === t, typed.join(','), { timeout: 20000 });
+  await page.waitForFunction((t) => document.querySelector('.model-view')?.dataset.tokens === t, typed.join(','), { timeout: 60000 });
   await page.waitForTimeout(300);
   assert.ok(await page.isHidden('.model-try'), 'a dismissal is remembered');
   await page.context().close();
@@ -209,7 +209,7 @@ test('an author\'s figure of a folder\'s model has no "Try:" lines; the shipped 
   assert.equal(await frame.$eval('attention-playground', (e) => e.shadowRoot.querySelector('.model-try')), null);
   await frame.context().close();
   const page = await modelPage('#model=text-gpt');
-  await page.waitForSelector('.start-here:not([hidden])', { timeout: 10000 });
+  await page.waitForSelector('.start-here:not([hidden])', { timeout: 30000 });
   assert.ok(await page.isHidden('.model-try'));
   await page.context().close();
 });

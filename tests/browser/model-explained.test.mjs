@@ -52,7 +52,7 @@ test('start here: the shipped model on a sentence names its clearest previous-to
   for (const [width, options] of views)
     for (const colorScheme of themes) {
       const page = await modelPage('#model=text-gpt', { ...options, colorScheme });
-      await page.waitForSelector('.start-here:not([hidden]) .start-here-show', { timeout: 10000 });
+      await page.waitForSelector('.start-here:not([hidden]) .start-here-show', { timeout: 30000 });
       assert.equal(await page.getAttribute('.start-here', 'data-head'), `${best.layer}.${best.head}`);
       assert.ok(Math.abs(Number(await page.getAttribute('.start-here', 'data-score')) - best.previous) < 1e-6);
       const look = await page.textContent('.start-here-look');
@@ -115,7 +115,7 @@ test('a real head opened in the playground opens on its weights, the last 8 quer
       await page.click('.model-open-head');
       await page.waitForFunction(() => document.querySelector('#app').dataset.view === 'playground' && document.querySelector('#app').dataset.state === 'ready', null, { timeout: 30000 });
       assert.equal(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('step'), 'weights');
-      await page.waitForSelector('.zoom-rows[data-shown="true"] figure[data-matrix="zoom"]', { timeout: 10000 });
+      await page.waitForSelector('.zoom-rows[data-shown="true"] figure[data-matrix="zoom"]', { timeout: 30000 });
       // the whole 19 × 19 is colour only at this size; the block prints numbers
       assert.equal(await page.getAttribute('figure[data-matrix="weights"]', 'data-numbers'), '0');
       assert.equal(await page.getAttribute('figure[data-matrix="zoom"]', 'data-numbers'), '2');

@@ -106,7 +106,7 @@ async function outcome(page, action) {
     return !document.querySelector('.model-status').hidden  // a link refused before any opening leaves the state as it was
       || (['ready', 'error'].includes(view.dataset.state) && (!document.querySelector('.model-folder').hidden || view.dataset.tokens
         || !document.querySelector('.model-text-error').hidden));  // opened, and its text refused (typed ids, a tokenizer's gap)
-  }, null, { timeout: 20000 });
+  }, null, { timeout: 60000 });
 }
 
 const status = (page) => page.textContent('.model-status');
@@ -149,10 +149,10 @@ async function keptTextGpt(page, what) {
 test('a folder picked, several files picked, a folder dropped, files dropped, a folder\'s URL: each opens, and a GPT-2 folder opens', async () => {
   const page = await modelPage('#model=text-gpt&text=1%2C7%2C3');
   const opened = async (name, tokens, heads) => {
-    await page.waitForFunction((n) => document.querySelector('.model-name').textContent === n, `Model: ${name}`, { timeout: 20000 });
+    await page.waitForFunction((n) => document.querySelector('.model-name').textContent === n, `Model: ${name}`, { timeout: 60000 });
     assert.equal(await page.isHidden('.model-status'), true, await status(page));
     assert.equal(await page.isHidden('.model-folder'), true, name);
-    if (tokens) await page.waitForFunction((t) => document.querySelector('.model-view').dataset.tokens === t, tokens, { timeout: 20000 });
+    if (tokens) await page.waitForFunction((t) => document.querySelector('.model-view').dataset.tokens === t, tokens, { timeout: 60000 });
     if (heads) assert.equal(await thumbs(page), heads, name);
   };
   // the folder picker: a Llama with grouped-query attention, no tokenizer.json: ids typed
@@ -281,7 +281,7 @@ test('a refused folder: one line under the controls naming the file, the model s
 
 test('a link straight to a folder: a BERT encoder opens and shows its attention; the element says why a GPT-2 folder in shards cannot open', async () => {
   const page = await modelPage('#model=models-v2/bert-base-model-f16/&text=2%2C17%2C33');
-  await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens === '2,17,33', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens === '2,17,33', null, { timeout: 60000 });
   assert.equal(await page.isHidden('.model-folder'), true);
   assert.equal(await thumbs(page), 2 * 3);
   assert.match(await page.textContent('.model-facts'), /every token reads every token, both ways\), without a head to predict with/);

@@ -308,7 +308,7 @@ test('the lenses run in the worker; a head’s replay opens the playground on it
   const head = await page.getAttribute('.lens-replay', 'data-head');
   const layer = await page.getAttribute('.lens-replay', 'data-layer');
   await page.click('.lens-replay');
-  await page.waitForSelector('.stage', { timeout: 20000 });
+  await page.waitForSelector('.stage', { timeout: 60000 });
   const hash = await hashOf(page);
   assert.equal(hash.model, undefined);
   assert.equal(hash.lens, undefined);

@@ -56,7 +56,7 @@ async function modelPage(hash, options) {
   await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('.model-view')?.dataset.state), null, { timeout: 30000 });
   return page;
 }
-const tokensShown = (page, want) => page.waitForFunction((t) => document.querySelector('.model-view').dataset.tokens === t, want.join(','), { timeout: 20000 });
+const tokensShown = (page, want) => page.waitForFunction((t) => document.querySelector('.model-view').dataset.tokens === t, want.join(','), { timeout: 60000 });
 const bars = (page) => page.$$eval('.next-token-bars li', (items) => items.map((li) => [li.querySelector('.next-token-text').textContent, li.querySelector('.next-token-p').textContent]));
 const expectedBars = (tokens, temperature = 0.8) => {
   node.llama.run(tokens);
@@ -99,7 +99,7 @@ test('a Llama folder by URL: typed ids, the core\'s bars, every head, Generate\'
   assert.deepEqual(opened, node.llama.headScenario(1, 3, { labels: tokens.map((t) => `<${t}>`) }));
   assert.ok(opened.attention.rotary);
   await page.click('.step-button[data-step="rotate"]');
-  await page.waitForSelector('figure[data-matrix="q_rotated"]', { timeout: 10000 });
+  await page.waitForSelector('figure[data-matrix="q_rotated"]', { timeout: 30000 });
   // the folder has no tokenizer.json: its 404, only
   assert.deepEqual(page.problems.filter((p) => !/404/.test(p)), []);
   assert.deepEqual(await violations(page), []);
@@ -124,7 +124,7 @@ test('a Llama folder picked from disk runs; a BERT folder with tokenizer.json re
   assert.ok(chips.includes('[MASK]'), 'special tokens show as themselves');
   // a folder the core refuses: its line under the controls, naming the field, the BERT kept
   await page.evaluate(() => { window.location.hash = '#model=made/relu/&text=1%2C2'; });
-  await page.waitForFunction(() => !document.querySelector('.model-status').hidden, null, { timeout: 20000 });
+  await page.waitForFunction(() => !document.querySelector('.model-status').hidden, null, { timeout: 60000 });
   assert.equal(await page.textContent('.model-status'), '"made/relu/": config.hidden_act: "relu", expected "silu" (the Llama family\'s SwiGLU); still showing "bert-words/"');
   assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 2 * 4);
   assert.equal(await page.$$eval('.model-thumb', (b) => b.length), 2 * 4);
@@ -143,7 +143,7 @@ test('a Llama folder with a byte-level tokenizer.json: its ids and special token
   const added = node.llama.generate(ids, 10, { temperature: 0.8, seed: 1 });
   await page.click('.model-generate button.primary');
   const want = `Hi 123!${node.tokenizer.continuation(ids, added)}`;
-  await page.waitForFunction((t) => document.querySelector('.model-text-field textarea').value === t, want, { timeout: 20000 });
+  await page.waitForFunction((t) => document.querySelector('.model-text-field textarea').value === t, want, { timeout: 60000 });
   // the model runs on the ids Generate drew, after the prompt's, marked as Generate's
   await tokensShown(page, [...ids, ...added]);
   const marked = await page.$$eval('.token-chip.generated', (c) => c.map((x) => Number(x.dataset.position)));

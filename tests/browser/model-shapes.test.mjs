@@ -107,7 +107,7 @@ test('nanoGPT\'s padded GPT-2 vocabulary: ids past the tokenizer\'s show as <503
   assert.equal(await page.textContent('.model-generate output'), '0.8', 'the slider starts at 0.8');
   await page.click('.model-generate button');
   const want = `To be${generated.map((id) => `<${id}>`).join('')}`;
-  await page.waitForFunction((want) => document.querySelector('.model-text-field textarea').value === want, want, { timeout: 20000 });
+  await page.waitForFunction((want) => document.querySelector('.model-text-field textarea').value === want, want, { timeout: 60000 });
   // the text read again: each <id> is that id once more, one chip, its own guesses after it
   await page.waitForFunction((n) => document.querySelectorAll('.token-chip').length === n, tokens.length + 10);
   assert.equal(await page.getAttribute('.model-view', 'data-tokens'), [...tokens, ...generated].join(','));

@@ -159,7 +159,7 @@ test('a config.json past 1 MiB is refused by its size before it is read, naming 
     closeSync(out);
     await page.evaluate(() => { document.querySelector('.model-status').hidden = true; });
     await page.setInputFiles('.model-source input[type="file"]', [model, config]);
-    await page.waitForFunction(() => !document.querySelector('.model-status').hidden, null, { timeout: 20000 });
+    await page.waitForFunction(() => !document.querySelector('.model-status').hidden, null, { timeout: 60000 });
     assert.equal(await status(page), `"text-gpt.safetensors": config.json: ${size} bytes exceed the limit of 1048576 (1 MiB); still showing text-gpt`, what);
     assert.equal(await page.textContent('.model-name'), 'Model: text-gpt', what);
     assert.equal(await thumbs(page), 8, what);

@@ -282,7 +282,7 @@ test('"Open this head in the playground": the core\'s scenario of layer 1, head 
   assert.deepEqual(await page.$$eval('#tokens .token-text', (t) => t.map((x) => x.textContent)), labels.map(tokenText));
   // q, k, v shows the head's biases beside its weights
   await page.click('.step-button[data-step="qkv"]');
-  await page.waitForSelector('figure[data-matrix="b_query"]', { timeout: 10000 });
+  await page.waitForSelector('figure[data-matrix="b_query"]', { timeout: 30000 });
   assert.ok(await page.$('figure[data-matrix="b_value"]'));
   await shot(page, 'model-head-in-playground');
   assert.deepEqual(page.problems, []);

@@ -99,7 +99,7 @@ test('stepping forward and back changes the step shown', async () => {
   await shot(page, 'page-step-masked');
   await page.click('#play');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
-  await page.waitForFunction(() => document.querySelector('#step-title').textContent.startsWith('weights'), null, { timeout: 8000 });
+  await page.waitForFunction(() => document.querySelector('#step-title').textContent.startsWith('weights'), null, { timeout: 30000 });
   await page.click('#play');
   assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
   assert.deepEqual(page.problems, []);

@@ -100,7 +100,7 @@ for (const where of ['make serve', 'a static host']) {
       received.length = 0;
       await page.evaluate(() => { document.querySelector('.model-status').hidden = true; });
       await page.evaluate((link) => { window.location.hash = `#model=${link}&text=To%20be`; }, link);
-      await page.waitForFunction(() => !document.querySelector('.model-status').hidden, null, { timeout: 20000 });
+      await page.waitForFunction(() => !document.querySelector('.model-status').hidden, null, { timeout: 60000 });
       assert.deepEqual(received, [], `${what}: the other origin received nothing`);
       assert.equal(await status(page), expected, what);
       assert.equal(await page.textContent('.model-name'), 'Model: text-gpt', what);
@@ -108,13 +108,13 @@ for (const where of ['make serve', 'a static host']) {
     // a redirect within the site: opened
     await page.evaluate(() => { window.location.hash = '#model=here/model.safetensors&text=To%20be'; });
     await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "here/model.safetensors"'
-      && document.querySelector('.model-view').dataset.state === 'ready', null, { timeout: 20000 });
+      && document.querySelector('.model-view').dataset.state === 'ready', null, { timeout: 60000 });
     assert.equal(await page.isHidden('.model-status'), true, await status(page));
     assert.deepEqual(received, []);
     await page.context().close();
     // embed.html's scenario file: stopped too, one line
     const embed = await openPage(browser, `${url}embed.html#scenario=away/scenario.json&view=both`);
-    await embed.waitForFunction(() => document.querySelector('attention-playground')?.dataset.state === 'error', null, { timeout: 20000 });
+    await embed.waitForFunction(() => document.querySelector('attention-playground')?.dataset.state === 'error', null, { timeout: 60000 });
     assert.deepEqual(received, [], 'a scenario file: the other origin received nothing');
     assert.match(await embed.evaluate(() => document.querySelector('attention-playground').shadowRoot.textContent),
       /scenario: cannot load "\/away\/scenario\.json" \(a network error, or a redirect to another origin\)/);

@@ -198,7 +198,7 @@ test('a text-gpt head opens in the playground: characters as tokens, its biases,
   }
   // q, k, v shows the biases beside their weights
   await page.evaluate(() => { location.hash = location.hash.replace(/step=\w+/, 'step=qkv'); });
-  await page.waitForSelector('figure[data-matrix="b_query"]', { timeout: 10000 });
+  await page.waitForSelector('figure[data-matrix="b_query"]', { timeout: 30000 });
   assert.ok(await page.$('figure[data-matrix="b_value"]'));
   await shot(page, 'training-text-head-in-playground');
   assert.deepEqual(page.problems, []);
@@ -207,7 +207,7 @@ test('a text-gpt head opens in the playground: characters as tokens, its biases,
 
 test('the lesson "Finishing the lecture": five rungs on one chart, what each adds and buys, their samples; any rung trains live', async () => {
   const page = await openPage(env.browser, `${env.url}#lesson=lecture`);
-  await page.waitForSelector('.lecture-rung', { timeout: 20000 });
+  await page.waitForSelector('.lecture-rung', { timeout: 60000 });
   assert.equal(await page.textContent('#lesson-title'), 'Finishing the lecture');
   assert.equal(await page.$$eval('.lecture-chart .series polyline', (l) => l.length), 5);
   const cards = await page.$$eval('.lecture-rung', (c) => c.map((x) => ({ id: x.dataset.rung, text: x.textContent, step: x.dataset.step })));
@@ -256,7 +256,7 @@ for (const look of [
     await page.screenshot({ path: join(root, 'tests', 'screenshots', `training-text-refused-${look.name}.png`) });
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
     await page.goto(`${env.url}#lesson=lecture`);
-    await page.waitForSelector('.lecture-rung', { timeout: 20000 });
+    await page.waitForSelector('.lecture-rung', { timeout: 60000 });
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
     await shot(page, `lesson-lecture-${look.name}`);
     assert.deepEqual(page.problems, []);

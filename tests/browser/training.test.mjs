@@ -18,7 +18,7 @@ async function trainingPage(hash = '#train=induction', options = {}) {
   const page = await openPage(env.browser, null, options);
   await countPageWork(page.context());
   await page.goto(`${env.url}${hash}`);
-  await page.waitForFunction(() => document.querySelector('.training')?.dataset.state === 'ready', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('.training')?.dataset.state === 'ready', null, { timeout: 60000 });
   return page;
 }
 
@@ -130,7 +130,7 @@ test('a trained head opens in the playground, its weights step by step', async (
   await page.click('#train-play');
   await page.click('.training-heads figure[data-matrix="attention-l1h0"]');
   await page.click('#train-open');
-  await page.waitForFunction(() => document.querySelector('#app').dataset.view === 'playground' && document.querySelector('#app').dataset.state === 'ready', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#app').dataset.view === 'playground' && document.querySelector('#app').dataset.state === 'ready', null, { timeout: 60000 });
   assert.match(await page.textContent('#title'), /^induction: layer 1, head 0 after \d+ steps$/);
   assert.match(await page.evaluate(() => location.hash), /file=1/);
   assert.match(await page.evaluate(() => location.hash), /step=weights/);
@@ -148,15 +148,15 @@ test('a training link that names no preset is replaced, with a notice', async ()
 
 test('the lesson "What attention learns": previous-token, then induction, then one layer, each trainable in place', async () => {
   const page = await openPage(env.browser, `${env.url}#lesson=learn`);
-  await page.waitForFunction(() => document.querySelector('#lesson .training')?.dataset.state === 'ready', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#lesson .training')?.dataset.state === 'ready', null, { timeout: 60000 });
   assert.match(await page.textContent('#lesson'), /Elhage et al\. \(2021\)/);
   assert.equal(await page.$eval('#train-preset', (s) => s.value), 'previous-token');
   await page.check('input[name="learn-stage"][value="induction"]');
-  await page.waitForFunction(() => document.querySelector('#train-preset')?.value === 'induction' && document.querySelector('#lesson .training')?.dataset.state === 'ready', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#train-preset')?.value === 'induction' && document.querySelector('#lesson .training')?.dataset.state === 'ready', null, { timeout: 60000 });
   assert.match(await page.textContent('#lesson'), /Olsson et al\. \(2022\)/);
   assert.match(await page.textContent('#lesson'), /phase change/);
   await page.check('input[name="learn-stage"][value="induction-one-layer"]');
-  await page.waitForFunction(() => document.querySelector('#train-preset')?.value === 'induction-one-layer', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('#train-preset')?.value === 'induction-one-layer', null, { timeout: 60000 });
   assert.match(await page.textContent('#lesson'), /one layer is not enough/);
   await shot(page, 'lesson-learn');
   assert.deepEqual(page.problems, []);
@@ -197,10 +197,10 @@ test('a run that diverges stops with the core\'s line and keeps its curves up to
     train: { steps: 300, lr: 9, weight_decay: 0.9 }, eval: { every: 5, batch: 64 } };
   await page.route('**/trainings/previous-token.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(diverging) }));
   await page.goto(`${env.url}#train=previous-token`);
-  await page.waitForFunction(() => document.querySelector('.training')?.dataset.state === 'ready', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('.training')?.dataset.state === 'ready', null, { timeout: 60000 });
   await page.selectOption('#train-speed', '0');
   await page.click('#train-play');
-  await page.waitForFunction(() => document.querySelector('.training').dataset.state === 'error', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('.training').dataset.state === 'error', null, { timeout: 60000 });
   const message = await page.textContent('#train-status');
   const step = Number(message.match(/^training diverged at step (\d+): /)?.[1]);
   assert.ok(step > 1, message);
@@ -220,7 +220,7 @@ test('a run that diverges stops with the core\'s line and keeps its curves up to
   await shot(page, 'training-diverged');
   // Reset starts the same file again from step 0, with no error left showing
   await page.click('#train-reset');
-  await page.waitForFunction(() => document.querySelector('.training').dataset.state === 'ready', null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('.training').dataset.state === 'ready', null, { timeout: 60000 });
   assert.match(await page.textContent('#train-status'), /^Step 0 of 300/);
   assert.equal(await page.$eval('#train-status', (p) => p.classList.contains('error')), false);
   assert.deepEqual(page.problems, []);
