@@ -169,6 +169,34 @@ test('a bad folder is one line naming the place, and the module is usable after'
   assert.equal(engine.heapInUse(), heap, 'a folder opened, run and disposed leaves nothing held');
 });
 
+test('a skipped buffer that declares 8 GiB is refused from its header, before its bytes are read', async () => {
+  // the audit's shard: llama-gqa's with each layer's rotary_emb.inv_freq declared [2^31 - 1] F32 after its
+  // data, served as a body of unknown size that would give zeros for ever; the page read it all before
+  const bytes = readFileSync(join(folderPath('llama-gqa'), 'model.safetensors'));
+  const n = Number(bytes.readBigUInt64LE(0));
+  const header = JSON.parse(bytes.subarray(8, 8 + n).toString('utf8'));
+  const data = bytes.length - 8 - n;
+  const declared = (2 ** 31 - 1) * 4;
+  header['model.layers.0.self_attn.rotary_emb.inv_freq'] = { dtype: 'F32', shape: [2 ** 31 - 1], data_offsets: [data, data + declared] };
+  const text = Buffer.from(JSON.stringify(header));
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64LE(BigInt(text.length));
+  const start = Buffer.concat([length, text, bytes.subarray(8 + n)]);
+  let given = 0;
+  const body = new ReadableStream({
+    pull(controller) {
+      const chunk = given === 0 ? start : new Uint8Array(1 << 20);
+      given += chunk.length;
+      controller.enqueue(new Uint8Array(chunk));
+    },
+  });
+  const folder = folderOf('llama-gqa', { files: [{ name: 'model.safetensors', source: new Response(body) }] });
+  const error = await open(folder).then(() => null, (e) => e);
+  assert.ok(error instanceof ModelError, `expected a ModelError, got ${error}`);
+  assert.equal(error.message, 'model.layers.0.self_attn.rotary_emb.inv_freq: 2147483647 numbers, beyond the 8 this skipped buffer may hold (config\'s head_dim 8)');
+  assert.ok(given < 64 << 20, `${given} bytes read before the refusal`);
+});
+
 test('every number crossing into the folder calls is checked: −1, 2³², NaN and a shard out of range are named', () => {
   const model = new engine.module.Model();
   const error = (text) => JSON.parse(text).error;
