@@ -71,7 +71,7 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
   const tensor_table table = c.family == model_family::bert ? bert_tensors(c, prefixed ? "bert." : "") : llama_tensors(c);
   std::map<std::string, const std::string*> found;  // canonical name -> the name the file used
   bool bias = false, head = false;
-  std::uint64_t parameters = 0;
+  std::uint64_t parameters = 0, skipped = 0;
   for (folder_shard& s : plan.shards)
     for (const safetensors_tensor& t : s.header.tensors) {
       folder_entry entry{t};
@@ -87,6 +87,10 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
         ATTENTION_CHECK(t.elements <= bound->numbers, tensor_place(t.name), ": ", t.elements,
                         " numbers, beyond the ", bound->numbers, " this skipped buffer may hold (config's ",
                         bound->why, ")");
+        skipped += t.elements;  // each ≤ d² ≤ 2^26 and at most 4,096 a shard, 256 shards: no overflow
+        ATTENTION_CHECK(skipped <= ignored_numbers_together(c), tensor_place(t.name), ": the skipped buffers reach ",
+                        skipped, " numbers with it, beyond the ", ignored_numbers_together(c),
+                        " the config's buffers hold together");
         s.tensors.push_back(entry);
         continue;
       }

@@ -106,9 +106,14 @@ std::optional<ignored_bound> ignored_tensor_bound(const family_config& c, const 
   const std::uint64_t d = c.embed;
   const std::string hidden = "hidden_size " + std::to_string(d);
   if (c.family == model_family::llama) {
-    if (starts(name, "model.layers.") && ends(name, ".self_attn.rotary_emb.inv_freq"))
-      return ignored_bound{c.head_dim, "head_dim " + std::to_string(c.head_dim)};  // r/2 frequencies, r ≤ head_dim
-    return std::nullopt;
+    // model.layers.<i>.self_attn.rotary_emb.inv_freq, i a layer of the config: one a layer, no more
+    const std::string prefix = "model.layers.", suffix = ".self_attn.rotary_emb.inv_freq";
+    if (!starts(name, prefix) || !ends(name, suffix) || name.size() <= prefix.size() + suffix.size()) return std::nullopt;
+    const std::string layer = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    if (layer.size() > 9 || (layer.size() > 1 && layer[0] == '0') ||
+        layer.find_first_not_of("0123456789") != std::string::npos || std::stoul(layer) >= c.layers)
+      return std::nullopt;
+    return ignored_bound{c.head_dim, "head_dim " + std::to_string(c.head_dim)};  // r/2 frequencies, r ≤ head_dim
   }
   for (const std::string P : {"bert.", ""}) {
     if (starts(name, P + "pooler.")) return ignored_bound{d * d, hidden + " squared"};
@@ -118,6 +123,13 @@ std::optional<ignored_bound> ignored_tensor_bound(const family_config& c, const 
   if (starts(name, "cls.seq_relationship.")) return ignored_bound{2 * d, "2 · " + hidden};
   if (name == "cls.predictions.decoder.bias") return ignored_bound{c.vocab, "vocab_size " + std::to_string(c.vocab)};
   return std::nullopt;
+}
+
+std::uint64_t ignored_numbers_together(const family_config& c) {
+  const std::uint64_t d = c.embed;
+  if (c.family == model_family::llama) return static_cast<std::uint64_t>(c.layers) * c.head_dim;
+  // the pooler's dense weight and bias, the next-sentence head's, position_ids, token_type_ids, the decoder's bias
+  return d * d + d + 2 * d + 2 + 2 * static_cast<std::uint64_t>(c.length) + c.vocab;
 }
 
 bool ignored_tensor(const family_config& c, const std::string& name) {

@@ -59,4 +59,9 @@ struct ignored_bound {
 };
 std::optional<ignored_bound> ignored_tensor_bound(const family_config& config, const std::string& name);
 
+// The most numbers all the ignored tensors of a folder hold together: each
+// buffer once (a pooler.* or cls.seq_relationship.* name may be anything,
+// so a header of 4,096 pooler-sized entries is refused by this sum).
+std::uint64_t ignored_numbers_together(const family_config& config);
+
 }  // namespace attention

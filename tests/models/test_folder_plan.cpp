@@ -168,3 +168,19 @@ TEST_CASE("a skipped tensor is bounded from the config, one number past its boun
   CHECK(with(small_bert(), "cls.predictions.decoder.bias", {6}) == "");
   CHECK_THAT(with(small_bert(), "cls.predictions.decoder.bias", {7}), Catch::Contains("(config's vocab_size 6)"));
 }
+
+TEST_CASE("the skipped buffers together are bounded: many pooler-sized names are refused", "[folder-plan]") {
+  // each pooler.* name within d², but 4 of them past what one pooler, one next-sentence
+  // head, position_ids, token_type_ids and the decoder's bias hold together (64 + 8 + 16 + 2 + 16 + 6 = 112)
+  auto f = small_bert();
+  for (int i = 0; i < 4; ++i) f.tensors.add("bert.pooler.x" + std::to_string(i), {8, 8});
+  CHECK(refusal(f) == "bert.pooler.x1: the skipped buffers reach 128 numbers with it, beyond the 112 the config's "
+                      "buffers hold together");
+  auto one = small_bert();
+  one.tensors.add("bert.pooler.dense.weight", {8, 8});
+  one.tensors.add("bert.pooler.dense.bias", {8});
+  one.tensors.add("cls.seq_relationship.weight", {2, 8});
+  one.tensors.add("cls.seq_relationship.bias", {2});
+  one.tensors.add("cls.predictions.decoder.bias", {6});
+  CHECK(refusal(one) == "");
+}

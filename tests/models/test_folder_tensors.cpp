@@ -23,7 +23,12 @@ TEST_CASE("the Llama family's tensors by name", "[folder-tensors]") {
   CHECK(t.tensors.at("lm_head.weight").need == tensor_need::optional);
   CHECK(t.tensors.at("model.layers.0.self_attn.v_proj.bias").need == tensor_need::required);
   CHECK(t.tensors.at("model.layers.0.self_attn.o_proj.bias").need == tensor_need::optional);
-  CHECK(ignored_tensor(c, "model.layers.3.self_attn.rotary_emb.inv_freq"));
+  CHECK(ignored_tensor(c, "model.layers.0.self_attn.rotary_emb.inv_freq"));
+  // a layer the config does not have, or not a layer's number, is no buffer to skip
+  for (const char* name : {"model.layers.1.self_attn.rotary_emb.inv_freq", "model.layers.00.self_attn.rotary_emb.inv_freq",
+                           "model.layers.x.self_attn.rotary_emb.inv_freq", "model.layers..self_attn.rotary_emb.inv_freq",
+                           "model.layers.0.a.self_attn.rotary_emb.inv_freq"})
+    CHECK_FALSE(ignored_tensor(c, name));
   CHECK_FALSE(ignored_tensor(c, "bert.pooler.dense.weight"));
 }
 
