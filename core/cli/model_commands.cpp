@@ -9,6 +9,7 @@
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
 #include "formats/limits.hpp"
+#include "formats/regular_file.hpp"
 #include "models/hf_config.hpp"
 #include "models/model_stream.hpp"
 #include "models/model_trace.hpp"
@@ -28,9 +29,7 @@ gpt_model open_model(const std::string& path, std::string_view first, std::istre
 model_overrides overrides_of(const arguments& a) {
   const std::string* path = a.option("--config");
   if (path == nullptr) return {};
-  std::error_code ignored;
-  ATTENTION_CHECK(!std::filesystem::is_directory(*path, ignored), "--config: ", quote(*path),
-                  ": a directory, not a config.json");
+  regular_file_size(*path, "--config: " + quote(*path), "a config.json");  // a FIFO would block the open below
   std::ifstream file(*path, std::ios::binary);
   ATTENTION_CHECK(file.is_open(), quote(*path), ": cannot open");
   std::string text;

@@ -3,6 +3,8 @@
 // refused with its own line (tests/fuzz/model/hostile.json) by each command.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -97,7 +99,11 @@ TEST_CASE("a Hugging Face config.json beside the file, given by --config", "[mod
         "config.model_type: \"gpt_neox\" is not \"gpt2\"; only GPT-2's architecture is read (no rotary positions, "
         "RMSNorm or grouped queries)\n");
   fs::remove(path);
-  CHECK(cli({"validate", model("hf-f32"), "--config", path}).err == "\"" + path + "\": cannot open\n");
+  CHECK(cli({"validate", model("hf-f32"), "--config", path}).err == "--config: \"" + path + "\": missing (a config.json)\n");
+  // a FIFO is named before the open, which would wait for a writer for ever
+  REQUIRE(mkfifo(path.c_str(), 0600) == 0);
+  CHECK(cli({"validate", model("hf-f32"), "--config", path}).err == "--config: \"" + path + "\": a FIFO (named pipe), not a config.json\n");
+  fs::remove(path);
 }
 
 TEST_CASE("every hostile model file is refused with its own line by each command", "[model-commands]") {
