@@ -109,7 +109,7 @@ export function filesPlace(files, name = null) {
   // the CLI refuses what is not a regular file.
   const get = (n) => {
     const file = byName.has(n) ? byName.get(n) : null;
-    if (file?.size === 0) throw new ModelError(`${n}: 0 bytes; an empty file, or not a regular file (a FIFO, a socket or a device)`);
+    if (file?.size === 0) throw new ModelError(`${quoteText(n, 80)}: 0 bytes; an empty file, or not a regular file (a FIFO, a socket or a device)`);
     return file;
   };
   return {
