@@ -35,11 +35,16 @@ export class ModelWorker {
   async fetchFor({ key, href, label }) {
     try {
       const response = await fetchModel(href, { label });
+      if (this.stopped) {  // terminated while the response was on its way: nobody will read it
+        response.body?.cancel().catch(() => {});
+        return;
+      }
       const { port1, port2 } = new MessageChannel();
       const body = sendBody(response, port1, () => this.bodies.delete(body));
       this.bodies.add(body);
       this.worker.postMessage({ fetched: key, port: port2, headers: body.headers }, [port2]);
     } catch (error) {
+      if (this.stopped) return;
       const message = error instanceof ModelError ? error.message : `internal error in the model's fetch: ${error?.message ?? error}`;
       this.worker.postMessage({ fetched: key, error: message });
     }
@@ -99,6 +104,7 @@ export class ModelWorker {
   close() { return this.request({ type: 'close' }); }
 
   terminate() {
+    this.stopped = true;
     this.worker.terminate();
     for (const body of [...this.bodies]) body.cancel();
     for (const request of this.waiting.values()) request.reject(new ModelError('model: the worker was stopped'));
