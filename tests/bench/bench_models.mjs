@@ -109,7 +109,7 @@ const f = (n, d = 1) => n.toFixed(d);
 const mb = (n) => `${(n / 1e6).toFixed(0)} MB`;
 const pct = (x) => (x === null ? '—' : `${(100 * x).toFixed(0)}%`);
 const table = [
-  `Measured ${results.date.slice(0, 10)} on ${machine}; \`make bench\`. A GPT-2-small-shaped model (12 layers, d 768, 12 heads, V 50257, tied; ${(native.parameters / 1e6).toFixed(1)}M parameters, ${mb(fileBytes)} as F32), written by \`torch_model.py random --attn-scale 1\` (every Linear weight N(0, 0.02), as GPT-2 initialises them), on ${T} tokens: ${f(flop / 1e9, 1)} GFLOP a forward (multiply-adds counted from the shapes, every attention cell masked or not; median of ${runs} runs).`,
+  `Measured ${results.date.slice(0, 10)} on ${machine}; \`make bench\`. A GPT-2-small-shaped model (12 layers, d 768, 12 heads, V 50257, tied; ${(native.parameters / 1e6).toFixed(1)}M parameters, ${mb(fileBytes)} as F32), written by \`gpt_file.py random --attn-scale 1\` (every Linear weight N(0, 0.02), as GPT-2 initialises them), on ${T} tokens: ${f(flop / 1e9, 1)} GFLOP a forward (multiply-adds counted from the shapes, every attention cell masked or not; median of ${runs} runs).`,
   '',
   describePeaks(peaks),
   '',

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""`make bench`: PyTorch one thread on a model file's GPT forward (torch_model.py's
-reader and forward, the oracle's own code) over T tokens; JSON on stdout.
+"""`make bench`: PyTorch one thread on a model file's GPT forward (gpt_file.py's
+reader and forward, as a PyTorch user writes it) over T tokens; JSON on stdout.
 
     /usr/bin/python3 tests/bench/bench_torch_model.py MODEL.safetensors [T] [RUNS]
 """
@@ -12,7 +12,7 @@ import time
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import torch_model  # noqa: E402  (the copy beside this file: tests never read ../shared)
+import gpt_file  # noqa: E402  (beside this file)
 
 
 def main(argv):
@@ -21,15 +21,15 @@ def main(argv):
     runs = int(argv[2]) if len(argv) > 2 else 5
     torch.set_num_threads(1)
     start = time.perf_counter()
-    model = torch_model.Model(*torch_model.read_safetensors(path))
+    model = gpt_file.read(path)
     load_ms = (time.perf_counter() - start) * 1000
     tokens = [(t * 7919 + 13) % model.V for t in range(T)]
     with torch.no_grad():
-        torch_model.forward(model, tokens)  # warm
+        gpt_file.forward(model, tokens)  # warm
         times = []
         for _ in range(runs):
             start = time.perf_counter()
-            torch_model.forward(model, tokens)
+            gpt_file.forward(model, tokens)
             times.append((time.perf_counter() - start) * 1000)
     print(json.dumps({"torch": torch.__version__, "threads": torch.get_num_threads(), "load_ms": load_ms,
                       "forward_ms": times}))

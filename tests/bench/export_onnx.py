@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""`make bench`'s peer: a GPT model file (torch_model.py's reader, so the very same weights) exported
+"""`make bench`'s peer: a GPT model file (gpt_file.py's reader, so the very same weights) exported
 as ONNX with torch.onnx.export, for ONNX Runtime Web to run the forward the Model view needs.
 
     /usr/bin/python3 tests/bench/export_onnx.py MODEL.safetensors OUT.onnx [T]
@@ -7,7 +7,7 @@ as ONNX with torch.onnx.export, for ONNX Runtime Web to run the forward the Mode
 The graph takes `tokens` (int64 [T], T fixed, 128 by default) and gives `logits` ([T, V]: after
 every position, as the core computes them for the guesses after every position) and `attention`
 ([L, H, T, T]: every head's weights, as the Model view draws them). It is GPT-2's forward as a
-PyTorch user writes it (torch_model.forward, with the heads batched): LayerNormalization (opset 17),
+PyTorch user writes it (gpt_file.forward, with the heads batched): LayerNormalization (opset 17),
 the causal mask as -inf before the softmax, GELU in its tanh form, the tied unembedding read as
 wte itself (F.linear on [T, d] exports as Gemm with transB, so the 154 MB matrix is stored once).
 torch.onnx.export serializes the graph itself; the `onnx` Python package is not needed.
@@ -20,14 +20,14 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import torch_model  # noqa: E402  (the copy beside this file)
+import gpt_file  # noqa: E402  (beside this file)
 
 
 class Forward(torch.nn.Module):
     def __init__(self, m, T):
         super().__init__()
         self.d, self.H, self.L = m.d, m.n_head, m.layers
-        self.act = torch_model.ACTIVATIONS[m.activation]
+        self.act = gpt_file.ACTIVATIONS[m.activation]
         P = torch.nn.Parameter
         self.wte = P(m.wte, requires_grad=False)               # [V, d], also the unembedding when tied
         self.wpe = P(m.wpe[:T].clone(), requires_grad=False)   # [T, d]
@@ -78,21 +78,21 @@ def main(argv):
     torch.set_num_threads(1)
     T = int(argv[2]) if len(argv) > 2 else 128
     start = time.perf_counter()
-    m = torch_model.Model(*torch_model.read_safetensors(argv[0]))
+    m = gpt_file.read(argv[0])
     tokens = [(t * 7919 + 13) % m.V for t in range(T)]
     net = Forward(m, T).eval()
     with torch.no_grad():
         logits, attention = net(torch.tensor(tokens))
-        ref_logits, ref_attention, _ = torch_model.forward(m, tokens)
+        ref_logits, ref_attention = gpt_file.forward(m, tokens)
         # the exported module is the oracle's forward, heads batched: the same numbers
         diff = max((logits - ref_logits).abs().max().item(), (attention - ref_attention).abs().max().item())
         if diff > 1e-4:
-            print(f"{argv[0]}: the exported forward differs from torch_model.forward by {diff}", file=sys.stderr)
+            print(f"{argv[0]}: the exported forward differs from gpt_file.forward by {diff}", file=sys.stderr)
             return 1
         torch.onnx.export(net, (torch.tensor(tokens),), argv[1], input_names=["tokens"],
                           output_names=["logits", "attention"], opset_version=17, do_constant_folding=True)
     print(f"exported {argv[1]} in {time.perf_counter() - start:.1f} s "
-          f"(PyTorch {torch.__version__}; its forward within {diff:.1e} of torch_model.forward)", file=sys.stderr)
+          f"(PyTorch {torch.__version__}; its forward within {diff:.1e} of gpt_file.forward)", file=sys.stderr)
     return 0
 
 

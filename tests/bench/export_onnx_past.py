@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""`make bench`'s peer for cached generation: a GPT model file (torch_model.py's reader, the very
+"""`make bench`'s peer for cached generation: a GPT model file (gpt_file.py's reader, the very
 same weights) exported as ONNX with torch.onnx.export, one step of generation with a key/value
 cache, as a PyTorch user exports GPT-2 for ONNX Runtime (past keys and values in, presents out).
 
@@ -21,7 +21,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import export_onnx  # noqa: E402  (beside this file)
-import torch_model  # noqa: E402
+import gpt_file  # noqa: E402
 
 
 class Step(export_onnx.Forward):
@@ -65,7 +65,7 @@ def main(argv):
         return 64
     torch.set_num_threads(1)
     start = time.perf_counter()
-    m = torch_model.Model(*torch_model.read_safetensors(argv[0]))
+    m = gpt_file.read(argv[0])
     net = Step(m).eval()
     L, H, hs = m.layers, m.n_head, m.d // m.n_head
     T = 16
@@ -75,10 +75,10 @@ def main(argv):
         empty = torch.zeros(L, H, 0, hs)
         _, keys, values = net(torch.tensor(tokens[:T]), torch.arange(T), empty, empty)
         logits, _, _ = net(torch.tensor(tokens[T:]), torch.tensor([T]), keys, values)
-        ref_logits, _, _ = torch_model.forward(m, tokens)
+        ref_logits, _ = gpt_file.forward(m, tokens)
         diff = (logits[0] - ref_logits[-1]).abs().max().item()
         if diff > 1e-4:
-            print(f"{argv[0]}: the cached step differs from torch_model.forward by {diff}", file=sys.stderr)
+            print(f"{argv[0]}: the cached step differs from gpt_file.forward by {diff}", file=sys.stderr)
             return 1
         names = ["tokens", "positions", "past_keys", "past_values"]
         torch.onnx.export(net, (torch.tensor(tokens[T:]), torch.tensor([T]), keys, values), argv[1],
@@ -88,7 +88,7 @@ def main(argv):
                                         "present_values": {2: "P+S"}},
                           opset_version=17, do_constant_folding=True)
     print(f"exported {argv[1]} in {time.perf_counter() - start:.1f} s "
-          f"(PyTorch {torch.__version__}; a cached step within {diff:.1e} of torch_model.forward)", file=sys.stderr)
+          f"(PyTorch {torch.__version__}; a cached step within {diff:.1e} of gpt_file.forward)", file=sys.stderr)
     return 0
 
 
