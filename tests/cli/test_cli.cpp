@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include "cli/cli.hpp"
@@ -71,6 +74,98 @@ TEST_CASE("usage errors exit 64 with the usage text", "[cli]") {
   CHECK(cli({"validate", "x.json", "--model", "m.safetensors"}).code == 64);
   CHECK(cli({"train", "x.json", "--modle", "m.safetensors"}).code == 64);
   CHECK(cli({"train", "x.json", "--model"}).code == 64);
+}
+
+namespace {
+// The usage text as the CLI prints it with no arguments.
+std::string usage_text() { return cli({}).err; }
+
+// The source of core/cli/, every .cpp file, for what the code can return.
+std::string cli_sources() {
+  namespace fs = std::filesystem;
+  std::string all;
+  for (const auto& entry : fs::directory_iterator(test_support::tests_dir() + "/../core/cli"))
+    if (entry.path().extension() == ".cpp") all += test_support::read_text(entry.path().string());
+  return all;
+}
+
+std::set<int> matches_of(const std::string& text, const std::regex& pattern) {
+  std::set<int> found;
+  for (auto m = std::sregex_iterator(text.begin(), text.end(), pattern); m != std::sregex_iterator(); ++m)
+    found.insert(std::stoi((*m)[1].str()));
+  return found;
+}
+
+// The usage's entries by command: the line "  model FILE …" and the lines
+// indented further below it, up to the next entry or section.
+std::multimap<std::string, std::string> usage_entries(const std::string& usage) {
+  std::multimap<std::string, std::string> entries;
+  std::istringstream lines(usage);
+  std::string line, command;
+  bool in_commands = false;
+  while (std::getline(lines, line)) {
+    if (line == "commands:") in_commands = true;
+    else if (line.empty() || line.back() == ':') in_commands = false;
+    else if (in_commands && line.rfind("  ", 0) == 0 && line[2] != ' ') command = line.substr(2, line.find(' ', 2) - 2);
+    if (in_commands && !command.empty() && line != "commands:") entries.emplace(command, line);
+  }
+  return entries;
+}
+}  // namespace
+
+TEST_CASE("the usage names every exit code the CLI returns, and no other", "[cli]") {
+  const std::string usage = usage_text();
+  const std::string section = usage.substr(usage.find("\nexit codes:\n"));
+  const std::set<int> listed = matches_of(section, std::regex("\n  ([0-9]+) "));
+  const std::set<int> returned = matches_of(cli_sources(), std::regex("return ([0-9]+);"));
+  CHECK(returned == std::set<int>{0, 2, 64, 74});  // the sources are read: a new code shows up here
+  CHECK(listed == returned);
+  // and each is what the CLI exits with where the usage says
+  CHECK(cli({"validate", "-"}, valid).code == 0);
+  CHECK(cli({"validate", "-"}, "not json").code == 2);
+  CHECK(cli({"trace"}).code == 64);
+}
+
+TEST_CASE("the usage lists every command with every option it takes", "[cli]") {
+  // what each command takes, as core/cli/arguments.cpp's table says
+  const std::string table = test_support::read_text(test_support::tests_dir() + "/../core/cli/arguments.cpp");
+  const std::regex row("\\{\"([a-z]+)\", \\{([^{}]*)\\}\\}");
+  std::map<std::string, std::set<std::string>> takes;
+  for (auto m = std::sregex_iterator(table.begin(), table.end(), row); m != std::sregex_iterator(); ++m) {
+    const std::string options = (*m)[2].str();
+    const std::regex option("\"(--[a-z-]+)\"");
+    auto& set = takes[(*m)[1].str()];
+    for (auto o = std::sregex_iterator(options.begin(), options.end(), option); o != std::sregex_iterator(); ++o)
+      set.insert((*o)[1].str());
+  }
+  REQUIRE(takes.size() >= 6);
+  const auto entries = usage_entries(usage_text());
+  for (const auto& [command, options] : takes) {
+    INFO("command " << command);
+    const auto [first, last] = entries.equal_range(command);
+    REQUIRE(first != last);
+    // the synopsis: the entry's lines that start with the command or with "[" ("       [--heads …")
+    std::string text, synopsis;
+    for (auto e = first; e != last; ++e) {
+      text += e->second + "\n";
+      const std::string trimmed = e->second.substr(e->second.find_first_not_of(' '));
+      if (trimmed.rfind(command + " ", 0) == 0 || trimmed[0] == '[') synopsis += trimmed + "\n";
+    }
+    for (const std::string& option : options) {
+      INFO("option " << option << " in\n" << synopsis);
+      CHECK(synopsis.find(option + " ") != std::string::npos);
+    }
+    // and every option the entry names is one the command takes
+    const std::regex named("(--[a-z][a-z-]*)");
+    for (auto o = std::sregex_iterator(text.begin(), text.end(), named); o != std::sregex_iterator(); ++o) {
+      INFO("named " << (*o)[1].str());
+      CHECK(options.count((*o)[1].str()) == 1);
+    }
+  }
+  for (const auto& [command, line] : entries) {
+    INFO(line);
+    CHECK(takes.count(command) == 1);
+  }
 }
 
 TEST_CASE("train --model: a path that cannot be written fails before any training", "[cli]") {
