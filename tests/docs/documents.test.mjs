@@ -276,3 +276,15 @@ test('user documents speak of the product: no process words, no dates, no test p
   const problems = users.flatMap((path) => show(path, processProblems(path, readFileSync(join(root, path), 'utf8'))));
   assert.deepEqual(problems, []);
 });
+
+test('CITATION.cff and CHANGELOG.md name the version VERSION holds, and MIT as LICENSE does', () => {
+  const version = readFileSync(join(root, 'VERSION'), 'utf8').trim();
+  const citation = readFileSync(join(root, 'CITATION.cff'), 'utf8');
+  assert.match(citation, /^cff-version: 1\.2\.0$/m);
+  assert.equal(/^version: "?([^"\n]+)"?$/m.exec(citation)?.[1], version, 'CITATION.cff: version');
+  assert.ok(readFileSync(join(root, 'LICENSE'), 'utf8').startsWith('MIT License'));
+  assert.match(citation, /^license: MIT$/m);
+  const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8');
+  assert.match(changelog, /^## Unreleased$/m);
+  assert.ok(new RegExp(`^## ${version.replace(/\./g, '\\.')} - \\d{4}-\\d\\d-\\d\\d$`, 'm').test(changelog), `CHANGELOG.md: a section for ${version}`);
+});
