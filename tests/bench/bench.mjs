@@ -1,13 +1,14 @@
 // `make bench`: how fast the core, the wasm build and the page are, side by
 // side in one run, against the budgets. Writes tests/bench/results.json and
-// the table between the bench markers of README.md.
+// the table between the bench markers of docs/benchmarks.md.
 //   node tests/bench/bench.mjs NATIVE_BENCH_BINARY
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { hostSite, launch, openPage, root, serve, siteDir } from '../browser/browser.mjs';
 import { scenarioText } from './scenario.js';
+import { writeBlock } from './report.mjs';
 
 const nativeBinary = process.argv[2] ?? join(root, 'build', 'native', 'attention-bench');
 const sizes = [1, 8].flatMap((heads) => [8, 64, 256, 512].map((T) => ({ B: 1, T, C: 128, heads })));
@@ -158,13 +159,7 @@ const table = [
   '| --- | --- | --- |',
   ...budgets.map((b) => `| ${b.budget} | ${b.unit === '' ? `largest difference ${b.value.toExponential(1)}` : `${f(b.value, b.unit === '×' ? 2 : 1)} ${b.unit}`} | ${b.met ? 'yes' : '**no**'} |`),
 ];
-const readmePath = join(root, 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const start = '<!-- bench:start -->';
-const end = '<!-- bench:end -->';
-if (readme.includes(start) && readme.includes(end)) {
-  writeFileSync(readmePath, readme.slice(0, readme.indexOf(start) + start.length) + '\n' + table.join('\n') + '\n' + readme.slice(readme.indexOf(end)));
-}
+writeBlock('bench', table.join('\n'));
 console.log(table.join('\n'));
 if (!budgets.every((b) => b.met)) {
   console.error('bench: a budget is missed (see the table)');

@@ -3,19 +3,20 @@
 // 1, four layers with an MLP, batch 256, T 64 on literature.txt): its step
 // count is raised until `attention-cli validate` refuses it (naming
 // train.steps), and the last accepted file is trained natively with
-// `attention-cli train`. Its CPU time must stay within the README's
+// `attention-cli train`. Its CPU time must stay within the benchmark page's
 // whole-run limit (limits::training::run_seconds, 120 s) plus 25%: the time
 // model (core/formats/training_cost.cpp) is meant to estimate at or above
-// the real run. Writes tests/bench/at-limit-results.json and the README's
+// the real run. Writes tests/bench/at-limit-results.json and the benchmark page's
 // line between <!-- bench-at-limit:start --> and <!-- bench-at-limit:end -->.
 //
 //   node tests/bench/bench_at_limit.mjs [build/native/attention-cli]
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { root } from '../browser/browser.mjs';
+import { writeBlock } from './report.mjs';
 
 const cli = process.argv[2] ?? join(root, 'build', 'native', 'attention-cli');
 const limitSeconds = 120;  // limits::training::run_seconds
@@ -67,10 +68,7 @@ console.log(JSON.stringify(result, null, 1));
 writeFileSync(join(root, 'tests', 'bench', 'at-limit-results.json'), `${JSON.stringify(result, null, 1)}\n`);
 
 const line = `The longest accepted run (embed 1, 4 layers with an MLP, batch 256, \`T\` 64 on \`literature.txt\`, ${lo} steps; ${lo + 1} are refused naming \`train.steps\`) took ${user.toFixed(1)} s of one core natively (${wall.toFixed(0)} s wall on the shared machine; limit ${limitSeconds} s, budget ${budgetSeconds} s).`;
-const readme = join(root, 'README.md');
-const text = readFileSync(readme, 'utf8');
-const marked = /<!-- bench-at-limit:start -->[\s\S]*?<!-- bench-at-limit:end -->/;
-if (marked.test(text)) writeFileSync(readme, text.replace(marked, `<!-- bench-at-limit:start -->${line}<!-- bench-at-limit:end -->`));
+writeBlock('bench-at-limit', line, { inline: true });
 if (!result.met) {
   console.error(`missed: the run at the limit took ${user} s, beyond the budget of ${budgetSeconds} s`);
   process.exit(1);

@@ -13,7 +13,7 @@
 // SmolLM2's wasm GFLOP/s ≥ 90% of GPT-2's in the same rounds, SmolLM2 opened
 // in the page in < 3 s, Qwen2.5's peak wasm memory ≤ 1.3 × its file; Qwen2.5's
 // forward time reported. Adds `families` to tests/bench/model-results.json
-// and writes the README's table between <!-- bench-families:… --> markers.
+// and writes the benchmark page's table between <!-- bench-families:… --> markers.
 //   node tests/bench/bench_families.mjs [FAMILIES_BENCH] [NATIVE_BENCH] [--rounds N] [--native-only]
 // (--native-only: the native rounds printed alone, nothing written)
 import { execFileSync } from 'node:child_process';
@@ -26,6 +26,7 @@ import { benchDir, gpt2SmallFile } from './gpt2-small.mjs';
 import { ensureFolder, shapes } from './make_hf_folder.mjs';
 import { readPeaks } from './peaks.mjs';
 import { median, percentile } from './view-keystrokes.mjs';
+import { writeBlock } from './report.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -142,7 +143,7 @@ const mb = (n) => `${f(n / 1e6)} MB`;
 const pct = (x) => `${f(100 * x)}%`;
 const names = { gpt2: 'GPT-2-small-shaped file (F32)', smollm2: 'SmolLM2-135M-shaped folder (BF16)', qwen2: 'Qwen2.5-0.5B-shaped folder (BF16)' };
 const table = [
-  `Measured ${families.date.slice(0, 16).replace('T', ' ')} UTC on ${machine}, load average ${loadBefore[0]} before and ${loadAfter[0]} after (1 minute; the machine is shared); \`make bench\`. Three models on the same ${T} tokens: the GPT-2-small-shaped file above, and two Hugging Face folders with random BF16 weights written at bench time by \`tests/bench/make_hf_folder.mjs\` (N(0, 0.02), seeded): SmolLM2-135M's shape (${shapes['smollm2-135m'].num_hidden_layers} layers, d ${shapes['smollm2-135m'].hidden_size}, ${shapes['smollm2-135m'].num_attention_heads} heads sharing ${shapes['smollm2-135m'].num_key_value_heads} key/value heads, SwiGLU ${shapes['smollm2-135m'].intermediate_size}, V ${shapes['smollm2-135m'].vocab_size}, tied) and Qwen2.5-0.5B's (${shapes['qwen2.5-0.5b'].num_hidden_layers} layers, d ${shapes['qwen2.5-0.5b'].hidden_size}, ${shapes['qwen2.5-0.5b'].num_attention_heads} heads sharing ${shapes['qwen2.5-0.5b'].num_key_value_heads}, SwiGLU ${shapes['qwen2.5-0.5b'].intermediate_size}, V ${shapes['qwen2.5-0.5b'].vocab_size}, tied, q/k/v biases). GFLOP counted from each block's shapes (\`tests/bench/forward_work.hpp\`): q, k and v (k and v for the shared key/value heads only), the projection, the MLP (SwiGLU's gate, up and down: three products), every query head's T × T scores and weighted sums (masked cells too), one unembedding; norms, the rotation, softmax and activations are not counted. Natively \`forward()\` alone, the three in ${rounds} alternating rounds in one process; in wasm \`run()\` through the engine's model worker (the forward, every head's attention, the guesses after every position), GPT-2 and SmolLM2 in ${rounds} alternating rounds in one tab, then Qwen2.5 alone (${qwenRounds} runs); medians.`,
+  `Measured ${families.date.slice(0, 16).replace('T', ' ')} UTC on ${machine}, load average ${loadBefore[0]} before and ${loadAfter[0]} after (1 minute; the machine is shared); \`make bench\`. Three models on the same ${T} tokens: the GPT-2-small-shaped file above, and two Hugging Face folders with random BF16 weights written at bench time by \`make_hf_folder.mjs\` (N(0, 0.02), seeded): SmolLM2-135M's shape (${shapes['smollm2-135m'].num_hidden_layers} layers, d ${shapes['smollm2-135m'].hidden_size}, ${shapes['smollm2-135m'].num_attention_heads} heads sharing ${shapes['smollm2-135m'].num_key_value_heads} key/value heads, SwiGLU ${shapes['smollm2-135m'].intermediate_size}, V ${shapes['smollm2-135m'].vocab_size}, tied) and Qwen2.5-0.5B's (${shapes['qwen2.5-0.5b'].num_hidden_layers} layers, d ${shapes['qwen2.5-0.5b'].hidden_size}, ${shapes['qwen2.5-0.5b'].num_attention_heads} heads sharing ${shapes['qwen2.5-0.5b'].num_key_value_heads}, SwiGLU ${shapes['qwen2.5-0.5b'].intermediate_size}, V ${shapes['qwen2.5-0.5b'].vocab_size}, tied, q/k/v biases). GFLOP counted from each block's shapes (\`forward_work.hpp\`): q, k and v (k and v for the shared key/value heads only), the projection, the MLP (SwiGLU's gate, up and down: three products), every query head's T × T scores and weighted sums (masked cells too), one unembedding; norms, the rotation, softmax and activations are not counted. Natively \`forward()\` alone, the three in ${rounds} alternating rounds in one process; in wasm \`run()\` through the engine's model worker (the forward, every head's attention, the guesses after every position), GPT-2 and SmolLM2 in ${rounds} alternating rounds in one tab, then Qwen2.5 alone (${qwenRounds} runs); medians.`,
   '',
   '| forward on 128 tokens | GFLOP | native ms | native GFLOP/s | wasm ms | wasm GFLOP/s | of the SIMD128 peak | opened in the page | wasm memory at its peak / file |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -154,13 +155,7 @@ const table = [
   '| --- | --- | --- |',
   ...budgets.map((b) => `| ${b.budget} | ${b.value} | ${b.met ? 'yes' : '**no**'} |`),
 ];
-const readmePath = join(root, 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const start = '<!-- bench-families:start -->';
-const end = '<!-- bench-families:end -->';
-if (readme.includes(start) && readme.includes(end)) {
-  writeFileSync(readmePath, readme.slice(0, readme.indexOf(start) + start.length) + '\n' + table.join('\n') + '\n' + readme.slice(readme.indexOf(end)));
-}
+writeBlock('bench-families', table.join('\n'));
 console.log(table.join('\n'));
 if (families.problems.length) {
   console.error('bench: the page reported problems (above)');

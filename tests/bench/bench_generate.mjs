@@ -24,7 +24,7 @@
 // GPT-2-small-shaped file and the SmolLM2-shaped folder in BF16): the
 // weights' products' share and the rate they read the weights at, the heads
 // over the cache, the rest.
-// Adds `generate` to tests/bench/model-results.json and writes the README's
+// Adds `generate` to tests/bench/model-results.json and writes the benchmark page's
 // table between <!-- bench-generate:… --> markers.
 //   node tests/bench/bench_generate.mjs [MODEL_SPLIT] [--rounds N] [--new N] [--models gpt2,text-gpt,smollm2-bf16,smollm2-f32]
 import { execFileSync } from 'node:child_process';
@@ -36,6 +36,7 @@ import { hostSite, launch, openPage, root, serve } from '../browser/browser.mjs'
 import { benchDir, gpt2SmallFile } from './gpt2-small.mjs';
 import { ensureFolder } from './make_hf_folder.mjs';
 import { median } from './view-keystrokes.mjs';
+import { writeBlock } from './report.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -202,7 +203,7 @@ writeFileSync(resultsPath, JSON.stringify(results, null, 2) + '\n');
 
 const peer = models.find((m) => m.peer);
 const table = [
-  `Measured ${generate.date.slice(0, 16).replace('T', ' ')} UTC on ${machine}, load average ${loadBefore[0]} before and ${loadAfter[0]} after (1 minute; the machine is shared); \`make bench\` (\`tests/bench/bench_generate.mjs\`). In one tab, each model opened through the engine's model worker as the Model view opens it; Generate (temperature 1, seed 42) after a prompt of ${promptLength} tokens (the model's context if shorter), ${count} new tokens against 1 in each of ${rounds} rounds, the model alone in the tab as the Model view runs it: the new tokens' rate (the median), the prompt's time taken out. The memory bound: every new token reads every weight once, so one thread's read bandwidth (a plain wasm SIMD128 loop summing an array as large as the weights, the median of 7 reads) over the weights' bytes. The bandwidth is read before the first round and after each, and each round is judged against the faster of the two readings beside it (this shared machine's bandwidth moves by 10-15% from minute to minute, more than a run's rounds do): "of the bound" is the median of the rounds' shares, their range beside it; the bandwidth and bound shown are the median of the rounds'.`,
+  `Measured ${generate.date.slice(0, 16).replace('T', ' ')} UTC on ${machine}, load average ${loadBefore[0]} before and ${loadAfter[0]} after (1 minute; the machine is shared); \`make bench\` (\`bench_generate.mjs\`). In one tab, each model opened through the engine's model worker as the Model view opens it; Generate (temperature 1, seed 42) after a prompt of ${promptLength} tokens (the model's context if shorter), ${count} new tokens against 1 in each of ${rounds} rounds, the model alone in the tab as the Model view runs it: the new tokens' rate (the median), the prompt's time taken out. The memory bound: every new token reads every weight once, so one thread's read bandwidth (a plain wasm SIMD128 loop summing an array as large as the weights, the median of 7 reads) over the weights' bytes. The bandwidth is read before the first round and after each, and each round is judged against the faster of the two readings beside it (this shared machine's bandwidth moves by 10-15% from minute to minute, more than a run's rounds do): "of the bound" is the median of the rounds' shares, their range beside it; the bandwidth and bound shown are the median of the rounds'.`,
   '',
   '| model | weights | read bandwidth | bound | Generate | of the bound |',
   '| --- | --- | --- | --- | --- | --- |',
@@ -210,7 +211,7 @@ const table = [
   ...(peer ? [`| the same, ours in rounds alternating with ONNX Runtime Web's in the tab | ${mb(peer.weight_bytes)} | ${f(peer.gbps)} GB/s | ${f(peer.bound_tokens_per_s)} tokens/s | ${f(peer.peer_tokens_per_s, 2)} tokens/s | ${pct(peer.peer_of_bound)} |`,
                `| the same GPT-2-small-shaped weights in ONNX Runtime Web ${ortVersion} with its cache, those rounds | ${mb(peer.weight_bytes)} | ${f(peer.gbps)} GB/s | ${f(peer.bound_tokens_per_s)} tokens/s | ${f(peer.theirs_tokens_per_s, 2)} tokens/s | ${pct(peer.theirs_of_bound)} |`] : []),
   '',
-  ...(peer ? [`ONNX Runtime Web ${ortVersion} (its wasm backend, one thread, SIMD, graph optimisations on) runs the weights exported with past keys and values as inputs and the presents as outputs (\`tests/bench/export_onnx_past.py\`, \`torch.onnx.export\`): the prompt as one step (${f(median(peer.theirs.map((t) => t.prompt_ms)), 0)} ms; our Generate of one token, the prompt's forward and a draw, ${f(median(peer.peer_ours.map((o) => o.one_ms)), 0)} ms), then one step a token, fed our tokens, so both make the same forwards, in ${rounds} rounds alternating with ours after ours alone (with theirs in the tab ours ran ${Math.abs(1 - peer.peer_tokens_per_s / peer.tokens_per_s) < 0.005 ? 'as fast' : `${f(Math.abs(100 * (1 - peer.peer_tokens_per_s / peer.tokens_per_s)), 0)}% ${peer.peer_tokens_per_s > peer.tokens_per_s ? 'faster' : 'slower'}`}). Ours over theirs in those rounds: ${f(peer.peer_tokens_per_s / peer.theirs_tokens_per_s, 2)}×.`, ''] : []),
+  ...(peer ? [`ONNX Runtime Web ${ortVersion} (its wasm backend, one thread, SIMD, graph optimisations on) runs the weights exported with past keys and values as inputs and the presents as outputs (\`export_onnx_past.py\`, \`torch.onnx.export\`): the prompt as one step (${f(median(peer.theirs.map((t) => t.prompt_ms)), 0)} ms; our Generate of one token, the prompt's forward and a draw, ${f(median(peer.peer_ours.map((o) => o.one_ms)), 0)} ms), then one step a token, fed our tokens, so both make the same forwards, in ${rounds} rounds alternating with ours after ours alone (with theirs in the tab ours ran ${Math.abs(1 - peer.peer_tokens_per_s / peer.tokens_per_s) < 0.005 ? 'as fast' : `${f(Math.abs(100 * (1 - peer.peer_tokens_per_s / peer.tokens_per_s)), 0)}% ${peer.peer_tokens_per_s > peer.tokens_per_s ? 'faster' : 'slower'}`}). Ours over theirs in those rounds: ${f(peer.peer_tokens_per_s / peer.theirs_tokens_per_s, 2)}×.`, ''] : []),
   ...(splits.length > 0 ? [`Where a new token's time goes, natively at 128 bits (\`attention-model-split --generate\`: 16 tokens after the prompt, each product timed where the core makes it, CPU time with the timers' own cost, median of 3): ${splits.map((sp) => {
     const m = models.find((x) => x.name === sp.name), products = sp.unembedding_ms + sp.weights_ms;
     return `${sp.name === 'gpt2' ? 'the GPT-2-small-shaped file (F32)' : 'the SmolLM2-135M-shaped folder (BF16)'}: ${f(sp.ms)} ms a token (${f(1000 / sp.ms)} tokens/s): its weights' products ${f(products)} ms (${pct(products / sp.ms)} of the token: the unembedding ${f(sp.unembedding_ms)}, the layers' ${f(sp.weights_ms)}), reading the weights at ${f(m.weight_bytes / 1e9 / (products / 1000))} GB/s against the ${f(m.gbps)} GB/s the wasm loop read beside its rounds; the heads over the cache ${f(sp.heads_ms)} ms; the rest (norms, activations, the draw, the cache's keys and values read ahead of the heads) ${f(sp.rest_ms)} ms`;
@@ -219,13 +220,7 @@ const table = [
   '| --- | --- | --- |',
   ...budgets.map((b) => `| ${b.budget} | ${b.value} | ${b.met ? 'yes' : '**no**'} |`),
 ];
-const readmePath = join(root, 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const start = '<!-- bench-generate:start -->';
-const end = '<!-- bench-generate:end -->';
-if (readme.includes(start) && readme.includes(end)) {
-  writeFileSync(readmePath, readme.slice(0, readme.indexOf(start) + start.length) + '\n' + table.join('\n') + '\n' + readme.slice(readme.indexOf(end)));
-}
+writeBlock('bench-generate', table.join('\n'));
 console.log(table.join('\n'));
 if (!budgets.every((b) => b.met)) {
   console.error('bench: a generation budget is missed (see the table)');

@@ -16,7 +16,7 @@
 // p95 and max, the long tasks (≥ 50 ms), and the wall
 // time from the click to the answer's arrival (the worker computing it);
 // the median over the rounds (each a fresh tab, so no answer is reused).
-// Adds `lens` to tests/bench/model-results.json and writes the README's
+// Adds `lens` to tests/bench/model-results.json and writes the benchmark page's
 // table between <!-- bench-lens:… --> markers.
 //   node tests/bench/bench_lens.mjs [--rounds N]
 import { execFileSync } from 'node:child_process';
@@ -26,6 +26,7 @@ import { basename, join } from 'node:path';
 
 import { folderRoute, launch, openPage, root, serve } from '../browser/browser.mjs';
 import { benchDir, gpt2SmallFile } from './gpt2-small.mjs';
+import { writeBlock } from './report.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -185,7 +186,7 @@ writeFileSync(resultsPath, JSON.stringify(results, null, 2) + '\n');
 
 const f = (n, d = 1) => n.toFixed(d);
 const table = [
-  `Measured ${result.date.slice(0, 16).replace('T', ' ')} UTC on ${machine}; \`uptime\` before: \`${uptimeBefore}\`, after: \`${uptimeAfter}\` (the machine is shared); \`make bench\` (\`tests/bench/bench_lens.mjs\`). The page opens the GPT-2-small-shaped file (12 layers × 12 heads, d 768, V 50,257, F32) in the Model view on a text of ${perLens[0].tokens} tokens; each lens asked for by a click, in a fresh tab each of ${rounds} rounds. From the click until the answer is drawn, Chromium's trace of the page's main thread, cut into 16.7 ms frames (a task past its frame's end stretches it): each frame's work is the main thread's CPU time in it (its thread clock), and its busy wall time is its duration minus its idle time (on a shared machine the larger: another process may hold the core while a task runs). The answer's wall time is from the click to its arrival from the model's worker. Medians over the rounds (max: the largest of any round).`,
+  `Measured ${result.date.slice(0, 16).replace('T', ' ')} UTC on ${machine}; \`uptime\` before: \`${uptimeBefore}\`, after: \`${uptimeAfter}\` (the machine is shared); \`make bench\` (\`bench_lens.mjs\`). The page opens the GPT-2-small-shaped file (12 layers × 12 heads, d 768, V 50,257, F32) in the Model view on a text of ${perLens[0].tokens} tokens; each lens asked for by a click, in a fresh tab each of ${rounds} rounds. From the click until the answer is drawn, Chromium's trace of the page's main thread, cut into 16.7 ms frames (a task past its frame's end stretches it): each frame's work is the main thread's CPU time in it (its thread clock), and its busy wall time is its duration minus its idle time (on a shared machine the larger: another process may hold the core while a task runs). The answer's wall time is from the click to its arrival from the model's worker. Medians over the rounds (max: the largest of any round).`,
   '',
   '| lens | answer from the worker | frames | work a frame: p95 | max | busy wall time a frame: p95 | max | tasks ≥ 50 ms (wall) |',
   '| --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -195,13 +196,7 @@ const table = [
   '| --- | --- | --- |',
   ...budgets.map((b) => `| ${b.budget} | ${b.value} | ${b.met ? 'yes' : '**no**'} |`),
 ];
-const readmePath = join(root, 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const start = '<!-- bench-lens:start -->';
-const end = '<!-- bench-lens:end -->';
-if (readme.includes(start) && readme.includes(end)) {
-  writeFileSync(readmePath, readme.slice(0, readme.indexOf(start) + start.length) + '\n' + table.join('\n') + '\n' + readme.slice(readme.indexOf(end)));
-}
+writeBlock('bench-lens', table.join('\n'));
 console.log(table.join('\n'));
 // the issue's budget is the page's work; the wall time beside it depends on what else the machine runs
 if (!budgets[0].met) {

@@ -7,16 +7,17 @@
 // (peaks.mjs, measured once for the whole bench); the file's
 // load time in the page and the peak wasm memory against the file's size;
 // what a keystroke costs the page with the shipped model. Writes
-// tests/bench/model-results.json and the README's table between its markers.
+// tests/bench/model-results.json and the benchmark page's table between its markers.
 //   node tests/bench/bench_models.mjs [NATIVE_MODEL_BENCH]
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { hostSite, launch, openPage, root, serve } from '../browser/browser.mjs';
 import { gpt2SmallFile } from './gpt2-small.mjs';
 import { describePeaks, readPeaks } from './peaks.mjs';
 import { median, percentile, viewKeystrokes as viewKeystrokesOf } from './view-keystrokes.mjs';
+import { writeBlock } from './report.mjs';
 
 const nativeBench = process.argv[2] ?? join(root, 'build', 'native', 'attention-model-bench');
 const peaks = await readPeaks(process.argv[3] ?? join(root, 'build', 'native', 'attention-bench'));
@@ -127,13 +128,7 @@ const table = [
   '| --- | --- | --- |',
   ...budgets.map((b) => `| ${b.budget} | ${b.value} | ${b.met ? 'yes' : '**no**'} |`),
 ];
-const readmePath = join(root, 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const start = '<!-- bench-models:start -->';
-const end = '<!-- bench-models:end -->';
-if (readme.includes(start) && readme.includes(end)) {
-  writeFileSync(readmePath, readme.slice(0, readme.indexOf(start) + start.length) + '\n' + table.join('\n') + '\n' + readme.slice(readme.indexOf(end)));
-}
+writeBlock('bench-models', table.join('\n'));
 console.log(table.join('\n'));
 if (!budgets.every((b) => b.met)) {
   console.error('bench: a models budget is missed (see the table)');

@@ -16,16 +16,17 @@
 //   the slowest run (< 1000 ms).
 // Wall time on the page's own clock, so a busy machine reads slower: the
 // median over the rounds is reported, and `uptime` beside it. Writes
-// tests/bench/page-results.json and the README's table between
+// tests/bench/page-results.json and the benchmark page's table between
 // <!-- bench-page:… --> markers; exits 1 when a budget is missed.
 //   node tests/bench/bench_page.mjs [--rounds N]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { folderRoute, launch, openPage, root, serve } from '../browser/browser.mjs';
 import { gptFile } from '../browser/gpt-file.mjs';
+import { writeBlock } from './report.mjs';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--rounds');
@@ -195,19 +196,13 @@ const result = { date: new Date().toISOString(), machine, uptime: { before: upti
 writeFileSync(join(root, 'tests', 'bench', 'page-results.json'), JSON.stringify(result, null, 2) + '\n');
 
 const table = [
-  `Measured ${result.date.slice(0, 16).replace('T', ' ')} UTC on ${machine}; \`uptime\` before: \`${uptimeBefore}\`, after: \`${uptimeAfter}\`; \`make bench\` (\`tests/bench/bench_page.mjs\`). Wall time on the page's clock, the median of ${rounds} rounds, each in fresh tabs; the fuzz once.`,
+  `Measured ${result.date.slice(0, 16).replace('T', ' ')} UTC on ${machine}; \`uptime\` before: \`${uptimeBefore}\`, after: \`${uptimeAfter}\`; \`make bench\` (\`bench_page.mjs\`). Wall time on the page's clock, the median of ${rounds} rounds, each in fresh tabs; the fuzz once.`,
   '',
   '| budget | measured | met |',
   '| --- | --- | --- |',
   ...budgets.map((b) => `| ${b.budget} | ${b.value} | ${b.met ? 'yes' : '**no**'} |`),
 ];
-const readmePath = join(root, 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const start = '<!-- bench-page:start -->';
-const end = '<!-- bench-page:end -->';
-if (readme.includes(start) && readme.includes(end)) {
-  writeFileSync(readmePath, readme.slice(0, readme.indexOf(start) + start.length) + '\n' + table.join('\n') + '\n' + readme.slice(readme.indexOf(end)));
-}
+writeBlock('bench-page', table.join('\n'));
 console.log(table.join('\n'));
 if (budgets.some((b) => !b.met)) {
   console.error('bench: a page budget is missed (see the table)');

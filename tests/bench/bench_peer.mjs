@@ -10,7 +10,7 @@
 // differences, and where our time goes: attention-model-split times every
 // product natively at 128 bits (CPU time), against the 128-bit peak that
 // peaks.mjs measured in this run. Adds `peer` to tests/bench/model-results.json
-// and writes the README's table between <!-- bench-peer:… --> markers.
+// and writes the benchmark page's table between <!-- bench-peer:… --> markers.
 //   node tests/bench/bench_peer.mjs [MODEL_SPLIT] [NATIVE_BENCH] [--rounds N]
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import { hostSite, launch, openPage, root, serve } from '../browser/browser.mjs'
 import { benchDir, gpt2SmallFile } from './gpt2-small.mjs';
 import { readPeaks } from './peaks.mjs';
 import { median, percentile } from './view-keystrokes.mjs';
+import { writeBlock } from './report.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -128,7 +129,7 @@ const pct = (x) => `${(100 * x).toFixed(0)}%`;
 const ofRun = (ms) => pct(ms / native128.run_ms);
 const row = (name, p, times = '') => `| ${name}${times} | ${f(p.ms)} | ${ofRun(p.ms)} | ${f((2 * p.multiply_adds) / (p.ms * 1e6), 1)} | ${pct(gemmShare(p))} |`;
 const table = [
-  `Measured ${peer.date.slice(0, 16).replace('T', ' ')} UTC on ${machine}, load average ${loadBefore[0]} before and ${loadAfter[0]} after (1 minute; the machine is shared); \`make bench\`. The model above on ${T} tokens, in one tab, ${rounds} alternating rounds after one to warm each: ours is the Model view's \`run()\` through the engine's model worker (the forward, every head's attention, the guesses after every position); ONNX Runtime Web ${ortVersion} (its wasm backend, one thread, SIMD, graph optimisations on) runs the same weights exported by \`torch.onnx.export\` (\`tests/bench/export_onnx.py\`, ${f(peer.onnx_bytes / 1e6)} MB) to the logits after every position and every head's attention.`,
+  `Measured ${peer.date.slice(0, 16).replace('T', ' ')} UTC on ${machine}, load average ${loadBefore[0]} before and ${loadAfter[0]} after (1 minute; the machine is shared); \`make bench\`. The model above on ${T} tokens, in one tab, ${rounds} alternating rounds after one to warm each: ours is the Model view's \`run()\` through the engine's model worker (the forward, every head's attention, the guesses after every position); ONNX Runtime Web ${ortVersion} (its wasm backend, one thread, SIMD, graph optimisations on) runs the same weights exported by \`torch.onnx.export\` (\`export_onnx.py\`, ${f(peer.onnx_bytes / 1e6)} MB) to the logits after every position and every head's attention.`,
   '',
   '| forward on 128 tokens | median ms | min–max ms | of the 128-bit peak |',
   '| --- | --- | --- | --- |',
@@ -152,13 +153,7 @@ const table = [
   '| --- | --- | --- |',
   ...budgets.map((b) => `| ${b.budget} | ${b.value} | ${b.met ? 'yes' : '**no**'} |`),
 ];
-const readmePath = join(root, 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const start = '<!-- bench-peer:start -->';
-const end = '<!-- bench-peer:end -->';
-if (readme.includes(start) && readme.includes(end)) {
-  writeFileSync(readmePath, readme.slice(0, readme.indexOf(start) + start.length) + '\n' + table.join('\n') + '\n' + readme.slice(readme.indexOf(end)));
-}
+writeBlock('bench-peer', table.join('\n'));
 console.log(table.join('\n'));
 if (!budgets.every((b) => b.met)) {
   console.error('bench: a peer budget is missed (see the table)');

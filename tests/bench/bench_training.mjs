@@ -9,7 +9,7 @@
 // meanwhile; the induction preset unpaced to 95% validation accuracy from
 // clicking Train; the page's frames while induction trains at its default
 // pace (50 steps a second). Writes
-// tests/bench/training-results.json and the README's table between
+// tests/bench/training-results.json and the benchmark page's table between
 // <!-- bench-training:start --> and <!-- bench-training:end -->, and fails
 // when a budget is missed.
 import { execFileSync } from 'node:child_process';
@@ -18,6 +18,7 @@ import { join } from 'node:path';
 
 import { launch, openPage, root, serve, siteDir } from '../browser/browser.mjs';
 import { describePeaks, readPeaks } from './peaks.mjs';
+import { writeBlock } from './report.mjs';
 
 // --native-only: the native timings and text-gpt's paired shares alone,
 // printed, nothing written (a quick check of the native side).
@@ -189,7 +190,7 @@ const f = (x, digits = 2) => (x === undefined || x === null ? '—' : x.toFixed(
 const millions = (n) => `${(n / 1e6).toFixed(n < 1e7 ? 1 : 0)} M`;
 const cells = (id, ms, peak) => `${f(ms)} | ${f(gflops(id, ms), 1)}${peak ? ` (${f(100 * share(id, ms, peak), 0)}%)` : ''}`;
 const table = [
-  `Measured ${results.date}; ms per optimizer step (draw a batch, forward, backward, AdamW): the best of 9 runs of 20 steps after 5 to warm up (the machine is shared: medians are in tests/bench/training-results.json). GFLOP/s: 2 × the step's multiply-adds by the core's cost model (formats/training_cost.hpp, 3 × a batch's forward; it counts attention's causal products whole, though the core skips their masked half: about 4% of text-gpt's count) per second; in brackets, the share of the single-core peak measured in the same run.`,
+  `Measured ${results.date}; ms per optimizer step (draw a batch, forward, backward, AdamW): the best of 9 runs of 20 steps after 5 to warm up (the machine is shared: medians are in training-results.json). GFLOP/s: 2 × the step's multiply-adds by the core's cost model (formats/training_cost.hpp, 3 × a batch's forward; it counts attention's causal products whole, though the core skips their masked half: about 4% of text-gpt's count) per second; in brackets, the share of the single-core peak measured in the same run.`,
   '',
   describePeaks(peaks),
   '',
@@ -208,10 +209,7 @@ const table = [
   '| --- | --- | --- |',
   ...budgets.map((b) => `| ${b.budget} | ${b.value} | ${b.met ? 'yes' : '**no**'} |`),
 ].join('\n');
-const readmePath = join(root, 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const start = '<!-- bench-training:start -->', end = '<!-- bench-training:end -->';
-if (readme.includes(start)) writeFileSync(readmePath, readme.slice(0, readme.indexOf(start) + start.length) + '\n' + table + '\n' + readme.slice(readme.indexOf(end)));
+writeBlock('bench-training', table);
 console.log(table);
 if (budgets.some((b) => !b.met)) {
   console.error('bench: a training budget is missed (see the table)');

@@ -66,7 +66,7 @@ export async function readPeaks(nativeBinary) {
 export function describePeaks(peaks) {
   const f = (p) => (p ? p.gflops.toFixed(1) : '—');
   const width = { 4: '128-bit', 8: '256-bit AVX2', 16: '512-bit AVX-512' };
-  return `Single-core peaks (tests/bench/peak.hpp: independent sums, a vector multiply then a vector add each, as the kernels compute; the best of 15 runs, measured once in this run): natively at the kernels' width here (${width[peaks.kernel.lanes]}) ${f(peaks.kernel)} GFLOP/s, at 128 bits ${f(peaks.sse)}${peaks.vex_128 ? " (in AVX's three-operand encoding, as V8 compiles wasm's SIMD128 and as the kernels run 4 lanes here; SSE2's two-operand form copies a register for each product and runs slower)" : ' (SSE2)'}`
+  return `Single-core peaks (peak.hpp: independent sums, a vector multiply then a vector add each, as the kernels compute; the best of 15 runs, measured once in this run): natively at the kernels' width here (${width[peaks.kernel.lanes]}) ${f(peaks.kernel)} GFLOP/s, at 128 bits ${f(peaks.sse)}${peaks.vex_128 ? " (in AVX's three-operand encoding, as V8 compiles wasm's SIMD128 and as the kernels run 4 lanes here; SSE2's two-operand form copies a register for each product and runs slower)" : ' (SSE2)'}`
     + `${peaks.avx2_fma ? `; with fused multiply-adds (which the core may not use: PyTorch's products have none) AVX2 ${f(peaks.avx2_fma)}` : ''}${peaks.avx512_fma ? `, AVX-512 ${f(peaks.avx512_fma)}` : ''}`
     + `; wasm SIMD128 in Chromium ${f(peaks.wasm)} GFLOP/s.`;
 }
