@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { hostSite, launch, openPage, root, serve, siteDir } from '../browser/browser.mjs';
 import { scenarioText } from './scenario.js';
-import { writeBlock } from './report.mjs';
+import { machine, writeBlock } from './report.mjs';
 
 const nativeBinary = process.argv[2] ?? join(root, 'build', 'native', 'attention-bench');
 const sizes = [1, 8].flatMap((heads) => [8, 64, 256, 512].map((T) => ({ B: 1, T, C: 128, heads })));
@@ -135,7 +135,7 @@ const budgets = [
 
 const results = {
   date: new Date().toISOString(),
-  machine: `${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores; Chromium ${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium /, '').split(' ')[0]}`,
+  machine: machine(),
   traces: rows, reference: native.find((n) => n.B === 4), animation, load, torch: torch.skipped ? torch : { version: torch.torch, threads: torch.threads }, budgets,
 };
 writeFileSync(join(root, 'tests', 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');

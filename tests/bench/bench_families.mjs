@@ -26,7 +26,7 @@ import { benchDir, gpt2SmallFile } from './gpt2-small.mjs';
 import { ensureFolder, shapes } from './make_hf_folder.mjs';
 import { readPeaks } from './peaks.mjs';
 import { median, percentile } from './view-keystrokes.mjs';
-import { writeBlock } from './report.mjs';
+import { machine as machineName, writeBlock } from './report.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -127,7 +127,7 @@ const budgets = [
   { budget: `Qwen2.5-0.5B-shaped folder in a wasm32 tab: peak memory ≤ ${goals.memoryRatio} × its file`,
     value: `${models.qwen2.wasm.memory_of_file.toFixed(2)} ×`, met: models.qwen2.wasm.memory_of_file <= goals.memoryRatio },
 ];
-const machine = `${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores; Chromium ${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium /, '').split(' ')[0]}`;
+const machine = machineName();
 const families = {
   date: new Date().toISOString(), machine, load_average: { before: loadBefore, after: loadAfter }, tokens: T, rounds, qwen_rounds: qwenRounds,
   peaks_date: peaks.date, peak_wasm_gflops: peaks.wasm.gflops, peak_native_gflops: peaks.kernel.gflops, models, smollm2_of_gpt2_wasm: share, smollm2_of_gpt2_native: nativeShare,

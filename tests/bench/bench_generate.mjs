@@ -36,7 +36,7 @@ import { hostSite, launch, openPage, root, serve } from '../browser/browser.mjs'
 import { benchDir, gpt2SmallFile } from './gpt2-small.mjs';
 import { ensureFolder } from './make_hf_folder.mjs';
 import { median } from './view-keystrokes.mjs';
-import { writeBlock } from './report.mjs';
+import { machine as machineName, writeBlock } from './report.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -191,7 +191,7 @@ for (const m of models.filter((x) => x.peer)) {
   budgets.push({ budget: `${m.label}: ours faster than ONNX Runtime Web with its cache (alternating rounds)`, value: `${f(m.peer_tokens_per_s, 2)} against ${f(m.theirs_tokens_per_s, 2)} tokens/s`,
                  met: m.peer_tokens_per_s > m.theirs_tokens_per_s });
 }
-const machine = `${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores; Chromium ${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium /, '').split(' ')[0]}`;
+const machine = machineName();
 const generate = {
   date: new Date().toISOString(), machine, load_average: { before: loadBefore, after: loadAfter }, rounds, new_tokens: count,
   ort: ortVersion, native_128_splits: splits, models: models.map(({ files, ...m }) => ({ ...m, files: files.map((p) => p.replace(`${root}/`, '')) })), budgets,

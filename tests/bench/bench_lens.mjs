@@ -26,7 +26,7 @@ import { basename, join } from 'node:path';
 
 import { folderRoute, launch, openPage, root, serve } from '../browser/browser.mjs';
 import { benchDir, gpt2SmallFile } from './gpt2-small.mjs';
-import { writeBlock } from './report.mjs';
+import { machine as machineName, writeBlock } from './report.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -174,7 +174,7 @@ const budgets = [
   { budget: `p95 work per frame (the main thread's CPU time) ≤ ${budgetMs} ms while a lens runs on GPT-2-small-shaped`, value: `${worst('p95_ms').toFixed(1)} ms (the worst lens's median p95)`, met: worst('p95_ms') <= budgetMs },
   { budget: `the same in wall time (busy, not idle), on the shared machine`, value: `${worst('wall_p95_ms').toFixed(1)} ms`, met: worst('wall_p95_ms') <= budgetMs },
 ];
-const machine = `${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores; Chromium ${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium /, '').split(' ')[0]}`;
+const machine = machineName();
 const result = {
   date: new Date().toISOString(), machine, load_average: { before: loadBefore, after: loadAfter }, uptime: { before: uptimeBefore, after: uptimeAfter },
   model: file.replace(`${root}/`, ''), text, rounds, frame_ms: frameMs, lenses: perLens, budgets,

@@ -17,7 +17,7 @@ import { hostSite, launch, openPage, root, serve } from '../browser/browser.mjs'
 import { gpt2SmallFile } from './gpt2-small.mjs';
 import { describePeaks, readPeaks } from './peaks.mjs';
 import { median, percentile, viewKeystrokes as viewKeystrokesOf } from './view-keystrokes.mjs';
-import { writeBlock } from './report.mjs';
+import { machine as machineName, writeBlock } from './report.mjs';
 
 const nativeBench = process.argv[2] ?? join(root, 'build', 'native', 'attention-model-bench');
 const peaks = await readPeaks(process.argv[3] ?? join(root, 'build', 'native', 'attention-bench'));
@@ -99,7 +99,7 @@ const budgets = [
   { budget: 'peak wasm memory ≤ 1.3 × the file', value: `${memoryRatio.toFixed(2)} ×`, met: memoryRatio <= 1.3 },
   { budget: "a keystroke's page work p95 ≤ 16.7 ms (text-gpt in the Model view: the input, the draw, the frame)", value: `${keystroke.view_p95_ms.toFixed(2)} ms`, met: keystroke.view_p95_ms <= 16.7 },
 ];
-const machine = `${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores; Chromium ${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium /, '').split(' ')[0]}`;
+const machine = machineName();
 const results = {
   date: new Date().toISOString(), machine, tokens: T, file_bytes: fileBytes, parameters: native.parameters,
   multiply_adds: native.multiply_adds, peaks, native, wasm, torch, rows, keystrokes: keystroke, budgets,

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 
 import { folderRoute, launch, openPage, root, serve } from '../browser/browser.mjs';
 import { gptFile } from '../browser/gpt-file.mjs';
-import { writeBlock } from './report.mjs';
+import { machine as machineName, writeBlock } from './report.mjs';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--rounds');
@@ -191,7 +191,7 @@ const budgets = [
   { budget: 'a heavy file refused in the check worker: longest frame gap < 250 ms', value: f(med((r) => r.hostile.file_gap_ms)), met: med((r) => r.hostile.file_gap_ms) < 250 },
   { budget: `${fuzzed.runs} mutated presets in wasm (Node): the slowest run < 1000 ms`, value: `${fuzzed.slowest_ms} ms`, met: fuzzed.slowest_ms < 1000 },
 ];
-const machine = `${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores; Chromium ${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium /, '').split(' ')[0]}`;
+const machine = machineName();
 const result = { date: new Date().toISOString(), machine, uptime: { before: uptimeBefore, after: uptimeAfter }, rounds: runs, fuzz: fuzzed, budgets };
 writeFileSync(join(root, 'tests', 'bench', 'page-results.json'), JSON.stringify(result, null, 2) + '\n');
 

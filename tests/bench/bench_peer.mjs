@@ -21,7 +21,7 @@ import { hostSite, launch, openPage, root, serve } from '../browser/browser.mjs'
 import { benchDir, gpt2SmallFile } from './gpt2-small.mjs';
 import { readPeaks } from './peaks.mjs';
 import { median, percentile } from './view-keystrokes.mjs';
-import { writeBlock } from './report.mjs';
+import { machine as machineName, writeBlock } from './report.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -109,7 +109,7 @@ const budgets = [
     value: `${logitsDiff.toExponential(1)}, ${compared.attention_max_diff.toExponential(1)}`,
     met: compared.same_shapes && logitsDiff <= 1e-3 && compared.attention_max_diff <= 1e-4 },
 ];
-const machine = `${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores; Chromium ${execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium /, '').split(' ')[0]}`;
+const machine = machineName();
 const peer = {
   date: new Date().toISOString(), machine, load_average: { before: loadBefore, after: loadAfter }, tokens: T, rounds,
   ort: ortVersion, onnx_bytes: statSync(onnx).size, opened, ours_ms: ours, theirs_ms: theirs, ratios, ratio,

@@ -2,6 +2,7 @@
 // docs/benchmarks.md, between <!-- NAME:start --> and <!-- NAME:end -->,
 // with what it measured. A page without the markers is an error, never a
 // silent skip: the figures would go nowhere.
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -17,4 +18,11 @@ export function writeBlock(name, text, { inline = false, page = benchmarksPage }
   if (from < 0 || to < from) throw new Error(`${page}: no ${start} … ${end} block for these figures`);
   const body = inline ? text : `\n${text}\n`;
   writeFileSync(page, old.slice(0, from + start.length) + body + old.slice(to));
+}
+
+// The machine a table was measured on: its CPU model, its cores, the browser.
+export function machine() {
+  const cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? 'an unknown CPU';
+  const chromium = execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium /, '').split(' ')[0];
+  return `${cpu}, ${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores; Chromium ${chromium}`;
 }
