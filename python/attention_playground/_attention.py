@@ -124,11 +124,62 @@ def _shortest(a):
 
 
 def attention(tokens, attention, *, layer=None, head=None, title=None):
-    """Given attention weights as the element's matrices, heads grid and
-    communication graph. Raises ValueError with one line naming the problem:
-    a shape that disagrees with the tokens (which axis), a batch of more than
-    one, NaN or infinite or negative weights, more than the element's limits.
-    Rows that do not sum to 1 are shown with a note."""
+    """Attention weights you computed, drawn by the element.
+
+    The figure is the element's ``view="attention"``: every head as a
+    thumbnail, one head's weights as a matrix, and its communication graph.
+    The weights travel as JSON inside the element, so the figure needs no
+    file and no server.
+
+    :param tokens: one string per position, such as
+        ``tokenizer.convert_ids_to_tokens(ids)``.
+    :type tokens: list of str
+    :param attention: the weights, shaped (T, T), (H, T, T) or
+        (L, H, T, T); or what transformers returns with
+        ``output_attentions=True``, a tuple of L tensors of shape
+        (1, H, T, T), or that tuple stacked, (L, 1, H, T, T). numpy arrays,
+        torch tensors (float16 and bfloat16 too), nested lists, or a list of
+        arrays of one shape, stacked. torch is never imported: a tensor is
+        converted with its own methods.
+    :param layer: the layer of the head drawn large; the weights need an L
+        axis.
+    :type layer: int or None
+    :param head: the head drawn large; the weights need an H axis.
+    :type head: int or None
+    :param title: the figure's title, up to 200 characters.
+    :type title: str or None
+    :returns: the figure; a notebook shows it through its ``_repr_html_``.
+    :rtype: Figure
+    :raises ValueError: one line starting ``attention:``, naming the
+        problem: a shape that disagrees with the tokens (naming the axis), a
+        wrong number of axes, a batch of more than one sequence, layers of
+        different shapes, a NaN, infinite or negative weight (naming the
+        first one's layer, head, row and column), tokens that are not a list
+        of strings, a ``layer`` or ``head`` beyond the data, a lone
+        surrogate in a token or the title, or one of the element's limits:
+        512 tokens, 1,024 heads (L · H), 4,194,304 weights, 200 characters
+        a token or title, 64,000,000 characters of JSON. Lengths count
+        UTF-16 units, as the element does.
+
+    Rows that do not sum to 1 are drawn with a note, not refused. float32
+    weights are written in their shortest decimal form (0.1, not
+    0.10000000149011612).
+
+    Example::
+
+        import numpy as np
+        import attention_playground as ap
+
+        tokens = ["The", "cat", "sat"]
+        weights = np.tril(np.ones((3, 3)))
+        weights /= weights.sum(axis=1, keepdims=True)
+        ap.attention(tokens, weights, title="Uniform causal attention")
+
+        # a transformers model's attentions, layer 0's head 1 drawn large
+        outputs = model(**inputs, output_attentions=True)
+        ids = inputs["input_ids"][0]
+        ap.attention(tokenizer.convert_ids_to_tokens(ids), outputs.attentions, layer=0, head=1)
+    """
     known = element()
     limits = known.get("attention")
     if limits is None:

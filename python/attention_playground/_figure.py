@@ -17,8 +17,26 @@ _sent = False  # the engine went out in this kernel session
 
 
 def inline(mode):
-    """'once' (default): the engine in the session's first figure only;
-    'every': in every figure's output (front ends that isolate outputs)."""
+    """Choose which figures' outputs carry the element's engine.
+
+    The engine is one script of about 1 MB: the element, its styles, the
+    presets and the core's wasm. The page needs it once; a figure without
+    it finds it on the page.
+
+    :param mode: ``"once"`` (the default): only the first figure a kernel
+        session displays carries the engine. ``"every"``: every figure's
+        output carries it, for front ends that show each output in its own
+        frame, or show only some outputs.
+    :type mode: str
+    :returns: None
+    :raises ValueError: for any other mode.
+
+    Example::
+
+        import attention_playground as ap
+
+        ap.inline("every")
+    """
     global _mode
     if mode not in ("once", "every"):
         raise ValueError(f"inline: mode must be 'once' or 'every'; got {mode!r}")
@@ -32,7 +50,7 @@ def _engine_html():
 
 
 class Engine:
-    """Output that carries only the engine (for a page whose first figure is gone)."""
+    """An output that carries only the engine: what :func:`engine` returns."""
 
     def _repr_html_(self):
         global _sent
@@ -41,6 +59,20 @@ class Engine:
 
 
 def engine():
+    """An output that carries only the element's engine.
+
+    Display it in a cell when the page lost the figure that carried the
+    engine (its output cleared, or not rendered): the figures then load.
+    Each figure without the engine says so in a line of its own.
+
+    :returns: an output whose ``_repr_html_`` is the engine's ``<script>``.
+
+    Example::
+
+        import attention_playground as ap
+
+        ap.engine()
+    """
     return Engine()
 
 
@@ -49,7 +81,22 @@ _fallback = ("Attention Playground: loading. If this line stays, this page lacks
 
 
 class Figure:
-    """One figure: attributes of the element, and JSON data inside it (view="attention")."""
+    """One figure: the element's attributes, and its data for given weights.
+
+    :func:`show` and :func:`attention` make figures. A notebook displays one
+    through its ``_repr_html_``: the element, and the engine when
+    :func:`inline` says this figure carries it. Outside a notebook,
+    :meth:`tag` gives the element alone.
+
+    :param attributes: the element's attributes, name to text as the tag
+        writes it (``""`` writes a bare attribute).
+    :type attributes: dict
+    :param data: the JSON data inside the element (``view="attention"``),
+        or None.
+    :type data: dict or None
+    :param notes: lines of text shown under the figure.
+    :type notes: tuple of str
+    """
 
     def __init__(self, attributes, data=None, notes=()):
         self.attributes = dict(attributes)
@@ -58,13 +105,38 @@ class Figure:
         self._with_engine = None
 
     def json(self):
-        """The data's JSON as the element reads it (its <script>'s text)."""
+        """The data's JSON, as the element reads it.
+
+        This is the text of the ``<script type="application/json">`` inside
+        the element: compact, with ``<`` escaped so no text can close the
+        script.
+
+        :returns: the JSON text.
+        :rtype: str
+        :raises ValueError: if the data holds NaN or an infinity (JSON has
+            neither; :func:`attention` refuses them first).
+        """
         # "<" escaped, so no text can close the <script>
         text = json.dumps(self.data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
         return text.replace("<", "\\u003c")
 
     def tag(self):
-        """The element alone, without the engine."""
+        """The element's HTML alone, without the engine.
+
+        For a page that loads the element itself, such as a documentation
+        site that ships the playground. The tag also holds a fallback line,
+        shown until the element is defined. Without a ``theme`` attribute
+        the figure follows the front end's theme.
+
+        :returns: the ``<attention-playground>`` element's HTML.
+        :rtype: str
+
+        Example::
+
+            import attention_playground as ap
+
+            html = ap.show(preset="bank-raw", view="graph").tag()
+        """
         # a CR as a reference: the HTML parser turns a written CR (and CR LF)
         # into LF, which would change the text and its length
         attrs = "".join(

@@ -38,12 +38,48 @@ def _value(key, value):
 
 
 def show(preset=None, step=None, **attributes):
-    """The <attention-playground> element: ``preset`` is its ``scenario``,
-    ``step`` its step, any other keyword the attribute of that name with
-    ``_`` written as ``-`` (``head_size=8`` → ``head-size="8"``).
-    Raises ValueError, one line, for what the element would refuse: an
-    unknown attribute, preset or step, a value the attribute does not take,
-    a head, batch, step or highlight beyond the scenario."""
+    """The ``<attention-playground>`` element, playing a preset or your sentence.
+
+    Every keyword is an attribute of the element (see the element's
+    reference). ``preset`` is its ``scenario``, ``step`` its ``step``, and
+    any other keyword the attribute of that name with ``_`` written as ``-``:
+    ``head_size=8`` writes ``head-size="8"``. ``True`` writes a bare
+    attribute (``autoplay=True``); ``False`` leaves it out. Each value is
+    checked as the element checks its attribute, so the cell refuses what
+    the figure would refuse, in the element's words.
+
+    :param preset: a preset id, such as ``"karpathy-value"``. Without it the
+        element plays ``sun-rises-causal``, or your ``sentence=``.
+    :type preset: str or None
+    :param step: the step shown: ``"x"``, ``"qkv"``, ``"rotate"`` (a preset
+        with rotary positions only), ``"scores"``, ``"scaled"``,
+        ``"masked"``, ``"weights"`` (the default) or ``"out"``.
+    :type step: str or None
+    :param attributes: any other attribute of the element (``view``,
+        ``head``, ``sentence``, ``heads``, ``mask``, ``temperature``,
+        ``caption``, ...), as text, a whole number, a float, or
+        ``True``/``False``. Lengths count UTF-16 units, as the element does.
+    :returns: the figure; a notebook shows it through its ``_repr_html_``.
+    :rtype: Figure
+    :raises ValueError: one line starting ``show:``, for an unknown
+        attribute, preset or step (listing the known ones); a value the
+        attribute does not take; an attribute that sizes a sentence's model
+        (``heads``, ``head_size``, ``value_size``, ``embed``, ``seed``) with
+        a preset, which fixes its own sizes; ``scenario=`` (give
+        ``preset=``); ``view="attention"`` (call :func:`attention`); a
+        ``step``, ``head`` or ``batch`` beyond the preset, or a ``head``,
+        ``highlight`` or ``mask`` beyond the sentence; text with a lone
+        surrogate or a NUL character; a ``playground`` that is not a full
+        http or https URL.
+
+    Example::
+
+        import attention_playground as ap
+
+        ap.show(preset="karpathy-value", step="weights")
+        ap.show(sentence="the sun rises and sets", view="graph", heads=2)
+        ap.show(preset="sun-rises-causal", mask="none", temperature=0.5, highlight="2,1")
+    """
     known = element()
     given, seen = {}, {}
     if preset is not None:
