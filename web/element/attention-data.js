@@ -1,6 +1,6 @@
 // view="attention": the given attention weights inside the element, as JSON
-// (README.md, "Given attention weights"), read and checked. No DOM and no
-// arithmetic on the weights beyond the checks (every weight a number ≥ 0,
+// (docs/reference/element.md, "Given attention weights"), read and checked.
+// No DOM and no arithmetic on the weights beyond the checks (every weight a number ≥ 0,
 // each row's sum for the note): the element, python/ and Node tests share
 // the one contract.
 //

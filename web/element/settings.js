@@ -4,46 +4,84 @@
 // playground") and a figure's attributes for the page's state ("Embed this
 // view"). No DOM here: the element, the page and Node tests share it.
 import { escapeXml } from '../views/format.js';
-import { lessonIds, maskToText, props, quoteText, readSetting, steps, toHash, trainingIds, defaultState, defaultSentence } from '../state/state.js';
+import { lessonIds, maskLimit, maskToText, props, quoteText, readSetting, steps, toHash, trainingIds, defaultState, defaultSentence } from '../state/state.js';
+import { maxWords } from '../state/sentence.js';
 
 const views = ['matrices', 'graph', 'both', ...lessonIds, 'train', 'model', 'attention'];
 export const speeds = ['10', '25', '50', '100', '0'];
+// the attributes that take one of a closed list of values, read by readSettings
+export const choices = {
+  view: views,
+  step: steps,
+  controls: ['full', 'player', 'none'],
+  theme: ['light', 'dark', 'auto'],
+  layout: ['arcs', 'columns'],
+  speed: speeds,
+};
 // the attributes that size a sentence's model (a preset fixes its own); the
 // notebook package refuses them with a preset before writing the tag
 export const sentenceOnly = { heads: 'heads', 'head-size': 'head_size', 'value-size': 'value_size', embed: 'embed', seed: 'seed' };
 
-// name: [default as the README states it, what it takes]. The order is the README table's.
+const code = (values) => values.map((v) => `\`${v}\``).join(', ');
+const range = (prop) => `${props[prop].min} to ${props[prop].max}`;
+
+// name: [default, its values and what they mean], in Markdown. A default in
+// backticks is the value itself; any other is said in words. The order is
+// the documentation's table's: docs/reference/element.md, generated from
+// this table, as is the Custom Elements Manifest (scripts/docs/).
 export const attributes = {
-  scenario: ['sun-rises-causal', 'a preset id, or the URL of a scenario file on the same site'],
-  sentence: ['none', 'a sentence of up to 64 words, built as the sentence notebook builds it'],
-  view: ['both', `${views.join(', ')}`],
-  step: ['weights', steps.join(', ')],
-  head: ['0', 'a head of the scenario'],
-  batch: ['0', 'a batch element of the scenario'],
-  controls: ['player', 'full, player, none'],
-  autoplay: ['absent', 'present: play once ready (train: start training)'],
-  theme: ['auto', 'light, dark, auto (the host\'s prefers-color-scheme)'],
-  mask: ['the scenario\'s', 'causal, none, or 0/1 rows joined by dots: 100.110.111'],
-  scale: ['the scenario\'s', '1 (divide scores by √head_size) or 0'],
-  temperature: ['the scenario\'s', `a number from ${props.temperature.min} to ${props.temperature.max}; scores are divided by it`],
-  heads: [String(props.heads.default), `${props.heads.min} to ${props.heads.max} (with sentence)`],
-  'head-size': [String(props.head_size.default), `${props.head_size.min} to ${props.head_size.max} (with sentence)`],
-  'value-size': [String(props.value_size.default), `${props.value_size.min} to ${props.value_size.max} (with sentence)`],
-  embed: [String(props.embed.default), `${props.embed.min} to ${props.embed.max} (with sentence)`],
-  seed: [String(props.seed.default), `0 to ${props.seed.max} (with sentence): torch.manual_seed`],
-  positions: ['0', '1 adds sinusoidal position encodings (view="space")'],
-  highlight: ['none', 'a row and its node, 3, or a cell and its edge, 3,1 (row, column), lit as hovering lights it'],
-  layout: ['arcs', 'arcs or columns: the graph\'s layout'],
-  caption: ['none', 'text shown under the figure, up to 400 characters'],
-  playground: ['index.html beside the script', 'the full page\'s URL, for "Open in the playground"'],
-  training: ['induction', `with view="train": ${trainingIds.join(', ')}, or the URL of a training file on the same site`],
-  steps: ['the file\'s', 'with view="train": stop training after this many steps'],
-  speed: ['50 (a text task: 0)', `with view="train": steps a second, ${speeds.join(', ')} (0: as fast as it goes)`],
-  model: ['text-gpt', 'with view="model": text-gpt (the lecture\'s GPT), or the URL of a model file (.safetensors) on the same site'],
-  text: ['To be, or not to be', `with view="model": the text the model reads, up to ${props.text.maxLength} characters`],
-  layer: ['0', 'with view="model" or "attention": the selected head\'s layer (head is its head)'],
+  scenario: ['`sun-rises-causal`', 'a preset id (`bank-raw`, …), or the URL of a scenario file on the page\'s own site'],
+  sentence: ['none', `your own sentence instead of \`scenario\`: up to ${maxWords} words and ${props.sentence.maxLength} characters, built as the sentence notebook builds it`],
+  view: ['`both`', `${code(['matrices', 'graph', 'both'])}; a lesson: ${code(lessonIds)}; \`train\` (a tiny transformer learning live), \`model\` (a GPT from a model file, every head on your text), or \`attention\` (attention weights you give, as JSON inside the element)`],
+  step: ['`weights`', `the step shown: ${steps.map((step) => (step === 'rotate' ? '`rotate` (only for a scenario with rotary positions)' : `\`${step}\``)).join(', ')}`],
+  head: ['`0`', 'which head (with `view="model"` or `view="attention"`: of the layer `layer`)'],
+  batch: ['`0`', 'which batch element of the scenario'],
+  controls: ['`player`', '`full` (the player, the batch and head pickers, the cell details), `player`, or `none`'],
+  autoplay: ['absent', 'present: play once drawn (with `view="train"`: start training)'],
+  theme: ['`auto`', '`light`, `dark`, or `auto`: the notebook front end\'s theme where it marks one (JupyterLab\'s or VS Code\'s), else the reader\'s `prefers-color-scheme`'],
+  mask: ['the scenario\'s', `\`causal\`, \`none\`, or up to ${maskLimit} rows of 0/1 joined by dots: \`100.110.111\``],
+  scale: ['the scenario\'s', '`1`: divide the scores by √head_size; `0`: do not'],
+  temperature: ['the scenario\'s', `a number from ${range('temperature')}: the scores are divided by it`],
+  heads: [`\`${props.heads.default}\``, `${range('heads')} heads (with \`sentence\`; alone, on the default sentence)`],
+  'head-size': [`\`${props.head_size.default}\``, `${range('head_size')}: each head's query and key width (with \`sentence\`)`],
+  'value-size': [`\`${props.value_size.default}\``, `${range('value_size')}: each head's value width (with \`sentence\`)`],
+  embed: [`\`${props.embed.default}\``, `${range('embed')}: the embedding's width (with \`sentence\`)`],
+  seed: [`\`${props.seed.default}\``, `${range('seed')}: the sentence's \`torch.manual_seed\` (with \`sentence\`)`],
+  positions: ['`0`', '`1`: add sinusoidal position encodings (with `view="space"`)'],
+  highlight: ['none', 'a row and its node, `3`, or a cell and its edge, `3,1` (row, column), lit as hovering lights them'],
+  layout: ['`arcs`', '`arcs`, or `columns` (senders on the left, receivers on the right): the graph\'s layout'],
+  caption: ['none', 'text under the figure, up to 400 characters, shown as text (never as markup)'],
+  playground: ['`index.html` beside the script', 'the full page\'s http or https URL, for the figure\'s "Open in the playground" link'],
+  training: ['`induction`', `with \`view="train"\`: ${code(trainingIds)}, or the URL of a training file on the page's own site`],
+  steps: ['the file\'s', 'with `view="train"`: stop training after this many steps, 1 to 100000 (Train goes on from there)'],
+  speed: ['`50` (a text task: `0`)', `with \`view="train"\`: steps a second, ${code(speeds)} (\`0\`: as fast as it goes)`],
+  model: ['`text-gpt`', 'with `view="model"`: `text-gpt` (the lecture\'s GPT), or the URL of a model file (`.safetensors`) or of a model folder (ending in `/`) on the page\'s own site'],
+  text: ['`To be, or not to be`', `with \`view="model"\`: the text the model reads, up to ${props.text.maxLength} characters`],
+  layer: ['`0`', 'with `view="model"` or `view="attention"`: the layer of the head drawn large (`head` is its head)'],
 };
 export const attributeNames = Object.keys(attributes);
+
+// What the element dispatches (CustomEvents on the element itself, no
+// bubbling): name: [when, detail: {key: [type, meaning]} or null]. The
+// element's script sends these and no others; a test holds the two together.
+export const events = {
+  ready: ['the figure is drawn and `data-state` is `ready`: when it first shows, and each time it is drawn again, as after a change of its attributes', null],
+  stepchange: ['a trace\'s step changes: the player, its keys, the `step` property, or a new `step` attribute (also as a figure first draws a step other than `x`)', {
+    step: ['string', 'the step now shown, as the `step` attribute names it'],
+    index: ['number', 'its place among the figure\'s steps, from 0'],
+  }],
+  error: ['the figure meets a problem and says it in one line (`data-state` is `error`): a refused attribute, a scenario, training or model that does not load, bad data for `view="attention"`', {
+    message: ['string', 'the line the figure shows, without its "Attention Playground: "'],
+  }],
+};
+
+// What a script may use: name: [kind (method or field), type (a method's:
+// what it returns), what it does].
+export const members = {
+  play: ['method', 'void', 'plays the steps from the one shown (from the first, at the last); only a trace\'s views (`matrices`, `graph`, `both`) have steps'],
+  pause: ['method', 'void', 'stops playing, on the step shown'],
+  step: ['field', 'string | null', 'the step shown; `null` before a trace is drawn and in views without steps. Setting it shows that step at once (a RangeError names the steps for any other name)'],
+};
 
 const oneOf = (name, values, given) => {
   if (!values.includes(given)) throw new RangeError(`${name} must be one of ${values.join(', ')}; got ${quoteText(given)}`);
@@ -55,11 +93,11 @@ const oneOf = (name, values, given) => {
 export function readSettings(get) {
   const s = {};
   const given = (name) => get(name) !== null;
-  s.view = given('view') ? oneOf('view', views, get('view')) : 'both';
-  s.controls = given('controls') ? oneOf('controls', ['full', 'player', 'none'], get('controls')) : 'player';
-  s.theme = given('theme') ? oneOf('theme', ['light', 'dark', 'auto'], get('theme')) : 'auto';
-  s.step = given('step') ? oneOf('step', steps, get('step')) : 'weights';
-  s.layout = given('layout') ? oneOf('layout', ['arcs', 'columns'], get('layout')) : 'arcs';
+  s.view = given('view') ? oneOf('view', choices.view, get('view')) : 'both';
+  s.controls = given('controls') ? oneOf('controls', choices.controls, get('controls')) : 'player';
+  s.theme = given('theme') ? oneOf('theme', choices.theme, get('theme')) : 'auto';
+  s.step = given('step') ? oneOf('step', choices.step, get('step')) : 'weights';
+  s.layout = given('layout') ? oneOf('layout', choices.layout, get('layout')) : 'arcs';
   for (const name of ['head', 'batch']) s[name] = given(name) ? readSetting(name, get(name)) : 0;
   for (const name of ['mask', 'scale', 'temperature']) s[name] = given(name) ? readSetting(name, get(name)) : null;
   s.autoplay = given('autoplay');
@@ -94,7 +132,7 @@ export function readSettings(get) {
   s.training = get('training') ?? 'induction';
   if (s.training.trim() === '') throw new RangeError('training must be a training preset id or the URL of a training file');
   s.steps = given('steps') ? readSetting('steps', get('steps'), 'steps', { type: 'int', min: 1, max: 100000 }) : null;
-  s.speed = given('speed') ? Number(oneOf('speed', speeds, get('speed'))) : null;  // null: the task's own
+  s.speed = given('speed') ? Number(oneOf('speed', choices.speed, get('speed'))) : null;  // null: the task's own
 
   for (const name of ['model', 'text'])
     if (given(name) && s.view !== 'model') throw new RangeError(`${name} applies to view="model"`);
@@ -164,7 +202,7 @@ export function attributesOfState(state) {
 }
 
 // The two snippets for the page's "Embed this view": the element, with its
-// script at the path the README suggests, and the iframe page at embedUrl.
+// script at the path the element's reference page suggests, and the iframe page at embedUrl.
 export function embedSnippets(list, embedUrl) {
   const tag = `<attention-playground ${list.map(([n, v]) => `${n}="${escapeXml(v)}"`).join(' ')}></attention-playground>`;
   const hash = new URLSearchParams(list).toString();

@@ -70,7 +70,7 @@ export const props = {
 
 // What the Model view's link keeps: nothing else of the table applies there
 // (file: the model shown came from the learner's disk, which a link cannot carry).
-const modelKeys = ['model', 'file', 'text', 'layer', 'head', 'temperature', 'top_k', 'top_p', 'generated', 'lens', 'ablate', 'mode', 'at', 'token'];
+export const modelKeys = ['model', 'file', 'text', 'layer', 'head', 'temperature', 'top_k', 'top_p', 'generated', 'lens', 'ablate', 'mode', 'at', 'token'];
 
 // The temperature slider is logarithmic over the range a link accepts:
 // 0.05 · 400^(position / 1000), so 0.05, 1 and 20 sit at 0, 500 and 1000.
@@ -136,21 +136,27 @@ function parseValue(spec, raw) {
   }
 }
 
-function describe(name, spec) {
+// What a key of the table takes, in words: the second half of each refusal,
+// and the values column of the documentation's table of URL keys.
+export function takes(spec) {
   switch (spec.type) {
-    case 'int': return `${name} must be a whole number from ${spec.min} to ${spec.max}`;
-    case 'number': return `${name} must be a number from ${spec.min} to ${spec.max}`;
-    case 'bool': return `${name} must be 0 or 1`;
-    case 'enum': return `${name} must be one of ${spec.values.join(', ')}`;
-    case 'mask': return `${name} must be causal, none, or up to ${maskLimit} rows of up to ${maskLimit} 0/1 joined by dots`;
-    case 'order': return `${name} must be positions joined by dots, like 2.0.1`;
-    case 'edits': return `${name} must be tensor.index=value pairs joined by commas`;
-    case 'runs': return `${name} must be runs of start_id.id… joined by -`;
-    case 'heads': return `${name} must be heads as layer.head joined by commas, like 0.1,1.2`;
-    case 'id': return `${name} must be a preset id (a-z, 0-9, -)`;
-    case 'model': return `${name} must be a model preset id or a URL on this site, up to ${spec.maxLength} characters without spaces`;
-    default: return `${name} must be 1 to ${spec.maxLength} characters`;
+    case 'int': return `a whole number from ${spec.min} to ${spec.max}`;
+    case 'number': return `a number from ${spec.min} to ${spec.max}`;
+    case 'bool': return '0 or 1';
+    case 'enum': return `one of ${spec.values.join(', ')}`;
+    case 'mask': return `causal, none, or up to ${maskLimit} rows of up to ${maskLimit} 0/1 joined by dots`;
+    case 'order': return 'positions joined by dots, like 2.0.1';
+    case 'edits': return 'tensor.index=value pairs joined by commas';
+    case 'runs': return 'runs of start_id.id… joined by -';
+    case 'heads': return 'heads as layer.head joined by commas, like 0.1,1.2';
+    case 'id': return 'a preset id (a-z, 0-9, -)';
+    case 'model': return `a model preset id or a URL on this site, up to ${spec.maxLength} characters without spaces`;
+    default: return `1 to ${spec.maxLength} characters`;
   }
+}
+
+function describe(name, spec) {
+  return `${name} must be ${takes(spec)}`;
 }
 
 // One setting given as text (an element's attribute): its value, or a
