@@ -3,6 +3,7 @@
 // the limits, and the note for rows that do not sum to 1.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 
 import { attentionLimits, readAttention } from '../../web/element/attention-data.js';
 
@@ -72,19 +73,71 @@ test('the limits: tokens, heads, weights, characters, a token, the title; each n
   assert.deepEqual([most.shape, most.data.length, most.note, most.causal], [[1, 16, 512, 512], 4194304, '', true]);
 });
 
-test('README.md\'s contract: its example is drawn, its schema states the same keys and limits', async () => {
-  const { readFileSync } = await import('node:fs');
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('### Given attention weights: view="attention"'), readme.indexOf('## Command line'));
+// The reference page's section on view="attention" (docs/reference/element.md).
+const page = readFileSync(new URL('../../docs/reference/element.md', import.meta.url), 'utf8');
+const sectionStart = page.indexOf('\n## Given attention weights: view="attention"\n');
+const sectionEnd = page.indexOf('\n## ', sectionStart + 1);
+const section = page.slice(sectionStart, sectionEnd < 0 ? page.length : sectionEnd);
+
+test('the reference page\'s contract: its example is drawn, its schema states the same keys and limits', () => {
+  assert.ok(sectionStart >= 0, 'docs/reference/element.md has a section "Given attention weights: view="attention""');
   const example = /```html\n[\s\S]*?<script type="application\/json">([\s\S]*?)<\/script>/.exec(section)[1];
   const data = readAttention(example);
   assert.deepEqual([data.shape, data.head, data.title, data.note], [[1, 2, 3, 3], 1, 'Two heads', '']);
+  // the live figure under it draws the very same data
+  const figure = /```\{raw\} html\n<attention-playground view="attention">\s*<script type="application\/json">([\s\S]*?)<\/script>/.exec(section);
+  assert.ok(figure, 'a live figure of the example');
+  assert.deepEqual(JSON.parse(figure[1]), JSON.parse(example));
   const schema = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)[1]);
   assert.deepEqual(Object.keys(schema.properties), ['tokens', 'attention', 'layer', 'head', 'title']);
   assert.deepEqual(schema.required, ['tokens', 'attention']);
   assert.equal(schema.properties.tokens.maxItems, attentionLimits.tokens);
   assert.equal(schema.properties.tokens.items.maxLength, attentionLimits.token);
   assert.equal(schema.properties.title.maxLength, attentionLimits.title);
-  for (const [name, value] of Object.entries({ tokens: 512, heads: 1024, weights: '4,194,304', characters: '64,000,000' }))
-    assert.ok(section.includes(String(value)), `README: the ${name} limit ${value}`);
+  const limits = section.slice(section.indexOf('### Limits'), section.indexOf('### Refusals'));
+  for (const [name, value] of Object.entries({ tokens: '512 tokens', heads: '1024 heads', weights: '4,194,304 weights', characters: '64,000,000 characters',
+    token: `${attentionLimits.token} characters a token`, title: `${attentionLimits.title} a title` })) {
+    assert.equal(value.replace(/,/g, '').split(' ')[0], String(attentionLimits[name]), name);
+    assert.ok(limits.includes(value), `docs/reference/element.md: the ${name} limit, "${value}"`);
+  }
+});
+
+test('the reference page\'s refusals are the element\'s own lines, word for word', () => {
+  // data that makes each line; every line of the page's table must be one of these
+  const lines = new Set();
+  const add = (data) => {
+    try {
+      read(data);
+    } catch (error) {
+      lines.add(error.message);
+      return;
+    }
+    assert.fail(`accepted ${JSON.stringify(data)}`);
+  };
+  add('');
+  add('{"tokens": [');
+  add('{"tokens": ["a"], "attention": [[NaN]]}');
+  add({ tokens: ['a', 'b'], attention: [[1, 0], [null, 1]] });
+  add({ tokens: ['a', 'b'], attention: [[[1, 0], [0.5, -0.5]]] });
+  add({ tokens: ['a', 'b'], attention: [[[1, 0], [0, 1]], [[1, 0, 0], [0, 1]]] });
+  add({ tokens: ['a'], attention: [[[[1]], [[1]]], [[[1]]]] });
+  add({ tokens: ['a'], attention: [[[[[1]]]]] });
+  add({ tokens: Array(513).fill('t'), attention: [[1]] });
+  add({ tokens: ['a'], attention: [[[1]], [[1]]], head: 2 });
+  add({ tokens: ['a'], attention: [[[1]]], layer: 1 });
+  add({ tokens: ['a'], attention: [[1]], heads: 2 });
+  const table = section.slice(section.indexOf('### Refusals'), section.indexOf('### Rows that do not sum to 1'));
+  const shown = table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| the data') && !line.startsWith('| ---'))
+    .flatMap((line) => [...line.split(' | ').at(-1).matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+  assert.ok(shown.length >= 12, `the refusals table shows ${shown.length} lines`);
+  for (const line of shown) assert.ok(lines.has(line), `docs/reference/element.md shows a line the element never writes: ${line}`);
+  // and the note over rows that do not sum to 1: 3 of 4 layers × 3 heads × 4 rows, the first in layer 0, head 1
+  const T = 4;
+  const eye = () => Array.from({ length: T }, (_, i) => Array.from({ length: T }, (_, j) => (i === j ? 1 : 0)));
+  const attention = Array.from({ length: 4 }, () => Array.from({ length: 3 }, eye));
+  attention[0][1][2] = [0.3, 0.3, 0.3, 0];
+  attention[2][0][0] = [0.5, 0, 0, 0];
+  attention[3][2][3] = [0.5, 0, 0, 0.6];
+  const note = /```text\n(.*)\n```/.exec(section.slice(section.indexOf('### Rows that do not sum to 1')))[1];
+  assert.equal(note, read({ tokens: ['The', ' cat', ' sat', ' on'], attention }).note);
 });

@@ -46,7 +46,7 @@ test('every setting an author needs is read', () => {
 
 test('step="rotate" (rotary positions) is a step like the others, between q, k, v and scores', () => {
   assert.equal(settingsOf({ scenario: 'rotary-sun-rises', step: 'rotate' }).step, 'rotate');
-  assert.match(attributes.step[1], /^x, qkv, rotate, scores, /);
+  assert.match(attributes.step[1], /: `x`, `qkv`, `rotate` \(only for a scenario with rotary positions\), `scores`, /);
   assert.match(refused({ step: 'rotation' }), /^step must be one of x, qkv, rotate, scores, scaled, masked, weights, out; got "rotation"$/);
   // the link a rotate figure opens keeps its step, and reads back
   const hash = playgroundHash(settingsOf({ scenario: 'rotary-sun-rises', step: 'rotate' }));
@@ -149,12 +149,12 @@ test('the training index is the folder of training presets', () => {
   assert.deepEqual([...files].sort(), [...trainingIds].sort());
 });
 
-test('the README\'s attribute table lists every attribute with its default', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+test('the element\'s reference page lists every attribute with its default', () => {
+  const page = readFileSync(new URL('../../docs/reference/element.md', import.meta.url), 'utf8');
   for (const name of attributeNames) {
-    const row = readme.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
-    assert.ok(row, `README: no row for ${name}`);
-    assert.ok(row.includes(attributes[name][0]), `README: ${name}'s default ${attributes[name][0]}`);
+    const row = page.split('\n').find((line) => line.startsWith(`| \`${name}\` |`));
+    assert.ok(row, `docs/reference/element.md: no row for ${name}`);
+    assert.ok(row.endsWith(`| ${attributes[name][0]} |`), `docs/reference/element.md: ${name}'s default ${attributes[name][0]}`);
   }
 });
 
