@@ -1,10 +1,12 @@
 // Assembles the static site: web/ as it is but for its folders' READMEs (for
-// the project's readers, not the site's), the wasm build under wasm/, and
+// the project's readers, not the site's), the wasm build under wasm/,
 // scenarios/index.json listing the presets (a static server cannot list a
-// folder). usage: node scripts/build-site.mjs WASM_BUILD_DIR SITE_DIR
+// folder), and custom-elements.json, the element's Custom Elements Manifest.
+// usage: node scripts/build-site.mjs WASM_BUILD_DIR SITE_DIR
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, normalize } from 'node:path';
 
+import { manifestText } from './docs/custom-elements.mjs';
 import { pagesWithoutPolicy } from './site-headers.mjs';
 
 const [wasmDir, siteDir] = process.argv.slice(2);
@@ -33,6 +35,10 @@ const presets = readdirSync(join(webDir, 'scenarios'))
     return { id: s.id, title: s.title ?? s.id, source: s.source ?? '' };
   });
 writeFileSync(join(siteDir, 'scenarios', 'index.json'), JSON.stringify(presets, null, 1) + '\n');
+
+// The element's attributes, events and members for editors and documentation
+// tools, from its own tables (web/element/settings.js); dist/package.json names it.
+writeFileSync(join(siteDir, 'custom-elements.json'), manifestText());
 
 // GPT-2's byte-level BPE for the Model view (npm's gpt-tokenizer, MIT): the
 // ES modules of its GPT-2 encoding and their imports only (not its other

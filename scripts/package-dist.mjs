@@ -1,7 +1,7 @@
 // dist/ as an npm-style package an author can vendor with `npm pack` (nothing
 // is published): package.json with the element as its export, the files it
 // ships, the licence. usage: node scripts/package-dist.mjs DIST_DIR
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { pagesWithoutPolicy } from './site-headers.mjs';
@@ -15,6 +15,11 @@ if (!dist) {
 const unmarked = pagesWithoutPolicy(dist);
 if (unmarked.length) {
   console.error(unmarked.join('\n'));
+  process.exit(1);
+}
+// package.json names the element's manifest: the site must hold it.
+if (!existsSync(join(dist, 'custom-elements.json'))) {
+  console.error(`${dist}: no custom-elements.json (scripts/build-site.mjs writes it)`);
   process.exit(1);
 }
 const root = new URL('..', import.meta.url).pathname;
@@ -36,8 +41,11 @@ const pkg = {
     './embed.html': './embed.html',
     './index.html': './index.html',
     './figures/*': './figures/*',
+    './custom-elements.json': './custom-elements.json',
     './package.json': './package.json',
   },
+  // the element's Custom Elements Manifest, written by scripts/build-site.mjs
+  customElements: 'custom-elements.json',
   sideEffects: ['./attention-playground.js', './frame-resizer.js'],
   files,
 };
