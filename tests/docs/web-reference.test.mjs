@@ -4,10 +4,10 @@
 // members, web/state/state.js's props. The committed pages must be what
 // scripts/docs/web-reference.mjs writes, and the tables must be the code's:
 // every event the element sends, every member it has.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,9 +22,18 @@ const generator = join(root, 'scripts', 'docs', 'web-reference.mjs');
 const run = (...args) => spawnSync('node', [generator, ...args], { cwd: root, encoding: 'utf8' });
 const page = (name) => readFileSync(join(root, 'docs', 'reference', name), 'utf8');
 
+// Every folder a test makes, removed at the end.
+const made = [];
+const folder = (prefix) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 // A copy of the two pages in a fresh docs folder.
 function copyPages() {
-  const docs = mkdtempSync(join(tmpdir(), 'webref-docs-'));
+  const docs = folder('webref-docs-');
   mkdirSync(join(docs, 'reference'));
   for (const name of ['element.md', 'url-keys.md']) cpSync(join(root, 'docs', 'reference', name), join(docs, 'reference', name));
   return docs;
@@ -151,7 +160,7 @@ test('custom-elements.json: schema 1.0.0, every attribute with its default and t
 test('the built site carries custom-elements.json, and dist/package.json names it', () => {
   const wasmDir = process.env.ATTENTION_WASM_DIR ?? join(root, 'build', 'wasm');
   assert.ok(existsSync(join(wasmDir, 'attention-core.wasm')), `${wasmDir}: no wasm build to assemble a site from`);
-  const site = join(mkdtempSync(join(tmpdir(), 'webref-site-')), 'site');
+  const site = join(folder('webref-site-'), 'site');
   const node = (script, ...args) => {
     const r = spawnSync('node', [join(root, 'scripts', script), ...args], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
