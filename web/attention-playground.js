@@ -5,7 +5,7 @@
 //     <img src="assets/attention-playground/figures/bank-raw.svg" alt="…">  (shown until ready)
 //   </attention-playground>
 //
-// Attributes: see element/settings.js (and the README's table); each one
+// Attributes: see element/settings.js (and the docs' reference/element.md); each one
 // changes the view live, and a bad one is one line inside the element and an
 // error event. Methods play() and pause(); property step; events ready,
 // stepchange and error; data-state="loading|ready|error" on the element. Its
