@@ -7,7 +7,7 @@
     ap.attention(tokens, weights)                      # attention weights you computed
 
 Each call returns a :class:`Figure` whose HTML (``_repr_html_``) is the
-``<attention-playground>`` element. The first figure of a kernel session
+``<attention-playground>`` element. The first figure a kernel displays
 carries the element's engine (one script with its wasm inside); later ones
 reuse it, so a saved notebook works from a file with no network.
 """

@@ -23,8 +23,8 @@ def inline(mode):
     presets and the core's wasm. The page needs it once; a figure without
     it finds it on the page.
 
-    :param mode: ``"once"`` (the default): only the first figure a kernel
-        session displays carries the engine. ``"every"``: every figure's
+    :param mode: ``"once"`` (the default): only the first figure the kernel
+        displays carries the engine. ``"every"``: every figure's
         output carries it, for front ends that show each output in its own
         frame, or show only some outputs.
     :type mode: str
