@@ -68,6 +68,8 @@ class session {
     });
   }
 
+  // What the page lays out before asking for numbers (labels, lengths, heads,
+  // their steps' shapes, the mask's kind), as JSON (summary.hpp); "" before a load.
   std::string summary() const { return trace_ ? attention::summary_json(*scenario_, *trace_) : ""; }
 
   // One batch element of one step of one head: (T, ·) flat, or an empty array.
@@ -80,8 +82,10 @@ class session {
   // The (Tq, Tkv) mask, 1 = may attend, flat.
   val keep() const { return trace_ ? float32_copy(keep_.data(), keep_.size()) : float32_copy(nullptr, 0); }
 
+  // The layer's output (after the heads' concatenation and any projection) of one batch element, flat.
   val layer_out(double batch) const { return trace_ ? batch_slice(&trace_->layer.out, batch) : float32_copy(nullptr, 0); }
 
+  // One of the scenario's named tensors, flat, or an empty array.
   val tensor(const std::u16string& name) const {
     const attention::tensor* t = trace_ ? trace_->find_tensor(glue::utf8_replacing(name)) : nullptr;
     return t ? float32_copy(t->data(), t->size()) : float32_copy(nullptr, 0);
@@ -131,6 +135,8 @@ class session {
     return float32_copy(numbers, 3);
   }
 
+  // Masking after the softmax, then renormalizing, on one head (notebook 004;
+  // renormalize.hpp), as JSON.
   std::string renormalize_lesson(double head) const {
     return json_or_error([&] {
       const std::uint32_t h = index_of(head, "head");
@@ -139,6 +145,8 @@ class session {
     });
   }
 
+  // No notion of space: the outputs with the tokens permuted, with or without
+  // sinusoidal positions added first (space.hpp), as JSON.
   std::string space_lesson(val permutation, bool add_positions) const {
     return json_or_error([&] {
       ATTENTION_CHECK(trace_.has_value(), "space: nothing loaded");
@@ -158,6 +166,8 @@ class session {
   attention::tensor2 keep_;
 };
 
+// The mathematical trick: torch.rand(B, T, C) under seed averaged over the
+// past three ways, and whether they agree (notebook 003), as JSON.
 std::string averaging_lesson(double seed, double B, double T, double C) {
   return json_or_error([&] {
     return attention::averaging_lesson_json(glue::seed_of(seed, "seed"), index_of(B, "B"), index_of(T, "T"),
@@ -165,6 +175,8 @@ std::string averaging_lesson(double seed, double B, double T, double C) {
   });
 }
 
+// Why scale: the scores' variance with and without 1/sqrt(head_size) at each
+// head size, and softmax(values · factor) at each factor, as JSON.
 std::string scaling_lesson(double seed, double B, double T, val head_sizes, val values, val factors) {
   return json_or_error([&] {
     return attention::scaling_lesson_json(glue::seed_of(seed, "seed"), index_of(B, "B"), index_of(T, "T"),

@@ -73,6 +73,7 @@ class model {
     drop_run();
     source_.close();
   }
+  // True once a model file or folder is open and checked.
   bool ready() const { return source_.is_open(); }
   std::string config() const { return source_.config(); }
 
@@ -123,7 +124,9 @@ class model {
   }
   // (T, topK) each: the most probable next tokens after each position
   val top_ids() const { return int32_copy(top_ids_.data(), top_ids_.size()); }
+  // (T, topK): their probabilities, in the same order
   val top_probabilities() const { return float32_copy(top_probabilities_.data(), top_probabilities_.size()); }
+  // (V): the logits after the last position of the last run
   val last_logits() const { return run_ ? float32_copy(run_->last_logits.data(), run_->last_logits.size()) : float32_copy(nullptr, 0); }
 
   // Every head's scores on the last run's tokens, layer by layer, head by

@@ -70,6 +70,8 @@ class training {
     if (!message.empty()) corpora_[key] = std::string(1, '\0') + message;  // a NUL first: no text the core takes
   }
 
+  // Parses a training file (its corpus given first) and starts its run: "" on
+  // success, else the core's message; the previous run is kept on error.
   std::string load(const std::u16string& file_text) {
     return error_of([&] {
       const std::string text = utf8_of(file_text, "training");
@@ -185,6 +187,7 @@ class training {
     });
   }
 
+  // The optimizer steps taken so far.
   unsigned steps_done() const { return run_ ? static_cast<unsigned>(run_->steps_done()) : 0; }
 
   // A copy of the whole state (weights, moments, generator): its index, as
