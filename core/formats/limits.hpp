@@ -1,5 +1,5 @@
 // Size limits of a scenario, checked before anything is allocated. Large
-// enough for T = 512, C = 128, 8 heads in a browser; README.md lists them.
+// enough for T = 512, C = 128, 8 heads in a browser; the reference page docs/reference/limits.md lists them.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +19,7 @@ inline constexpr std::size_t attention_elements = 1u << 22;     // B · heads ·
 inline constexpr std::size_t label_bytes = 256;                 // one token label
 inline constexpr std::uint64_t rotary_offset = 1u << 20;        // attention.rotary.offset: 1,048,576 (positions stay exact in float32)
 
-// What the elements imply, bounded too (core/cost.hpp): a scenario of a few
+// What the elements imply, bounded too (scenario_cost.hpp): a scenario of a few
 // hundred bytes must not ask for minutes of work or gigabytes of trace.
 inline constexpr std::uint64_t random_draws = 1u << 23;         // numbers drawn: 8,388,608
 inline constexpr std::uint64_t multiply_adds = 1u << 28;        // of the layer: 268,435,456
@@ -57,7 +57,7 @@ inline constexpr std::size_t corpus_bytes = 4u << 20;   // task.corpus: 4 MiB of
 inline constexpr std::size_t vocab = 1024;              // distinct characters of a text task's corpus
 inline constexpr std::size_t sample_length = 4096;      // characters a sample generates, and of its prompt
 
-// What the sizes imply (core/training_cost.hpp): a file of a few hundred
+// What the sizes imply (training_cost.hpp): a file of a few hundred
 // bytes must not ask for an hour of work or gigabytes of trace.
 inline constexpr std::uint64_t step_multiply_adds = 1u << 29;   // forward and backward of one step: 536,870,912 (text-gpt's is 343,080,960)
 inline constexpr std::uint64_t eval_multiply_adds = std::uint64_t{1} << 32;  // one evaluation's forward: 4,294,967,296
