@@ -1,8 +1,10 @@
 // A small static server for the built site, on localhost only.
-// usage: node scripts/serve.mjs SITE_DIR [--port N] [--csp] [--prefix /sub/path]
+// usage: node scripts/serve.mjs SITE_DIR [--port N] [--csp] [--prefix /sub/path] [--mount /path=DIR]...
 //   --csp     sends the site's Content-Security-Policy as a header too, as an
 //             embedder's strict site would (the pages carry it as a <meta>)
 //   --prefix  serves the site under a sub-path, as a documentation site would
+//   --mount   serves another folder at a path under the site's (`make serve`:
+//             the documentation at /docs/); repeatable
 import { createServer } from 'node:http';
 import { createReadStream, readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -16,11 +18,20 @@ const types = {
   '.xml': 'application/xml', '.woff2': 'font/woff2',
 };
 
+// A folder to serve: its path, and its real path (what a link may not leave).
+function folder(dir) {
+  const base = resolve(dir);
+  return { base, real: realpathSync(base) };
+}
+
 // route(request, response): the tests' own answers (a redirect, a gzip-encoded
-// file), tried first; true when it answered.
-export function startServer({ root, port = 8000, csp = false, prefix = '', route = null }) {
-  const base = resolve(root);
-  const realBase = realpathSync(base);
+// file), tried first; true when it answered. mounts: {'/docs': DIR} serves
+// DIR at /docs/ (under the prefix), each folder kept to itself.
+export function startServer({ root, port = 8000, csp = false, prefix = '', route = null, mounts = {} }) {
+  const site = folder(root);
+  const mounted = Object.entries(mounts).map(([at, dir]) => ({ at: at.replace(/\/+$/, ''), ...folder(dir) }))
+    .sort((a, b) => b.at.length - a.at.length);
+  for (const { at } of mounted) if (!/^\/[^/]/.test(at)) throw new RangeError(`a mount path starts with / and names a folder: ${JSON.stringify(at)}`);
   const server = createServer((request, response) => {
     if (route?.(request, response)) return;
     const headers = siteHeaders({ csp });
@@ -37,6 +48,16 @@ export function startServer({ root, port = 8000, csp = false, prefix = '', route
     if (path.includes('\0')) return answer(400, 'bad request');
     if (prefix && !path.startsWith(prefix + '/')) return answer(404, 'not found');
     path = path.slice(prefix.length);
+    // a mounted folder's own path without its slash: its pages' relative links need it
+    const bare = mounted.find((m) => path === m.at);
+    if (bare) {
+      const query = new URL(request.url, 'http://localhost').search;
+      response.writeHead(301, { ...headers, Location: `${prefix}${bare.at}/${query}` });
+      return response.end();
+    }
+    const mount = mounted.find((m) => path.startsWith(m.at + '/'));
+    const { base, real: realBase } = mount ?? site;
+    if (mount) path = path.slice(mount.at.length);
     let file = normalize(join(base, path));
     if (file !== base && !file.startsWith(base + sep)) return answer(403, 'forbidden');
     try {
@@ -69,15 +90,35 @@ export function startServer({ root, port = 8000, csp = false, prefix = '', route
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+  const usage = () => {
+    console.error('usage: node scripts/serve.mjs SITE_DIR [--port N] [--csp] [--prefix /path] [--mount /path=DIR]...');
+    process.exit(64);
+  };
   const root = args[0];
   const port = Number(option('--port') ?? process.env.PORT ?? 8000);
   const prefix = option('--prefix') ?? '';
-  if (!root || !Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error('usage: node scripts/serve.mjs SITE_DIR [--port N] [--csp] [--prefix /path]');
-    process.exit(64);
+  if (!root || !Number.isInteger(port) || port < 0 || port > 65535) usage();
+  // --mount /docs=build/docs, as often as wanted
+  const mounts = {};
+  args.forEach((arg, i) => {
+    if (arg !== '--mount') return;
+    const [at, dir] = (args[i + 1] ?? '').split(/=(.*)/s);
+    if (!at || !dir) usage();
+    mounts[at] = dir;
+  });
+  let started;
+  try {
+    started = startServer({ root, port, csp: args.includes('--csp'), prefix, mounts });
+  } catch (error) {
+    console.error(`cannot serve: ${error.message}`);
+    process.exit(1);
   }
-  startServer({ root, port, csp: args.includes('--csp'), prefix })
-    .then((server) => console.log(`Attention Playground: http://localhost:${server.address().port}${prefix}/  (Ctrl-C stops)`))
+  started
+    .then((server) => {
+      const url = `http://localhost:${server.address().port}${prefix}`;
+      console.log(`Attention Playground: ${url}/  (Ctrl-C stops)`);
+      for (const at of Object.keys(mounts)) console.log(`${at === '/docs' ? 'Documentation' : at}: ${url}${at.replace(/\/+$/, '')}/`);
+    })
     .catch((error) => {
       console.error(`cannot serve on port ${port}: ${error.message}`);
       process.exit(1);
