@@ -141,6 +141,9 @@ test('the MkDocs page: every figure ready, each player answers a click, no error
   const iframes = await page.$$('iframe');
   assert.equal(iframes.length, 1);
   await frameSizedAndPlaying(page, iframes[0], 0);
+  // the site's menu is its own pages: the copied playground's Markdown
+  // (trainings/CORPORA.md) is no page of it
+  assert.deepEqual(await page.$$eval('.navbar a, nav a', (links) => links.filter((a) => /corpora/i.test(a.textContent + a.href)).map((a) => a.href)), []);
   await clean(page, 'docs-site-mkdocs');
 });
 
