@@ -34,10 +34,14 @@ PYTHON_PACKAGES := python3-venv python3-pip python3-setuptools python3-wheel jup
                    python3-numpy python3-pytest python3-hypothesis python3-nbsphinx pandoc libjs-requirejs libjs-mathjax chromium fonts-dejavu-core
 VENV := $(BUILD)/venv
 PYTHON_ASSETS := python/attention_playground/assets
+# The documentation site (docs/): Sphinx, MyST Markdown and the furo theme;
+# Chromium and its font take the README's pictures from the real page.
+DOCS_PACKAGES := python3-sphinx python3-myst-parser furo chromium fonts-dejavu-core
+DOCS := $(BUILD)/docs
 
 .PHONY: all native wasm site dist serve test test-native test-sanitize test-fuzz test-wasm test-scripts test-browser \
         fuzz fuzz-build bench clean deps-native deps-fuzz deps-wasm deps-node deps-browser deps-scripts \
-        python test-python deps-python
+        python test-python deps-python docs test-docs deps-docs
 
 all: native site
 
@@ -63,6 +67,9 @@ deps-scripts:
 deps-python:
 	@scripts/ensure-packages $(PYTHON_PACKAGES)
 
+deps-docs:
+	@scripts/ensure-packages $(DOCS_PACKAGES)
+
 native: deps-native
 	@cmake -S . -B $(NATIVE) -DCMAKE_BUILD_TYPE=Release > /dev/null
 	@cmake --build $(NATIVE) -j $(JOBS)
@@ -76,12 +83,30 @@ site: wasm deps-node node_modules/.package-lock.json
 
 # The folder to copy into a documentation site: the playground, the element,
 # the iframe page, the wasm files, the presets, a static SVG figure of each
-# preset (figures/) and package.json (vendor it with `npm pack`).
-dist: site
+# preset (figures/) and package.json (vendor it with `npm pack`). Beside it,
+# not in the package, docs/: the documentation site with its own playground,
+# to be copied anywhere as it is.
+dist: site docs
 	@rm -rf dist && cp -r $(SITE) dist
 	@node scripts/figures.mjs $(WASM) dist/figures
 	@node scripts/package-dist.mjs dist
 	@node scripts/site-size.mjs dist | tail -2
+	@cp -r $(DOCS) dist/docs
+
+# The documentation site, from docs/ into $(DOCS): the README's pictures
+# taken again from the built page (written only when they changed), the
+# pages' generated blocks, Sphinx with warnings as errors (its doctrees kept
+# outside the site), then the playground copied into $(DOCS)/playground/,
+# where every page loads the element from (a relative path: the site works
+# offline, under a sub-path, from any host).
+docs: site deps-docs node_modules/.package-lock.json
+	@node scripts/docs/readme-pictures.mjs $(SITE) docs/images
+# ---- generated blocks of docs/*.md: each generator's command goes here ----
+# ---- end of the generated blocks ----
+	@rm -rf $(DOCS)
+	@sphinx-build -q -W -b html -d $(BUILD)/docs-doctrees docs $(DOCS)
+	@cp -r $(SITE) $(DOCS)/playground
+	@echo "docs: $(DOCS)/index.html"
 
 # The notebook package's page assets: the element bundled into one script
 # with its CSS, presets and wasm (esbuild, for the package only: the site
@@ -90,14 +115,15 @@ dist: site
 python: site
 	@node scripts/notebook-bundle.mjs $(SITE) $(PYTHON_ASSETS)
 
-serve: site
-	@node scripts/serve.mjs $(SITE) --port $(PORT)
+# The playground at / and the documentation at /docs/.
+serve: site docs
+	@node scripts/serve.mjs $(SITE) --port $(PORT) --mount /docs=$(DOCS)
 
 node_modules/.package-lock.json: package.json package-lock.json | deps-node
 	npm ci --no-audit --no-fund
 
 # Every test; the first failing group stops the target with its exit code.
-test: test-native test-sanitize test-fuzz test-wasm test-scripts test-browser test-python
+test: test-native test-sanitize test-fuzz test-wasm test-scripts test-browser test-docs test-python
 
 test-native: native
 	ctest --test-dir $(NATIVE) --output-on-failure -j $(JOBS)
@@ -145,6 +171,13 @@ test-scripts: native deps-scripts
 
 test-browser: site deps-browser node_modules/.package-lock.json
 	node --test --test-concurrency=1 tests/browser/
+
+# The documentation site: its links and anchors, its pages in headless
+# Chromium under a sub-path and the strict CSP, the commands its pages show
+# run through the native CLI, its reference pages against the code.
+test-docs: docs native deps-browser node_modules/.package-lock.json
+	ATTENTION_NATIVE_DIR=$(abspath $(NATIVE)) ATTENTION_DOCS_DIR=$(abspath $(DOCS)) \
+	  node --test --test-concurrency=1 tests/docs/
 
 # The notebook package, offline: installed into $(VENV) as python/README.md
 # says, its pytest suite, then the example notebooks executed by nbconvert
