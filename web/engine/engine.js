@@ -61,6 +61,10 @@ export async function checkOffThread(text) {
       checker.waiting.get(id)?.(message);
       checker.waiting.delete(id);
     });
+    checker.worker.addEventListener('error', (event) => {
+      for (const done of checker.waiting.values()) done(workerError('checking worker', event));
+      checker.waiting.clear();
+    });
   }
   const id = ++checks;
   const message = await new Promise((done) => {
@@ -68,6 +72,13 @@ export async function checkOffThread(text) {
     checker.worker.postMessage({ id, text });
   });
   if (message) throw new ScenarioError(message);
+}
+
+// A worker's 'error' event as one line: one that never started (blocked by
+// the host's policy, or its script missing) has no message.
+export function workerError(name, event) {
+  if (event?.message) return `internal error in the ${name}: ${event.message}`;
+  return `the ${name} could not start: this page's Content-Security-Policy must allow worker-src 'self', and its script must load`;
 }
 
 export class ScenarioError extends Error {

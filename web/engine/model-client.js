@@ -6,6 +6,7 @@
 import { sendBody } from './body-port.js';
 import { ModelError } from './model.js';
 import { fetchModel } from './model-fetch.js';
+import { workerError } from './engine.js';
 
 export { ModelError };
 
@@ -25,7 +26,7 @@ export class ModelWorker {
       else request.resolve(data.result);
     });
     this.worker.addEventListener('error', (event) => {
-      for (const request of this.waiting.values()) request.reject(new ModelError(`internal error in the model worker: ${event.message}`));
+      for (const request of this.waiting.values()) request.reject(new ModelError(workerError('model worker', event)));
       this.waiting.clear();
     });
   }

@@ -4,6 +4,7 @@
 // the probe sequence, the selected head's communication graph, the probe's
 // predictions (a text task's top next-character guesses), a text model's
 // samples, and a timeline to scrub back through the evaluations.
+import { workerError } from '../engine/engine.js';
 import { trainingCorpora } from '../engine/presets.js';
 import { trainingIds } from '../state/state.js';
 import { Curves } from './curves.js';
@@ -63,6 +64,7 @@ export class TrainingView {
     this.build(onPreset);
     this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     this.worker.addEventListener('message', ({ data }) => this.receive(data));
+    this.worker.addEventListener('error', (event) => this.fail(workerError('training worker', event)));
     this.speedChosen = speed !== null;
     this.speed.value = String(speed ?? 50);
     this.worker.postMessage({ type: 'speed', rate: Number(this.speed.value) });
