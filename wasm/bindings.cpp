@@ -1,4 +1,4 @@
-// Embind glue only: a Session holds one scenario and its trace; matrices cross
+// Embind glue only: a `Session` holds one scenario and its trace; matrices cross
 // to JS as one Float32Array copy each. Errors come back as values (the core's
 // message) and web/engine/engine.js throws them as JS Errors.
 #include <malloc.h>
@@ -119,7 +119,7 @@ class session {
     return float32_copy(a.data(), a.size());
   }
 
-  // One step of one head here and in another session's trace (the same
+  // One step of one head here and in another `Session`'s trace (the same
   // scenario at another rotary offset), lessons/position.hpp: a Float32Array
   // [largest_difference, largest_value, agrees (1 or 0)], or the core's message.
   val compare(const session& other, double head, const std::u16string& step) const {
