@@ -2,7 +2,10 @@
 """Writes the model-file fuzzer's seeds and hostile files (no PyTorch: plain
 struct and json, safetensors by hand).
 
-    python3 tests/fuzz/model/make_model_files.py
+    python3 tests/fuzz/model/make_model_files.py [OUT]
+
+OUT (default: this folder) receives corpus/ and regressions/; another folder
+lets you compare a fresh run with the committed files.
 
 corpus/: small valid GPTs in both schemes and every dtype (a fuzz input is at
 most 64 KiB). regressions/: hostile files, each named after what is wrong
@@ -13,6 +16,7 @@ import json
 import math
 import os
 import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -100,8 +104,11 @@ def with_header(tensors, meta, change):
 
 
 def main():
-    corpus = os.path.join(HERE, "corpus")
-    hostile = os.path.join(HERE, "regressions")
+    if len(sys.argv) > 2:
+        sys.exit("usage: make_model_files.py [OUT]")
+    out = os.path.abspath(sys.argv[1]) if len(sys.argv) == 2 else HERE
+    corpus = os.path.join(out, "corpus")
+    hostile = os.path.join(out, "regressions")
     os.makedirs(corpus, exist_ok=True)
     os.makedirs(hostile, exist_ok=True)
     seeds = {
