@@ -8,6 +8,8 @@
 # furo's inline theme script, its inline CSS variables, its hidden icon
 # sprite's style attribute and its footer's outside links.
 import os
+import re
+import shutil
 import sys
 
 # The notebook package's API pages come from its docstrings (autodoc).
@@ -36,6 +38,15 @@ html_favicon = "../web/favicon.svg"
 html_use_index = False
 html_domain_indices = False
 
+# Code colours that keep WCAG AA contrast (4.5:1) for every token, light and
+# dark (furo's defaults, tango and native, do not).
+pygments_style = "xcode"
+pygments_dark_style = "github-dark"
+html_theme_options = {
+    # a shade under the page's white, so a code block stands out as one
+    "light_css_variables": {"color-code-background": "#f6f8fa"},
+}
+
 # furo's CSS variables (the code blocks' colours, light and dark), which it
 # writes as an inline <style>, go to this file; _templates/base.html links it.
 CSS_VARIABLES = "_static/furo-variables.css"
@@ -59,11 +70,27 @@ def _keep_theme_context(app, pagename, templatename, context, doctree):
     context["metatags"] = "\n".join(
         line for line in context.get("metatags", "").splitlines() if 'name="generator"' not in line
     )
+    for key in ("body", "furo_navigation_tree", "toc"):
+        if isinstance(context.get(key), str):
+            context[key] = _accessible(context[key])
+
+
+def _accessible(html):
+    # a toctree caption is a heading, and a heading has a level
+    html = html.replace('<p class="caption" role="heading">', '<p class="caption" role="heading" aria-level="2">')
+    # a code block or a table that scrolls sideways is reached by the keyboard
+    html = html.replace('<div class="highlight"><pre>', '<div class="highlight"><pre tabindex="0">')
+    return re.sub(r'<div class="((?:[^"]* )?table-wrapper(?: [^"]*)?)">', r'<div class="\1" tabindex="0">', html)
 
 
 def _write_css_variables(app, exception):
-    if exception is not None or not getattr(app, "furo_css", None):
+    if exception is not None:
         return
+    # furo's files are copied again on every build, even when no page is written
+    fixes = _furo_css_fixes(os.path.join(app.builder.outdir, "_static", "styles", "furo.css"))
+    _furo_js_fix(os.path.join(app.builder.outdir, "_static", "scripts"))
+    if not getattr(app, "furo_css", None):
+        return  # no page written: the file from the last build stands
     pygments, light, dark = app.furo_css
     text = (
         "/* furo's CSS variables, as its inline <style> would set them (conf.py) */\n"
@@ -74,10 +101,75 @@ def _write_css_variables(app, exception):
         + _css_variables('body:not([data-theme="light"])', pygments["dark"], dark, "    ")
         + "  }\n}\n"
     )
+    text += fixes
     path = os.path.join(app.builder.outdir, CSS_VARIABLES)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
+
+
+def _furo_css_fixes(furo_css):
+    """Debian's furo.css, as packaged, imports normalize.css from the
+    server's root (/javascript/normalize.css/normalize.css: a 404 anywhere
+    but on a Debian web server) and lacks the dark colours of its "auto"
+    theme when the system is dark. The first is copied beside furo.css and
+    imported from there; the second comes back here, from furo.css's own
+    dark block. Returns the CSS to add to furo-variables.css."""
+    with open(furo_css, encoding="utf-8") as f:
+        css = f.read()
+
+    def local(match):
+        source = os.path.join("/usr/share", match.group(1).lstrip("/"))
+        if not os.path.isfile(source):
+            raise RuntimeError(f"furo.css imports {match.group(1)}, which is not in {source} (install node-normalize.css)")
+        shutil.copyfile(source, os.path.join(os.path.dirname(furo_css), os.path.basename(source)))
+        return f"@import url({os.path.basename(source)});"
+
+    fixed = re.sub(r"@import url\((/javascript/[^)]+)\);", local, css)
+    if fixed != css:
+        with open(furo_css, "w", encoding="utf-8") as f:
+            f.write(fixed)
+    if "prefers-color-scheme" in css:
+        return ""
+    dark = re.search(r'@media not print \{\s*body\[data-theme="dark"\] \{([^}]*)\}', css)
+    if not dark:
+        raise RuntimeError("furo.css has neither an auto dark theme nor a dark block to make one from")
+    declarations = "".join(f"      {d.strip()};\n" for d in dark.group(1).split(";") if d.strip())
+    return (
+        "/* furo's auto theme in a dark system (Debian's furo.css lacks it) */\n"
+        "@media not print {\n"
+        "  @media (prefers-color-scheme: dark) {\n"
+        f'    body:not([data-theme="light"]) {{\n{declarations}    }}\n'
+        '    html body:not([data-theme="light"]) .only-light { display: none !important; }\n'
+        '    body:not([data-theme="light"]) .only-dark { display: block !important; }\n'
+        "  }\n}\n"
+    )
+
+
+def _furo_js_fix(scripts):
+    """Debian's furo.js, as packaged, is furo's unbundled ES module source
+    (`import Gumshoe from "./gumshoe-patched.js"`), loaded as a classic
+    script: a SyntaxError, and no theme toggle or contents scroll-spy. Bundled
+    here as furo's own build bundles it: gumshoe (which sets window.Gumshoe)
+    then furo.js, in one function, as a classic script."""
+    furo_js = os.path.join(scripts, "furo.js")
+    with open(furo_js, encoding="utf-8") as f:
+        source = f.read()
+    statement = 'import Gumshoe from "./gumshoe-patched.js";'
+    if statement not in source:
+        return
+    with open(os.path.join(scripts, "gumshoe-patched.js"), encoding="utf-8") as f:
+        gumshoe = f.read()
+    # gumshoe's UMD wrapper looks for `define`, `exports` and `global`, which a
+    # page's element ids can define (a heading "Exports" is window.exports):
+    # they are shadowed, so that it always sets window.Gumshoe.
+    bundle = (
+        "// furo.js with gumshoe-patched.js, bundled as a classic script (docs/conf.py)\n"
+        f"(function () {{\n(function (define, exports, module, global) {{\n{gumshoe}\n}})();\n"
+        f"const Gumshoe = window.Gumshoe;\n{source.replace(statement, '')}\n}})();\n"
+    )
+    with open(furo_js, "w", encoding="utf-8") as f:
+        f.write(bundle)
 
 
 def _drop_jquery(app):
