@@ -101,7 +101,12 @@ dist: site docs
 # offline, under a sub-path, from any host).
 docs: site deps-docs node_modules/.package-lock.json
 	@node scripts/docs/readme-pictures.mjs $(SITE) docs/images
-# ---- generated blocks of docs/*.md: each generator's command goes here ----
+# ---- generated blocks of docs/*.md, from the code that holds the truth ----
+	@node scripts/docs/web-reference.mjs
+	@node scripts/docs/wasm-reference.mjs
+	@node scripts/docs/limits-reference.mjs
+# (the CLI's page needs the native build: `node scripts/docs/cli-reference.mjs`
+# rewrites it, and test-docs fails while it differs from the CLI's usage)
 # ---- end of the generated blocks ----
 	@rm -rf $(DOCS)
 	@sphinx-build -q -W -b html -d $(BUILD)/docs-doctrees docs $(DOCS)
