@@ -22,6 +22,7 @@ export function prose(parent, text) {
 
 export function code(parent, text) {
   const pre = element(parent, 'pre', { className: 'pytorch' });
+  pre.tabIndex = 0;  // it scrolls sideways in a narrow column: the keyboard must reach it
   element(pre, 'code', { text });
   return pre;
 }
