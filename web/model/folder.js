@@ -202,7 +202,7 @@ export async function folderTokenizer(folder, info) {
 // The facts line of a folder's model: its family, heads and the key/value heads they share.
 export function folderFacts(info) {
   const c = info.config;
-  const heads = c.kv_heads === c.heads ? `${c.heads} heads` : `${c.heads} query heads sharing ${c.kv_heads} key/value heads`;
+  const heads = c.kv_heads === c.heads ? `${c.heads} heads` : `${c.heads} query heads sharing ${c.kv_heads} key/value head${c.kv_heads === 1 ? '' : 's'}`;
   const kind = info.causal ? 'each token reads the ones before it' : 'every token reads every token, both ways';
   const head = info.family === 'bert' ? (info.maskedLm ? ', with its masked-LM head' : ', without a head to predict with') : '';
   return `${families[info.architecture] ?? info.architecture}: ${c.layers} layers × ${heads} of ${c.head_dim}, embedding ${c.embed}, `
@@ -224,7 +224,7 @@ function whole(value) {
 function headsText(heads, shared) {
   if (shared === undefined || shared === null || shared === heads) return `${whole(heads)}, each with its own key/value head`;
   const ok = Number.isSafeInteger(heads) && Number.isSafeInteger(shared) && shared > 0 && heads % shared === 0;
-  return `${whole(heads)} query heads sharing ${whole(shared)} key/value heads${ok ? ` (${heads / shared} query heads each)` : ''}`;
+  return `${whole(heads)} query heads sharing ${whole(shared)} key/value head${shared === 1 ? '' : 's'}${ok ? ` (${heads / shared} query heads each)` : ''}`;
 }
 
 // The class the config names, when it is a plain identifier.
