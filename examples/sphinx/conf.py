@@ -1,7 +1,8 @@
 # A real Sphinx site (Debian's python3-sphinx 5.3, the alabaster theme) that
 # embeds Attention Playground figures. Build:
 #   make dist && mkdir -p examples/sphinx/_static/attention-playground \
-#     && cp -r dist/. examples/sphinx/_static/attention-playground/
+#     && cp -r dist/. examples/sphinx/_static/attention-playground/ \
+#     && rm -rf examples/sphinx/_static/attention-playground/docs
 #   sphinx-build -b html examples/sphinx build/sphinx
 # The browser tests build it so and serve it under a sub-path with a strict
 # Content-Security-Policy.
