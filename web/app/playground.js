@@ -6,7 +6,7 @@ import { presetIndex, presetScenario } from '../engine/presets.js';
 import { editedScenario, hasEdits, withEdit } from '../state/edits.js';
 import { drive, Player } from '../state/player.js';
 import { scenarioFromSentence, withOverrides } from '../state/sentence.js';
-import { linkNotice, sliderPosition, steps, stepsFor } from '../state/state.js';
+import { linkNotice, sliderPosition, steps, stepsFor, temperatureAt } from '../state/state.js';
 import { tokenText } from '../views/format.js';
 import { describe, term, withTerms } from '../views/terms.js';
 import { landingQuery, showLanding } from './landing.js';
@@ -140,7 +140,9 @@ function renderInputs() {
   for (const kind of ['causal', 'none', 'custom']) $(`mask-${kind}`).checked = kind === maskKind;
   $('scale').checked = state.scale ?? summary?.scale ?? true;
   const temperature = state.temperature ?? summary?.temperature ?? 1;
-  $('temperature').value = sliderPosition(temperature);
+  // the slider stays where the learner put it: its neighbours can round to
+  // the same temperature, and writing that back would pull it off its place
+  if (temperatureAt(Number($('temperature').value)) !== temperature) $('temperature').value = sliderPosition(temperature);
   $('temperature-value').textContent = temperature.toFixed(2);
 }
 
