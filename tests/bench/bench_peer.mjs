@@ -147,7 +147,7 @@ const table = [
   row("the heads' q kᵀ and w v (the multiply-adds the causal mask leaves)", parts.heads),
   `| the rest (LayerNorm, softmax, GELU, the guesses' sorting and softmax, copies) | ${f(native128.rest_ms)} | ${ofRun(native128.rest_ms)} | — | — |`,
   '',
-  `GEMM against the rest: the products take ${f(gemm.ms)} ms (${ofRun(gemm.ms)} of the run) at ${pct(gemmShare(gemm))} of the 128-bit peak; the rest ${f(native128.rest_ms)} ms (${ofRun(native128.rest_ms)}); the whole run's multiply-adds come to ${pct(gemmShare({ ...gemm, ms: native128.run_ms }))} of the peak. The stretch goal, ${beyond}× (their time over ours), asks ours for ${f(median(theirs) / beyond)} ms in the tab, ${f(median(ours) - median(theirs) / beyond)} ms less than now: ${pct(1 - median(theirs) / beyond / median(ours))} of our time, which is ${pct((1 - median(theirs) / beyond / median(ours)) / (native128.rest_ms / native128.run_ms))} of the rest's share if the products stayed as they are.`,
+  `GEMM against the rest: the products take ${f(gemm.ms)} ms (${ofRun(gemm.ms)} of the run) at ${pct(gemmShare(gemm))} of the 128-bit peak; the rest ${f(native128.rest_ms)} ms (${ofRun(native128.rest_ms)}); the whole run's multiply-adds come to ${pct(gemmShare({ ...gemm, ms: native128.run_ms }))} of the peak. The stretch goal, ${beyond}× (their time over ours), asks ours for ${f(median(theirs) / beyond)} ms in the tab, ${f(median(ours) - median(theirs) / beyond)} ms below our median: ${pct(1 - median(theirs) / beyond / median(ours))} of our time, which is ${pct((1 - median(theirs) / beyond / median(ours)) / (native128.rest_ms / native128.run_ms))} of the rest's share if the products stayed as they are.`,
   '',
   '| budget | measured | met |',
   '| --- | --- | --- |',
