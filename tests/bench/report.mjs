@@ -8,16 +8,16 @@ import { join } from 'node:path';
 
 export const benchmarksPage = join(new URL('../..', import.meta.url).pathname, 'docs', 'benchmarks.md');
 
-// `text`: the block's lines joined; `inline`: on the markers' own line
-export function writeBlock(name, text, { inline = false, page = benchmarksPage } = {}) {
+// `text`: the block's lines joined, written between the markers' lines (a
+// marker shares no line with text: MyST would read that line as raw HTML)
+export function writeBlock(name, text, { page = benchmarksPage } = {}) {
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
   const old = readFileSync(page, 'utf8');
   const from = old.indexOf(start);
   const to = old.indexOf(end);
   if (from < 0 || to < from) throw new Error(`${page}: no ${start} … ${end} block for these figures`);
-  const body = inline ? text : `\n${text}\n`;
-  writeFileSync(page, old.slice(0, from + start.length) + body + old.slice(to));
+  writeFileSync(page, `${old.slice(0, from + start.length)}\n${text}\n${old.slice(to)}`);
 }
 
 // The machine a table was measured on: its CPU model, its cores, the browser.

@@ -75,12 +75,12 @@ test('the limits: tokens, heads, weights, characters, a token, the title; each n
 
 // The reference page's section on view="attention" (docs/reference/element.md).
 const page = readFileSync(new URL('../../docs/reference/element.md', import.meta.url), 'utf8');
-const sectionStart = page.indexOf('\n## Given attention weights: view="attention"\n');
+const sectionStart = page.indexOf('\n## Given attention weights: `view="attention"`\n');
 const sectionEnd = page.indexOf('\n## ', sectionStart + 1);
 const section = page.slice(sectionStart, sectionEnd < 0 ? page.length : sectionEnd);
 
 test('the reference page\'s contract: its example is drawn, its schema states the same keys and limits', () => {
-  assert.ok(sectionStart >= 0, 'docs/reference/element.md has a section "Given attention weights: view="attention""');
+  assert.ok(sectionStart >= 0, 'docs/reference/element.md has a section "Given attention weights: `view="attention"`"');
   const example = /```html\n[\s\S]*?<script type="application\/json">([\s\S]*?)<\/script>/.exec(section)[1];
   const data = readAttention(example);
   assert.deepEqual([data.shape, data.head, data.title, data.note], [[1, 2, 3, 3], 1, 'Two heads', '']);
