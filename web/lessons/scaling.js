@@ -15,6 +15,8 @@ export default {
     prose(root, 'With unit-variance q and k, each score q·k is a sum of head_size products, so its variance grows like head_size. Scaled by head_size**-0.5 it stays near 1: when q and k are unit variance, so is wei.');
     code(root, 'k = torch.randn(B, T, head_size)\nq = torch.randn(B, T, head_size)\nwei = q @ k.transpose(-2, -1) * head_size**-0.5');
     const plot = element(root, 'section', { className: 'lesson-card' });
+    // the plot keeps its width and scrolls sideways on a phone: the keyboard must reach it
+    Object.assign(plot, { tabIndex: 0, ariaLabel: 'The scores\' variance against head_size, unscaled and scaled' });
     element(plot, 'h3', { text: 'Variance of the scores as head_size grows (B = 4, T = 64, seed 1337)' });
     lineChart(plot, {
       title: 'Score variance against head size, unscaled and scaled',
