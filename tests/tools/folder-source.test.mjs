@@ -106,3 +106,15 @@ test('a folder\'s tokenizer.json has the page\'s one limit (32 MiB), refused fro
   assert.equal(await refusal(readFolder(filesPlace(files))), 'tokenizer.json: 33554433 bytes exceed the limit of 33554432 (32 MiB)');
   assert.equal(read, false);
 });
+
+test('a folder\'s index has the core\'s limit (4 MiB), refused from its size before it is read', async () => {
+  assert.equal(limits.index, 4 << 20);  // index_limit in core/models/folder_read.cpp
+  const dir = 'llama-mha-sharded';
+  let read = false;
+  const huge = file('model.safetensors.index.json', '', `${dir}/model.safetensors.index.json`);
+  Object.defineProperty(huge, 'size', { value: (4 << 20) + 1 });
+  for (const way of ['text', 'arrayBuffer', 'stream', 'slice']) huge[way] = () => { read = true; throw new Error('read'); };
+  const files = [on(dir, 'config.json'), huge];
+  assert.equal(await refusal(readFolder(filesPlace(files))), 'model.safetensors.index.json: 4194305 bytes exceed the limit of 4194304 (4 MiB)');
+  assert.equal(read, false);
+});

@@ -17,7 +17,7 @@ import { quoteText } from '../state/state.js';
 
 export const limits = {
   config: configLimit,      // 1 MiB: a config.json is a few hundred bytes
-  index: 16 << 20,          // a 405B model's index is under 2 MB
+  index: 4 << 20,           // the core's index_limit (folder_read.cpp); a 405B model's index is under 2 MB
   tokenizer: tokenizerLimit,  // 32 MiB, as a tokenizer.json opened alone; Llama 3's and Qwen's are 9 and 7 MB
 };
 
