@@ -16,7 +16,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readOptions, root, writeOrCheck } from './cli-reference.mjs';
+import { readOptions, root, writeOrCheck } from './generated-block.mjs';
 
 // The value of a constant's expression, as the sources write them:
 // 16u << 20, std::uint64_t{1} << 39, 16 * 1024 * 1024, 2 ** 31 - 1, 1e-3,

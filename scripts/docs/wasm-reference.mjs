@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readOptions, root, writeOrCheck } from './cli-reference.mjs';
+import { readOptions, root, writeOrCheck } from './generated-block.mjs';
 
 // The modules CMakeLists.txt builds: [{target, source, output}] in its order.
 export function wasmModules(cmake) {
