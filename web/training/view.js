@@ -9,6 +9,7 @@ import { trainingCorpora } from '../engine/presets.js';
 import { trainingIds } from '../state/state.js';
 import { Curves } from './curves.js';
 import { doneText } from './done.js';
+import { InspectButton } from './inspect.js';
 import { TrainingHeads } from './heads.js';
 import { labelsOf } from './labels.js';
 import { ProbeView } from './probe.js';
@@ -47,11 +48,13 @@ export class TrainingView {
   // autoplay: train as soon as loaded; speed: steps a second (0: unpaced;
   // null: the task's own, 50 for a toy and as fast as it goes for text);
   // stopAfter: pause there once; onReady(), onError(message): for the element.
-  constructor(root, { preset, loadPreset, onPreset, openScenario = null, autoplay = false, speed = null, stopAfter = null,
+  // inspect({bytes, name, label, text}): the trained model's file for the Model view (inspect.js).
+  constructor(root, { preset, loadPreset, onPreset, openScenario = null, inspect = null, autoplay = false, speed = null, stopAfter = null,
     onReady = () => {}, onError = () => {} }) {
     this.root = root;
     this.preset = preset;
     this.openScenario = openScenario;
+    this.inspect = inspect;
     this.autoplay = autoplay;
     this.onReady = onReady;
     this.onError = onError;
@@ -107,6 +110,7 @@ export class TrainingView {
       this.own = null;
       this.worker.postMessage({ type: 'reset' });
     });
+    this.inspectButton = this.inspect ? new InspectButton(controls, this) : null;
     const speedField = element(controls, 'label', { className: 'field', textContent: 'Speed ' });
     this.speed = element(speedField, 'select', { id: 'train-speed' });
     for (const [value, text] of speeds) this.speed.add(new Option(text, value));
@@ -243,6 +247,7 @@ export class TrainingView {
         this.evals.push(...data.evals.map(compact));
         this.received += data.evals.length;
         this.step = data.done;
+        this.inspectButton?.show();
         this.bound();
         // the model now, when now is between evaluations (a text task's is
         // sent a few times a second; in between, the last one stays)
@@ -263,6 +268,9 @@ export class TrainingView {
         break;
       case 'scenario':
         this.openScenario(JSON.stringify(data.scenario));
+        break;
+      case 'model-file':
+        this.inspectButton.answered(data);
         break;
       case 'error':
         if (this.settings.pending) {
@@ -322,6 +330,7 @@ export class TrainingView {
     this.play.textContent = playing ? 'Pause' : finished ? 'Trained' : 'Train';
     this.finished = finished && !playing;
     this.showDone();
+    this.inspectButton?.show();
     this.play.setAttribute('aria-pressed', String(playing));
     this.root.dataset.playing = String(playing);
   }
@@ -338,6 +347,7 @@ export class TrainingView {
     this.setPlaying(false);
     this.root.dataset.worker = 'paused';
     this.root.dataset.state = 'error';
+    this.inspectButton?.show();
     this.status.textContent = message;
     this.status.classList.add('error');
     this.onError(message);

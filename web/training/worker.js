@@ -108,6 +108,27 @@ function paced() {
   setTimeout(tick, rate === 0 ? 0 : 16);
 }
 
+// "Inspect what you trained": the model as it stands, as a gpt-v1 model
+// file the core writes in memory (wasm/training_bindings.cpp's modelFile: a
+// Uint8Array copied out of the core's memory, or {"error"} JSON text). Its
+// buffer is transferred to the page. A refusal is the inspect button's line,
+// not the training's: the run stays as it was.
+function modelFile() {
+  if (!run) return;
+  let written;
+  try {
+    written = run.run.modelFile();
+  } catch (error) {
+    written = JSON.stringify({ error: `internal error in the trainer: ${error?.message ?? error}` });
+  }
+  if (!(written instanceof Uint8Array)) {
+    const problem = typeof written === 'string' && written.startsWith('{"error"') ? JSON.parse(written).error : 'the trainer wrote no model file';
+    post({ type: 'model-file', error: `Inspect what you trained: ${problem}` });
+    return;
+  }
+  self.postMessage({ type: 'model-file', bytes: written, step: run.stepsDone }, [written.buffer]);
+}
+
 self.addEventListener('message', async ({ data }) => {
   try {
     engine ??= await loadEngine({ moduleUrl: trainerUrl });
@@ -160,6 +181,9 @@ self.addEventListener('message', async ({ data }) => {
       }
       case 'scenario':
         post({ type: 'scenario', scenario: run.headScenario(data.tokens, data.layer, data.head) });
+        break;
+      case 'model-file':
+        modelFile();
         break;
       default:
         break;
