@@ -4,13 +4,27 @@
 // followed (back, forward) is handed to the view, which opens a model only
 // when the link names another. A model file from the learner's disk cannot
 // travel in a link: the link says file=1, and followed it opens the default
-// model with a line saying why.
+// model with a line saying why. A model trained in the page ("Inspect what
+// you trained") comes as a model file in memory and opens the same way.
 import { openScenarioText } from './file.js';
 import { $, app, showNotice } from './page.js';
+import { defaultModel } from '../model/defaults.js';
 import { linkNotice } from '../state/state.js';
-import { flushHash, linkProblems, setLinkProblems, setState, state, writeHash, writeHashSoon } from './router.js';
+import { flushHash, linkProblems, setLinkProblems, setState, state, update, writeHash, writeHashSoon } from './router.js';
 
 let view = null;
+// a trained model's file (training/inspect.js) waiting for the view to open it
+let trained = null;
+
+// "Inspect what you trained": bytes, a gpt-v1 model file the trainer wrote;
+// name: its file name; label: what the view calls it; text: what it reads
+// first. The Model view opens it as it opens a file picked from disk (file=1),
+// on the head scores, the lens that finds each head's role.
+export function inspectTrained({ bytes, name, label, text }) {
+  trained = { file: new File([bytes], name, { type: 'application/octet-stream' }), label };
+  update({ lesson: null, train: null, preset: null, model: defaultModel, file: true, text, layer: 0, head: 0,
+    temperature: null, top_k: null, top_p: null, generated: null, lens: 'scores', ablate: null, mode: null, at: null, token: null });
+}
 // the view shows a model file opened from disk (not one it is still opening)
 const showsFile = () => view?.settings.model === null && !view.loading;
 
@@ -27,6 +41,8 @@ export async function renderModel() {
   $('lesson').hidden = false;
   $('lesson-title').textContent = 'A real GPT: every head of every layer';
   $('lesson-open').hidden = true;
+  const made = trained;  // taken now: a learner who moves on leaves it behind
+  trained = null;
   // the model view's modules load when it opens: a first visit skips them
   const { ModelView, defaultModel, defaultText, defaultTemperature, titleOf } = await import('../model/view.js');
   if (!state.model) return;  // the learner moved on
@@ -65,7 +81,10 @@ export async function renderModel() {
     body.addEventListener('focusout', flushHash);
   }
   let model = state.model;
-  if (state.file && showsFile()) model = null;  // the file shown stays: null opens nothing new
+  if (made) {
+    await view.openFile(made.file, { label: made.label, text: state.text, lens: state.lens });
+    model = null;
+  } else if (state.file && showsFile()) model = null;  // the file shown stays: null opens nothing new
   else if (state.file) {
     model = defaultModel;
     setState({ ...state, model, file: null });
@@ -75,6 +94,7 @@ export async function renderModel() {
   }
   $('status').hidden = true;
   app.dataset.state = 'ready';
+  if (made && !view.worker) return;  // refused: the view's line says why
   await view.show({
     model, text: state.text ?? defaultText, layer: state.layer, head: state.head,
     temperature: state.temperature ?? defaultTemperature, topK: state.top_k ?? 0, topP: state.top_p ?? 1, generated: state.generated,

@@ -37,6 +37,8 @@ export async function renderTraining() {
       loadPreset: trainingText,
       onPreset: (id) => update({ train: id }),
       openScenario: (text) => openScenarioText(text, { step: 'weights' }),
+      // the Model view's wiring loads when first used
+      inspect: async (trained) => (await import('./model.js')).inspectTrained(trained),
     }),
   };
   $('status').hidden = true;

@@ -193,6 +193,15 @@ export class ModelView {
   refused(label, error) { refused(this, label, error); }
   cancelOpening() { cancelOpening(this); }
 
+  // A model file made in the page (a model trained in the training view):
+  // opened as a file picked from disk is, from its first head, on `text`,
+  // with the lens `lens` open (null: closed).
+  openFile(file, { label, text, lens = null }) {
+    Object.assign(this.settings, { text, lens, layer: 0, head: 0 });
+    this.input.value = text;
+    return this.open(file, { config: '', name: file.name, label, file: true });
+  }
+
   async run() {
     if (!this.worker) return;
     const run = ++this.runs;
