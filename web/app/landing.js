@@ -23,6 +23,7 @@ export function landingQuery(s, keep, batch) {
 
 export function showLanding(box, { name, heard }) {
   const key = (text) => Object.assign(document.createElement('kbd'), { textContent: text });
-  box.replaceChildren(`Row ${name} is a `, term('query'), `: how much ${name} listens to ${heard}, its weights summing to 1. `,
-    key('←'), ' shows how they were computed, ', key('Home'), ' goes back to the inputs.');
+  const keys = Object.assign(document.createElement('span'), { className: 'key-hint' });  // hidden on a touch screen (views.css)
+  keys.append(' ', key('←'), ' shows how they were computed, ', key('Home'), ' goes back to the inputs.');
+  box.replaceChildren(`Row ${name} is a `, term('query'), `: how much ${name} listens to ${heard}, its weights summing to 1.`, keys);
 }

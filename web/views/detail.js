@@ -109,7 +109,10 @@ export function showProductDetail(panel, { row, j, c, rowLabel, colLabel, explan
 
 export function clearDetail(panel) {
   panel.textContent = '';
-  line(panel, 'Hover over a cell, or focus a matrix and use the arrow keys, to see how its number was computed.', 'hint');
+  const p = line(panel, '', 'hint');
+  // a touch screen's hint has no keys in it (views.css shows one of the two)
+  const span = (className, text) => Object.assign(document.createElement('span'), { className, textContent: text });
+  p.append(span('key-hint', 'Hover over a cell, or focus a matrix and use the arrow keys,'), span('touch-hint', 'Tap a cell'), ' to see how its number was computed.');
 }
 
 // A graph node: what it receives, strongest first. The weights are the

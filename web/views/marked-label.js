@@ -10,7 +10,10 @@ export function underline(g, text, x, y, align = 'left', below = null) {
   if (!width) return;
   const size = Number(/(\d+(?:\.\d+)?)px/.exec(g.font)?.[1] ?? 11);
   const from = align === 'right' || align === 'end' ? x - width : align === 'center' ? x - width / 2 : x;
-  const at = Math.round(y + (below ?? size * 0.35 + 1.5)) + 0.5;
+  // clear of the text's own ink: a ␣ reaches its baseline, and dots right
+  // under it read as one odd glyph
+  const ink = g.measureText(text).actualBoundingBoxDescent;
+  const at = Math.round(y + (below ?? Math.max(size * 0.35 + 1.5, ink + 2.5))) + 0.5;
   g.save();
   g.setLineDash([1.5, 1.5]);
   g.lineWidth = 1.2;
