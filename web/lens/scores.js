@@ -1,6 +1,7 @@
 // Head scores (lens-v1.md section 1) as a table: a row a head, its four
 // scores as the core gave them, and the role it matches best (the largest of
-// the four: a choice among the core's numbers, not a computation). Any
+// the four: a choice among the core's numbers, not a computation), named
+// only from 0.5: under it the head has no clear role. Any
 // column sorts it (its header is a button: keyboard and screen readers reach
 // it; aria-sort says the order). A head's name selects it in the Model view;
 // its "Ablate" button adds it to the heads ablated and opens that lens. The
@@ -23,17 +24,32 @@ export function bestRole(head) {
   return best;
 }
 
-// A best match under this is named "(weak)": the head does none of the roles clearly.
-export const weakBelow = 0.3;
+// A head is named by its best match only when that score is at least this:
+// half its weight where the role looks. Under it the head has "no clear
+// role" (its scores are in its row, the largest in bold).
+export const clearFrom = 0.5;
 
-const columns = [['head', 'Head'], ...roles.map(([key, name]) => [key, name]), ['best', 'Best match']];
+// What the table says of a head: its role, or "no clear role".
+export function roleText(head) {
+  const best = bestRole(head);
+  if (best === null) return '—';
+  return head[best] >= clearFrom ? roles.find(([key]) => key === best)[1] : 'no clear role';
+}
+
+// The role column's order: the roles as listed, then the heads with no clear role.
+function roleRank(head) {
+  const best = bestRole(head);
+  return best !== null && head[best] >= clearFrom ? roles.findIndex(([k]) => k === best) : roles.length;
+}
+
+const columns = [['head', 'Head'], ...roles.map(([key, name]) => [key, name]), ['best', 'Role']];
 
 export class ScoresLens {
   constructor(body, panel) {
     this.panel = panel;
     this.about = 'What you see: each row is one head, scored from 0 to 1 by how much of its attention goes where a role looks: '
       + 'previous-token to the token just before, first-token to the first token, duplicate-token to earlier copies of the same token, '
-      + 'induction to the token after an earlier copy (on a random sequence repeated twice, below); a head’s best match is its largest score, “(weak)” when that is under 0.3 (the head does none of them clearly). '
+      + 'induction to the token after an earlier copy (on a random sequence repeated twice, below); a head’s role is its largest score’s, named only from 0.5 (half its weight where the role looks); under that it has “no clear role”. '
       + 'What to do: click a column header to sort by it, a head’s name to show it above, or its “Ablate” to switch it off (ablate: replace its output) and see what changes.';
     this.named = null;
     this.sort = { key: 'head', descending: false };
@@ -75,7 +91,7 @@ export class ScoresLens {
     const ablated = new Set(headsOf(view.settings.ablate).map(([l, h]) => headName(l, h)));
     const { key, descending } = this.sort;
     const rank = (head) => (key === 'head' ? head.layer * 1e4 + head.head
-      : key === 'best' ? roles.findIndex(([k]) => k === bestRole(head)) : head[key] ?? -1);
+      : key === 'best' ? roleRank(head) : head[key] ?? -1);
     // the core's order (layer by layer) for ties: a stable sort
     const heads = json.heads.map((head, n) => ({ head, n }))
       .sort((a, b) => (descending ? rank(b.head) - rank(a.head) : rank(a.head) - rank(b.head)) || a.n - b.n)
@@ -107,16 +123,16 @@ export class ScoresLens {
       element(td, 'span', { className: 'lens-score-value', textContent: fixed(head[key]) });
       if (head[key] === null) td.title = `${roleName}: no token repeats in this text`;
     }
-    const role = roles.find(([key]) => key === best);
-    const weak = role && head[best] < weakBelow;
-    const roleText = role ? `${role[1]}${weak ? ' (weak)' : ''}` : '—';
+    const weak = best !== null && head[best] < clearFrom;
+    const text = roleText(head);
     // on a phone the role also under the head's name: its column is past the screen's edge
-    element(th, 'span', { className: `lens-role-under${weak ? ' lens-weak' : ''}`, textContent: roleText }).setAttribute('aria-hidden', 'true');
-    const cell = element(tr, 'td', { className: 'lens-best-role', textContent: roleText });
+    element(th, 'span', { className: `lens-role-under${weak ? ' lens-weak' : ''}`, textContent: text }).setAttribute('aria-hidden', 'true');
+    const cell = element(tr, 'td', { className: 'lens-best-role', textContent: text });
     cell.dataset.role = best ?? '';
+    cell.dataset.clear = String(best !== null && !weak);
     if (weak) {
       cell.classList.add('lens-weak');
-      cell.title = `Its largest score is ${fixed(head[best])}, under ${weakBelow}: this head does not clearly do any of these`;
+      cell.title = `Its largest score, ${roles.find(([key]) => key === best)[1]} ${fixed(head[best])}, is under ${clearFrom}: less than half its weight goes where any of these roles looks`;
     }
     const ablateCell = element(tr, 'td');
     const ablate = element(ablateCell, 'button', { type: 'button', className: 'lens-ablate-head', textContent: `Ablate ${name}` });
