@@ -3,14 +3,17 @@
 // in the model's worker (engine/model-client.js's lens()): the page asks and
 // draws, and never computes a lens itself. Which lens, the heads ablated and
 // how, and the position and token attributed are the view's settings, so
-// they go into the link and come back from it. One request is out at a time;
-// what the learner changes meanwhile is asked for once it is back.
+// they go into the link and come back from it. One request is out at a
+// time; what the learner changes meanwhile is asked for once it is back.
+// Where an answer tells a weaker story (story.js), one sentence says so and
+// links the clearer example.
 import { ModelError } from '../engine/model-client.js';
 import { AblateLens } from './ablate.js';
 import { AttributionLens } from './attribution.js';
 import { element, headName, headsOf } from './dom.js';
 import { LogitLens } from './logit-lens.js';
 import { ScoresLens } from './scores.js';
+import { sayStory } from './story.js';
 
 const lenses = [
   ['scores', 'Head scores', ScoresLens],
@@ -42,6 +45,8 @@ export class LensPanel {
     this.page = element(box, 'div', { className: 'lens-page' });
     this.page.setAttribute('role', 'tabpanel');
     this.about = element(this.page, 'p', { className: 'lens-about' });
+    // where this model's answer tells a weaker story than the lessons': one sentence, and the clearer example
+    this.story = element(this.page, 'p', { className: 'lens-story', hidden: true });
     this.allOn = element(this.page, 'p', { className: 'note lens-all-on', hidden: true,
       textContent: 'Every head is on here; switching heads off applies to the Ablate tab.' });
     this.replay = element(this.page, 'button', { type: 'button', className: 'lens-replay', hidden: true });
@@ -56,7 +61,7 @@ export class LensPanel {
       tab.setAttribute('role', 'tab');
       tab.addEventListener('click', () => this.set({ lens: id }));
       const body = element(this.page, 'div', { className: `lens-body lens-${id}`, hidden: true });
-      this.lenses.set(id, { tab, body, lens: new Lens(body, this) });
+      this.lenses.set(id, { id, tab, body, lens: new Lens(body, this) });
     }
     this.page.append(this.replay);  // under what the lens shows: the head it names is read there first
   }
@@ -105,6 +110,7 @@ export class LensPanel {
       this.asked = current.shown = null;
       this.box.dataset.state = 'idle';
       this.say(asked);
+      sayStory(this.story, current.id, null);
       current.lens.clear();
       this.showReplay(current.lens);
       return;
@@ -112,6 +118,7 @@ export class LensPanel {
     const request = { ...asked, tokens: view.result.tokens };
     const key = JSON.stringify([id, request]);
     this.asked = key;
+    if (key !== current.shown) sayStory(this.story, current.id, null);  // an older answer's: not this one's
     if (key === current.shown && current.worker === view.worker) return this.settle(current, request);
     this.ask(current, request, key);
   }
@@ -135,7 +142,7 @@ export class LensPanel {
     }
     if (worker !== this.view.worker) return this.update();  // another model opened meanwhile
     // kept for its lens, drawn even when another tab is shown by now
-    Object.assign(current, { shown: key, worker, problem });
+    Object.assign(current, { shown: key, worker, problem, answer: problem ? null : answer });
     const start = performance.now();
     if (problem) current.lens.clear();
     else current.lens.draw(answer, this.view);
@@ -153,6 +160,7 @@ export class LensPanel {
     current.body.hidden = refused;
     this.box.dataset.state = problem ? 'error' : 'ready';
     this.say(problem, Boolean(problem));
+    sayStory(this.story, current.id, current.answer);
     this.showReplay(current.lens);
     if (refused) this.replay.hidden = true;
   }
