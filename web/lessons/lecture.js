@@ -45,6 +45,22 @@ const rungs = {
 
 const format = (loss) => loss.toFixed(3);
 
+// What to look for in the GPT's eight attention maps once trained: the
+// core's previous-token scores (core/training/head_scores.hpp) on the
+// training view's probe at the last step, for the preset's seed. The
+// shipped model is this run's weights (tests/training checks it), so a
+// test reads these numbers back from the core on that model.
+const gptHeads = { head: [0, 2], previous: 0.93, next: [0, 1], nextPrevious: 0.6, othersUnder: 0.35 };
+
+function lookFor(parent) {
+  const { head, previous, next, nextPrevious, othersUnder } = gptHeads;
+  const p = element(parent, 'p', { className: 'lecture-look-for', text:
+    `What to look for once it has trained: of its eight attention maps, layer ${head[0]}, head ${head[1]}’s shows a bright line just under the diagonal, `
+    + `a previous-token head: each character puts ${previous.toFixed(2)} of its weight, on average, on the one before it `
+    + `(layer ${next[0]}, head ${next[1]}: ${nextPrevious.toFixed(2)}; the other six, under ${othersUnder}).` });
+  Object.assign(p.dataset, { head: head.join('.'), previous: String(previous), next: next.join('.'), nextPrevious: String(nextPrevious), othersUnder: String(othersUnder) });
+}
+
 let cached = null;
 function ladder() {
   cached ??= fetch(new URL('./ladder.json', import.meta.url)).then((response) => {
@@ -82,6 +98,7 @@ function card(parent, rung, index, previous, train) {
   };
   slider.addEventListener('input', show);
   show();
+  if (rung.id === 'text-gpt') lookFor(box);
   const button = element(box, 'button', { text: 'Train this rung live' });
   button.type = 'button';
   button.dataset.train = rung.id;

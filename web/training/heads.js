@@ -2,12 +2,13 @@
 // it) and the selected head's communication graph, labelled with the tokens
 // (a text task's characters); a model with no attention layer says so. On
 // a toy task each head's card also shows the task's ideal pattern, dashed
-// over its cells, and the core's score of how close the head is to it.
+// over its cells, and the core's score of how close the head is to it; a
+// text model's heads get one sentence on what to look for in them.
 import { Graph } from '../views/graph.js';
 import { Heatmap } from '../views/heatmap.js';
 import { headTrace } from '../views/head-trace.js';
 import { watchWidth } from '../views/observed-width.js';
-import { scoreNames } from './scores.js';
+import { lookFor, scoreNames } from './scores.js';
 import { element } from './dom.js';
 
 // A text task's heads on one row as far as they fit: up to four a row with
@@ -29,6 +30,8 @@ export class TrainingHeads {
     this.onSelect = onSelect;
     this.box = element(views, 'section', { className: 'training-heads' });
     element(this.box, 'h3', { className: 'small-heading', textContent: 'Every head’s attention on the probe' });
+    // a text model's heads: what to look for in their maps, from the core's scores (scores.js's lookFor)
+    this.look = element(this.box, 'p', { className: 'training-look-for', hidden: true });
     this.grid = element(this.box, 'div', { className: 'training-heads-grid' });
     this.none = element(this.box, 'p', { className: 'training-no-heads', hidden: true,
       textContent: 'This model has no attention: each character sees only itself and its position, so it predicts the next one from the current one alone, as a bigram model does.' });
@@ -72,6 +75,7 @@ export class TrainingHeads {
     this.grid.hidden = !layers;
     this.none.hidden = layers > 0;
     this.graphBox.hidden = !layers;
+    if (!layers) this.look.hidden = true;
     if (!layers) return;
     const weightsOf = (k) => ({ shape: [T, T], data: shown.attention.data.slice(k * T * T, (k + 1) * T * T) });
     const sequence = `${labels.join('\u0000')}|${kinds.join()}`;
@@ -104,6 +108,10 @@ export class TrainingHeads {
       view.score.hidden = !text;
       view.figure.dataset.scores = score && kinds.length ? kinds.map((kind) => `${kind}:${score[kind] ?? ''}`).join(',') : '';
     });
+    // a toy task's cards carry their own scores; a text model's heads get one sentence
+    const look = !kinds.length && shown.scores?.length ? lookFor(shown.scores, heads) : '';
+    if (this.look.textContent !== look) this.look.textContent = look;
+    this.look.hidden = !look;
     const { layer, head } = selected;
     const key = `${layer}.${head}`;
     const weights = weightsOf(layer * heads + head).data;

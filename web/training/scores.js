@@ -75,3 +75,25 @@ export class ScoreChart extends StepChart {
     this.marker(g, marked === null ? null : x(marked));
   }
 }
+
+// A text model's heads, in one sentence: what to look for in their maps.
+// The head with the largest previous-token score (the core's, on the probe)
+// is named when it puts half its weight or more on the character just
+// before: the bright line just under the diagonal. scores: [{previous}],
+// layer by layer; heads: a layer's count. A choice among the core's numbers.
+export const clearFrom = 0.5;
+export function lookFor(scores, heads) {
+  const named = (k) => `layer ${Math.floor(k / heads)}, head ${k % heads}`;
+  const order = scores.map((s, k) => k).filter((k) => Number.isFinite(scores[k]?.previous))
+    .sort((a, b) => scores[b].previous - scores[a].previous || a - b);
+  if (!order.length) return '';
+  const [top] = order;
+  const score = scores[top].previous.toFixed(2);
+  if (scores[top].previous < clearFrom)
+    return `What to look for: a head that learns to look at the character just before draws a bright line just under the diagonal; no head puts half its weight there on this probe (the most: ${named(top)}, previous-token score ${score}).`;
+  const also = order.slice(1).filter((k) => scores[k].previous >= clearFrom)
+    .map((k) => `${named(k)}: ${scores[k].previous.toFixed(2)}`);
+  const rest = order.length - 1 - also.length;
+  return `What to look for: ${named(top)}’s bright line just under the diagonal, a previous-token head: each character puts ${score} of its weight, on average, on the one before it`
+    + `${also.length ? ` (${also.join('; ')})` : ''}${rest ? `; the other ${rest === 1 ? 'head puts' : 'heads put'} less than half there` : ''}.`;
+}
