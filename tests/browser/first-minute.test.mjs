@@ -92,7 +92,7 @@ test('the learner\'s own sentence is on the first screen: typed there, it become
     await page.fill('#sentence', 'the cat sat on the mat');
     await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('sentence') === 'the cat sat on the mat');
     await page.waitForFunction(() => document.getElementById('tokens').textContent.includes('cat'));
-    assert.equal(await page.$eval('#preset', (s) => s.selectedIndex), -1, `${at}: no preset is shown as chosen`);
+    assert.equal(await page.$eval('#preset', (s) => s.selectedOptions[0]?.textContent), 'Your own sentence', `${at}: no preset is shown as chosen`);
     await page.selectOption('#preset', 'bank-raw');
     await page.waitForFunction(() => location.hash.includes('preset=bank-raw') && !location.hash.includes('sentence='));
     await ready(page);

@@ -54,6 +54,16 @@ function hideMask() {
   maskEditor?.then((editor) => editor.hide(), () => {});
 }
 
+// The line that says a sentence's numbers are random loads when a sentence
+// is first shown (own-sentence.js); the latest state is the one it shows.
+const ownOption = new Option('Your own sentence', '');
+let ownSentence = null;
+function tellOwnSentence(shown) {
+  if (shown) ownSentence ??= import('./own-sentence.js');
+  ownSentence?.then((m) => m.showOwnSentence({ heading: $('graph-heading'), matrices: $('matrices') },
+    state.sentence !== null && !state.file ? state.sentence : null), () => { ownSentence = null; });
+}
+
 // ---- computing
 
 async function scenarioFor(s) {
@@ -126,11 +136,14 @@ function renderInputs() {
   // the preset and the learner's own sentence side by side on the bar: one of them is shown
   $('preset-field').hidden = !!state.file;
   $('sentence-form').hidden = !!state.file;
-  $('preset-field').classList.toggle('unused', sentenceMode);
   $('sentence-fields').hidden = !sentenceMode;
   $('file-field').hidden = !state.file;
   $('preset').value = state.preset;
-  if (sentenceMode) $('preset').selectedIndex = -1;  // the learner's sentence is shown, no preset
+  // never blank: the menu names the learner's sentence while it is shown (Back brings it after a preset)
+  if (sentenceMode) $('preset').prepend(ownOption);
+  else ownOption.remove();
+  ownOption.selected = sentenceMode;
+  tellOwnSentence(sentenceMode);
   if (document.activeElement !== $('sentence')) $('sentence').value = state.sentence ?? '';
   for (const name of ['seed', 'embed', 'head_size', 'value_size', 'heads']) {
     if (document.activeElement !== $(name)) $(name).value = state[name];
@@ -153,7 +166,7 @@ function renderScenario() {
   $('provenance').textContent = state.file
     ? `Opened from a scenario file${s.source ? ` (notebook “${notebookName(s.source)}”)` : ''}.`
     : state.sentence !== null
-    ? `Built like the sentence notebook (“${notebookName(s.source)}”): Embedding(50,000, ${state.embed}) and torch.rand weights, seed ${state.seed}.`
+    ? `Built like the sentence notebook (“${notebookName(s.source)}”): each word's row of Embedding(50,000, ${state.embed}) is its alphabetical rank, and the weights are torch.rand, seed ${state.seed}.`
     : `From the notebook “${notebookName(s.source)}”.`;
   $('shape-facts').textContent =
     `B = ${s.batch}, T = ${s.query_length}${s.cross ? `, context T = ${s.context_length} (cross-attention)` : ''}, ${s.heads.length} head${s.heads.length > 1 ? 's' : ''}, mask ${s.mask}${s.scale && s.heads.some((h) => h.steps.q) ? ', scaled' : ''}`;
