@@ -47,7 +47,8 @@ function renderNav() {
       return a;
     };
     link('#', 'Playground');
-    for (const lesson of lessons) link(`#lesson=${lesson.id}`, navNames[lesson.id] ?? lesson.title).dataset.title = lesson.title;
+    // numbered as a course (style.css shows data-n)
+    lessons.forEach((lesson, i) => Object.assign(link(`#lesson=${lesson.id}`, navNames[lesson.id] ?? lesson.title).dataset, { title: lesson.title, n: i + 1 }));
     link('#train=induction', 'Train live');
     link('#model=text-gpt', 'Model');
   }
