@@ -193,3 +193,66 @@ test('any host\'s graph is laid out again for a new width: a lesson\'s, drawn on
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+// The SVG export of the page's graph, as text.
+async function exportedSVG(page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  const stream = await download.createReadStream();
+  let text = '';
+  for await (const chunk of stream) text += chunk;
+  return text;
+}
+
+// Points along an SVG path "M x y Q cx cy x y" or "M x y C … x y".
+function pathPoints(d) {
+  const n = d.match(/-?[\d.]+/g).map(Number);
+  return Array.from({ length: 41 }, (_, k) => {
+    const t = k / 40, u = 1 - t;
+    if (n.length === 6) return { x: u * u * n[0] + 2 * u * t * n[2] + t * t * n[4], y: u * u * n[1] + 2 * u * t * n[3] + t * t * n[5] };
+    return { x: u ** 3 * n[0] + 3 * u * u * t * n[2] + 3 * u * t * t * n[4] + t ** 3 * n[6], y: u ** 3 * n[1] + 3 * u * u * t * n[3] + 3 * u * t * t * n[5] + t ** 3 * n[7] };
+  });
+}
+
+test('24 tokens: weak edges fade and the bar says under what; numbers stand in one row, clear of each other, the strongest edge and the figure\'s edges', async () => {
+  const words = 'The sun rises in the east and sets in the west while the moon follows it across a quiet sky over the sleeping town';
+  for (const [width, height, colorScheme] of [[1280, 720, 'light'], [390, 844, 'dark']]) {
+    const page = await openPage(env.browser, `${env.url}#sentence=${encodeURIComponent(words)}&step=weights`, { viewport: { width, height }, colorScheme, reducedMotion: 'reduce' });
+    assert.equal(await ready(page), 'ready');
+    assert.deepEqual(await edges(page), [300], 'every causal edge counted, faded or not');
+    assert.equal(await page.getAttribute('.graph', 'data-edge-mode'), 'one');
+    assert.equal(await page.getAttribute('.graph', 'data-live-edges'), '24', 'faded edges are still drawn');
+    const faded = Number(await page.getAttribute('.graph', 'data-faded'));
+    const note = await page.textContent('.graph .graph-fade');
+    assert.equal(note, `${faded} edges under 0.05 faded`);
+    assert.ok(faded > 0 && faded < 24, `${faded} of the 24 edges into "town" faded`);
+    assert.ok(await page.isVisible('.graph .graph-fade'), 'the threshold is shown');
+
+    const svg = await exportedSVG(page);
+    const paths = [...svg.matchAll(/<path class="edge( faded)?" data-from="(\d+)" data-to="(\d+)" d="([^"]+)"[^>]*stroke-width="([\d.]+)"/g)]
+      .map(([, weak, from, to, d, stroke]) => ({ weak: Boolean(weak), from: Number(from), to: Number(to), d, stroke: Number(stroke) }));
+    assert.equal(paths.length, 24);
+    assert.equal(paths.filter((p) => p.weak).length, faded, 'the picture fades the same edges');
+    assert.match(svg, /<text class="fade-note"[^>]*>edges under 0.05 faded<\/text>/);
+    const boxes = [...svg.matchAll(/<g class="edge-number"><rect x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"/g)]
+      .map((m) => m.slice(1).map(Number)).map(([x, y, w, h]) => ({ x, y, w, h }));
+    assert.equal(boxes.length, Number(await page.getAttribute('.graph', 'data-edge-numbers')), 'the picture prints the canvas\'s numbers');
+    assert.ok(boxes.length >= 6, `${boxes.length} numbers`);
+    // one row: none stacked over another, none overlapping
+    assert.equal(new Set(boxes.map((b) => b.y)).size, 1, 'the numbers stand in one row');
+    boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => assert.ok(a.x + a.w <= b.x || b.x + b.w <= a.x, `numbers at ${a.x} and ${b.x} overlap`)));
+    // the strongest edge is not under any number
+    const strongest = paths.reduce((a, p) => (p.stroke > a.stroke ? p : a));
+    const covered = pathPoints(strongest.d).filter((q) => boxes.some((b) => q.x > b.x && q.x < b.x + b.w && q.y > b.y && q.y < b.y + b.h));
+    assert.deepEqual(covered, [], `the strongest edge, ${strongest.from} → ${strongest.to}, is clear of the numbers`);
+    // inside the canvas, and not cut by the scroller's edges where it opens, nor by the page's
+    const view = await page.$eval('.graph .graph-scroll', (s) => ({ left: s.scrollLeft, width: s.clientWidth, canvas: s.scrollWidth, height: s.querySelector('canvas').clientHeight, page: document.documentElement.scrollWidth }));
+    assert.ok(view.page <= width, `the page does not scroll sideways (${view.page} px)`);
+    for (const b of boxes) {
+      assert.ok(b.x >= 0 && b.x + b.w <= view.canvas && b.y >= 0 && b.y + b.h <= view.height, `a number at ${b.x}, ${b.y} inside the canvas`);
+      for (const edge of [view.left, view.left + view.width]) assert.ok(!(b.x < edge && edge < b.x + b.w), `a number at ${b.x}–${b.x + b.w} cut by the scroller's edge at ${edge}`);
+    }
+    await shot(page, `graph-t24-${width}-${colorScheme}`);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  }
+});

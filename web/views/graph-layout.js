@@ -94,9 +94,9 @@ function arcs(model, width, textWidth) {
       const sign = fromPast ? -1 : 1;
       return { x0, y0: y, cx: (x0 + x1) / 2, cy: y + sign * lift * 2, x1, y1: y };
     },
-    // where an edge's number stands: over its sender's chip, in one of
-    // `rows` rows up from it (a row a label), so it stays by its node
-    anchor: cross ? null : (p, k) => ({ x: to.x(k), y: rowTop(p), rows: Math.max(1, Math.floor((above - 4) / 15)) }),
+    // where an edge's number stands: by its sender's chip, over its top (y)
+    // or under its bottom (low), so it stays by its node
+    anchor: cross ? null : (p, k) => ({ x: to.x(k), y: rowTop(p), low: rowTop(p) + to.height }),
     // where out_i's bars stand (the glyphs), under the chips
     glyphBase: (p) => rowTop(p) + to.height + 22,  // only where no edge runs below the row
     spacing: to.spacing,

@@ -25,10 +25,11 @@ export function edgeAlpha(w, dense, faint = 0.08) {
 // Draws pool p's edges. view: {query (one query's edges, or null for all),
 // focus (a node hovered), edgeFocus ({from, to} lit from a matrix), edge,
 // up, down ([r, g, b]: the theme's weights, scores above 0 and below), dense,
-// weighted, thickness}.
-// Returns {live, removed, labels}: what was drawn, and the labels to print.
+// weighted, thickness, fade (edges weaker are drawn faint, under the rest)}.
+// Returns {live, removed, faded, labelled}: what was drawn (live counts the
+// faded), and the labels to print.
 export function drawEdges(model, g, L, p, view) {
-  const { query, focus, edgeFocus, edge: [r, gr, b], dense, weighted, thickness } = view;
+  const { query, focus, edgeFocus, edge: [r, gr, b], dense, weighted, thickness, fade } = view;
   const scores = model.scores;
   const values = scores?.values[p];
   const strokes = Array.from({ length: buckets }, () => []);
@@ -36,6 +37,7 @@ export function drawEdges(model, g, L, p, view) {
   const removed = [];
   const picked = [];
   const labelled = [];
+  const faded = [];
   let live = 0;
   eachEdge(model, p, (from, to, strength, gone) => {
     if (query !== null && to !== query) return;
@@ -49,10 +51,18 @@ export function drawEdges(model, g, L, p, view) {
     const value = values ? values[to * model.tkv + from] : null;
     // scored: the bucket of the value on −bound … bound; else of the strength
     const t = values ? (value / scores.bound + 1) / 2 : dimmed ? Math.min(strength, 0.04) : strength;
-    strokes[Math.max(0, Math.min(buckets - 1, Math.floor(t * buckets)))].push({ from, to, dimmed });
+    const weak = strength < fade;
+    (weak ? faded : strokes[Math.max(0, Math.min(buckets - 1, Math.floor(t * buckets)))]).push({ from, to, dimmed });
     live++;
-    if (query !== null && (values || weighted)) labelled.push({ from, to, value: values ? value : strength });
+    if (query !== null && (values || weighted)) labelled.push({ from, to, value: values ? value : strength, weak });
   });
+  if (faded.length) {
+    g.strokeStyle = `rgba(${r}, ${gr}, ${b}, 0.12)`;
+    g.lineWidth = 0.6;
+    g.beginPath();
+    for (const e of faded) traceCurve(g, L.curve(p, e.from, e.to));
+    g.stroke();
+  }
   const count = strokes.reduce((n, list) => n + list.length, 0) || 1;
   const faint = Math.min(0.08, 6 / count);
   strokes.forEach((list, k) => {
@@ -113,52 +123,64 @@ export function drawEdges(model, g, L, p, view) {
     arrow(g, L.curve(p, e.from, e.to), 7);
     g.fill();
   }
-  return { live, removed: removed.length, labelled };
+  return { live, removed: removed.length, faded: faded.length, labelled };
 }
 
-// One query's incoming edges labelled with their numbers (2 decimals, as
-// the matrices print them), strongest first, each where it does not cover
-// one already printed: over its sender's chip in the arcs (a row further up
-// when the row by the chip is taken, a tick down to it), near its sender
-// along the edge in the columns. {shown, drift}: how many, and the farthest
-// a number's middle sits across from its sender (px, the arcs').
-export function drawEdgeLabels(g, L, p, labelled, { panel, ink }) {
+// Where one query's numbers stand, strongest first, in one row, each within
+// 12 px of its sender, on no other number and off the strongest edge: in the
+// arcs under the chips when that edge arcs above (else over them), in the
+// columns along the edge. No room: left out. measure(text): px at 10.5 px;
+// low: px kept under the chips (out_i's bars); cuts: x no number straddles.
+export function placeNumbers(L, p, labelled, measure, low = 0, cuts = []) {
+  const sorted = [...labelled].sort((a, b) => Math.abs(b.value) - Math.abs(a.value));
+  const top = sorted[0];
+  const path = top ? Array.from({ length: 41 }, (_, t) => pointOn(L.curve(p, top.from, top.to), t / 40)) : [];
+  const under = top && top.from <= top.to;
+  const h = 13;
+  const placed = [];
+  const free = (box, own) => (own || !path.some((q) => q.x > box.x && q.x < box.x + box.w && q.y > box.y && q.y < box.y + box.h))
+    && !cuts.some((x) => box.x < x && x < box.x + box.w)
+    && !placed.some((q) => box.x < q.x + q.w && q.x < box.x + box.w && box.y < q.y + q.h && q.y < box.y + box.h);
+  for (const e of sorted) {
+    const c = L.curve(p, e.from, e.to);
+    const text = formatNumber(e.value, 2);
+    const w = measure(text) + 6;
+    let spots;
+    if (L.anchor) {
+      const a = L.anchor(p, e.from);
+      const y = under ? a.low + low + 3 : a.y - 3 - h;
+      spots = [0, -6, 6, -12, 12].map((d) => {
+        const x = Math.max(1, Math.min(L.width - w - 1, a.x - w / 2 + d));
+        return { x, y, w, h, at: { x: x + w / 2 }, anchor: { x: a.x, y: under ? a.low + 1 : a.y - 1 } };
+      });
+    } else {
+      spots = (c.loop ? [0.5] : L.name === 'columns' ? [0.25, 0.15, 0.4] : [0.5, 0.33, 0.2, 0.66]).map((t) => {
+        const at = pointOn(c, t);
+        return { x: at.x - w / 2, y: at.y - (c.loop ? h : h / 2), w, h, at };
+      });
+    }
+    const box = spots.find((b) => free(b, e === top && !L.anchor));
+    if (box) placed.push({ ...box, text, weak: e.weak });
+  }
+  return placed;
+}
+
+// One query's numbers (2 decimals, as the matrices), a tick to the chip,
+// a faded edge's muted. {shown, drift}: how many, and the farthest a number
+// sits across from its sender (px, the arcs').
+export function drawEdgeLabels(g, L, p, labelled, { panel, ink, muted, low, cuts }) {
   g.font = '10.5px system-ui, sans-serif';
   g.textAlign = 'center';
   g.textBaseline = 'middle';
-  const placed = [];
-  let shown = 0;
-  for (const e of [...labelled].sort((a, b) => Math.abs(b.value) - Math.abs(a.value))) {
-    const c = L.curve(p, e.from, e.to);
-    const text = formatNumber(e.value, 2);
-    const w = textWidth(g, text) + 6, h = 13;
-    const free = (box) => !placed.some((q) => box.x < q.x + q.w && q.x < box.x + box.w && box.y < q.y + q.h && q.y < box.y + box.h);
-    let box;
-    if (L.anchor) {
-      // arcs: over the sender's chip, the nearest free row up (a long arc's
-      // top is far from both its nodes: a number there belongs to neither)
-      const a = L.anchor(p, e.from);
-      const x = Math.max(1, Math.min(L.width - w - 1, a.x - w / 2));
-      box = Array.from({ length: a.rows }, (_, r) => ({ x, y: a.y - 3 - (r + 1) * (h + 2), w, h, at: { x: x + w / 2 }, anchor: a })).find(free);
-    } else {
-      // the columns (or context → queries): along the edge, near its sender, where edges spread apart
-      const spots = c.loop ? [0.5] : L.name === 'columns' ? [0.25, 0.15, 0.4] : [0.5, 0.33, 0.2, 0.66];
-      box = spots.map((t) => {
-        const at = pointOn(c, t);
-        return { x: at.x - w / 2, y: at.y - (c.loop ? h : h / 2), w, h, at };
-      }).find(free);
-    }
-    if (!box) continue;
-    placed.push({ ...box, text });
-  }
-  // the ticks first (down to the chip), then the numbers over them
+  const placed = placeNumbers(L, p, labelled, (t) => textWidth(g, t), low, cuts);
+  // the ticks first (to the chip), then the numbers over them
   g.strokeStyle = 'rgba(128, 128, 128, 0.7)';
   g.lineWidth = 1;
   for (const box of placed) {
     if (!box.anchor) continue;
     g.beginPath();
-    g.moveTo(box.anchor.x, box.y + box.h);
-    g.lineTo(box.anchor.x, box.anchor.y - 1);
+    g.moveTo(box.anchor.x, box.anchor.y > box.y ? box.y + box.h : box.y);
+    g.lineTo(box.anchor.x, box.anchor.y);
     g.stroke();
   }
   for (const box of placed) {
@@ -168,11 +190,9 @@ export function drawEdgeLabels(g, L, p, labelled, { panel, ink }) {
     g.roundRect(box.x, box.y, box.w, box.h, 3);
     g.fill();
     g.stroke();
-    g.fillStyle = ink;
+    g.fillStyle = box.weak ? muted : ink;
     g.fillText(box.text, box.at.x, box.y + box.h / 2 + 0.5);
-    shown++;
   }
   const drift = placed.reduce((d, box) => (box.anchor ? Math.max(d, Math.abs(box.at.x - box.anchor.x)) : d), 0);
-  return { shown, drift };
+  return { shown: placed.length, drift };
 }
-

@@ -7,11 +7,15 @@ import { eachEdge } from './graph-edges.js';
 import { css } from './colors.js';
 import { escapeXml } from './format.js';
 import { poolTitle } from './graph-model.js';
+import { placeNumbers } from './graph-strokes.js';
 
 // model, L: the graph's model and layout; style: {edgeColor, scoreUp, scoreDown, removed};
-// query: the one query whose incoming edges are shown, or null for all.
+// query: the one query whose incoming edges are shown, or null for all,
+// with their numbers where the canvas prints them (measure: a text's px at
+// 10.5 px) and no number across cuts (the x of the canvas's scroll edges);
+// fade: the weight under which edges are faded (0: none).
 // At scores, scaled and masked an edge takes its score's colour.
-export function graphSVG(model, L, style, { query = null } = {}) {
+export function graphSVG(model, L, style, { query = null, fade = 0, cuts = [], measure = (t) => t.length * 6 } = {}) {
   const still = { ...model, progress: 1 };
   const [r, g, b] = style.edgeColor;
   const parts = ['<g class="graph">'];
@@ -19,6 +23,8 @@ export function graphSVG(model, L, style, { query = null } = {}) {
     const frame = L.pools[p];
     const title = poolTitle(model, pool);
     parts.push(`<g class="pool" data-batch="${pool.batch}">${title ? `<text x="${f(frame.x + 8)}" y="${f(frame.y + 16)}">${title}</text>` : ''}`);
+    if (fade) parts.push(`<text class="fade-note" x="${f(frame.x + frame.w - 8)}" y="${f(frame.y + 16)}" text-anchor="end" fill="#666">edges under ${fade} faded</text>`);
+    const labelled = [];
     if (L.heads) {
       const h = L.heads(p);
       parts.push(`<text x="${f(h.from.x)}" y="${f(h.from.y + 10)}">from</text><text x="${f(h.to.x)}" y="${f(h.to.y + 10)}">to →</text>`);
@@ -36,6 +42,12 @@ export function graphSVG(model, L, style, { query = null } = {}) {
       }
       const scores = model.scores;
       const value = scores ? scores.values[p][to * model.tkv + from] : null;
+      const weak = strength < fade;
+      if (query !== null && (scores || ['weights', 'out'].includes(model.step))) labelled.push({ from, to, value: scores ? value : strength, weak });
+      if (weak) {
+        parts.push(`<path class="edge faded" ${data} d="${d}" fill="none" stroke="rgb(${r},${g},${b})" stroke-opacity="0.12" stroke-width="0.6"/>`);
+        return;
+      }
       const w = scores ? Math.abs(value) / scores.bound : strength;
       const color = scores ? css(value >= 0 ? style.scoreUp : style.scoreDown) : `rgb(${r},${g},${b})`;
       const opacity = f(scores ? 0.3 + 0.7 * w : 0.08 + 0.92 * Math.sqrt(w));
@@ -56,6 +68,9 @@ export function graphSVG(model, L, style, { query = null } = {}) {
         const x = chip.x + chip.w / 2, y = chip.y + chip.h - 4;
         parts.push(`<text x="${f(x)}" y="${f(y)}" transform="rotate(-90 ${f(x)} ${f(y)})" dominant-baseline="middle" font-size="${L.font}">${escapeXml(text)}</text>`);
       }
+    }
+    for (const n of placeNumbers(L, p, labelled, measure, 0, cuts)) {
+      parts.push(`<g class="edge-number"><rect x="${f(n.x)}" y="${f(n.y)}" width="${f(n.w)}" height="${n.h}" rx="3" fill="#fff" stroke="#999"/><text x="${f(n.at.x)}" y="${f(n.y + n.h / 2)}" text-anchor="middle" dominant-baseline="middle" font-size="10.5" fill="${n.weak ? '#666' : '#222'}">${n.text}</text></g>`);
     }
     parts.push('</g>');
   });

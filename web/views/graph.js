@@ -32,8 +32,10 @@ export const defaults = {
 };
 
 const maskedFrom = ['masked', 'weights', 'out'];
-// past this many queries the graph opens on one query's incoming edges
+// past this many queries the graph opens on one query's incoming edges,
+// and at weights and out it fades the edges under fadeUnder (the bar says so)
 export const focusFrom = 9;
+export const fadeUnder = 0.05;
 
 // Whether a step's picture changes between two points of its animation:
 // before the mask nothing moves; softmax's edges move once it normalizes.
@@ -64,11 +66,13 @@ export class Graph {
     this.canvas.setAttribute('role', 'img');
     this.key = document.createElement('p');
     this.key.className = 'graph-key';
+    this.fadeNote = document.createElement('span');
+    this.fadeNote.className = 'graph-key graph-fade';
     this.figure.append(this.caption);
     const bar = document.createElement('div');
     bar.className = 'graph-bar';
     if (onLayout) bar.append(this.switcher(onLayout));
-    bar.append(this.modeSwitch());
+    bar.append(this.modeSwitch(), this.fadeNote);
     // the canvas alone scrolls sideways (arcsWidth)
     this.scroller = document.createElement('div');
     this.scroller.className = 'graph-scroll';
@@ -321,6 +325,8 @@ export class Graph {
     const weighted = step === 'out' || (step === 'weights' && progress >= 0.5);
     // strokes as thick as the nodes are far apart: T = 64 must not blot
     const thickness = Math.max(0.35, Math.min(1, L.spacing / 28));
+    const fade = this.fadeAt(weighted);
+    let fadedShown = 0;
     let removedShown = 0;
     let liveShown = 0;
     let labelsShown = 0;
@@ -330,6 +336,18 @@ export class Graph {
     const one = this.mode() === 'one';
     this.markMode();
     const panel = style.getPropertyValue('--panel').trim() || '#fff';
+    const muted = style.getPropertyValue('--muted').trim() || ink;
+    // wider than its box (arcsWidth): new tokens open it on the query shown,
+    // and no number straddles the box's edges there (cuts)
+    let scrollTo = null;
+    const opened = one ? (this.focus?.pool === 0 ? this.focus.node : null) ?? this.query : null;
+    if (opened !== null && this.scrolledFor !== this.built) {
+      this.scrolledFor = this.built;
+      const box = this.width({ fresh: false });
+      const chip = L.width > box + 1 ? L.chips(0).find((c) => c.k === opened && c.role !== 'from') : null;
+      if (chip) scrollTo = Math.max(0, Math.min(L.width - box, chip.x + chip.w / 2 - box / 2));
+      this.cuts = chip ? [scrollTo, scrollTo + box] : [];
+    }
 
     pools.forEach((pool, p) => {
       const frame = L.pools[p];
@@ -356,9 +374,10 @@ export class Graph {
       const edgeFocus = this.edgeFocus?.pool === p ? this.edgeFocus : null;
       // one query: the node pointed at, else the one picked
       const query = one ? focus ?? this.query : null;
-      const drawn = drawEdges(this.model, g, L, p, { query, focus, edgeFocus, edge: [r, gr, b], up, down, dense, weighted, thickness });
+      const drawn = drawEdges(this.model, g, L, p, { query, focus, edgeFocus, edge: [r, gr, b], up, down, dense, weighted, thickness, fade });
       if (p === 0) {
         liveShown = drawn.live;
+        fadedShown = drawn.faded;
         removedShown = drawn.removed;
         shownQuery = query;
       }
@@ -366,13 +385,19 @@ export class Graph {
       const labels = paint.drawChips(this, g, L, p, pool, ink, one ? focus ?? this.query : focus);
       if (p === 0) labelsShown = labels;
       if (L.glyphs && step === 'out' && pool.out) paint.drawOutVectors(this, g, L, p, pool.out);
-      const numbers = drawEdgeLabels(g, L, p, drawn.labelled, { panel, ink });
+      const numbers = drawEdgeLabels(g, L, p, drawn.labelled, { panel, ink, muted, low: L.glyphs && step === 'out' ? 34 : 0, cuts: this.cuts });
       if (p === 0) [numbersShown, numbersDrift] = [numbers.shown, numbers.drift];
     });
     // hooks for tests and scripts, for the first pool shown: the edges drawn
     // live and fading, and how many token labels could be printed
     this.figure.dataset.liveEdges = String(liveShown);
     this.figure.dataset.removedEdges = String(removedShown);
+    this.figure.dataset.faded = String(fadedShown);
+    // the threshold's line keeps its place while there are many tokens
+    this.fadeNote.hidden = Math.max(tq, tkv) < focusFrom;
+    this.fadeNote.style.visibility = fade ? '' : 'hidden';
+    const note = `${fadedShown} edge${fadedShown === 1 ? '' : 's'} under ${fadeUnder} faded`;
+    if (this.fadeNote.textContent !== note) this.fadeNote.textContent = note;
     this.figure.dataset.labels = String(labelsShown);
     this.figure.dataset.step = step;
     // one query's edges: which query, and how many of its numbers are printed
@@ -380,13 +405,12 @@ export class Graph {
     else this.figure.dataset.query = String(shownQuery);
     this.figure.dataset.edgeNumbers = String(numbersShown);
     this.figure.dataset.edgeNumberDrift = String(Math.round(numbersDrift));  // how far across from its sender a number sits
-    // wider than its box (arcsWidth): new tokens open it on the query shown
-    if (shownQuery !== null && this.scrolledFor !== this.built) {
-      this.scrolledFor = this.built;
-      const box = this.width({ fresh: false });
-      const chip = L.width > box + 1 ? L.chips(0).find((c) => c.k === shownQuery && c.role !== 'from') : null;
-      if (chip) this.scroller.scrollLeft = Math.max(0, chip.x + chip.w / 2 - box / 2);
-    }
+    if (scrollTo !== null) this.scroller.scrollLeft = scrollTo;
+  }
+
+  // The weight under which edges fade: with many tokens, once edges are weighted.
+  fadeAt(weighted) {
+    return weighted && Math.max(this.model.tq, this.model.tkv) >= focusFrom ? fadeUnder : 0;
   }
 
   // The learner's focus: graph-focus.js
@@ -399,7 +423,8 @@ export class Graph {
   async toSVGPart() {
     const { graphSVG } = await import('./graph-svg.js');  // only an SVG export needs it
     const L = this.L ?? this.layout();
-    return { svg: graphSVG(this.model, L, defaults, { query: this.mode() === 'one' ? this.query : null }), width: L.width, height: L.height };
+    const fade = this.fadeAt(['weights', 'out'].includes(this.model.step));
+    return { svg: graphSVG(this.model, L, defaults, { query: this.mode() === 'one' ? this.query : null, fade, cuts: this.cuts, measure: (t) => fontWidth('10.5px system-ui, sans-serif', t) }), width: L.width, height: L.height };
   }
 
   remove() {
