@@ -26,6 +26,8 @@ export function bindControls() {
   // .then(run): a synchronous throw in an exporter reaches fail() too
   for (const [id, run] of Object.entries(exporters)) $(id).addEventListener('click', () => Promise.resolve().then(run).catch(fail));
   $('clear-edits').addEventListener('click', () => update({ edits: null }));
+  // the course map loads when first opened
+  $('course-toggle').addEventListener('click', () => import('./course.js').then((course) => course.showMap()).catch(fail));
   // the playground's, and the Model view's above its body
   for (const [button, box] of [[$('embed-view'), $('embed-code')], [$('lesson-embed'), $('lesson-embed-code')]]) {
     button.addEventListener('click', () => {
