@@ -207,7 +207,7 @@ test('BERT fill-in: the first [MASK]\'s ten guesses, another token\'s when point
   assert.deepEqual(none.active, []);
   // ids typed (no tokenizer.json): the page cannot tell which id is [MASK]
   const untold = await filled(page, { tokens: [2, 5, 4, 3], maskId: null });
-  assert.match(untold.key, /^This folder has no tokenizer\.json, so the page cannot tell which id is \[MASK\]/);
+  assert.match(untold.key, /^This folder names no \[MASK\] id \(no tokenizer\.json, vocab\.txt or tokenizer_config\.json\), so the page cannot tell which id hides a word/);
   assert.deepEqual(untold.bars, []);
   // a BERT without its head: no bars drawn (family.js hides the panel and says why)
   const headless = await filled(page, { tokens: [2, 5, 4, 3], mode: 'none' });

@@ -3,7 +3,8 @@
 // position: the softmax of the head's logits there, as the model trace's
 // `last` holds them for its position), drawn as the next-token bars are. By
 // default the position is the first [MASK]; a token pointed at shows its
-// own. Without a [MASK] one line says how to write one, and no bars show
+// own. Without a [MASK] one line says how to write one (typed ids: which
+// number is [MASK], ids-start.js), and no bars show
 // until a token is pointed at. A BERT without its head guesses nothing
 // (family.js says so, and hides the bars).
 import { tokenText } from '../views/format.js';
@@ -23,6 +24,20 @@ export function restingPosition(view) {
   return view.family.mode === 'fill' ? maskPositions(view)[0] ?? null : null;
 }
 
+// How to hide a word: with words, write [MASK]; with typed ids, its id.
+const typed = (view) => view.info?.tokenizer === 'ids';
+const hideHow = (view) => (typed(view) ? `type ${view.family.maskId}, [MASK]’s id,` : 'write [MASK]');
+const example = (view) => (typed(view) ? `“${maskedIds(view).join(', ')}”.` : '“the cat sat on the [MASK].”');
+const capital = (text) => text[0].toUpperCase() + text.slice(1);
+
+// The ids shown with their middle one hidden (the example of a hint).
+function maskedIds(view) {
+  const ids = [...(view.result?.tokens ?? [])].slice(0, 6);
+  if (ids.length === 0) return [view.family.maskId];
+  ids[Math.floor(ids.length / 2)] = view.family.maskId;
+  return ids;
+}
+
 // The guesses for position t (null: the first [MASK]).
 export function showFill(view, t) {
   const next = view.next;
@@ -36,8 +51,8 @@ export function showFill(view, t) {
   view.chips.mark(at);
   if (at === null) {
     next.show([], 'Fill in [MASK]', view.family.maskId === null
-      ? 'This folder has no tokenizer.json, so the page cannot tell which id is [MASK]: point at a token to see BERT’s guesses for its position.'
-      : 'No [MASK] in the text: write [MASK] where BERT should guess a word, as in “the cat sat on the [MASK].” Or point at a token to see BERT’s guesses for its position.');
+      ? 'This folder names no [MASK] id (no tokenizer.json, vocab.txt or tokenizer_config.json), so the page cannot tell which id hides a word: point at a token to see BERT’s guesses for its position.'
+      : `No [MASK] in the text: ${hideHow(view)} where BERT should guess a word, as in ${example(view)} Or point at a token to see BERT’s guesses for its position.`);
     delete next.box.dataset.position;
     next.box.dataset.masked = '0';
     return;
@@ -54,7 +69,8 @@ export function showFill(view, t) {
     next.show(guesses, `Fill in [MASK] (token ${at})`, `BERT’s 10 likeliest tokens for the hidden word, from its masked-LM head, which reads the words on both sides of it.${others}`);
   } else {
     next.show(guesses, `BERT’s guesses at token ${at}, ${JSON.stringify(tokenText(view.labels[at]))}`,
-      'This token is not hidden: BERT sees it while it guesses, so this is no test. Write [MASK] in its place to hide it.');
+      `This token is not hidden: BERT sees it while it guesses, so this is no test. ${view.family.maskId === null
+        ? 'This folder names no [MASK] id, so no id hides a word.' : `${capital(hideHow(view))} in its place to hide it.`}`);
   }
   next.box.dataset.position = String(at);
   next.box.dataset.masked = nth >= 0 ? '1' : '0';

@@ -9,6 +9,7 @@
 // (openFolderModel): its shards streamed into the worker, its text through
 // its tokenizer.json (engine/hf-tokenizer.js, loaded then) or typed as ids.
 import { quoteText } from '../state/state.js';
+import { specialIds } from './ids-start.js';
 
 const source = () => import('../engine/folder-source.js');
 
@@ -91,7 +92,7 @@ export class FolderSource {
   openFiles(files, name = null) {
     name ??= files.find((f) => f.webkitRelativePath)?.webkitRelativePath.split('/')[0] ?? null;
     const label = name === null ? 'the files chosen' : quoteText(`${name}/`, 80);
-    return this.open(label, async ({ filesPlace, readFolder }) => readFolder(filesPlace(files, name)), true);
+    return this.open(label, async ({ filesPlace, readFolder }) => readSpecial(readFolder, filesPlace(files, name)), true);
   }
 
   // A drop (droppedItems'): a folder, or files (a folder's, or a model file).
@@ -108,7 +109,7 @@ export class FolderSource {
 
   // A same-origin folder URL (the page checked its origin); label: the link's text, quoted.
   openUrl(url, label) {
-    return this.open(label, async ({ readFolder, urlPlace }) => readFolder(urlPlace(url)), false);
+    return this.open(label, async ({ readFolder, urlPlace }) => readSpecial(readFolder, urlPlace(url)), false);
   }
 
   // Reads a folder (read(folder-source's module)), then opens what it holds.
@@ -168,6 +169,13 @@ export class FolderSource {
   }
 }
 
+// A folder read, and a BERT's special ids when it has no tokenizer.json (ids-start.js).
+async function readSpecial(readFolder, place) {
+  const folder = await readFolder(place);
+  folder.special = await specialIds(folder, place);
+  return folder;
+}
+
 // What the page does with a folder it has read: a GPT-2 folder with one
 // model.safetensors opens through the GPT-2 path (its config.json beside the
 // file, as a picked config.json is); a Llama-family or BERT folder opens in
@@ -185,11 +193,14 @@ export async function openFolderModel(view, folder, { label, file }) {
 
 // A folder's tokenizer.json as a tokenizer (engine/hf-tokenizer.js, loaded
 // now), or null: its text is then typed as ids. Sets info.tokenizer ('hf' or
-// 'ids') and info.maskId ([MASK]'s id, or null) for the views.
+// 'ids') and info.maskId ([MASK]'s id, or null) for the views; typed ids
+// take [MASK]'s, [CLS]'s and [SEP]'s from the folder's other files
+// (readSpecial), with the line on one that could not be read.
 export async function folderTokenizer(folder, info) {
   info.maskId = null;
   if (folder.tokenizerText === null || folder.tokenizerText === undefined) {
-    info.tokenizer = 'ids';
+    const { mask = null, cls = null, sep = null, problem = '' } = folder.special ?? {};
+    Object.assign(info, { tokenizer: 'ids', maskId: mask, clsId: cls, sepId: sep, specialProblem: problem });
     return null;
   }
   const { openTokenizer } = await import('../engine/hf-tokenizer.js');
@@ -210,9 +221,9 @@ export function folderFacts(info) {
     + `reads up to ${c.length} tokens (${kind})${head}, ${info.counts.file.toLocaleString('en')} parameters`;
 }
 
-// The text field's label: a folder without tokenizer.json takes ids typed as numbers.
-export function textLabel(info, folder) {
-  return folder && info.tokenizer === 'ids' ? 'Token ids, typed as numbers like 3, 1, 4 (the folder has no tokenizer.json)' : 'Text';
+// The text field's label: a model without a tokenizer takes ids typed as numbers.
+export function textLabel(info) {
+  return info.tokenizer === 'ids' ? 'Token ids' : 'Text';  // why, and how to type them: ids-start.js's note
 }
 
 // A config's count as the page shows it: a whole number, or what it is not.

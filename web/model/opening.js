@@ -1,12 +1,14 @@
 // Opening a model in the Model view: a new worker reads the file or folder
 // (with its progress bar) while the model shown stays; then its tokenizer,
-// its facts line, the family's panels, and a first run. A refusal is one
+// its facts line, its first text (typed ids: ids-start.js), the family's
+// panels, the page's guide to it, and a first run. A refusal is one
 // line under the source, the model shown kept. The view's open(),
 // refused() and cancelOpening() are these.
 import { ModelError, ModelWorker } from '../engine/model-client.js';
 import { defaultText } from './defaults.js';
 import { adaptToFamily, familyOf } from './family.js';
 import { folderFacts, folderTokenizer, textLabel } from './folder.js';
+import { startText } from './ids-start.js';
 import { parametersText } from './parameters.js';
 import { loadTokenizer } from './tokens.js';
 
@@ -54,7 +56,7 @@ export async function openModel(view, source, { config = '', name, label, file =
     view.facts.textContent = `${c.layers} layers × ${c.heads} heads, embedding ${c.embed}, a vocabulary of ${c.vocab.toLocaleString('en')} tokens`
       + `${info.tokenizer === 'characters' ? ' (characters)' : info.tokenizer === 'gpt2' ? ' (GPT-2’s BPE)' : ''}, reads up to ${c.length} tokens, ${parametersText(info.counts)}`;
     if (folder) view.facts.textContent = folderFacts(info);
-    view.textLabel.textContent = textLabel(info, folder);
+    view.textLabel.textContent = textLabel(info);
     // the views drew the last model: hidden until this one has read the text
     view.result = null;
     view.position = null;
@@ -62,7 +64,11 @@ export async function openModel(view, source, { config = '', name, label, file =
     delete view.box.dataset.tokens;
     keepHeadInModel(view);
     view.generated.opened();
+    startText(view, { folder, defaultText });  // typed ids: a starter valid for this model, and why ids
     adaptToFamily(view, defaultText);  // an encoder's fill-in, its text; the panels a family shows
+    // the page's guide describes this model from now, whether or not it can read the text
+    view.startHere?.opened(view.settings.model);
+    view.tryList?.opened({ model: view.settings.model, label, info, family: view.family, folder: !!folder, place: view.familyLine && !view.familyLine.hidden ? view.familyLine : view.facts });
     view.onState(view.settings);
     await view.run();
   } catch (error) {

@@ -47,6 +47,16 @@ export class StartHere {
     lensLine(next, onLenses);
   }
 
+  // A model has opened (model: the link's model id, null for a file): the
+  // box is the shipped model's, gone at once for any other, even one that
+  // cannot read the text yet (try-list.js's box describes that one).
+  opened(model) {
+    if (model !== this.shipped) {
+      ++this.asked;
+      this.box.hidden = true;
+    }
+  }
+
   dismiss() {
     const focused = this.box.contains(document.activeElement);
     this.closed = true;

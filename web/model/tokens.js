@@ -8,7 +8,8 @@
 // model may still guess or sample the padding) as <50300>, in labels and in
 // decoded text alike, and such text read back as that id again; a token with
 // no text at all (typed ids, a character past the vocabulary) is <id> too, as
-// a folder's tokenizer.json names its unknown ids (one name for one thing). tokensOf
+// a folder's tokenizer.json names its unknown ids (one name for one thing),
+// save the [MASK], [CLS] and [SEP] a BERT folder names by id. tokensOf
 // and textOf turn the learner's text into a model's ids and back.
 import { ModelError } from '../engine/model-client.js';
 import { idsFromText } from '../engine/typed-ids.js';
@@ -17,7 +18,9 @@ import { quoteText } from '../state/state.js';
 export function labelsOf(tokens, info, tokenizer) {
   if (info.tokenizer === 'characters' && Array.isArray(info.vocabulary)) return tokens.map((t) => info.vocabulary[t] ?? `<${t}>`);
   if ((info.tokenizer === 'gpt2' || info.tokenizer === 'hf') && tokenizer) return tokens.map((t) => tokenizer.label(t));
-  return tokens.map((t) => `<${t}>`);
+  // typed ids: <id>, but the special ids a BERT folder names ([MASK] shows where a word is hidden)
+  const special = new Map([[info.clsId, '[CLS]'], [info.sepId, '[SEP]'], [info.maskId, '[MASK]']].filter(([id]) => Number.isSafeInteger(id)));
+  return tokens.map((t) => special.get(t) ?? `<${t}>`);
 }
 
 // Where the vendored library sits in the built site (a variable, so the

@@ -1,9 +1,13 @@
-// "Try:" for a model the learner opened (a Hugging Face folder, a file, a
-// link to another model): the shipped model has its "Start here" box
-// (start-here.js); any other model gets two or three quiet lines under the
-// family sentence saying what to do first, and, when the core scores the
-// last run's heads, which head to look at. Only on the page, never in an
-// author's figure (the view makes it only where it makes "Start here").
+// "Start here" for a model the learner opened (a Hugging Face folder, a
+// file, a link to another model): the shipped model has its own box
+// (start-here.js); any other model gets a quieter one under the family
+// sentence, from the moment it opens (even before it can read the text):
+// which model it is and what it reads (typed ids, when it has no
+// tokenizer), then two or three lines on what to try first and, when the
+// core scores the last run's heads, which head to look at. Only on the
+// page, never in an author's figure (the view makes it only where it makes
+// "Start here").
+import { defaultModel } from './defaults.js';
 import { dismissed, element, rememberDismissed } from './dismissal.js';
 import { lensLine } from './start-here.js';
 
@@ -13,11 +17,28 @@ const dismissedKey = 'attention-playground:model-try';
 const headLine = 'Click a head to see it large; open it in the playground to replay it step by step.';
 
 // The lines for a family (family.js's familyOf): an encoder with its
-// masked-LM head fills in [MASK]; a decoder guesses the next token.
-export function tryLines({ mode }) {
+// masked-LM head fills in [MASK] (typed ids: [MASK]'s id, where the folder
+// names it); a decoder guesses the next token. ids: the model reads typed ids.
+export function tryLines({ mode, maskId }, ids = false) {
+  if (mode === 'fill' && ids) return [maskId === null
+    ? 'Point at a token: the bars show what BERT would put in its place (the folder does not say which id is [MASK]).'
+    : `Move ${maskId}, [MASK]’s id, to another place in the ids: the bars show what BERT would put there.`, headLine];
   if (mode === 'fill') return ['Move [MASK] to another word: the bars show what BERT would put there.', headLine];
   if (mode === 'none') return [headLine];
   return ['Point at a token: every head lights its row, the bars show what the model guesses next.', headLine];
+}
+
+// Which model this is and what it reads, in a sentence.
+export function whatLine({ label, info, family, folder }) {
+  const name = family.family === 'gpt2' ? 'GPT' : family.name;
+  const kind = family.mode === 'fill' ? 'encoder that guesses words hidden behind [MASK]'
+    : family.mode === 'none' ? 'encoder saved without its head that guesses words: the page shows its attention only'
+      : 'that guesses the next token';
+  const reads = info.tokenizer === 'ids' ? `token ids you type, as ${folder ? 'its folder has no tokenizer.json' : 'its file names no tokenizer'}`
+    : info.tokenizer === 'hf' ? 'your text through its folder’s tokenizer.json'
+      : info.tokenizer === 'gpt2' ? 'your text through GPT-2’s tokenizer'
+        : 'your text, a character a token';
+  return `This is ${label}, a ${name} ${kind}. It reads ${reads}.`;
 }
 
 export class TryList {
@@ -26,15 +47,18 @@ export class TryList {
     this.onLenses = onLenses;
     this.closed = dismissed(dismissedKey);
     this.asked = 0;
+    this.lines = [];
     this.box = document.createElement('div');
     this.box.className = 'model-try';
     this.box.hidden = true;
+    this.box.setAttribute('aria-label', 'Start here');
     after.after(this.box);
     const top = element(this.box, 'p', { className: 'model-try-title' });
-    element(top, 'strong', { textContent: 'Try:' });
+    element(top, 'strong', { textContent: 'Start here' });
     const close = element(top, 'button', { type: 'button', className: 'model-try-close', textContent: 'Dismiss' });
-    close.setAttribute('aria-label', 'Dismiss “Try”');
+    close.setAttribute('aria-label', 'Dismiss “Start here”');
     close.addEventListener('click', () => this.dismiss());
+    this.what = element(this.box, 'p', { className: 'model-try-what' });
     this.list = element(this.box, 'ul');
   }
 
@@ -44,12 +68,21 @@ export class TryList {
     rememberDismissed(dismissedKey);
   }
 
+  // A model has opened (opening.js): model (the link's id, null for a file),
+  // label, info (the engine's), family (familyOf), folder (whether it came
+  // as a folder), place (the element to follow). The shipped model's box is
+  // start-here.js's; any other model's is this, drawn now, before any run.
+  opened({ model, label, info, family, folder, place }) {
+    if (model === defaultModel) return this.hide();
+    this.what.textContent = whatLine({ label, info, family, folder });
+    this.lines = tryLines(family, info.tokenizer === 'ids');
+    this.draw(null, place);
+  }
+
   // After each draw of a model other than the shipped one: family (familyOf),
   // worker (answers headScores() on the last run, or refuses), place (the
   // element to follow: the family sentence, or the facts when there is none).
-  async update({ family, worker, place }) {
-    if (this.closed) return this.hide();
-    if (this.box.previousElementSibling !== place) place.after(this.box);
+  async update({ worker, place }) {
     const asked = ++this.asked;
     let scores = null;
     try {
@@ -57,9 +90,16 @@ export class TryList {
     } catch {
       scores = null;  // no scores for this run: the list names no head
     }
-    if (asked !== this.asked || this.closed) return;
+    if (asked !== this.asked) return;
     const best = (Array.isArray(scores) ? scores : []).reduce((b, s) => (Number.isFinite(s?.previous) && (!b || s.previous > b.previous) ? s : b), null);
-    const lines = tryLines(family);
+    this.draw(best, place);
+  }
+
+  // The lines, with the head to look at first (best: its scores, or null).
+  draw(best, place) {
+    if (this.closed) return this.hide();
+    if (this.box.previousElementSibling !== place) place.after(this.box);
+    const lines = [...this.lines];
     if (best) lines.splice(1, 0, `Look at layer ${best.layer}, head ${best.head} first: of all the heads, it looks most at the token just before (${best.previous.toFixed(2)} of each token’s attention, on this text).`);
     this.list.textContent = '';
     for (const text of lines) element(this.list, 'li', { textContent: text });
