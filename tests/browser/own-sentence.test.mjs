@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { openPage, ready, shot, useBrowser } from './browser.mjs';
+import { openPage, ready, shot, useBrowser, violations } from './browser.mjs';
 
 const env = useBrowser();
 const sentence = 'I love my cat because it purrs';
@@ -59,6 +59,7 @@ test('a typed sentence says on the first screen that its numbers are random, and
     } else assert.ok(seen.aboveMatrices, `${at}: the line sits right above the matrices`);
     await shot(page, `own-sentence-${viewport.width}-${scheme}`);
     assert.deepEqual(page.problems, [], at);
+    assert.deepEqual(await violations(page), [], `${at}: the line's styles are set through the CSSOM, which the page's policy allows`);
     await page.context().close();
   }
 });
