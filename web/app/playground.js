@@ -283,11 +283,18 @@ function showPrompt(box, index, count) {
     k.textContent = text;
     return k;
   };
+  // the keys in a span a touch screen hides (views.css), with what a tap does instead
+  const hint = (className, ...parts) => {
+    const span = document.createElement('span');
+    span.className = className;
+    span.append(...parts);
+    return span;
+  };
   const parts = index === 0
-    ? ['Press ', key('→'), ' to step, ', key('Space'), ' to play.']
+    ? [hint('key-hint', 'Press ', key('→'), ' to step, ', key('Space'), ' to play.'), hint('touch-hint', 'Tap a step, or Play.')]
     : index < count - 1
-    ? [`Step ${index + 1} of ${count}: `, key('→'), ' next, ', key('←'), ' back.']
-    : ['The layer’s output. ', key('Home'), ' starts again.'];
+    ? [`Step ${index + 1} of ${count}`, hint('key-hint', ': ', key('→'), ' next, ', key('←'), ' back.')]
+    : ['The layer’s output.', hint('key-hint', ' ', key('Home'), ' starts again.')];
   box.replaceChildren(...parts);
 }
 
