@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { openPage, ready, shot, useBrowser } from './browser.mjs';
+import { openPage, ready, screenshotDir, shot, useBrowser } from './browser.mjs';
 
 const env = useBrowser();
 const desk = { viewport: { width: 1280, height: 720 }, reducedMotion: 'reduce' };
@@ -16,13 +16,14 @@ async function step(page, name) {
   await page.waitForFunction((s) => document.querySelector('.step-button.current')?.dataset.step === s, name);
 }
 
-test('titles never wrap inside a shape, and colour-bar labels sit apart, on the row of their bar', async () => {
-  for (const hash of ['#preset=sun-rises-causal', '#preset=karpathy-value', '#preset=sun-rises-multihead', '#sentence=a%20b%20c%20d&embed=64&step=x']) {
+// Every matrix of every step of these, at 1280 × 720: its shape's lines and its legend's boxes.
+const hashes = ['#preset=sun-rises-causal', '#preset=karpathy-value', '#preset=sun-rises-multihead', '#sentence=a%20b%20c%20d&embed=64&step=x'];
+async function eachMatrix(check) {
+  for (const hash of hashes) {
     const page = await openPage(env.browser, `${env.url}${hash}`, desk);
     assert.equal(await ready(page), 'ready', hash);
     for (const name of steps) {
       await step(page, name);
-      const at = `${hash} ${name}`;
       const seen = await page.$$eval('.stage figure.heatmap', (figures) => figures.map((f) => {
         const shape = f.querySelector('.matrix-shape');
         const boxes = [...f.querySelectorAll('.legend > *')].map((c) => c.getBoundingClientRect()).filter((r) => r.width > 0);
@@ -38,16 +39,23 @@ test('titles never wrap inside a shape, and colour-bar labels sit apart, on the 
         return { matrix: f.dataset.matrix, shapeLines: shape ? shape.getClientRects().length : 1, overlaps,
           oneRow: !bar || !room || Math.max(middle(low), middle(bar), middle(high)) - Math.min(middle(low), middle(bar), middle(high)) < 3, bar: bar?.width ?? 24 };
       }));
-      for (const s of seen) {
-        assert.equal(s.shapeLines, 1, `${at}: ${s.matrix}'s shape wraps`);
-        assert.deepEqual(s.overlaps, [], `${at}: ${s.matrix}'s legend overlaps`);
-        assert.ok(s.oneRow, `${at}: ${s.matrix}'s colour-bar labels stack`);
-        assert.ok(s.bar >= 24, `${at}: ${s.matrix}'s bar is ${s.bar} px`);
-      }
+      for (const s of seen) check(s, `${hash} ${name}: ${s.matrix}`);
     }
-    if (hash === '#preset=sun-rises-causal') { await step(page, 'qkv'); await shot(page, 'layout-desktop-titles-light'); }
+    if (hash === hashes[0]) { await step(page, 'qkv'); await shot(page, 'layout-desktop-titles-light'); }
     await page.context().close();
   }
+}
+
+test('a matrix\'s title never wraps inside its shape ("(6 ×" / "2)")', async () => {
+  await eachMatrix((s, at) => assert.equal(s.shapeLines, 1, `${at}: the shape wraps`));
+});
+
+test('colour-bar labels never overlap, and sit on the row of their bar', async () => {
+  await eachMatrix((s, at) => {
+    assert.deepEqual(s.overlaps, [], `${at}: the legend overlaps`);
+    assert.ok(s.oneRow, `${at}: the colour-bar labels stack`);
+    assert.ok(s.bar >= 24, `${at}: the bar is ${s.bar} px`);
+  });
 });
 
 test('hovering a cell on the first screen brings "How this number was computed" into view beside it', async () => {
@@ -71,7 +79,7 @@ test('hovering a cell on the first screen brings "How this number was computed" 
       assert.ok(seen.top >= 0 && seen.bottom <= 720, `${name}: the explanation at ${seen.top}–${seen.bottom}`);
       assert.equal(seen.scrollY, 0, `${name}: the cell stays where it was`);
       assert.match(seen.heading, new RegExp(`^${matrix} \\[5, `), name);
-      if (name === 'weights') await page.screenshot({ path: `tests/screenshots/layout-desktop-detail-${colorScheme}.png` });
+      if (name === 'weights') await page.screenshot({ path: `${screenshotDir}/layout-desktop-detail-${colorScheme}.png` });
       await page.mouse.move(5, 5);
     }
     await page.context().close();

@@ -5,7 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { openPage, ready, shot, useBrowser } from './browser.mjs';
+import { openPage, ready, screenshotDir, useBrowser } from './browser.mjs';
+
+// what the phone shows, unscrolled sideways: a full-page picture would drop the touch emulation
+const shot = (page, name) => page.screenshot({ path: `${screenshotDir}/${name}.png` });
 
 const env = useBrowser();
 const phone = { viewport: { width: 390, height: 844 }, colorScheme: 'dark', hasTouch: true, isMobile: true, reducedMotion: 'reduce' };
@@ -97,21 +100,31 @@ test('a touch screen shows no keyboard hints: the prompt, the landing line, the 
   const box = await canvas.boundingBox();
   await page.touchscreen.tap(box.x + box.width - 10, box.y + box.height - 10);
   await page.waitForFunction(() => document.querySelector('#detail h3'));
+  await page.locator('#detail').scrollIntoViewIfNeeded();
   await shot(page, 'layout-phone-touch-dark');
   await page.context().close();
 });
 
 test('the logit lens\'s table and the head scores\' table show that they scroll sideways', async () => {
   for (const lens of ['logit-lens', 'scores']) {
-    const page = await openPage(env.browser, `${env.url}#model=text-gpt&lens=${lens}`, phone);
+    // motion allowed: the sticky column's shade follows the scroll (a scroll-driven animation)
+    const page = await openPage(env.browser, `${env.url}#model=text-gpt&lens=${lens}`, { ...phone, reducedMotion: 'no-preference' });
     await page.waitForSelector('.lens-panel[data-state="ready"]', { timeout: 60000 });
     const scroller = await page.$$eval('.lens-scroll', (all, src) => all.map((s) => new Function(`return (${src})`)()(s)), cue.toString());
     assert.ok(scroller.length > 0, lens);
     const wide = scroller.filter((s) => s.overflows);
     assert.ok(wide.length > 0, `${lens}: a table wider than the phone`);
     for (const s of wide) assert.ok(s.gradients >= 4 && s.local >= 2, `${lens}: a scroll cue: ${JSON.stringify(s)}`);
+    // the sticky first column casts a shade once columns pass under it, none before
+    const under = (left) => page.$$eval('.lens-scroll', (all, x) => {
+      const s = all.find((e) => e.scrollWidth > e.clientWidth + 1);
+      s.scrollLeft = x;
+      return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(getComputedStyle(s.querySelector('tbody th[scope="row"]')).boxShadow))));
+    }, left);
+    assert.match(await under(0), /^(none|rgba\(0, 0, 0, 0\) 0px 0px 0px 0px)$/, `${lens}: a shade with nothing under the column`);
+    assert.match(await under(100), /rgba\(128, 128, 128/, `${lens}: no shade while columns pass under the first`);
     await page.$$eval('.lens-scroll', (all) => all.find((s) => s.scrollWidth > s.clientWidth + 1).scrollIntoView({ block: 'center' }));
-    await page.screenshot({ path: `tests/screenshots/layout-phone-${lens}-dark.png` });
+    await shot(page, `layout-phone-${lens}-dark`);
     await page.context().close();
   }
 });
