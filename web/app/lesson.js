@@ -5,7 +5,7 @@ import { presetScenario } from '../engine/presets.js';
 import { lessons, loadLesson } from '../lessons/index.js';
 import { withOverrides } from '../state/sentence.js';
 import { openScenarioText } from './file.js';
-import { $, app, engine, showError } from './page.js';
+import { $, app, engine, fail, showError } from './page.js';
 import { state, update } from './router.js';
 
 let disposeLesson = () => {};
@@ -44,6 +44,8 @@ export async function renderLesson() {
       return;
     }
     disposeLesson = dispose;
+    // the lesson's number, end links and progress
+    import('./course.js').then((course) => { if (generation === lessonRenders) course.showLesson(body, lesson.id); }).catch(fail);
     $('status').hidden = true;
     app.dataset.state = 'ready';
   } catch (error) {
