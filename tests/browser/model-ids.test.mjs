@@ -67,8 +67,9 @@ const guide = (page) => page.evaluate(() => {
 
 // A valid start: ids below the vocabulary and within the context, as typed in the field, no error.
 async function validStart(page, { vocab, length }) {
-  const ids = await tokensOf(page);
+  await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens || !document.querySelector('.model-text-error').hidden, null, { timeout: 60000 });
   assert.equal(await page.isHidden('.model-text-error'), true, await page.textContent('.model-text-error'));
+  const ids = await tokensOf(page);
   assert.ok(ids.length >= 2 && ids.length <= length, `${ids.length} ids, within ${length}`);
   for (const id of ids) assert.ok(Number.isSafeInteger(id) && id >= 0 && id < vocab, `${id} below ${vocab}`);
   assert.equal(await page.inputValue('.model-text-field textarea'), ids.join(', '));
@@ -188,6 +189,11 @@ test('"Start here" describes the model open, however it opened: the default, a f
       .catch(() => {});
     assert.deepEqual(await guide(page), { startHere: false, other: true, what, title: 'Start here' }, name);
   };
+  // a folder whose tokenizer.json has no token for the text: nothing drawn, and still its own guide
+  await page.evaluate(() => { window.location.hash = '#model=made/qwen-words/'; });
+  await named(page, '"made/qwen-words/"');
+  await page.waitForSelector('.model-text-error:not([hidden])', { timeout: 60000 });
+  await expect('"made/qwen-words/"', 'This is "made/qwen-words/", a Qwen2 that guesses the next token. It reads your text through its folder’s tokenizer.json.');
   // a file from disk: the shipped model's weights, but a file the learner chose
   await page.setInputFiles('.model-source input[type=file]', join(root, 'web', 'models', 'text-gpt.safetensors'));
   await expect('"text-gpt.safetensors"', 'This is "text-gpt.safetensors", a GPT that guesses the next token. It reads your text, a character a token.');
@@ -204,20 +210,15 @@ test('"Start here" describes the model open, however it opened: the default, a f
   await named(page, 'text-gpt');
   await page.waitForSelector('.start-here:not([hidden])', { timeout: 30000 });
   assert.equal((await guide(page)).other, false);
-  // a folder whose tokenizer.json has no token for the text: nothing drawn, and still its own guide
-  await page.evaluate(() => { window.location.hash = '#model=made/qwen-words/'; });
-  await named(page, '"made/qwen-words/"');
-  await page.waitForSelector('.model-text-error:not([hidden])', { timeout: 60000 });
-  await expect('"made/qwen-words/"', 'This is "made/qwen-words/", a Qwen2 that guesses the next token. It reads your text through its folder’s tokenizer.json.');
   assert.deepEqual(page.problems.filter((p) => !/404/.test(p)), []);
   await page.context().close();
 });
 
 test('screenshots: a folder without tokenizer.json opened, and BERT\'s hint in ids, at 1280 × 720 light and 390 × 844 dark', async () => {
   for (const [width, height, colorScheme] of [[1280, 720, 'light'], [390, 844, 'dark']]) {
-    for (const [name, hash, text] of [['model-ids-folder', '#model=made/llama-ids/', null], ['model-ids-bert-hint', '#model=made/bert-vocab/', '2, 12, 24, 36, 3']]) {
+    for (const [name, hash, vocab, text] of [['model-ids-folder', '#model=made/llama-ids/', 64, null], ['model-ids-bert-hint', '#model=made/bert-vocab/', 60, '2, 12, 24, 36, 3']]) {
       const page = await modelPage(hash, { viewport: { width, height }, colorScheme });
-      await tokensOf(page);
+      await validStart(page, { vocab, length: 32 });
       if (text) {
         await page.fill('.model-text-field textarea', text);
         await page.waitForFunction(() => document.querySelector('.next-tokens h3')?.textContent === 'Fill in [MASK]', null, { timeout: 60000 });
