@@ -37,7 +37,8 @@ export async function renderLesson() {
   body.append(container);
   try {
     const dispose = (await lesson.render(container, { engine, presetScenario, withOverrides, state, update,
-      openScenario: (text) => openScenarioText(text, { step: 'weights' }), train: (id) => update({ lesson: null, train: id }, { land: '#train-play' }) })) ?? (() => {});
+      openScenario: (text) => openScenarioText(text, { step: 'weights' }),
+      inspect: async (trained) => (await import('./model.js')).inspectTrained(trained), train: (id) => update({ lesson: null, train: id }, { land: '#train-play' }) })) ?? (() => {});
     if (generation !== lessonRenders) {
       dispose();
       container.remove();
