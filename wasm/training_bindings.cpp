@@ -19,6 +19,7 @@
 #include "errors.hpp"
 #include "numbers.hpp"
 #include "text.hpp"
+#include "formats/model_file.hpp"
 #include "formats/training_file.hpp"
 #include "formats/training_trace.hpp"
 
@@ -187,6 +188,26 @@ class training {
     });
   }
 
+  // The model as it stands, as a gpt-v1 model file (formats/model_file.hpp)
+  // written in memory: one Uint8Array copy, which the page opens as it opens
+  // a file from disk (engine/model.js's openModel). An error comes as
+  // {"error"} JSON text instead, as the other methods' do.
+  val model_file() const {
+    std::string bytes;
+    const std::string message = error_of(
+        [&] {
+          ATTENTION_CHECK(run_.has_value(), "training: nothing loaded");
+          std::ostringstream out;
+          attention::write_model_file(out, *file_, *run_);
+          bytes = out.str();
+        },
+        "out of memory: the trained model is too large to copy in this browser tab");
+    if (!message.empty()) return val(nlohmann::json{{"error", message}}.dump());
+    // the view is gone before wasm memory can grow: Uint8Array's constructor copies it
+    return val::global("Uint8Array").new_(
+        emscripten::typed_memory_view(bytes.size(), reinterpret_cast<const unsigned char*>(bytes.data())));
+  }
+
   // The optimizer steps taken so far.
   unsigned steps_done() const { return run_ ? static_cast<unsigned>(run_->steps_done()) : 0; }
 
@@ -232,6 +253,7 @@ EMSCRIPTEN_BINDINGS(attention_trainer) {
       .function("attend", &training::attend)
       .function("encode", &training::encode)
       .function("headScenario", &training::head_scenario)
+      .function("modelFile", &training::model_file)
       .function("stepsDone", &training::steps_done)
       .function("snapshot", &training::snapshot)
       .function("restore", &training::restore);

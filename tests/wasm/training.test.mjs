@@ -12,12 +12,17 @@ import { fileURLToPath } from 'node:url';
 import { join, dirname } from 'node:path';
 
 import { loadEngine, ScenarioError } from '../../web/engine/engine.js';
+import { loadModelEngine, openModel } from '../../web/engine/model.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const wasmDir = process.env.ATTENTION_WASM_DIR ?? join(root, 'build', 'wasm');
 const engine = await loadEngine({
   moduleUrl: new URL(`file://${join(wasmDir, 'attention-train.js')}`),
   wasmBinary: readFileSync(join(wasmDir, 'attention-train.wasm')),
+});
+const modelEngine = await loadModelEngine({
+  moduleUrl: new URL(`file://${join(wasmDir, 'attention-model.js')}`),
+  wasmBinary: readFileSync(join(wasmDir, 'attention-model.wasm')),
 });
 const golden = (name) => readFileSync(join(root, 'tests', 'golden-training', name), 'utf8');
 const cli = join(root, 'build', 'native', 'attention-cli');
@@ -277,4 +282,52 @@ test('the heads\' scores and the probe\'s pattern cells come from the core, aske
   assert.equal(run.attend([1, 2, 3, 4]).scores, undefined);
   assert.equal(run.attend([1, 2, 3, 4], { scores: true }).scores[0].induction, null, 'nothing repeats: no induction score');
   run.dispose();
+});
+
+// "Inspect what you trained": the weights as they stand, as the model file
+// the CLI's train --model writes, opened by the Model view's own loader.
+for (const [id, steps] of [['induction', 30], ['text-one-head', 10]]) {
+  test(`${id}: modelFile() after ${steps} steps is the CLI's model file, and the Model view opens it`, async () => {
+    const file = JSON.parse(golden(`${id}.json`));
+    file.train.steps = steps;
+    const corpora = file.task.corpus ? { [file.task.corpus]: golden(file.task.corpus) } : {};
+    const run = engine.training(file, corpora);
+    run.steps(steps);
+    assert.equal(run.stepsDone, steps);
+    const bytes = run.run.modelFile();
+    assert.ok(bytes instanceof Uint8Array, `a Uint8Array, not ${bytes}`);
+    assert.equal(bytes.buffer.byteLength, bytes.length, 'its own copy, not a view of the module\'s memory');
+    if (existsSync(cli)) {
+      const dir = mkdtempSync(join(tmpdir(), 'model-file-'));
+      try {
+        writeFileSync(join(dir, `${id}.json`), JSON.stringify(file));
+        for (const [name, text] of Object.entries(corpora)) writeFileSync(join(dir, name), text);
+        execFileSync(cli, ['train', join(dir, `${id}.json`), '--model', join(dir, 'trained.safetensors')], { stdio: 'ignore' });
+        assert.ok(Buffer.from(bytes).equals(readFileSync(join(dir, 'trained.safetensors'))), 'byte for byte the CLI\'s file');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    const model = await openModel(new Blob([bytes]), { engine: modelEngine, name: `${id}.safetensors` });
+    assert.equal(model.config.layers, run.info.layers);
+    assert.equal(model.config.heads, run.info.heads);
+    assert.equal(model.config.vocab, run.info.vocab);
+    // the same weights: the opened model attends as the training run does
+    const tokens = run.info.probe.tokens;
+    const trained = run.attend(tokens);
+    const opened = model.run(tokens);
+    assert.deepEqual(opened.attention.shape, trained.attention.shape);
+    const far = Math.max(...trained.attention.data.map((v, i) => Math.abs(v - opened.attention.data[i])));
+    assert.ok(far <= 1e-5, `attention differs by ${far}`);
+    const scores = model.lens({ what: 'scores', tokens });
+    assert.equal(scores.heads.length, run.info.layers * run.info.heads);
+    model.dispose();
+    run.dispose();
+  });
+}
+
+test('modelFile() before a training is loaded: the class\'s one line', () => {
+  const raw = new engine.module.Training();
+  assert.deepEqual(JSON.parse(raw.modelFile()), { error: 'training: nothing loaded' });
+  raw.delete();
 });
