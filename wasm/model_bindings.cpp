@@ -27,6 +27,7 @@
 #include "text.hpp"
 #include "errors/check.hpp"
 #include "lens/lens.hpp"
+#include "lessons/induction.hpp"
 #include "models/folder_trace.hpp"
 #include "models/generate.hpp"
 #include "models/model_trace.hpp"
@@ -158,6 +159,51 @@ class model {
           if (source_.folder())
             attention::check_folder_tokens(*source_.folder(), r.tokens, "tokens", attention::lens_work(r.what));
           return attention::run_lens(gpt(), r).dump();
+        },
+        out_of_memory);
+  }
+
+  // The induction lesson's measure on the open model (lessons/induction.hpp):
+  // `request` is JSON text {"heads": [[layer, head], …], "seed", "sequences",
+  // "half"}, each optional (no head ablated; the lesson's text: seed 0, 1024
+  // sequences of 8 random ids twice); the argmax accuracy on each half as
+  // {"first", "repeated", "chance", "heads", "seed", "sequences", "half"}, or {"error"}.
+  std::string induction_lesson(const std::u16string& request) const {
+    return json_or_error(
+        [&] {
+          ATTENTION_CHECK(is_open(), "model: nothing open");
+          const nlohmann::json r = nlohmann::json::parse(utf8_of(request, "induction"), nullptr, false);
+          ATTENTION_CHECK(r.is_object(), "induction: expected a JSON object {\"heads\", \"seed\", \"sequences\", \"half\"}");
+          for (auto it = r.begin(); it != r.end(); ++it)
+            ATTENTION_CHECK(it.key() == "heads" || it.key() == "seed" || it.key() == "sequences" || it.key() == "half",
+                            "induction: unknown field ", attention::quote(it.key()));
+          std::vector<std::pair<std::size_t, std::size_t>> heads;
+          if (r.contains("heads")) {
+            ATTENTION_CHECK(r["heads"].is_array(), "heads: expected a list of [layer, head] pairs");
+            for (std::size_t i = 0; i < r["heads"].size(); ++i) {
+              const nlohmann::json& h = r["heads"][i];
+              const std::string place = "heads[" + std::to_string(i) + "]";
+              ATTENTION_CHECK(h.is_array() && h.size() == 2, place, ": expected [layer, head]");
+              heads.emplace_back(glue::lens_index(h[0], place + "[0]"), glue::lens_index(h[1], place + "[1]"));
+            }
+          }
+          const std::size_t seed = r.contains("seed") ? glue::lens_index(r["seed"], "seed") : attention::induction_lesson_seed;
+          const std::size_t sequences =
+              r.contains("sequences") ? glue::lens_index(r["sequences"], "sequences") : attention::induction_lesson_batch;
+          const std::size_t half = r.contains("half") ? glue::lens_index(r["half"], "half") : 8;
+          ATTENTION_CHECK(sequences >= 1 && sequences <= attention::induction_most_sequences, "sequences: ", sequences,
+                          " is not 1 to ", attention::induction_most_sequences);
+          ATTENTION_CHECK(half >= 2 && half <= gpt().config.length / 2, "half: ", half, " is not 2 to ",
+                          gpt().config.length / 2, " (half the model's ", gpt().config.length, " positions)");
+          const std::vector<std::int64_t> text =
+              attention::induction_lesson_text(gpt().config.vocab, half, sequences, seed);
+          const attention::halves_accuracy a = attention::induction_accuracy(gpt(), text, sequences, heads);
+          nlohmann::json listed = nlohmann::json::array();
+          for (const auto& [layer, head] : heads) listed.push_back({layer, head});
+          return nlohmann::json{{"first", a.first},         {"repeated", a.repeated}, {"chance", a.chance},
+                                {"heads", listed},          {"seed", seed},           {"sequences", sequences},
+                                {"half", half}}
+              .dump();
         },
         out_of_memory);
   }
@@ -389,6 +435,7 @@ EMSCRIPTEN_BINDINGS(attention_models) {
       .function("traceJson", &model::trace_json)
       .function("headScores", &model::head_scores)
       .function("lens", &model::lens)
+      .function("inductionLesson", &model::induction_lesson)
       .function("parameterCounts", &model::parameter_counts)
       .function("headScenario", &model::head_scenario)
       .function("encode", &model::encode)
