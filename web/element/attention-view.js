@@ -12,6 +12,7 @@ import { headTrace } from '../views/head-trace.js';
 import { Heatmap } from '../views/heatmap.js';
 import { HeadGrid } from '../views/model-grid.js';
 import { formatNumber, tokenText } from '../views/format.js';
+import { touchScreen } from '../views/touch.js';
 import { readAttention } from './attention-data.js';
 import { make } from './figure.js';
 
@@ -121,7 +122,7 @@ export class AttentionView {
   onCell(cell) {
     this.graph.highlightEdge(0, cell ? cell.row : null, cell?.col);
     if (!cell) {
-      this.say(null, 'Point at a cell or a token, or focus the matrix or the graph and use the arrow keys.');
+      this.say(null, touchScreen() ? 'Tap a cell or a token.' : 'Point at a cell or a token, or focus the matrix or the graph and use the arrow keys.');
       return;
     }
     const T = this.data.shape[2];

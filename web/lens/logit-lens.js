@@ -11,6 +11,7 @@
 import { css, sequential } from '../views/colors.js';
 import { percent } from '../views/next-tokens.js';
 import { escapeXml, tokenText } from '../views/format.js';
+import { touchScreen } from '../views/touch.js';
 import { element, inkOn, spokenToken } from './dom.js';
 
 export class LogitLens {
@@ -19,7 +20,7 @@ export class LogitLens {
     this.about = 'What you see: each row reads the residual stream (the running sum each layer adds its output to) after one more layer, '
       + 'through the model’s final norm and unembedding (the matrix that turns it into a score, a logit, for each token), as if the model stopped there: '
       + 'a cell shows the top next-token guess at that position and its probability, coloured by the probability of the model’s final choice (bottom row). '
-      + 'What to do: look down a column for the layer where the answer appears; click a cell, or move with the arrow keys, for its top 5.';
+      + `What to do: look down a column for the layer where the answer appears; ${touchScreen() ? 'tap a cell' : 'click a cell, or move with the arrow keys,'} for its top 5.`;
     this.named = null;
     const legend = element(body, 'p', { className: 'legend lens-legend' });
     element(legend, 'span', { className: 'lens-legend-text', textContent: 'Colour: how likely the final choice (bottom row) already is. Number: this guess’s own probability.' });

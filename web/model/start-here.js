@@ -4,6 +4,7 @@
 // why they came), until dismissed: which model this is and what it reads,
 // the head to look at first (the clearest previous-token head, by the
 // core's score on the text shown), and what to try next.
+import { touchScreen } from '../views/touch.js';
 import { dismissed, element, rememberDismissed } from './dismissal.js';
 
 const dismissedKey = 'attention-playground:model-start-here';
@@ -41,7 +42,7 @@ export class StartHere {
     const next = element(this.box, 'ul', { className: 'start-here-next' });
     for (const text of [
       'Type your own sentence in Text: every head reads it again as you type.',
-      'Point at a token (or focus it and use the arrow keys): the bars show what the model guesses comes after it.',
+      `${touchScreen() ? 'Tap a token' : 'Point at a token (or focus it and use the arrow keys)'}: the bars show what the model guesses comes after it.`,
       'Open the head in the playground: every number of its attention, and how each was computed.',
     ]) element(next, 'li', { textContent: text });
     lensLine(next, onLenses);

@@ -17,6 +17,7 @@ import { graphModel, poolTitle, scoresOf } from './graph-model.js';
 import { observedWidth, watchWidth } from './observed-width.js';
 import { offScreen } from './on-screen.js';
 import { fontWidth } from './text-width.js';
+import { touchScreen } from './touch.js';
 
 export { edgeAlpha } from './graph-strokes.js';
 export { graphModel } from './graph-model.js';
@@ -275,7 +276,7 @@ export class Graph {
         ? ' Thicker means more weight; these given rows do not all sum to 1 (the note says which).'
         : ' Thicker means more weight: each token’s incoming weights sum to 1.'
       : ' Each token’s value travels along its edges, scaled by their weight, and they add up in the receiving token as its out.';
-    const one = this.mode() === 'one' ? ' One query: the edges into the token picked (click a token, or arrow keys), with their numbers.' : '';
+    const one = this.mode() === 'one' ? ` One query: the edges into the token picked (${touchScreen() ? 'tap a token' : 'click a token, or arrow keys'}), with their numbers.` : '';
     return shape + now + one;
   }
 
