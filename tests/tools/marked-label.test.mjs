@@ -33,6 +33,13 @@ test('a marked label\'s line is under it, nearer it than the next label 14 px do
   }
 });
 
+test('a ␣ whose ink reaches below the baseline gets its line clear of that ink', () => {
+  const g = recorder('11px sans-serif');
+  g.measureText = (text) => ({ width: 6 * text.length, actualBoundingBoxDescent: 5 });
+  underline(g, '␣', 40, 100, 'right');
+  assert.ok(g.lines[0][0][1] - 100 >= 5 + 2.5, `under the ink, 5 px below: ${g.lines[0][0][1] - 100}`);
+});
+
 test('a narrow chip\'s own room is kept, and empty text draws nothing', () => {
   const g = recorder('11px sans-serif');
   underline(g, 'a', 10, 50, 'center', 3);

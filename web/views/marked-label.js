@@ -12,7 +12,7 @@ export function underline(g, text, x, y, align = 'left', below = null) {
   const from = align === 'right' || align === 'end' ? x - width : align === 'center' ? x - width / 2 : x;
   // clear of the text's own ink: a ␣ reaches its baseline, and dots right
   // under it read as one odd glyph
-  const ink = g.measureText(text).actualBoundingBoxDescent;
+  const ink = g.measureText(text).actualBoundingBoxDescent || 0;  // a canvas without ink metrics: the rule alone
   const at = Math.round(y + (below ?? Math.max(size * 0.35 + 1.5, ink + 2.5))) + 0.5;
   g.save();
   g.setLineDash([1.5, 1.5]);
