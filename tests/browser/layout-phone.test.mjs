@@ -104,8 +104,8 @@ test('a touch screen shows no keyboard hints: the prompt, the landing line, the 
   await shot(page, 'layout-phone-touch-dark');
   // the graph writes its own key as text: One query's says tap, not keys
   await page.locator('.graph-modes button[data-mode="one"]').first().tap();
-  const graphKey = () => page.$eval('figure[data-view="graph"] p.graph-key:last-of-type', (p) => p.textContent);
-  await page.waitForFunction(() => document.querySelector('figure[data-view="graph"] p.graph-key:last-of-type').textContent.includes('One query'));
+  const graphKey = () => page.$eval('figure[data-view="graph"] .graph-key', (p) => p.textContent);
+  await page.waitForFunction(() => document.querySelector('figure[data-view="graph"] .graph-key').textContent.includes('One query'));
   assert.doesNotMatch(await graphKey(), /arrow keys|\bkeys?\b/i);
   assert.match(await graphKey(), /tap a token/);
   await page.context().close();

@@ -68,7 +68,7 @@ export class Graph {
     this.key = document.createElement('p');
     this.key.className = 'graph-key';
     this.fadeNote = document.createElement('span');
-    this.fadeNote.className = 'graph-key graph-fade';
+    this.fadeNote.className = 'graph-fade';  // not .graph-key: that is the key under the graph
     this.figure.append(this.caption);
     const bar = document.createElement('div');
     bar.className = 'graph-bar';
