@@ -165,3 +165,82 @@ test('a text model opens on a line of its own text, read as characters', async (
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+// The training view as it stands: its step, its loss curve's points, and the run's element and worker.
+const runNow = (page) => page.$eval('.training', (root) => ({ step: root.dataset.step, losses: root.dataset.losses, evaluations: root.dataset.evaluations,
+  same: root === window.inspectedRun }));
+const trainingWorkers = (page) => page.workers().filter((w) => /training\/worker\.js/.test(w.url()));
+
+// Steps a toy three times by hand, then Inspect: the run is remembered (its element, its worker).
+async function trainThenInspect(page) {
+  await trainingReady(page);
+  for (const step of ['1', '2', '3']) {
+    await page.click('#train-step');
+    await page.waitForFunction((s) => document.querySelector('.training').dataset.step === s, step);
+  }
+  await page.waitForFunction(() => !document.querySelector('#train-inspect').hidden);
+  await page.evaluate(() => { window.inspectedRun = document.querySelector('.training'); });
+  const before = await runNow(page);
+  assert.equal(before.step, '3');
+  assert.ok(Number(before.losses) >= 3, `the loss curve has its points: ${before.losses}`);
+  const workers = trainingWorkers(page);
+  assert.equal(workers.length, 1);
+  await inspect(page);
+  return { before, worker: workers[0] };
+}
+
+// Back to the run: the same element at the same step with the same curve, the
+// same worker (one, still answering: Step goes on from there), nothing trained again.
+async function sameRun(page, { before, worker }, how) {
+  await page.waitForFunction(() => document.querySelector('#app')?.dataset.view !== 'model' && document.querySelector('.training')?.dataset.state === 'ready', null, { timeout: 60000 });
+  assert.deepEqual(await runNow(page), { ...before, same: true }, `${how}: the run as it was left`);
+  assert.deepEqual(trainingWorkers(page), [worker], `${how}: its worker, and no other`);
+  assert.equal(await inspectShown(page), true);
+  await page.click('#train-step');
+  await page.waitForFunction(() => document.querySelector('.training').dataset.step === '4');
+}
+
+test('Back from the model opened by Inspect, or the Train live tab, returns to the same run', async () => {
+  const page = await openPage(env.browser, `${env.url}#train=induction`);
+  const run = await trainThenInspect(page);
+  await page.goBack();
+  await sameRun(page, run, 'Back');
+  assert.equal(await page.evaluate(() => location.hash), '#train=induction');
+
+  // again, and back by the nav's tab this time
+  await page.evaluate(() => { window.inspectedRun = document.querySelector('.training'); });
+  const again = { before: await runNow(page), worker: run.worker };
+  delete again.before.same;
+  await inspect(page);
+  await page.click('#lessons-nav a[href="#train=induction"]');
+  await sameRun(page, again, 'the Train live tab');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('a lesson hosting the training view comes back as it was left; any other view ends the kept run', async () => {
+  const page = await openPage(env.browser, `${env.url}#lesson=learn&preset=induction`);
+  const run = await trainThenInspect(page);
+  assert.equal(await page.textContent('#lesson-title'), 'A real GPT: every head of every layer');
+  await page.goBack();
+  await sameRun(page, run, 'Back to the lesson');
+  assert.equal(await page.$eval('#app', (a) => a.dataset.view), 'lesson');
+  assert.equal(await page.$eval('input[name="learn-stage"]:checked', (i) => i.value), 'induction', 'the lesson at its step');
+  assert.equal(await page.$$eval('.lesson-training', (boxes) => boxes.length), 1, 'one training view');
+
+  // Inspect, then the playground: the kept run ends (its worker with it), and the lesson trains anew
+  await inspect(page);
+  await page.click('#lessons-nav a:first-child');
+  await page.waitForFunction(() => document.querySelector('#app')?.dataset.view === 'playground');
+  await page.waitForFunction(() => !document.querySelector('.training'));
+  assert.deepEqual(trainingWorkers(page), [], 'no run kept once the learner went elsewhere');
+  await page.goBack();  // the Model view (its file cannot come back from a link: the default model)
+  await page.waitForFunction(() => document.querySelector('#app')?.dataset.view === 'model');
+  await page.goBack();
+  await trainingReady(page);
+  assert.equal(await page.$eval('.training', (root) => root.dataset.step), '0', 'a lesson drawn anew');
+  assert.equal(await page.evaluate(() => document.querySelector('.training') === window.inspectedRun), false);
+  assert.equal(trainingWorkers(page).length, 1);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});

@@ -9,6 +9,8 @@ import { $, app, engine, fail, showError } from './page.js';
 import { state, update } from './router.js';
 
 let disposeLesson = () => {};
+let shown = null;  // the render whose lesson the body shows (its number: lessonRenders' then)
+let parking = null;  // parked.js, loaded with the first Inspect: only then can a lesson be parked
 
 // Renders can overlap (a lesson awaits the core's numbers): each draws into
 // its own container, and one that a newer render has overtaken removes its
@@ -30,6 +32,14 @@ export async function renderLesson() {
   $('lesson-open').hidden = !open;
   if (open) $('lesson-open').href = open;
   const body = $('lesson-body');
+  const parked = parking?.unpark(state, body);  // back from the Model view: the lesson's run as it was left
+  if (parked) {
+    ({ dispose: disposeLesson, shown } = parked);
+    body.dataset.lesson = lesson.id;
+    $('status').hidden = true;
+    app.dataset.state = 'ready';
+    return;
+  }
   body.textContent = '';
   body.dataset.lesson = lesson.id;
   const container = document.createElement('div');
@@ -38,13 +48,14 @@ export async function renderLesson() {
   try {
     const dispose = (await lesson.render(container, { engine, presetScenario, withOverrides, state, update,
       openScenario: (text) => openScenarioText(text, { step: 'weights' }),
-      inspect: async (trained) => (await import('./model.js')).inspectTrained(trained), train: (id) => update({ lesson: null, train: id }, { land: '#train-play' }) })) ?? (() => {});
+      inspect: (trained) => inspect(trained, generation), train: (id) => update({ lesson: null, train: id }, { land: '#train-play' }) })) ?? (() => {});
     if (generation !== lessonRenders) {
       dispose();
       container.remove();
       return;
     }
     disposeLesson = dispose;
+    shown = generation;
     // the lesson's number, end links and progress
     import('./course.js').then((course) => { if (generation === lessonRenders) course.showLesson(body, lesson.id); }).catch(fail);
     $('status').hidden = true;
@@ -57,7 +68,20 @@ export async function renderLesson() {
   }
 }
 
+// "Inspect what you trained" from a lesson's training view: the lesson as it
+// stands is parked (parked.js) for Back, its run kept, while the Model view shows its model.
+async function inspect(trained, generation) {
+  const { inspectTrained } = await import('./model.js');  // the Model view's wiring loads when first used
+  parking ??= await import('./parked.js');
+  if (generation !== shown || !state.lesson) return;  // the learner moved on meanwhile
+  parking.park(state, $('lesson-body'), { dispose: disposeLesson, shown });
+  disposeLesson = () => {};
+  shown = null;
+  inspectTrained(trained);
+}
+
 export function disposeLessonView() {
   disposeLesson();
   disposeLesson = () => {};
+  shown = null;
 }

@@ -27,6 +27,12 @@ export function route(name, view) {
   routes[name] = view;
 }
 
+// Called before each view is drawn: parked.js's, once an Inspect has loaded it.
+let settle = () => {};
+export function beforeRender(hook) {
+  settle = hook;
+}
+
 let lastPlaygroundHash = '#';
 
 // Short names keep the nav to one row at 1280 px, so the first screen is the
@@ -101,6 +107,7 @@ async function render() {
 async function renderView() {
   renderNav();
   showNotice(linkNotice(linkProblems));
+  settle(state);
   if (state.model) {
     routes.train.dispose();
     routes.lesson.dispose();

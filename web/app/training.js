@@ -1,8 +1,10 @@
 // The training view (training/view.js) in the page: loaded when it first
-// opens, kept while its preset stays.
+// opens, kept while its preset stays, and parked (parked.js) while
+// "Inspect what you trained" shows its model.
 import { trainingText } from '../engine/presets.js';
 import { openScenarioText } from './file.js';
 import { $, app } from './page.js';
+import { park, unpark } from './parked.js';
 import { state, update } from './router.js';
 
 // The training view keeps its worker while the preset stays: a render for
@@ -14,6 +16,16 @@ export function disposeTraining() {
   training = null;
 }
 
+// The run as it stands, kept for Back (or its tab) while the Model view shows its model.
+async function inspect(trained) {
+  const mine = training;
+  const { inspectTrained } = await import('./model.js');  // the Model view's wiring loads when first used
+  if (training !== mine || !state.train) return;  // the learner moved on meanwhile
+  park(state, $('lesson-body'), { training: mine, dispose: () => mine.view.dispose() });
+  training = null;
+  inspectTrained(trained);
+}
+
 export async function renderTraining() {
   app.dataset.view = 'train';
   $('lesson').hidden = false;
@@ -21,10 +33,17 @@ export async function renderTraining() {
   $('lesson-open').hidden = true;
   if (training?.preset === state.train) return;
   disposeTraining();
+  const body = $('lesson-body');
+  const parked = unpark(state, body);  // back from the Model view: the same run
+  if (parked) {
+    ({ training } = parked);
+    body.dataset.lesson = 'train';
+    ready();
+    return;
+  }
   // the training view's modules load when it opens: a first visit skips them
   const { TrainingView } = await import('../training/view.js');
   if (!state.train || training) return;  // the learner moved on, or another render got here first
-  const body = $('lesson-body');
   body.textContent = '';
   body.dataset.lesson = 'train';
   const container = document.createElement('div');
@@ -37,10 +56,13 @@ export async function renderTraining() {
       loadPreset: trainingText,
       onPreset: (id) => update({ train: id }),
       openScenario: (text) => openScenarioText(text, { step: 'weights' }),
-      // the Model view's wiring loads when first used
-      inspect: async (trained) => (await import('./model.js')).inspectTrained(trained),
+      inspect,
     }),
   };
+  ready();
+}
+
+function ready() {
   $('status').hidden = true;
   app.dataset.state = 'ready';
 }
