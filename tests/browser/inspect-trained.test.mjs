@@ -6,7 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { openPage, shot, useBrowser } from './browser.mjs';
+import { join } from 'node:path';
+
+import { openPage, screenshotDir, shot, useBrowser } from './browser.mjs';
 
 const env = useBrowser({ csp: true });
 
@@ -244,3 +246,23 @@ test('a lesson hosting the training view comes back as it was left; any other vi
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });
+
+// Where Inspect lands: on the lenses the lesson talks about, their heading in focus.
+for (const [name, viewport, colorScheme] of [['inspect-landed-lenses', { width: 1280, height: 720 }, 'light'], ['inspect-landed-lenses-390-dark', { width: 390, height: 844 }, 'dark']]) {
+  test(`Inspect lands on the lens panel (${viewport.width} px, ${colorScheme})`, async () => {
+    const page = await openPage(env.browser, `${env.url}#train=induction`, { viewport, colorScheme });
+    await trainThenInspect(page);
+    await page.waitForFunction(() => document.activeElement?.matches('.lens-panel h3'), null, { timeout: 10000 });
+    // the router scrolls two frames on: wait until the heading has come to rest in view
+    await page.waitForFunction(() => {
+      const r = document.querySelector('.lens-panel h3').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight;
+    }, null, { timeout: 10000 });
+    assert.ok(await page.evaluate(() => scrollY) > 0, 'scrolled down to the lenses, not left at the top');
+    const tabs = await page.$eval('.lens-tabs', (t) => { const r = t.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; });
+    assert.ok(tabs.top >= 0 && tabs.bottom <= viewport.height, `the lens tabs in view: ${JSON.stringify(tabs)}`);
+    await page.screenshot({ path: join(screenshotDir, `${name}.png`) });  // the screen as the learner lands, not the whole page
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  });
+}

@@ -19,11 +19,23 @@ let trained = null;
 // "Inspect what you trained": bytes, a gpt-v1 model file the trainer wrote;
 // name: its file name; label: what the view calls it; text: what it reads
 // first. The Model view opens it as it opens a file picked from disk (file=1),
-// on the head scores, the lens that finds each head's role.
+// on the head scores, the lens that finds each head's role, and lands there:
+// the lens panel in view (the router scrolls to it) and its heading in focus.
 export function inspectTrained({ bytes, name, label, text }) {
   trained = { file: new File([bytes], name, { type: 'application/octet-stream' }), label };
   update({ lesson: null, train: null, preset: null, model: defaultModel, file: true, text, layer: 0, head: 0,
-    temperature: null, top_k: null, top_p: null, generated: null, lens: 'scores', ablate: null, mode: null, at: null, token: null });
+    temperature: null, top_k: null, top_p: null, generated: null, lens: 'scores', ablate: null, mode: null, at: null, token: null },
+  { land: '.lens-panel' });
+}
+
+// The lens panel drawn (lens/hook.js loads it when first opened) before the
+// router lands on it; its heading takes the focus, the scroll is the router's.
+async function focusLenses() {
+  await view.lens.update();
+  const heading = view.box.querySelector('.lens-panel h3');
+  if (!heading) return;
+  heading.tabIndex = -1;
+  heading.focus({ preventScroll: true });
 }
 // the view shows a model file opened from disk (not one it is still opening)
 const showsFile = () => view?.settings.model === null && !view.loading;
@@ -100,4 +112,5 @@ export async function renderModel() {
     temperature: state.temperature ?? defaultTemperature, topK: state.top_k ?? 0, topP: state.top_p ?? 1, generated: state.generated,
     lens: state.lens, ablate: state.ablate ?? '', mode: state.mode ?? 'zero', at: state.at, token: state.token,
   });
+  if (made && view?.worker) await focusLenses();
 }
