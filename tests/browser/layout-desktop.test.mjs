@@ -86,6 +86,34 @@ test('hovering a cell on the first screen brings "How this number was computed" 
   }
 });
 
+// The graph's tokens and One query's numbers, in the page's pixels: the
+// exported SVG draws the canvas's layout in its own CSS pixels.
+async function graphBottom(page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  const whole = await (await import('node:fs/promises')).readFile(await download.path(), 'utf8');
+  const svg = whole.slice(whole.indexOf('<g class="graph">'));  // the graph's part, in its canvas's own pixels
+  const bottoms = [...svg.matchAll(/<rect class="(?:node|context-node)" x="[\d.-]+" y="([\d.-]+)" width="[\d.]+" height="([\d.]+)"/g),
+    ...svg.matchAll(/<g class="edge-number"><rect x="[\d.-]+" y="([\d.-]+)" width="[\d.]+" height="([\d.]+)"/g)].map((m) => Number(m[1]) + Number(m[2]));
+  assert.ok(bottoms.length > 0, 'the SVG holds the graph\'s tokens');
+  await page.evaluate(() => window.scrollTo(0, 0));  // the export's click scrolled to its button
+  const top = await page.$eval('figure[data-view="graph"] canvas', (c) => c.getBoundingClientRect().top);
+  return top + Math.max(...bottoms);
+}
+
+test('the explanation held in view never covers the graph\'s tokens or One query\'s numbers', async () => {
+  for (const hash of ['#preset=sun-rises-causal', `#sentence=${encodeURIComponent('I love my cat because it purrs')}`]) {
+    const page = await openPage(env.browser, `${env.url}${hash}`, desk);
+    assert.equal(await ready(page), 'ready');
+    const tokens = await graphBottom(page);
+    const box = await (await page.$('.stage figure[data-matrix="weights"] canvas')).boundingBox();
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height - 12);
+    await page.waitForFunction(() => document.querySelector('#detail h3'), null, { timeout: 5000 });
+    const detail = await page.$eval('.detail-wrap', (d) => d.getBoundingClientRect().top);
+    assert.ok(detail >= tokens, `${hash}: the explanation's top ${detail} under the graph's last row ${tokens}`);
+    await page.context().close();
+  }
+});
+
 test('a generated ␣ keeps its dotted mark apart, as its chip does: a clear line of pixels between them', async () => {
   const page = await openPage(env.browser, `${env.url}#model=text-gpt&text=${encodeURIComponent('To be, or not to be')}`, desk);
   await page.waitForSelector('.next-token-bars li', { timeout: 60000 });
