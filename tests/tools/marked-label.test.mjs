@@ -40,6 +40,17 @@ test('a ␣ whose ink reaches below the baseline gets its line clear of that ink
   assert.ok(g.lines[0][0][1] - 100 >= 5 + 2.5, `under the ink, 5 px below: ${g.lines[0][0][1] - 100}`);
 });
 
+test('a narrow label (an I, a full stop) gets three dots at least, never one that reads as ! or :', () => {
+  for (const align of ['left', 'center', 'right']) {
+    const g = recorder('11px sans-serif');
+    g.measureText = () => ({ width: 3 });
+    underline(g, 'I', 40, 100, align);
+    const [[x0], [x1]] = g.lines[0];
+    assert.ok(x1 - x0 >= 7.5, `${align}: ${x1 - x0} px of dots`);
+    assert.ok(x0 <= 40 && x1 >= (align === 'left' ? 43 : 40), `${align}: under its text, from ${x0} to ${x1}`);
+  }
+});
+
 test('a narrow chip\'s own room is kept, and empty text draws nothing', () => {
   const g = recorder('11px sans-serif');
   underline(g, 'a', 10, 50, 'center', 3);

@@ -6,9 +6,11 @@
 // of the font's size and 1.5, nearer its own text than the next label's,
 // which at 14 px a row read it as an umlaut over the next).
 export function underline(g, text, x, y, align = 'left', below = null) {
-  const width = g.measureText(text).width;
-  if (!width) return;
+  const measured = g.measureText(text).width;
+  if (!measured) return;
   const size = Number(/(\d+(?:\.\d+)?)px/.exec(g.font)?.[1] ?? 11);
+  // three dots at least: one dot under an I or a . reads as ! or :
+  const width = Math.max(measured, size * 0.7);
   const from = align === 'right' || align === 'end' ? x - width : align === 'center' ? x - width / 2 : x;
   // clear of the text's own ink: a ␣ reaches its baseline, and dots right
   // under it read as one odd glyph
