@@ -8,6 +8,7 @@
 // induction score is TransformerLens's, on its own random repeated input,
 // shown under the table: not the training view's induction score.
 import { tokenText } from '../views/format.js';
+import { clearFrom } from '../views/head-role.js';
 import { element, fixed, headName, headsOf } from './dom.js';
 
 export const roles = [
@@ -24,10 +25,9 @@ export function bestRole(head) {
   return best;
 }
 
-// A head is named by its best match only when that score is at least this:
-// half its weight where the role looks. Under it the head has "no clear
-// role" (its scores are in its row, the largest in bold).
-export const clearFrom = 0.5;
+// A head is named by its best match only from clearFrom (views/head-role.js).
+// Under it the head has "no clear role" (its scores are in its row, the
+// largest in bold).
 
 // What the table says of a head: its role, or "no clear role".
 export function roleText(head) {

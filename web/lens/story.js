@@ -7,7 +7,8 @@
 // have crisp roles.
 import { partLabel } from './attribution.js';
 import { signed } from './dom.js';
-import { bestRole, clearFrom, roles } from './scores.js';
+import { clearFrom } from '../views/head-role.js';
+import { bestRole, roles } from './scores.js';
 
 // The induction lesson's step where the learner trains it (web/state/state.js's keys).
 export const inductionLink = '#lesson=learn&preset=induction';

@@ -3,6 +3,7 @@
 // (core/training/head_scores.hpp), one colour per head, one dash per score,
 // on the loss chart's steps so the two read together. A marker shows the
 // evaluation the timeline is on; a click picks the evaluation nearest to it.
+import { clearFrom } from '../views/head-role.js';
 import { margin, StepChart } from './step-chart.js';
 
 // Okabe–Ito, 3:1 or more on either theme's panel; then the ink.
@@ -78,10 +79,9 @@ export class ScoreChart extends StepChart {
 
 // A text model's heads, in one sentence: what to look for in their maps.
 // The head with the largest previous-token score (the core's, on the probe)
-// is named when it puts half its weight or more on the character just
-// before: the bright line just under the diagonal. scores: [{previous}],
-// layer by layer; heads: a layer's count. A choice among the core's numbers.
-export const clearFrom = 0.5;
+// is named when it puts half its weight or more (views/head-role.js) on
+// the character just before: the bright line just under the diagonal.
+// scores: [{previous}], layer by layer; heads: a layer's count. A choice among the core's numbers.
 export function lookFor(scores, heads) {
   const named = (k) => `layer ${Math.floor(k / heads)}, head ${k % heads}`;
   const order = scores.map((s, k) => k).filter((k) => Number.isFinite(scores[k]?.previous))
