@@ -10,7 +10,7 @@
 #include <string>
 
 #include "errors/check.hpp"
-#include "training/text.hpp"
+#include "errors/utf8.hpp"
 
 namespace glue {
 

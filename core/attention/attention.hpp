@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "attention/rotary.hpp"
+#include "tensor/rotary.hpp"
 #include "tensor/tensor.hpp"
 
 namespace attention {

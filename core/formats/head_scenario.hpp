@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "training/model.hpp"
+#include "transformer/model.hpp"
 
 namespace attention {
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "training/text.hpp"
+#include "errors/utf8.hpp"
 
 namespace attention {
 namespace {

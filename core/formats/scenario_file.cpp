@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attention/rotary.hpp"
+#include "tensor/rotary.hpp"
 #include "attention/run.hpp"
 #include "errors/check.hpp"
 #include "errors/quote.hpp"

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "training/samples.hpp"
+#include "transformer/samples.hpp"
 #include "training/tasks.hpp"
 
 namespace attention {

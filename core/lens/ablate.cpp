@@ -7,7 +7,7 @@
 #include "errors/check.hpp"
 #include "formats/limits.hpp"
 #include "tensor/top.hpp"
-#include "training/model.hpp"
+#include "transformer/model.hpp"
 
 namespace attention {
 namespace {

@@ -9,7 +9,7 @@
 #include "errors/check.hpp"
 #include "lens/decoder.hpp"
 #include "models/model_run.hpp"
-#include "training/narrow_weights.hpp"
+#include "transformer/narrow_weights.hpp"
 
 namespace attention {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "errors/check.hpp"
-#include "training/norm_check.hpp"
-#include "training/rms_norm.hpp"
+#include "transformer/norm_check.hpp"
+#include "transformer/rms_norm.hpp"
 
 namespace attention {
 

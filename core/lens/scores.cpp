@@ -5,7 +5,7 @@
 
 #include "random/generator.hpp"
 #include "random/sampling.hpp"
-#include "training/model.hpp"
+#include "transformer/model.hpp"
 
 namespace attention {
 namespace {

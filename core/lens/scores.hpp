@@ -2,7 +2,7 @@
 // head attends to the previous token, the first token, earlier copies of
 // its own token (duplicate-token), and, on a random sequence repeated once,
 // to the token after the earlier copy (induction). Named apart from the
-// training view's induction score (training/head_scores.hpp), which is
+// training view's induction score (transformer/head_scores.hpp), which is
 // measured on the training text itself.
 #pragma once
 

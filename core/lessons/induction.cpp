@@ -6,7 +6,7 @@
 #include "formats/limits.hpp"
 #include "models/work_plan.hpp"
 #include "random/sampling.hpp"
-#include "training/model.hpp"
+#include "transformer/model.hpp"
 
 namespace attention {
 

@@ -16,7 +16,7 @@
 #include "models/family_config.hpp"
 #include "models/folder_tensors.hpp"
 #include "models/model_plan.hpp"
-#include "training/model.hpp"
+#include "transformer/model.hpp"
 
 namespace attention {
 

@@ -16,7 +16,7 @@
 
 namespace attention {
 
-// Where a tensor goes (model_weights and model_layer in training/model.hpp).
+// Where a tensor goes (model_weights and model_layer in transformer/model.hpp).
 enum class folder_slot {
   tok, pos, token_type, ln_e_weight, ln_e_bias,
   ln1_weight, ln1_bias, query, query_bias, key, key_bias, value, value_bias, proj, proj_bias,

@@ -6,7 +6,7 @@
 
 #include "errors/check.hpp"
 #include "formats/limits.hpp"
-#include "training/samples.hpp"
+#include "transformer/samples.hpp"
 
 namespace attention {
 

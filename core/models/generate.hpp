@@ -13,12 +13,12 @@
 #include "models/gpt_model.hpp"
 #include "models/model_run.hpp"
 #include "models/tempered_row.hpp"
-#include "training/warpers.hpp"
+#include "transformer/warpers.hpp"
 
 namespace attention {
 
 // The `count` new ids after `prompt` (checked as run_model checks tokens),
-// the tempered logits filtered by top-k and top-p (training/warpers.hpp:
+// the tempered logits filtered by top-k and top-p (transformer/warpers.hpp:
 // top_k 0 and top_p 1 are off) before each draw. Throws for a temperature
 // check_temperature refuses, warpers check_warpers refuses, or a count past
 // limits::models::generated.

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "models/model_plan.hpp"
-#include "training/model.hpp"
+#include "transformer/model.hpp"
 
 namespace attention {
 

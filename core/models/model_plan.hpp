@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "formats/safetensors.hpp"
-#include "training/activation.hpp"
+#include "transformer/activation.hpp"
 
 namespace attention {
 

@@ -14,7 +14,7 @@
 #include "models/tempered_row.hpp"
 #include "models/work_plan.hpp"
 #include "tensor/top.hpp"
-#include "training/head_scores.hpp"
+#include "transformer/head_scores.hpp"
 
 namespace attention {
 
@@ -58,7 +58,7 @@ model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tok
                     const std::optional<tempering>& at = std::nullopt);
 
 // Every head's previous-token and induction scores on the run's tokens
-// (training/head_scores.hpp), layer by layer, head by head: what the Model
+// (transformer/head_scores.hpp), layer by layer, head by head: what the Model
 // view names as the head to look at first.
 std::vector<head_score> run_head_scores(const model_run& run);
 

@@ -8,7 +8,7 @@
 #include "formats/limits.hpp"
 #include "tensor/softmax.hpp"
 #include "tensor/top.hpp"
-#include "training/samples.hpp"
+#include "transformer/samples.hpp"
 
 namespace attention {
 

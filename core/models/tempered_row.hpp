@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "training/warpers.hpp"
+#include "transformer/warpers.hpp"
 
 namespace attention {
 

@@ -4,7 +4,7 @@
 
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
-#include "training/text.hpp"
+#include "errors/utf8.hpp"
 
 namespace attention {
 

@@ -159,7 +159,7 @@ work_plan plan_work(const model_config& c, const model_spec& s, const work_reque
       // The prompt's forward fills the key/value cache, then one token a
       // step while the window grows; past Tmax the window slides, every
       // position moves and each step runs a whole window of Tmax again
-      // (training/kv_cache.hpp). A step unembeds its last row only.
+      // (transformer/kv_cache.hpp). A step unembeds its last row only.
       const u64 count = r.generated;
       if (count == 0) break;  // nothing runs
       const u64 capacity = std::max<u64>(1, std::min(m.Tmax, plus(T, count) - 1));

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "models/model_plan.hpp"
-#include "training/model.hpp"
+#include "transformer/model.hpp"
 
 namespace attention {
 

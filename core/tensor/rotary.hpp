@@ -4,7 +4,7 @@
 // through their offset i − j. Float32 throughout, step by step as Hugging
 // Face's Llama (and shared/tools/torch_trace.py) computes it. Arithmetic on
 // rows of numbers, below both users: attention/'s rotary layer and the
-// training room's one forward() (training/self_attention.cpp).
+// one forward() of transformer/ (transformer/self_attention.cpp).
 //
 // Letters: B batch, T positions, d = d_k (even), d/2 pairs.
 #pragma once

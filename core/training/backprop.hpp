@@ -8,7 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "training/model.hpp"
+#include "training/loss.hpp"
+#include "transformer/model.hpp"
 
 namespace attention {
 

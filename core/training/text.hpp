@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "errors/utf8.hpp"
+
 #include "random/generator.hpp"
 
 namespace attention {
@@ -28,14 +30,6 @@ struct text_corpus {
   // not in the vocabulary ("sample.prompt: character 3 ("é") is not in …").
   std::vector<std::int64_t> encode(const std::vector<char32_t>& text, const std::string& place) const;
 };
-
-// Code points of UTF-8 text; throws naming `place` and the byte offset of
-// the first invalid sequence (overlong forms, surrogates and values past
-// U+10FFFF are invalid, as Python's decoder says).
-std::vector<char32_t> code_points(std::string_view utf8, const std::string& place);
-
-// The UTF-8 of one code point.
-std::string utf8_of(char32_t c);
 
 // The corpus's vocabulary and its two splits: n = int(split · length),
 // computed in double as Python does.

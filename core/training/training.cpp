@@ -6,6 +6,8 @@
 
 #include "errors/check.hpp"
 #include "training/backprop.hpp"
+#include "training/init_weights.hpp"
+#include "training/loss.hpp"
 
 namespace attention {
 

@@ -14,9 +14,9 @@
 #include "random/generator.hpp"
 #include "tensor/top.hpp"
 #include "training/adamw.hpp"
-#include "training/head_scores.hpp"
-#include "training/model.hpp"
-#include "training/samples.hpp"
+#include "transformer/head_scores.hpp"
+#include "transformer/model.hpp"
+#include "transformer/samples.hpp"
 #include "training/tasks.hpp"
 
 namespace attention {

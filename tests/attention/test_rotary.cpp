@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "attention/attention.hpp"
-#include "attention/rotary.hpp"
+#include "tensor/rotary.hpp"
 #include "tensor/mask.hpp"
 #include "tensor/matmul.hpp"
 

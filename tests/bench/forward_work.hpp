@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "training/model.hpp"
+#include "transformer/model.hpp"
 
 namespace attention {
 

@@ -8,9 +8,9 @@ copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 cp -r "$core" "$copy/core"
 "$check" "$copy/core" > "$copy/ok.txt" || { echo "FAIL: the untouched copy did not pass"; cat "$copy/ok.txt"; exit 1; }
-sed -i '1a #include "training/model.hpp"' "$copy/core/tensor/matmul.cpp"
-if "$check" "$copy/core" > "$copy/bad.txt"; then echo "FAIL: an include from tensor/ to training/ passed"; exit 1; fi
-grep -q 'core/tensor/matmul.cpp: "training/model.hpp" goes against core/README.md' "$copy/bad.txt" ||
+sed -i '1a #include "transformer/model.hpp"' "$copy/core/tensor/matmul.cpp"
+if "$check" "$copy/core" > "$copy/bad.txt"; then echo "FAIL: an include from tensor/ to transformer/ passed"; exit 1; fi
+grep -q 'core/tensor/matmul.cpp: "transformer/model.hpp" goes against core/README.md' "$copy/bad.txt" ||
   { echo "FAIL: the message does not name the file and the include:"; cat "$copy/bad.txt"; exit 1; }
 # lens/ sits above models/ and below cli/: reaching up to the command line is refused too
 cp -r "$core" "$copy/core2"

@@ -2,7 +2,8 @@
 
 #include "lens/scores.hpp"
 #include "random/generator.hpp"
-#include "training/model.hpp"
+#include "training/init_weights.hpp"
+#include "transformer/model.hpp"
 #include "lens_support.hpp"
 
 using namespace attention;

@@ -10,7 +10,7 @@
 
 #include "folder_support.hpp"
 #include "models/folder_loader.hpp"
-#include "training/narrow_weights.hpp"
+#include "transformer/narrow_weights.hpp"
 
 using namespace attention;
 

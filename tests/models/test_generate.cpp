@@ -16,7 +16,7 @@
 #include "random/generator.hpp"
 #include "random/sampling.hpp"
 #include "tensor/softmax.hpp"
-#include "training/samples.hpp"
+#include "transformer/samples.hpp"
 
 using namespace attention;
 

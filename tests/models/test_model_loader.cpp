@@ -9,7 +9,7 @@
 
 #include "model_support.hpp"
 #include "models/model_loader.hpp"
-#include "training/narrow_weights.hpp"
+#include "transformer/narrow_weights.hpp"
 
 using namespace attention;
 using model_support::file_builder;

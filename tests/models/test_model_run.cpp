@@ -10,6 +10,7 @@
 #include "model_support.hpp"
 #include "models/model_run.hpp"
 #include "models/model_trace.hpp"
+#include "training/loss.hpp"
 
 using namespace attention;
 using nlohmann::json;

@@ -13,7 +13,7 @@
 #include "model_support.hpp"
 #include "models/folder_read.hpp"
 #include "tensor/narrow.hpp"
-#include "training/narrow_weights.hpp"
+#include "transformer/narrow_weights.hpp"
 
 using namespace attention;
 

@@ -9,6 +9,8 @@
 
 #include "support.hpp"
 #include "training/backprop.hpp"
+#include "training/init_weights.hpp"
+#include "training/loss.hpp"
 #include "training/tasks.hpp"
 #include "training/training.hpp"
 #include "formats/training_file.hpp"

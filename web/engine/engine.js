@@ -305,7 +305,7 @@ export class TrainingRun {
   // probable next tokens, [[id, probability], …], most probable first
   // (core/tensor/top.hpp); with scores, the probe's previous-token and
   // induction cells ({previous: [[i, j], …], induction}) and each head's
-  // score on them ([{previous, induction}], core/training/head_scores.hpp).
+  // score on them ([{previous, induction}], core/transformer/head_scores.hpp).
   evaluate({ top = 0, scores = false } = {}) {
     return call(() => this.run.evaluate(top, scores));
   }

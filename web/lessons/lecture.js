@@ -46,7 +46,7 @@ const rungs = {
 const format = (loss) => loss.toFixed(3);
 
 // What to look for in the GPT's eight attention maps once trained: the
-// core's previous-token scores (core/training/head_scores.hpp) on the
+// core's previous-token scores (core/transformer/head_scores.hpp) on the
 // training view's probe at the last step, for the preset's seed. The
 // shipped model is this run's weights (tests/training checks it), so a
 // test reads these numbers back from the core on that model.

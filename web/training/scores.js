@@ -1,6 +1,6 @@
 // How close each head is to the task's ideal patterns, evaluation by
 // evaluation: the core's previous-token and induction scores
-// (core/training/head_scores.hpp), one colour per head, one dash per score,
+// (core/transformer/head_scores.hpp), one colour per head, one dash per score,
 // on the loss chart's steps so the two read together. A marker shows the
 // evaluation the timeline is on; a click picks the evaluation nearest to it.
 import { clearFrom } from '../views/head-role.js';

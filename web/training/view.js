@@ -20,7 +20,7 @@ import { element } from './dom.js';
 
 const maxAttention = 1 << 22;
 
-// The scores a task is about (core/training/head_scores.hpp): a previous-token
+// The scores a task is about (core/transformer/head_scores.hpp): a previous-token
 // head for "previous", both heads for induction; none for the others.
 const kindsOf = (task) => (task === 'previous' ? ['previous'] : task === 'induction' ? ['previous', 'induction'] : []);
 

@@ -1,0 +1,55 @@
+#include "training/init_weights.hpp"
+
+#include <utility>
+
+#include "random/sampling.hpp"
+#include "transformer/layer_norm.hpp"
+
+namespace attention {
+
+namespace {
+
+tensor2 normal_table(generator& gen, std::size_t rows, std::size_t cols) {
+  tensor2 table({rows, cols});
+  fill_normal(gen, table.data(), table.size());
+  return table;
+}
+
+}  // namespace
+
+model_weights init_weights(generator& gen, const model_spec& spec) {
+  const std::size_t d = spec.embed, hs = spec.head_size(), hidden = spec.mlp_width();
+  // nn.Linear: its weight, then its bias when the model has biases
+  const auto linear_of = [&](std::size_t in, std::size_t out, tensor2& weight, tensor2* bias) {
+    weight = linear(gen, in, out);
+    if (bias != nullptr && spec.bias) *bias = linear_bias(gen, in, out);
+  };
+  model_weights w;
+  w.tok = normal_table(gen, spec.vocab, d);
+  w.pos = normal_table(gen, spec.length, d);
+  for (std::size_t l = 0; l < spec.layers; ++l) {
+    model_layer layer;
+    for (std::size_t h = 0; h < spec.heads; ++h) {
+      model_head head;
+      linear_of(d, hs, head.key, nullptr);  // key, query, value: Head.__init__'s order; no key bias
+      linear_of(d, hs, head.query, &head.query_bias);
+      linear_of(d, hs, head.value, &head.value_bias);
+      layer.heads.push_back(std::move(head));
+    }
+    linear_of(d, d, layer.proj, &layer.proj_bias);
+    if (spec.mlp) {
+      linear_of(d, hidden, layer.fc, &layer.fc_bias);
+      linear_of(hidden, d, layer.fc2, &layer.fc2_bias);
+    }
+    if (spec.norm) {
+      layer.ln1 = layer_norm_init(d);
+      layer.ln2 = layer_norm_init(d);
+    }
+    w.layers.push_back(std::move(layer));
+  }
+  if (spec.norm) w.ln_f = layer_norm_init(d);
+  linear_of(d, spec.vocab, w.unembed, &w.unembed_bias);
+  return w;
+}
+
+}  // namespace attention

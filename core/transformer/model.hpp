@@ -1,0 +1,232 @@
+// The model of training-v1.md grown by gpt-v1.md's options, and by
+// models-v2.md's for the Llama family and BERT: token and position
+// embeddings, blocks of self-attention heads with an output projection on a
+// residual stream, optionally norms (pre or post, LayerNorm or RMSNorm), an
+// MLP (an activation, or SwiGLU's gate) and biases, then an unembedding.
+// With the options off it is v1's attention-only transformer; the block
+// description is model_spec below (core/models/README.md says which family
+// sets what). Training's weights are drawn in the spec's order from the
+// PyTorch-exact generator, so they start where torch_train.py's do.
+// forward() keeps every intermediate that backprop.cpp needs and the page
+// shows; the attention part of a block is transformer/self_attention.cpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "random/generator.hpp"
+#include "tensor/narrow.hpp"
+#include "tensor/tensor.hpp"
+#include "transformer/activation.hpp"
+#include "transformer/layer_norm.hpp"
+
+namespace attention {
+
+// Which norm a model's blocks use (models-v2.md): GPT's and BERT's
+// LayerNorm, or the Llama family's RMSNorm (transformer/rms_norm.hpp).
+enum class norm_kind { layer, rms };
+
+struct model_spec {
+  std::size_t vocab = 0, length = 0;   // V, T
+  std::size_t embed = 0, heads = 1, layers = 1;  // d, heads per layer, layers (0: a bigram with positions)
+  std::size_t mlp = 0;                 // the MLP's hidden width is mlp · d; 0: no MLP
+  bool norm = false;                   // pre-LayerNorm blocks and a final ln_f
+  bool bias = false;                   // every Linear has a bias but the heads' key
+  activation_kind activation = activation_kind::relu;
+
+  // Grown for Hugging Face's families (models-v2.md); the defaults are GPT's,
+  // so training's models and gpt-v1 files read none of these.
+  norm_kind norm_type = norm_kind::layer;  // with norm: LayerNorm, or RMSNorm (a weight, no bias, no mean)
+  bool post_norm = false;   // BERT: a LayerNorm on the embeddings and after each residual add; no ln_f
+  float norm_eps = 1e-5f;   // every norm's eps
+  std::size_t kv_heads = 0;  // key/value heads; 0: heads. Query head j reads kv head j / (heads / kv_heads)
+  std::size_t dims = 0;      // the head size when it is not embed / heads (Llama's head_dim)
+  std::size_t hidden = 0;    // the MLP's width when it is not mlp · embed
+  bool swiglu = false;       // MLP = fc2(silu(fc(x)) · fc_up(x)): Llama's down(silu(gate(x)) · up(x))
+  float rope_theta = 0;      // > 0: q and k rotated after their biases (tensor/rotary.hpp); no position table
+  bool causal = true;        // false: every position attends to every position (BERT)
+
+  std::size_t head_size() const { return dims ? dims : embed / heads; }
+  std::size_t kv_count() const { return kv_heads ? kv_heads : heads; }
+  std::size_t mlp_width() const { return hidden ? hidden : mlp * embed; }
+  // the key/value head query head j reads
+  std::size_t kv_head(std::size_t j) const { return j / (heads / kv_count()); }
+};
+
+// A bias is (1, n), so that the optimizer sees every parameter as a matrix;
+// empty (0, 0) when the model has none.
+// With grouped-query attention (kv_heads < heads) heads[g] holds key/value
+// head g in key, value and their biases for g < kv_heads, and those are
+// empty in the others: query head j reads heads[j / (heads / kv_heads)]'s.
+struct model_head {
+  tensor2 query, key, value;        // (d, hs) each, as [in, out]
+  tensor2 query_bias, value_bias;   // (1, hs): a key bias would shift whole rows of scores, which softmax ignores
+  tensor2 key_bias;                 // (1, hs): never trained, but a model file's c_attn.bias holds one (models/)
+};
+
+// A model file's Linear weights kept as the file stores them (F32, F16 or
+// BF16: tensor/narrow.hpp), in its layout: nn.Linear's [out, in], or with
+// conv1d GPT-2's [in, out]. forward() reads them in place of
+// the float tensors, which a model file then leaves empty; training never
+// sets them (transformer/narrow_weights.hpp reads them). Empty when absent.
+struct narrow_linears {
+  // every head's projections as one Linear, its outputs all H query heads,
+  // then the KV key heads, then the KV value heads (c_attn as it is; q_proj,
+  // k_proj and v_proj one after another). The biases stay in heads.
+  narrow_matrix qkv;
+  narrow_matrix proj, fc, fc_up, fc2;
+  bool conv1d = false;  // [in, out] (GPT-2's Conv1D), else nn.Linear's [out, in]
+};
+
+struct model_layer {
+  std::vector<model_head> heads;    // with narrow.qkv: only the biases
+  narrow_linears narrow;
+  tensor2 proj, proj_bias;          // (d, d), (1, d)
+  tensor2 fc, fc_bias;              // (d, m·d), (1, m·d) when mlp
+  tensor2 fc2, fc2_bias;            // (m·d, d), (1, d) when mlp
+  tensor2 fc_up, fc_up_bias;        // (d, I), (1, I) when swiglu: Llama's up_proj (fc is gate_proj, fc2 down_proj)
+  layer_norm_weights ln1, ln2;      // when norm; post_norm: ln1 after attention's residual add, ln2 after the MLP's
+};
+
+struct model_weights {
+  tensor2 tok;  // (V, d)
+  tensor2 pos;  // (T, d); empty with rotary positions
+  tensor2 token_type;       // (1, d): BERT's type-0 row, added to tok[x] before pos; else empty
+  layer_norm_weights ln_e;  // post_norm: BERT's LayerNorm on the embeddings
+  std::vector<model_layer> layers;
+  layer_norm_weights ln_f;      // when norm and not post_norm (RMSNorm: its weight only)
+  // BERT's masked-LM head, before the unembedding: LN(gelu(x @ transform + transform_bias)); else empty
+  tensor2 transform, transform_bias;  // (d, d) as [in, out], (1, d)
+  layer_norm_weights transform_ln;
+  tensor2 unembed, unembed_bias;  // (d, V), (1, V); BERT's cls.predictions.bias is unembed_bias
+  // A model file's unembedding, as files store it (models/): lm_head (V, d),
+  // [out, in], read as x @ lm_headᵀ; or tied, x @ tokᵀ, with no copy of tok
+  // (GPT-2's is 154 MB). Then `unembed` is empty.
+  tensor2 lm_head;
+  bool tied = false;
+  // A model file's embedding, lm_head (V, d) and BERT's transform [out, in]
+  // kept narrow (see narrow_linears): tok[x] is then a row widened, the
+  // logits x @ Wᵀ on lm_head or, tied, on tok. Empty in training's models.
+  narrow_matrix tok_narrow, lm_head_narrow, transform_narrow;
+  // tok_narrow stored [d, V], the file's (V, d) transposed as it loads: tok[x]
+  // is column x, the tied logits x @ tok_narrow as [in, out], whose one-row
+  // product streams without transposes in registers (twice as fast in wasm).
+  bool tok_columns = false;
+
+  // Every tensor in PyTorch's model.parameters() order, for the optimizer.
+  std::vector<tensor2*> all();
+  std::vector<const tensor2*> all() const;
+};
+
+// What one head computed for a batch. With grouped-query attention k and v
+// are computed once per key/value head, as the weights are stored: in
+// heads[g] for g < kv_heads, empty in the others (query head j reads
+// heads[spec.kv_head(j)]'s).
+struct head_pass {
+  tensor3 q, k, v;   // (B, T, hs); with rotary positions q and k after their turn
+  tensor3 weights;   // (B, T, T): softmax of the scaled scores, causal or not
+  tensor3 out;       // (B, T, hs)
+};
+
+struct layer_pass {
+  tensor3 input;  // (B, T, d): the residual stream into this layer
+  norm_pass ln1;  // when norm: ln1(input), what the heads read; post_norm: ln1(input + attention), = middle
+  std::vector<head_pass> heads;
+  tensor3 concat;  // (B, T, H·hs): the heads' outs side by side
+  tensor3 middle;  // (B, T, d): the stream after attention, into the MLP
+  norm_pass ln2;   // when norm and mlp: ln2(middle); post_norm: ln2(middle + MLP), the layer's output
+  tensor3 hidden;  // (B, T, I): fc's output, before the activation (SwiGLU's gate)
+  tensor3 up;      // (B, T, I) with swiglu: fc_up's output
+  tensor3 active;  // (B, T, I): after the activation (SwiGLU: silu(hidden) · up)
+  tensor3 gelu_erf;  // (B, T, I) for GELU: what activate() kept for the backward (1 + erf(hidden/√2))
+
+  bool normed = false;  // pre-norm blocks: the heads read ln1's output
+
+  // What the heads read: ln1's output (pre-norm), or the stream itself.
+  const tensor3& attended() const { return normed ? ln1.out : input; }
+};
+
+struct forward_pass {
+  std::size_t batch = 0, length = 0;
+  std::vector<std::int64_t> tokens;  // (B, T)
+  std::vector<layer_pass> layers;
+  tensor3 last;    // (B, T, d): the residual stream after the last layer
+  norm_pass ln_f;  // when norm (not post_norm): ln_f(last), what the unembedding reads
+  tensor3 transformed;  // (B, T, d) with BERT's masked-LM transform: LN(gelu(x @ transform + b)) of last
+  tensor3 logits;  // (B, T, V); empty when the model has no unembedding (a BERT without its head)
+
+  bool normed = false;  // there is an ln_f
+
+  // What the unembedding reads: the transform's output, ln_f's, or the stream itself.
+  const tensor3& unembedded() const {
+    if (transformed.size() != 0) return transformed;
+    return normed ? ln_f.out : last;
+  }
+};
+
+// What forward() keeps. Training's backward pass needs every intermediate; a
+// model trace only each head's weights and what the heads read; a sample only
+// the logits. Dropping the rest as each layer ends keeps GPT-2 small on 1,024
+// tokens at 0.6 GB of attention instead of 1.2 GB of intermediates.
+enum class kept { everything, attention, logits };
+
+class kv_cache;  // transformer/kv_cache.hpp
+
+// Heads whose output (weights · v, before the output projection) is replaced,
+// every other number computed as usual: lens-v1.md section 2's ablation.
+struct head_ablation {
+  std::vector<std::pair<std::size_t, std::size_t>> heads;  // (layer, query head)
+  bool mean = false;  // true: each head's out replaced by its mean over positions; false: by zeros
+
+  bool ablates(std::size_t layer, std::size_t head) const {
+    for (const auto& h : heads)
+      if (h.first == layer && h.second == head) return true;
+    return false;
+  }
+};
+
+struct forward_options {
+  kept keep = kept::everything;
+  bool last_logits_only = false;  // logits of the last position only, (B, 1, V): what sampling reads
+  // false: no logits at all, and what the unembedding reads is kept instead
+  // (ln_f's output or the stream), so a caller makes the (T, V) logits a block of rows at a time
+  bool logits = true;
+  // Generation with a key/value cache (transformer/kv_cache.hpp, one sequence,
+  // causal): tokens are the window's positions cache->length() onward, each
+  // layer's earlier keys and values read from the cache and the new ones
+  // written to it. Null: tokens are the whole window.
+  kv_cache* cache = nullptr;
+  const head_ablation* ablation = nullptr;  // the lens's ablated heads; none when null
+  // Called as each layer ends, before what `keep` drops of it goes: a caller
+  // that reads a few numbers of every layer (the lenses) keeps only those.
+  std::function<void(std::size_t layer, const layer_pass&)> on_layer = nullptr;
+};
+
+// tokens: (B, T) ids below V, T no longer than the model's length. Scores
+// that overflow float32 are an error naming the layer and the head. The
+// options of model_spec pick each step; GPT's defaults run exactly the
+// arithmetic they ran before the options grew.
+forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
+                     std::size_t batch, const forward_options& options = {});
+
+// The logits of x, (B, T, d) -> (B, T, V): training's unembed (d, V) as
+// [in, out], or a model file's lm_head (V, d), or tok itself when tied.
+tensor3 unembed(const tensor3& x, const model_weights& w);
+
+// Whether the model has an unembedding at all (a BERT file without its
+// masked-LM head has none).
+bool has_unembedding(const model_weights& w);
+
+// What the loss and its gradient both start from, computed once a step:
+// each row of the logits' max (and its first index) and e^(x − max), and
+// each row's sum of those.
+struct logit_exps {
+  std::vector<float> maxima, e, sums;  // (rows,), (rows, V), (rows,)
+  std::vector<std::size_t> best;       // (rows,)
+};
+logit_exps exps_of(const tensor3& logits);
+
+}  // namespace attention
