@@ -4,6 +4,7 @@
 // anywhere. Loaded when the map or a lesson first opens: a first visit to
 // the playground carries none of it, nor course.css.
 import { lessons } from '../lessons/index.js';
+import { element } from '../views/dom.js';
 import { $ } from './page.js';
 import { state } from './router.js';
 
@@ -109,14 +110,6 @@ function showProgress() {
   const count = (set) => lessons.filter((l) => set.has(l.id)).length;
   panel.querySelector('.course-summary').textContent = `${count(progress.opened)} of ${lessons.length} lessons opened, ${count(progress.finished)} read to the end. `
     + (kept ? 'Kept in this browser only, never sent anywhere.' : 'This browser does not let the page keep it: it lasts until the page closes.');
-}
-
-function element(parent, tag, { className, text } = {}) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  parent.append(node);
-  return node;
 }
 
 function link(parent, href, text, className) {

@@ -1,7 +1,9 @@
 // What every <attention-playground> figure shares, whatever its view: the
 // stylesheets (adopted, never a <style>: a strict style-src 'self'), the link
-// of "Open in the playground", and the one DOM builder of its shadow tree.
+// of "Open in the playground", and make():
+// views/dom.js's element() by class name and text, for its shadow tree.
 import { quoteText } from '../state/state.js';
+import { element } from '../views/dom.js';
 import { playgroundHash } from './settings.js';
 
 // Both stylesheets once per page, adopted by every element (a <style> in
@@ -54,11 +56,7 @@ export function playgroundLink(s) {
 }
 
 export function make(parent, tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  parent.append(node);
-  return node;
+  return element(parent, tag, { className: className || undefined, text });
 }
 
 // The theme a notebook's front end says it shows, or null: JupyterLab (and

@@ -8,13 +8,9 @@ import { viewDecimals } from '../views/format.js';
 // only where the lesson is too narrow for the matrix.
 const lessonCell = 44;
 
-export function element(parent, tag, { className, text } = {}) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  parent.append(node);
-  return node;
-}
+import { element } from '../views/dom.js';
+
+export { element };
 
 export function prose(parent, text) {
   return element(parent, 'p', { className: 'lesson-text', text });

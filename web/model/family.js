@@ -6,6 +6,7 @@
 // text both ways and fills in a [MASK] (fill.js), or, without its head,
 // shows its attention only. The heads grid and the graph take `causal` and
 // `kvHeads` (views/model-grid.js, views/head-trace.js).
+import { element } from '../views/dom.js';
 
 // A masked-LM's first text: every word of it is in BERT's vocabulary
 export const maskedStarter = 'the cat sat on the [MASK].';
@@ -29,13 +30,6 @@ export function familyOf(info) {
     maskId: maskedLm && Number.isSafeInteger(info.maskId) ? info.maskId : null,
     mode: causal ? 'next' : maskedLm ? 'fill' : 'none',
   };
-}
-
-function element(parent, tag, props = {}) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  parent.append(e);
-  return e;
 }
 
 // The view made for a model just opened (view.family set): the text field's

@@ -9,16 +9,10 @@
 // (openFolderModel): its shards streamed into the worker, its text through
 // its tokenizer.json (engine/hf-tokenizer.js, loaded then) or typed as ids.
 import { quoteText } from '../state/state.js';
+import { element } from '../views/dom.js';
 import { specialIds } from './ids-start.js';
 
 const source = () => import('../engine/folder-source.js');
-
-function element(parent, tag, props = {}) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  parent.append(e);
-  return e;
-}
 
 const families = { bert: 'BERT', gpt2: 'GPT-2', llama: 'Llama', mistral: 'Mistral', qwen2: 'Qwen2' };
 

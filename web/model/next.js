@@ -5,19 +5,13 @@
 // panel is fill.js's (BERT's guesses for a [MASK]).
 // Functions of the view (view.js keeps one-line delegates).
 import { ModelError } from '../engine/model-client.js';
+import { element } from '../views/dom.js';
 import { tokenText } from '../views/format.js';
 import { NextTokens } from '../views/next-tokens.js';
 import { showFill } from './fill.js';
 import { TemperatureField } from './temperature.js';
 import { labelsOf, textOf } from './tokens.js';
 import { WarperFields } from './warpers.js';
-
-function element(parent, tag, props = {}) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  parent.append(e);
-  return e;
-}
 
 // The panel beside the heads: the bars, the temperature, top-k and top-p,
 // Generate and what it does (view.generateBox and view.generateNote: what

@@ -5,7 +5,8 @@
 // the head to look at first (the clearest previous-token head, by the
 // core's score on the text shown), and what to try next.
 import { touchScreen } from '../views/touch.js';
-import { dismissed, element, rememberDismissed } from './dismissal.js';
+import { element } from '../views/dom.js';
+import { dismissed, rememberDismissed } from './dismissal.js';
 
 const dismissedKey = 'attention-playground:model-start-here';
 

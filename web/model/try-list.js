@@ -8,7 +8,8 @@
 // page, never in an author's figure (the view makes it only where it makes
 // "Start here").
 import { defaultModel } from './defaults.js';
-import { dismissed, element, rememberDismissed } from './dismissal.js';
+import { element } from '../views/dom.js';
+import { dismissed, rememberDismissed } from './dismissal.js';
 import { lensLine } from './start-here.js';
 
 const dismissedKey = 'attention-playground:model-try';

@@ -13,6 +13,7 @@
 import { ModelError } from '../engine/model-client.js';
 import { modelPresets, modelSource } from '../engine/presets.js';
 import { quoteText } from '../state/state.js';
+import { element } from '../views/dom.js';
 import { Graph } from '../views/graph.js';
 import { headTrace } from '../views/head-trace.js';
 import { Heatmap } from '../views/heatmap.js';
@@ -35,13 +36,6 @@ import { showUnread } from './unread.js';
 import { defaultModel, defaultTemperature, defaultText } from './defaults.js';
 
 export { defaultModel, defaultTemperature, defaultText };
-
-function element(parent, tag, props = {}) {
-  const e = document.createElement(tag);
-  Object.assign(e, props);
-  parent.append(e);
-  return e;
-}
 
 export class ModelView {
   // root: an element to fill. settings: {model (a preset id or a same-origin
