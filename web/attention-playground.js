@@ -14,8 +14,8 @@
 import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes } from './engine/engine.js';
 import { lessons, loadLesson } from './lessons/index.js';
 import { drive, Player } from './state/player.js';
-import { attributeNames, readSettings } from './element/settings.js';
-import { followHostTheme, loadSheets, make, playgroundLink, playgroundPage } from './element/figure.js';
+import { attributeNames, readSettings, traceProblem } from './element/settings.js';
+import { followHostTheme, footer, loadSheets, make, playgroundLink, playgroundPage } from './element/figure.js';
 import { buildTransport, showTransport } from './element/transport.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
 import { defaultState, stepsFor } from './state/state.js';
@@ -78,9 +78,7 @@ export class AttentionPlayground extends HTMLElement {
     followHostTheme(this, false);
     window.removeEventListener('beforeprint', this.onPrint);
     this.player.pause();
-    this.training?.dispose();
-    this.training = null;
-    this.disposeModel();
+    if (this.mounted?.running) this.unmount();  // a training or a model stops its worker
   }
 
   attributeChangedCallback() {
@@ -164,13 +162,12 @@ export class AttentionPlayground extends HTMLElement {
     }
     this.current = s;
     if (!['matrices', 'graph', 'both'].includes(s.view)) this.player.pause();  // a view without steps does not play
-    this.training?.dispose();
-    this.training = null;
+    if (this.training) this.unmount();  // new attributes train afresh
     if (s.view === 'model') {
       await this.renderModel(s);
       return;
     }
-    this.disposeModel();
+    if (this.modelView) this.unmount();
     if (s.view === 'attention') return this.renderAttention(s);
     if (!this.engine && !(await this.loadCore())) return;
     if (s.view === 'train') {
@@ -189,42 +186,53 @@ export class AttentionPlayground extends HTMLElement {
       this.fail(error.message);
       return;
     }
-    this.disposeLesson?.();
-    this.trace?.dispose();
-    this.trace = next;
     const summary = next.summary;
-    if (s.batch >= summary.batch) return this.fail(`batch ${s.batch} is beyond this scenario's ${summary.batch} batch elements`);
-    if (s.head >= summary.heads.length) return this.fail(`head ${s.head} is beyond this scenario's ${summary.heads.length} heads`);
-    const h = s.highlight;
-    if (h && h.row >= summary.query_length) return this.fail(`highlight: row ${h.row} is beyond this scenario's ${summary.query_length} rows`);
-    if (h && h.col !== null && h.col >= summary.context_length)
-      return this.fail(`highlight: column ${h.col} is beyond this scenario's ${summary.context_length} columns`);
-    if (!stepsFor(summary).includes(s.step)) return this.fail(`step ${s.step} needs a scenario with rotary positions`);
-    const link = playgroundLink(s);  // checked before the view replaces the old one
+    const problem = traceProblem(s, summary);
+    if (problem) {
+      next.dispose();
+      return this.fail(problem);
+    }
+    let link;
+    try {
+      link = playgroundLink(s);  // checked before the view replaces the old one
+    } catch (error) {
+      next.dispose();
+      throw error;
+    }
     this.steps = stepsFor(summary);
     this.player.count = this.steps.length;
-    this.build(s, summary, link);
+    this.build(s, next, link);
     this.player.go(this.steps.indexOf(s.step), { animate: false });
     this.highlighted = null;
     this.render();
     this.ready();
   }
 
-  // Under the figure: the author's caption and the way to the full page.
-  footer(root, s, link) {
-    if (s.caption === null && link === null) return;
-    const footer = make(root, 'div', 'footer');
-    if (s.caption !== null) make(footer, 'p', 'caption', s.caption);
-    if (link === null) return;
-    const a = make(footer, 'a', 'open', 'Open in the playground');
-    a.href = link;
-    a.target = '_blank';
-    a.rel = 'noopener';
-    a.setAttribute('part', 'open');
+  // The view shown (a trace's, a lesson, a training, a model, given weights)
+  // replaces the one before, which is torn down once: each brings its own
+  // teardown. Returns the handle, for a view still being made to check that
+  // it was not replaced meanwhile. running: it has a worker to stop when the
+  // element leaves the page.
+  mount(root, destroy = () => {}, { running = false } = {}) {
+    this.unmount();
+    this.shadowRoot.replaceChildren(root);
+    this.mounted = { destroy, running };
+    return this.mounted;
+  }
+
+  unmount() {
+    const mounted = this.mounted;
+    this.mounted = null;
+    this.views = null;
+    this.trace = null;
+    this.training = null;
+    this.modelView = null;
+    mounted?.destroy();
   }
 
   // The shadow tree for a trace view: title, controls, matrices and/or graph.
-  build(s, summary, link) {
+  build(s, trace, link) {
+    const summary = trace.summary;
     const root = document.createElement('div');
     root.className = 'root';
     root.setAttribute('part', 'root');
@@ -237,9 +245,11 @@ export class AttentionPlayground extends HTMLElement {
     const graph = s.view !== 'matrices' ? make(body, 'div', 'graph-box') : null;
     const detail = s.controls === 'full' ? make(root, 'div', 'detail') : null;
     if (detail) detail.setAttribute('aria-live', 'polite');
-    this.footer(root, s, link);
-    this.views = new LinkedViews({ matrices, graph, detail, graphLayout: s.layout });
-    this.shadowRoot.replaceChildren(root);
+    footer(root, s, link);
+    const views = new LinkedViews({ matrices, graph, detail, graphLayout: s.layout });
+    this.mount(root, () => trace.dispose());
+    this.trace = trace;
+    this.views = views;
   }
 
   async renderLesson(s) {
@@ -255,13 +265,10 @@ export class AttentionPlayground extends HTMLElement {
     root.className = 'root';
     make(root, 'p', 'title', title);
     const body = make(root, 'div', 'lesson-body');
-    this.footer(root, s, link);
-    this.disposeLesson?.();
-    this.trace?.dispose();
-    this.trace = null;
-    this.views = null;
+    footer(root, s, link);
     this.player.pause();
-    this.shadowRoot.replaceChildren(root);
+    let dispose = null;
+    const mounted = this.mount(root, () => dispose?.());
     const update = (patch) => {
       this.lessonState = { ...state, ...patch };
       this.schedule();
@@ -280,7 +287,8 @@ export class AttentionPlayground extends HTMLElement {
       page = null;
     }
     const linkTo = (hash) => (page === null ? null : Object.assign(new URL(page), { hash }).href);
-    this.disposeLesson = (await lesson.render(body, { engine: this.engine, presetScenario, withOverrides, state, update, train, link: linkTo })) ?? null;
+    dispose = (await lesson.render(body, { engine: this.engine, presetScenario, withOverrides, state, update, train, link: linkTo })) ?? null;
+    if (this.mounted !== mounted) return dispose?.();  // replaced while it was being made
     for (const a of body.querySelectorAll('a.lesson-open')) Object.assign(a, { target: '_blank', rel: 'noopener' });
     this.ready();
   }
@@ -293,15 +301,13 @@ export class AttentionPlayground extends HTMLElement {
     root.className = 'root';
     make(root, 'p', 'title', s.training.startsWith('text-') ? 'Watch a GPT learn to write' : 'Watch attention learn');
     const body = make(root, 'div', 'training-body');
-    this.footer(root, s, link);
-    this.disposeLesson?.();
-    this.trace?.dispose();
-    this.trace = null;
-    this.views = null;
-    this.shadowRoot.replaceChildren(root);
+    footer(root, s, link);
+    let view = null;
+    const mounted = this.mount(root, () => view?.dispose(), { running: true });
     const { TrainingView } = await import('./training/view.js');  // only figures that train load it
+    if (this.mounted !== mounted) return;  // replaced meanwhile
     let shown = false;
-    const view = new TrainingView(body, {
+    view = new TrainingView(body, {
       preset: s.training,
       loadPreset: load,
       onPreset: (id) => this.setAttribute('training', id),
@@ -316,10 +322,7 @@ export class AttentionPlayground extends HTMLElement {
         // the figure's own training refused: one line, as any bad attribute (no empty trainer)
         if (!shown) {
           queueMicrotask(() => {
-            if (this.training !== view) return;  // replaced meanwhile
-            view.dispose();
-            this.training = null;
-            this.fail(message);
+            if (this.training === view) this.fail(message);  // else replaced meanwhile
           });
           return;
         }
@@ -340,14 +343,12 @@ export class AttentionPlayground extends HTMLElement {
       root.className = 'root';
       make(root, 'p', 'title', 'A real GPT: every head of every layer');
       const body = make(root, 'div', 'model-body-wrap');
-      this.footer(root, s, playgroundLink(s));
-      this.disposeLesson?.();
-      this.trace?.dispose();
-      this.trace = null;
-      this.views = null;
-      this.shadowRoot.replaceChildren(root);
+      footer(root, s, playgroundLink(s));
+      let view = null;
+      const mounted = this.mount(root, () => view?.dispose(), { running: true });
       const { ModelView } = await import('./model/view.js');  // only model figures load it
-      this.modelView = new ModelView(body);
+      if (this.mounted !== mounted) return;  // replaced meanwhile
+      this.modelView = view = new ModelView(body);
     }
     await this.modelView.show({ model: s.model, text: s.text, layer: s.layer, head: s.head });
     const problem = this.modelView.problem();
@@ -370,18 +371,10 @@ export class AttentionPlayground extends HTMLElement {
     if (document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
     const figure = attentionFigure(this, s);
     if (figure.problem) return this.fail(figure.problem);
-    this.footer(figure.root, s, null);
-    this.disposeLesson?.();
-    this.trace?.dispose();
-    this.trace = null;
-    this.shadowRoot.replaceChildren(figure.root);
+    footer(figure.root, s, null);
+    this.mount(figure.root);  // drawn as given: nothing to tear down
     this.views = figure.show();  // the element's resize draws it again
     this.ready();
-  }
-
-  disposeModel() {
-    this.modelView?.dispose();
-    this.modelView = null;
   }
 
   onPlayer(stepChanged) {
@@ -416,12 +409,8 @@ export class AttentionPlayground extends HTMLElement {
     const box = make(root, 'p', 'message', `Attention Playground: ${message}`);
     box.setAttribute('role', 'alert');
     make(root, 'slot');  // the author's fallback stays under the message
-    this.shadowRoot.replaceChildren(root);
-    this.views = null;
-    this.trace?.dispose();
-    this.trace = null;
+    this.mount(root);
     this.player.pause();
-    this.disposeModel();
     this.dataset.state = 'error';
     this.dispatchEvent(new CustomEvent('error', { detail: { message } }));
   }

@@ -1,6 +1,6 @@
 // What every <attention-playground> figure shares, whatever its view: the
 // stylesheets (adopted, never a <style>: a strict style-src 'self'), the link
-// of "Open in the playground", and make():
+// of "Open in the playground", the footer under a figure, and make():
 // views/dom.js's element() by class name and text, for its shadow tree.
 import { quoteText } from '../state/state.js';
 import { element } from '../views/dom.js';
@@ -57,6 +57,19 @@ export function playgroundLink(s) {
 
 export function make(parent, tag, className, text) {
   return element(parent, tag, { className: className || undefined, text });
+}
+
+// Under the figure: the author's caption and the way to the full page.
+export function footer(root, s, link) {
+  if (s.caption === null && link === null) return;
+  const footer = make(root, 'div', 'footer');
+  if (s.caption !== null) make(footer, 'p', 'caption', s.caption);
+  if (link === null) return;
+  const a = make(footer, 'a', 'open', 'Open in the playground');
+  a.href = link;
+  a.target = '_blank';
+  a.rel = 'noopener';
+  a.setAttribute('part', 'open');
 }
 
 // The theme a notebook's front end says it shows, or null: JupyterLab (and

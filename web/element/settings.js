@@ -6,6 +6,7 @@
 import { escapeXml } from '../views/format.js';
 import { lessonIds, maskLimit, maskToText, props, quoteText, readSetting, steps, toHash, trainingIds, defaultState, defaultSentence } from '../state/state.js';
 import { maxWords } from '../state/sentence.js';
+import { stepsFor } from '../state/state.js';
 
 const views = ['matrices', 'graph', 'both', ...lessonIds, 'train', 'model', 'attention'];
 export const speeds = ['10', '25', '50', '100', '0'];
@@ -144,6 +145,17 @@ export function readSettings(get) {
 }
 
 const presetId = (text) => /^[a-z0-9-]{1,80}$/.test(text);
+
+// What keeps a trace's attributes from drawing it (one line), or null.
+export function traceProblem(s, summary) {
+  if (s.batch >= summary.batch) return `batch ${s.batch} is beyond this scenario's ${summary.batch} batch elements`;
+  if (s.head >= summary.heads.length) return `head ${s.head} is beyond this scenario's ${summary.heads.length} heads`;
+  const h = s.highlight;
+  if (h && h.row >= summary.query_length) return `highlight: row ${h.row} is beyond this scenario's ${summary.query_length} rows`;
+  if (h && h.col !== null && h.col >= summary.context_length) return `highlight: column ${h.col} is beyond this scenario's ${summary.context_length} columns`;
+  if (!stepsFor(summary).includes(s.step)) return `step ${s.step} needs a scenario with rotary positions`;
+  return null;
+}
 
 // The full page's hash for a figure's settings, or null when the page cannot
 // show it (a scenario or training file given by URL: the page opens files
