@@ -7,6 +7,10 @@ import assert from 'node:assert/strict';
 
 import { parseHash, toHash, defaultState } from '../../web/state/state.js';
 import { edited, groupsOf, runsFromText, runsOf, runsToText, tokensFor } from '../../web/model/generated.js';
+import { tokenizerFor } from '../../web/engine/tokenizer.js';
+
+// a Model view as generated.js reads it: the model's info and its one tokenizer
+const viewOf = (info, library) => ({ info, tokenizer: tokenizerFor(info, { library }) });
 
 test('the link: runs of start_id.id…, read back as written; another form is one line', () => {
   const runs = [{ start: 19, ids: [12, 45, 7] }, { start: 40, ids: [3] }];
@@ -51,21 +55,21 @@ test('groups that follow each other are one run; a gap starts another', () => {
 });
 
 test('the ids Generate wrote, split into groups by their text; a token holding part of a character joins the next', () => {
-  const view = { info: { tokenizer: 'characters', vocabulary: ['a', 'b', ' '] } };
+  const view = viewOf({ tokenizer: 'characters', vocabulary: ['a', 'b', ' '] });
   assert.deepEqual(groupsOf(view, [0, 2, 1], 'a b', 10), [{ start: 10, text: 'a', ids: [0] }, { start: 11, text: ' ', ids: [2] }, { start: 12, text: 'b', ids: [1] }]);
   // GPT-2's bytes: "é" is two tokens, neither a character alone
   const bytes = { 1: [0xc3], 2: [0xa9], 3: [0x21] };
   const decoder = new TextDecoder();
-  const gpt2 = { info: { tokenizer: 'gpt2' }, tokenizer: { decode: (ids) => decoder.decode(new Uint8Array(ids.flatMap((id) => bytes[id]))) } };
+  const gpt2 = viewOf({ tokenizer: 'gpt2' }, { decode: (ids) => decoder.decode(new Uint8Array(ids.flatMap((id) => bytes[id]))) });
   assert.deepEqual(groupsOf(gpt2, [1, 2, 3], 'é!', 0), [{ start: 0, text: 'é', ids: [1, 2] }, { start: 1, text: '!', ids: [3] }]);
 });
 
 test('the model runs on the typed pieces\' tokens with the generated ids between them, as drawn', async () => {
   // a BPE that would read "ab" as one token: the generated "b" stays its own id
-  const view = { info: { tokenizer: 'gpt2', config: { vocab: 100 } }, tokenizer: { encode: (text) => (text === 'ab' ? [50] : Array.from(text, (c) => c.charCodeAt(0) - 90)) } };
+  const view = viewOf({ tokenizer: 'gpt2', config: { vocab: 100 } }, { encode: (text) => (text === 'ab' ? [50] : Array.from(text, (c) => c.charCodeAt(0) - 90)) });
   assert.deepEqual(await tokensFor(view, 'ab', []), { tokens: [50], made: null });
   assert.deepEqual(await tokensFor(view, 'abc', [{ start: 1, text: 'b', ids: [8] }]), { tokens: [7, 8, 9], made: [false, true, false] });
   // typed ids: ", 7" after a generated id is the id 7
-  const ids = { info: { tokenizer: 'ids', family: 'llama', config: { vocab: 100 } } };
+  const ids = viewOf({ tokenizer: 'ids', family: 'llama', config: { vocab: 100 } });
   assert.deepEqual(await tokensFor(ids, '3, 1, 5, 7', [{ start: 4, text: ', 5', ids: [5] }]), { tokens: [3, 1, 5, 7], made: [false, false, true, false] });
 });

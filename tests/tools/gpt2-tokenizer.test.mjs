@@ -9,8 +9,11 @@ import assert from 'node:assert/strict';
 import * as gpt2 from 'gpt-tokenizer/encoding/gpt2';
 import ranks from 'gpt-tokenizer/bpeRanks/r50k_base';
 import { gpt2Tokenizer, labelsOf } from '../../web/model/tokens.js';
+import { tokenizerFor } from '../../web/engine/tokenizer.js';
 
 const tokenizer = gpt2Tokenizer(gpt2, ranks);
+// the page's interface over it (engine/tokenizer.js), as the Model view names tokens
+const gpt2Kind = tokenizerFor({ tokenizer: 'gpt2' }, { library: tokenizer });
 const texts = ['Hello, world!', ' spaces  and\ttabs\n', 'digits 1234567 and 3.14', 'café, naïve, é', '中文', '🙂 👍🏽', 'a<b>&"c"', '<|endoftext|>'];
 
 // A label back to bytes: \xNN as the byte, any other character as its UTF-8.
@@ -31,11 +34,11 @@ test('ids are the library\'s and GPT-2\'s; decode round-trips; labels spell the 
     assert.deepEqual(ids, gpt2.encode(text, { disallowedSpecial: new Set() }), text);
     assert.ok(ids.every((id) => Number.isInteger(id) && id >= 0 && id < 50257), text);
     assert.equal(tokenizer.decode(ids), text);
-    const labels = labelsOf(ids, { tokenizer: 'gpt2' }, tokenizer);
+    const labels = labelsOf(ids, gpt2Kind);
     assert.deepEqual(labels.flatMap(bytesOf), [...new TextEncoder().encode(text)], text);
   }
   // an emoji split across tokens: its pieces are bytes, never a broken character
-  const labels = labelsOf(tokenizer.encode('🙂'), { tokenizer: 'gpt2' }, tokenizer);
+  const labels = labelsOf(tokenizer.encode('🙂'), gpt2Kind);
   assert.deepEqual(labels, ['\\xF0\\x9F', '\\x99\\x82']);
   assert.ok(labels.join('').split('').every((c) => c.charCodeAt(0) < 0x7f));
   // the special token's text is plain text, and its id has its name
@@ -44,8 +47,8 @@ test('ids are the library\'s and GPT-2\'s; decode round-trips; labels spell the 
 });
 
 test('a character model names its tokens by its vocabulary', () => {
-  assert.deepEqual(labelsOf([1, 0, 2], { tokenizer: 'characters', vocabulary: ['a', ' ', '\n'] }), [' ', 'a', '\n']);
-  assert.deepEqual(labelsOf([7], { tokenizer: 'ids' }), ['<7>']);
+  assert.deepEqual(labelsOf([1, 0, 2], tokenizerFor({ tokenizer: 'characters', vocabulary: ['a', ' ', '\n'] })), [' ', 'a', '\n']);
+  assert.deepEqual(labelsOf([7], tokenizerFor({ tokenizer: 'ids' })), ['<7>']);
 });
 
 test('a lone surrogate typed in the Model view becomes a visible U+FFFD token, never glued to the next character', () => {
@@ -53,7 +56,7 @@ test('a lone surrogate typed in the Model view becomes a visible U+FFFD token, n
   // `text`: tests/wasm/bindings.test.mjs)
   for (const [text, around] of [['a\uD800b', ['a', 'b']], ['a\uDC00b', ['a', 'b']], ['x\uDBFF', ['x']]]) {
     const ids = tokenizer.encode(text);
-    const labels = labelsOf(ids, { tokenizer: 'gpt2' }, tokenizer);
+    const labels = labelsOf(ids, gpt2Kind);
     assert.ok(labels.includes('\uFFFD'), `${JSON.stringify(text)}: ${JSON.stringify(labels)}`);
     assert.deepEqual(labels.filter((l) => l !== '\uFFFD'), around, JSON.stringify(text));
     assert.equal(tokenizer.decode(ids), text.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));

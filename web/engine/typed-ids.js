@@ -1,5 +1,5 @@
-// Token ids typed as numbers, for a model folder without tokenizer.json:
-// "3, 1, 4" or "3 1 4" (commas, spaces or both between them; a comma at the
+// Token ids typed as numbers (tokenizer.js's kind 'ids'), for a model folder
+// without tokenizer.json: "3, 1, 4" or "3 1 4" (commas, spaces or both between them; a comma at the
 // end is allowed, as one is left while typing). A bad entry is one line naming
 // its place and what is wrong with it.
 import { ModelError } from './model.js';
@@ -19,4 +19,12 @@ export function idsFromText(text, vocab) {
       throw new ModelError(`${place}, ${quoteText(entry, 12)}, is outside 0..${vocab === undefined ? `${Number.MAX_SAFE_INTEGER}` : `${vocab - 1} (the model has ${vocab.toLocaleString('en-US')} tokens)`}`);
     return id;
   });
+}
+
+// A GPT model file that names no tokenizer reads any whole numbers: "3, 1, 4".
+export function idsOf(text) {
+  const parts = text.trim().split(/[\s,]+/);
+  if (!parts.every((p) => /^\d{1,9}$/.test(p)))
+    throw new ModelError(`text: this model has no tokenizer, so type token ids separated by commas, like 3, 1, 4; got ${quoteText(text)}`);
+  return parts.map(Number);
 }

@@ -41,7 +41,7 @@ export function adaptToFamily(view, defaultText) {
   view.box.dataset.mode = mode;
   // a tokenizer that knows [MASK]: the sentence to type (else the field's
   // label is the opening's: text, or ids, whose [MASK] is a number: ids-start.js)
-  const fill = mode === 'fill' && maskId !== null && view.info?.tokenizer !== 'ids';
+  const fill = mode === 'fill' && maskId !== null && !view.tokenizer?.typed;
   if (fill) view.textLabel.textContent = 'Type a sentence with [MASK]';
   view.input.placeholder = fill ? `a sentence with [MASK], like: ${maskedStarter}` : '';
   const text = view.settings.text;

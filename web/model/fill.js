@@ -25,7 +25,7 @@ export function restingPosition(view) {
 }
 
 // How to hide a word: with words, write [MASK]; with typed ids, its id.
-const typed = (view) => view.info?.tokenizer === 'ids';
+const typed = (view) => view.tokenizer?.typed === true;
 const hideHow = (view) => (typed(view) ? `type ${view.family.maskId}, [MASK]’s id,` : 'write [MASK]');
 const example = (view) => (typed(view) ? `“${maskedIds(view).join(', ')}”.` : '“the cat sat on the [MASK].”');
 const capital = (text) => text[0].toUpperCase() + text.slice(1);
@@ -61,7 +61,7 @@ export function showFill(view, t) {
   const guesses = [];
   for (let n = 0; n < 10 && n < k; n++) {
     const p = probabilities[at * k + n];
-    guesses.push([labelsOf([ids[at * k + n]], view.info, view.tokenizer)[0], p, p, true]);
+    guesses.push([labelsOf([ids[at * k + n]], view.tokenizer)[0], p, p, true]);
   }
   const nth = masks.indexOf(at);
   if (nth >= 0) {

@@ -8,7 +8,6 @@
 // edit unmarks the groups it touches; the link carries the runs,
 // "19_12.45.7-40_3" (where each starts in the text, its ids; state.js checks
 // the form), checked against the text once the model is open.
-import { textOf, tokensOf } from './tokens.js';
 
 // ids in all a link may mark: the text holds 400 characters, a token at least one
 const limit = 400;
@@ -24,18 +23,6 @@ export function runsToText(runs) {
   return runs.map(({ start, ids }) => `${start}_${ids.join('.')}`).join('-');
 }
 
-// The text of ids written on their own, without the worker (null: a
-// tokenizer.json's, whose text depends on the tokens before).
-function pieceText({ info, tokenizer }, ids) {
-  if (info.tokenizer === 'characters') {
-    const vocabulary = Array.isArray(info.vocabulary) ? info.vocabulary : [];
-    return ids.every((id) => typeof vocabulary[id] === 'string') ? ids.map((id) => vocabulary[id]).join('') : null;
-  }
-  if (info.tokenizer === 'gpt2') return tokenizer.decode(ids);
-  if (info.tokenizer === 'ids') return ids.map((id) => `, ${id}`).join('');
-  return null;
-}
-
 // ids that wrote `text` at `start`, as the smallest groups whose texts add
 // up to it (a token holding part of a character joins the next).
 export function groupsOf(view, ids, text, start) {
@@ -44,7 +31,7 @@ export function groupsOf(view, ids, text, start) {
   let group = [];
   for (const id of ids) {
     group.push(id);
-    const piece = pieceText(view, group);
+    const piece = view.tokenizer.piece(group);
     if (piece === null || piece.includes('\uFFFD') || !text.startsWith(piece, at)) continue;
     groups.push({ start: start + at, text: piece, ids: group });
     at += piece.length;
@@ -92,15 +79,15 @@ export function runsOf(groups) {
 // The tokens the model reads for `text` and which of them Generate wrote
 // (made: true or false per token; null when none did).
 export async function tokensFor(view, text, groups) {
-  if (!groups.length) return { tokens: await tokensOf(view, text), made: null };
+  if (!groups.length) return { tokens: await view.tokenizer.encode(text), made: null };
   const tokens = [];
   const made = [];
   let at = 0;
   for (const g of [...groups, { start: text.length, ids: [], text: '' }]) {
     let typed = text.slice(at, g.start);
-    if (view.info.tokenizer === 'ids' && at > 0) typed = typed.replace(/^[\s,]+/, '');  // ", 7" after a generated id
+    if (view.tokenizer.typed && at > 0) typed = typed.replace(/^[\s,]+/, '');  // ", 7" after a generated id
     if (typed) {
-      const ids = await tokensOf(view, typed);
+      const ids = await view.tokenizer.encode(typed);
       tokens.push(...ids);
       made.push(...ids.map(() => false));
     }
@@ -140,7 +127,7 @@ export class Generated {
   set(groups, text = this.view.settings.text) {
     // a tokenizer.json reads typed text from its start: only the generated
     // groups at the end of the text stay apart
-    if (this.view.info?.tokenizer === 'hf') {
+    if (this.view.tokenizer?.contextual) {
       let end = text.length;
       let from = groups.length;
       while (from > 0 && groups[from - 1].start + groups[from - 1].text.length === end) end = groups[--from].start;
@@ -157,7 +144,7 @@ export class Generated {
     this.problem = '';
     if (!this.groups.length) return;
     this.pending = null;
-    this.set(edited(this.groups, before, text, { characters: this.view.info?.tokenizer === 'characters' }));
+    this.set(edited(this.groups, before, text, { characters: this.view.tokenizer?.characters === true }));
   }
 
   // Generate wrote ids as `text` at the end of the text (before it is appended).
@@ -195,10 +182,10 @@ export class Generated {
         problems.push(`${place} holds token ${past}, past the model's ${vocab.toLocaleString('en')} tokens`);
         continue;
       }
-      let piece = pieceText(this.view, ids);
+      let piece = this.view.tokenizer.piece(ids);
       if (piece === null) {
         const before = await tokensFor(this.view, text.slice(0, start), groups).catch(() => null);
-        piece = before ? await textOf({ ...this.view, result: before }, ids) : null;
+        piece = before ? await this.view.tokenizer.decode(ids, before.tokens) : null;
       }
       if (start < after) {
         problems.push(`${place} starts before the run before it ends`);

@@ -106,7 +106,7 @@ export function idsNote(info, { folder, maskId }) {
 // any other model gets the default text back in place of the last starter.
 export function startText(view, { folder, defaultText }) {
   const { info } = view;
-  const ids = info.tokenizer === 'ids';
+  const ids = view.tokenizer.typed;
   view.idsNote ??= (() => {
     const note = document.createElement('p');
     note.className = 'note model-ids-note';

@@ -10,7 +10,7 @@ import { tokenText } from '../views/format.js';
 import { NextTokens } from '../views/next-tokens.js';
 import { showFill } from './fill.js';
 import { TemperatureField } from './temperature.js';
-import { labelsOf, textOf } from './tokens.js';
+import { labelsOf } from './tokens.js';
 import { WarperFields } from './warpers.js';
 
 // The panel beside the heads: the bars, the temperature, top-k and top-p,
@@ -43,7 +43,7 @@ export function showGuesses(view, t) {
   // cut); a removed one's is what it had before, dimmed
   for (let n = 0; n < 10 && n < k; n++) {
     const g = at * k + n;
-    guesses.push([labelsOf([ids[g]], view.info, view.tokenizer)[0], kept[g] ? drawn[g] : probabilities[g], own[g], kept[g] === 1]);
+    guesses.push([labelsOf([ids[g]], view.tokenizer)[0], kept[g] ? drawn[g] : probabilities[g], own[g], kept[g] === 1]);
   }
   // the token as its chip shows it (a space as ␣), and whether Generate wrote it
   const label = `${JSON.stringify(tokenText(view.labels[at]))}${view.made?.[at] ? ' (generated)' : ''}`;
@@ -102,7 +102,7 @@ export async function generate(view) {
   view.say(view.generateError, '');
   try {
     const added = await view.worker.generate(view.result.tokens, 10, { temperature: view.temperature.value, seed: view.seed++, ...view.warpers.value });
-    const text = await textOf(view, added);
+    const text = await view.tokenizer.decode(added, view.result.tokens);
     view.generated.added(added, text);
     view.settings.text += text;
     view.input.value = view.settings.text;

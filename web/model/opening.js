@@ -10,6 +10,7 @@ import { adaptToFamily, familyOf } from './family.js';
 import { folderFacts, folderTokenizer, textLabel } from './folder.js';
 import { startText } from './ids-start.js';
 import { parametersText } from './parameters.js';
+import { tokenizerFor } from '../engine/tokenizer.js';
 import { loadTokenizer } from './tokens.js';
 
 const megabytes = (n) => `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)} MB`;
@@ -36,14 +37,14 @@ export async function openModel(view, source, { config = '', name, label, file =
     const info = folder ? await worker.openFolder(folder, { name, onProgress }) : await worker.open(source, { config, name, onProgress });
     if (view.loading !== loading) return;
     performance.mark('model-opened');  // the file is in the worker: what follows is drawing
-    if (info.tokenizer === 'gpt2') view.tokenizer = await loadTokenizer();
-    else if (folder) view.tokenizer = await folderTokenizer(folder, info);  // its tokenizer.json, or typed ids
+    // the kind's own tokenizer (GPT-2's, a folder's tokenizer.json, else none), behind one interface
+    const library = info.tokenizer === 'gpt2' ? await loadTokenizer() : folder ? await folderTokenizer(folder, info) : null;
     if (view.loading !== loading) {  // left or replaced while the tokenizer loaded
       worker.terminate();
       return;
     }
     view.worker?.terminate();
-    Object.assign(view, { worker, info, label, family: familyOf(info) });
+    Object.assign(view, { worker, info, label, family: familyOf(info), tokenizer: tokenizerFor(info, { worker, library }) });
     if (file) view.settings.model = null;  // a file cannot be in a link
     view.loading = null;
     view.progressBox.hidden = true;

@@ -9,18 +9,12 @@
 // decoded text alike, and such text read back as that id again; a token with
 // no text at all (typed ids, a character past the vocabulary) is <id> too, as
 // a folder's tokenizer.json names its unknown ids (one name for one thing),
-// save the [MASK], [CLS] and [SEP] a BERT folder names by id. tokensOf
-// and textOf turn the learner's text into a model's ids and back.
-import { ModelError } from '../engine/model-client.js';
-import { idsFromText } from '../engine/typed-ids.js';
-import { quoteText } from '../state/state.js';
+// save the [MASK], [CLS] and [SEP] a BERT folder names by id. Every kind
+// reads and writes text through engine/tokenizer.js's one interface.
 
-export function labelsOf(tokens, info, tokenizer) {
-  if (info.tokenizer === 'characters' && Array.isArray(info.vocabulary)) return tokens.map((t) => info.vocabulary[t] ?? `<${t}>`);
-  if ((info.tokenizer === 'gpt2' || info.tokenizer === 'hf') && tokenizer) return tokens.map((t) => tokenizer.label(t));
-  // typed ids: <id>, but the special ids a BERT folder names ([MASK] shows where a word is hidden)
-  const special = new Map([[info.clsId, '[CLS]'], [info.sepId, '[SEP]'], [info.maskId, '[MASK]']].filter(([id]) => Number.isSafeInteger(id)));
-  return tokens.map((t) => special.get(t) ?? `<${t}>`);
+// tokenizer: engine/tokenizer.js's, the model's → each token's name
+export function labelsOf(tokens, tokenizer) {
+  return tokens.map((t) => tokenizer.label(t));
 }
 
 // Where the vendored library sits in the built site (a variable, so the
@@ -89,38 +83,4 @@ export function gpt2Tokenizer(gpt2, ranks) {
       return '<|endoftext|>';
     },
   };
-}
-
-// A model with no tokenizer reads token ids: "3, 1, 4".
-function idsOf(text) {
-  const parts = text.trim().split(/[\s,]+/);
-  if (!parts.every((p) => /^\d{1,9}$/.test(p)))
-    throw new ModelError(`text: this model has no tokenizer, so type token ids separated by commas, like 3, 1, 4; got ${quoteText(text)}`);
-  return parts.map(Number);
-}
-
-// The text's tokens for a model: the core's (a character model), the GPT-2
-// tokenizer's, a folder's tokenizer.json's ('hf'), or typed ids (checked against V).
-// model: {info, worker, tokenizer}, the Model view's.
-export async function tokensOf({ info, worker, tokenizer }, text) {
-  if (info.tokenizer === 'gpt2') return tokenizer.encode(text, info.config.vocab);
-  if (info.tokenizer === 'hf') return hfIds(tokenizer, text);
-  if (info.tokenizer === 'ids') return info.family && info.family !== 'gpt2' ? idsFromText(text, info.config.vocab) : idsOf(text);
-  return worker.encode(text);
-}
-
-// A folder's tokenizer.json's ids (engine/hf-tokenizer.js): one whose
-// vocabulary has none of the text (no unk_token) gives none, said so here.
-function hfIds(tokenizer, text) {
-  const { ids } = tokenizer.encode(text);
-  if (ids.length === 0) throw new ModelError('text: the folder\'s tokenizer.json has no token for any of it');
-  return ids;
-}
-
-// The text of generated ids, to append to the learner's.
-export async function textOf({ info, worker, tokenizer, result }, ids) {
-  if (info.tokenizer === 'gpt2') return tokenizer.decode(ids);
-  if (info.tokenizer === 'hf') return tokenizer.continuation(result?.tokens ?? [], ids);  // the text the ids add
-  if (info.tokenizer === 'ids') return ids.map((id) => `, ${id}`).join('');
-  return worker.decode(ids);
 }

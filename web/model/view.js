@@ -143,7 +143,7 @@ export class ModelView {
       onNode: (node) => this.picking || this.focusToken(node ? node.node : null, { fromGraph: true }),
     });
 
-    this.lens = buildLens(this, body, (ids) => labelsOf(ids, this.info, this.tokenizer));  // the lenses: web/lens/
+    this.lens = buildLens(this, body, (ids) => labelsOf(ids, this.tokenizer));  // the lenses: web/lens/
   }
 
   // A line under a field ('' hides it).
@@ -213,7 +213,7 @@ export class ModelView {
       this.say(this.textNote, [cut ? `The model reads ${context} tokens at most: the first ${cut} are left out` : '', this.generated.problem].filter(Boolean).join('. '));
       this.result = result;
       this.shownText = text;
-      this.labels = labelsOf(tokens, this.info, this.tokenizer);
+      this.labels = labelsOf(tokens, this.tokenizer);
       this.made = made;
       this.draw();
       if (nextToken.moved(this)) this.retemper();  // moved while it ran
