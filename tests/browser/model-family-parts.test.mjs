@@ -140,11 +140,12 @@ test('an encoder (BERT): every thumbnail painted whole, the sentence says every 
 });
 
 // BERT's fill-in panel (model/fill.js) on a fake run: the tokens, the core's
-// guesses at every position ({k, ids, probabilities}, (T, k)), and a view's
-// parts that fill.js draws into (the bars, the chips).
+// guesses at every position ({k, ids, probabilities}, (T, k)), the bars
+// fill.js draws into, and the chips it names the position to mark in.
 async function filled(page, { tokens, maskId = 4, mode = 'fill', t = null }) {
   return page.evaluate(async ({ tokens, maskId, mode, t }) => {
     const { showFill } = await import('/model/fill.js');
+    const { tokenizerFor } = await import('/engine/tokenizer.js');
     const { NextTokens } = await import('/views/next-tokens.js');
     const { TokenChips } = await import('/views/token-chips.js');
     const host = document.getElementById('host');
@@ -159,10 +160,11 @@ async function filled(page, { tokens, maskId = 4, mode = 'fill', t = null }) {
       family: { family: 'bert', causal: false, kvHeads: 4, maskId, mode },
       result: { tokens, top: { k, ids, probabilities } },
       info: { tokenizer: 'characters', vocabulary: names }, labels,
+      tokenizer: tokenizerFor({ tokenizer: 'characters', vocabulary: names }),
       next: new NextTokens(host), chips: new TokenChips(host, { onPosition() {} }),
     };
     view.chips.draw(labels, tokens);
-    showFill(view, t);
+    view.chips.mark(showFill(view.next, view, t));
     const box = view.next.box;
     return {
       title: box.querySelector('h3').textContent, key: box.querySelector('.next-tokens-key').textContent,

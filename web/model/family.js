@@ -6,7 +6,6 @@
 // text both ways and fills in a [MASK] (fill.js), or, without its head,
 // shows its attention only. The heads grid and the graph take `causal` and
 // `kvHeads` (views/model-grid.js, views/head-trace.js).
-import { element } from '../views/dom.js';
 
 // A masked-LM's first text: every word of it is in BERT's vocabulary
 export const maskedStarter = 'the cat sat on the [MASK].';
@@ -32,39 +31,29 @@ export function familyOf(info) {
   };
 }
 
-// The view made for a model just opened (view.family set): the text field's
-// invitation (and a masked-LM's starter sentence in place of the default
-// text, which is no sentence to fill in), the panels the family shows, and a
-// line saying what kind of model it is.
-export function adaptToFamily(view, defaultText) {
-  const { mode, maskId } = view.family;
-  view.box.dataset.mode = mode;
-  // a tokenizer that knows [MASK]: the sentence to type (else the field's
-  // label is the opening's: text, or ids, whose [MASK] is a number: ids-start.js)
-  const fill = mode === 'fill' && maskId !== null && !view.tokenizer?.typed;
-  if (fill) view.textLabel.textContent = 'Type a sentence with [MASK]';
-  view.input.placeholder = fill ? `a sentence with [MASK], like: ${maskedStarter}` : '';
-  const text = view.settings.text;
-  if (fill && (text === defaultText || !text.trim())) view.settings.text = maskedStarter;
-  else if (mode !== 'fill' && text === maskedStarter) view.settings.text = defaultText;
-  if (view.input.value !== view.settings.text) view.input.value = view.settings.text;
-  // an encoder writes nothing next: no temperature, no Generate
-  const encoder = mode !== 'next';
-  view.generateBox.hidden = view.generateNote.hidden = encoder;
-  view.next.box.hidden = mode === 'none';
-  view.encoderNote.hidden = !encoder;
-  view.encoderNote.textContent = mode === 'fill'
-    ? 'No Generate: an encoder does not write text. BERT reads the whole sentence at once, every token attending to the tokens before and after it, and guesses the hidden word; a GPT writes one token after another, each seeing only the ones before it.'
-    : mode === 'none' ? 'This BERT has no masked-LM head to predict with: it shows how its heads attend, and guesses nothing. (A BERT saved with its head, BertForMaskedLM, fills in [MASK].)' : '';
-  view.familyLine ??= (() => {
-    const line = document.createElement('p');
-    line.className = 'model-family';
-    view.facts.after(line);
-    return line;
-  })();
-  view.familyLine.textContent = familyText(view.family);
-  view.familyLine.hidden = !view.familyLine.textContent;
-  view.onFamily(view.family);
+// What a model just opened changes in the view, for the view to apply:
+// family (familyOf's); typed: its text is typed ids; text: the text now. →
+// {fill: a tokenizer that knows [MASK] (the field asks for a sentence with
+// one), placeholder: the field's, text: the text to show (a masked-LM's
+// starter sentence in place of the default text, which is no sentence to
+// fill in, and back), line: what kind of model it is ('' for GPT-2)}.
+export function familyView(family, { typed, text, defaultText }) {
+  const { mode, maskId } = family;
+  // else the field's label is the opening's: text, or ids, whose [MASK] is a number: ids-start.js
+  const fill = mode === 'fill' && maskId !== null && !typed;
+  let shown = text;
+  if (fill && (text === defaultText || !text.trim())) shown = maskedStarter;
+  else if (mode !== 'fill' && text === maskedStarter) shown = defaultText;
+  return { fill, placeholder: fill ? `a sentence with [MASK], like: ${maskedStarter}` : '', text: shown, line: familyText(family) };
+}
+
+// The line under the facts that says what kind of model it is, made the
+// first time a model opens. → the line.
+export function familyLineAfter(facts) {
+  const line = document.createElement('p');
+  line.className = 'model-family';
+  facts.after(line);
+  return line;
 }
 
 // The page's title for a model of this family ("A real BERT: …").

@@ -12,66 +12,67 @@ import { labelsOf } from './tokens.js';
 
 const ordinals = ['first', 'second', 'third', 'fourth', 'fifth'];
 
-// The [MASK]s' positions in the tokens the view shows.
-export function maskPositions(view) {
-  const { maskId } = view.family;
-  if (maskId === null || !view.result) return [];
-  return view.result.tokens.flatMap((id, n) => (id === maskId ? [n] : []));
+// shown: what the Model view shows, read only: {result, family, tokenizer, labels}.
+
+// The [MASK]s' positions in the tokens shown.
+export function maskPositions({ family, result }) {
+  const { maskId } = family;
+  if (maskId === null || !result) return [];
+  return result.tokens.flatMap((id, n) => (id === maskId ? [n] : []));
 }
 
 // The position an encoder's views light when no token is in focus: its first [MASK] (null: none).
-export function restingPosition(view) {
-  return view.family.mode === 'fill' ? maskPositions(view)[0] ?? null : null;
+export function restingPosition(shown) {
+  return shown.family.mode === 'fill' ? maskPositions(shown)[0] ?? null : null;
 }
 
 // How to hide a word: with words, write [MASK]; with typed ids, its id.
-const typed = (view) => view.tokenizer?.typed === true;
-const hideHow = (view) => (typed(view) ? `type ${view.family.maskId}, [MASK]’s id,` : 'write [MASK]');
-const example = (view) => (typed(view) ? `“${maskedIds(view).join(', ')}”.` : '“the cat sat on the [MASK].”');
+const typed = (shown) => shown.tokenizer?.typed === true;
+const hideHow = (shown) => (typed(shown) ? `type ${shown.family.maskId}, [MASK]’s id,` : 'write [MASK]');
+const example = (shown) => (typed(shown) ? `“${maskedIds(shown).join(', ')}”.` : '“the cat sat on the [MASK].”');
 const capital = (text) => text[0].toUpperCase() + text.slice(1);
 
 // The ids shown with their middle one hidden (the example of a hint).
-function maskedIds(view) {
-  const ids = [...(view.result?.tokens ?? [])].slice(0, 6);
-  if (ids.length === 0) return [view.family.maskId];
-  ids[Math.floor(ids.length / 2)] = view.family.maskId;
+function maskedIds({ result, family }) {
+  const ids = [...(result?.tokens ?? [])].slice(0, 6);
+  if (ids.length === 0) return [family.maskId];
+  ids[Math.floor(ids.length / 2)] = family.maskId;
   return ids;
 }
 
-// The guesses for position t (null: the first [MASK]).
-export function showFill(view, t) {
-  const next = view.next;
-  if (view.family.mode !== 'fill') {
+// The guesses for position t (null: the first [MASK]) in next (the bars,
+// views/next-tokens.js). → the position whose chip to mark.
+export function showFill(next, shown, t) {
+  if (shown.family.mode !== 'fill') {
     delete next.box.dataset.position;
-    view.chips.mark(t);
-    return;
+    return t;
   }
-  const masks = maskPositions(view);
+  const masks = maskPositions(shown);
   const at = t ?? masks[0] ?? null;
-  view.chips.mark(at);
   if (at === null) {
-    next.show([], 'Fill in [MASK]', view.family.maskId === null
+    next.show([], 'Fill in [MASK]', shown.family.maskId === null
       ? 'This folder names no [MASK] id (no tokenizer.json, vocab.txt or tokenizer_config.json), so the page cannot tell which id hides a word: point at a token to see BERT’s guesses for its position.'
-      : `No [MASK] in the text: ${hideHow(view)} where BERT should guess a word, as in ${example(view)} Or point at a token to see BERT’s guesses for its position.`);
+      : `No [MASK] in the text: ${hideHow(shown)} where BERT should guess a word, as in ${example(shown)} Or point at a token to see BERT’s guesses for its position.`);
     delete next.box.dataset.position;
     next.box.dataset.masked = '0';
-    return;
+    return at;
   }
-  const { k, ids, probabilities } = view.result.top;
+  const { k, ids, probabilities } = shown.result.top;
   const guesses = [];
   for (let n = 0; n < 10 && n < k; n++) {
     const p = probabilities[at * k + n];
-    guesses.push([labelsOf([ids[at * k + n]], view.tokenizer)[0], p, p, true]);
+    guesses.push([labelsOf([ids[at * k + n]], shown.tokenizer)[0], p, p, true]);
   }
   const nth = masks.indexOf(at);
   if (nth >= 0) {
     const others = masks.length > 1 ? ` The text has ${masks.length} [MASK]s: this is the ${ordinals[nth] ?? `number ${nth + 1}`}; point at another to see its guesses.` : '';
     next.show(guesses, `Fill in [MASK] (token ${at})`, `BERT’s 10 likeliest tokens for the hidden word, from its masked-LM head, which reads the words on both sides of it.${others}`);
   } else {
-    next.show(guesses, `BERT’s guesses at token ${at}, ${JSON.stringify(tokenText(view.labels[at]))}`,
-      `This token is not hidden: BERT sees it while it guesses, so this is no test. ${view.family.maskId === null
-        ? 'This folder names no [MASK] id, so no id hides a word.' : `${capital(hideHow(view))} in its place to hide it.`}`);
+    next.show(guesses, `BERT’s guesses at token ${at}, ${JSON.stringify(tokenText(shown.labels[at]))}`,
+      `This token is not hidden: BERT sees it while it guesses, so this is no test. ${shown.family.maskId === null
+        ? 'This folder names no [MASK] id, so no id hides a word.' : `${capital(hideHow(shown))} in its place to hide it.`}`);
   }
   next.box.dataset.position = String(at);
   next.box.dataset.masked = nth >= 0 ? '1' : '0';
+  return at;
 }

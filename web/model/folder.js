@@ -9,7 +9,7 @@
 // (openFolderModel): its shards streamed into the worker, its text through
 // its tokenizer.json (engine/hf-tokenizer.js, loaded then) or typed as ids.
 import { quoteText } from '../state/state.js';
-import { element } from '../views/dom.js';
+import { element, filePicker } from '../views/dom.js';
 import { specialIds } from './ids-start.js';
 
 const source = () => import('../engine/folder-source.js');
@@ -31,20 +31,16 @@ function droppedItems(dataTransfer) {
 }
 
 export class FolderSource {
-  // view: the ModelView; controls: the box of its pickers (also the drop
-  // zone); the summary of a folder the page cannot run yet goes at the end of `box`.
-  constructor(view, controls, box) {
-    this.view = view;
-    const field = element(controls, 'div', { className: 'field' });
-    const label = element(field, 'label', { textContent: 'Or open a model folder (config.json, model.safetensors, tokenizer.json)' });
-    this.input = element(field, 'input', { type: 'file', webkitdirectory: true });
-    this.input.id = `model-folder-${Math.random().toString(36).slice(2)}`;
-    label.htmlFor = this.input.id;
-    this.input.addEventListener('change', () => {
-      const files = [...this.input.files];
-      this.input.value = '';  // the same folder chosen again opens again
-      this.openFiles(files);
-    });
+  // controls: the box of its pickers (also the drop zone); the summary of a
+  // folder the page cannot run yet goes at the end of `box`. host: what it
+  // asks of the view: {opening (opening.js's Opening), starting() (another
+  // model is asked for), open(source, options), refused(label, error),
+  // showStatus(line), still() (the label of the model shown, or null),
+  // onSummary() (a summary shows)}.
+  constructor(controls, box, host) {
+    this.host = host;
+    this.input = filePicker(controls, { label: 'Or open a model folder (config.json, model.safetensors, tokenizer.json)', name: 'model-folder',
+      webkitdirectory: true, onFiles: (files) => this.openFiles(files) });
     element(controls, 'p', { className: 'note model-drop-note', textContent: 'Or drop a folder, or its files, on this box.' });
     controls.classList.add('model-drop-zone');
     controls.addEventListener('dragover', (event) => {
@@ -68,7 +64,6 @@ export class FolderSource {
   clear() {
     this.line = null;
     this.summary.hidden = true;
-    delete this.view.box.dataset.folder;
   }
 
   // Files picked or dropped together: a folder's (config.json with the
@@ -77,9 +72,9 @@ export class FolderSource {
     if (isFolder(files)) return this.openFiles(files);
     const model = files.find((f) => !/\.json$/i.test(f.name));
     const config = files.find((f) => /\.json$/i.test(f.name));
-    if (!model) return this.view.showStatus('Choose a model file (.safetensors), with its config.json beside it if it has one');
+    if (!model) return this.host.showStatus('Choose a model file (.safetensors), with its config.json beside it if it has one');
     // the worker reads the config.json once it has checked its size
-    return this.view.open(model, { config: config ?? '', name: model.name, label: quoteText(model.name, 80), file: true });
+    return this.host.open(model, { config: config ?? '', name: model.name, label: quoteText(model.name, 80), file: true });
   }
 
   // A folder's files (a folder picker's carry "folder/name"), or files picked together.
@@ -97,7 +92,7 @@ export class FolderSource {
       if (name === null) return this.openPicked(files);
       return this.openFiles(files, name);
     } catch (error) {
-      this.view.refused(null, error);
+      this.host.refused(null, error);
     }
   }
 
@@ -108,33 +103,40 @@ export class FolderSource {
 
   // Reads a folder (read(folder-source's module)), then opens what it holds.
   async open(label, read, file) {
-    const view = this.view;
-    view.loading?.worker.terminate();
-    const loading = { worker: { terminate() {} } };  // nothing to stop: a few small reads
-    view.loading = loading;
-    view.progressBox.hidden = false;
-    view.progress.removeAttribute('value');
-    view.progressText.textContent = `Reading ${label}…`;
-    view.showStatus('');
-    this.clear();
-    view.box.dataset.state = 'loading';
+    const { opening } = this.host;
+    const ticket = opening.begin(`Reading ${label}…`, () => {});  // nothing to stop: a few small reads
+    this.host.starting();
     let folder;
     try {
       folder = await read(await source());
     } catch (error) {
-      if (view.loading === loading) view.refused(label, error);
+      if (opening.isCurrent(ticket)) this.host.refused(label, error);
       return;
     }
-    if (view.loading !== loading) return;  // another model was asked for meanwhile
-    view.loading = null;
-    view.progressBox.hidden = true;
-    await openFolderModel(view, folder, { label, file });
+    if (!opening.isCurrent(ticket)) return;  // another model was asked for meanwhile
+    opening.end();
+    await this.openRead(folder, { label, file });
+  }
+
+  // What the page does with a folder it has read: a GPT-2 folder with one
+  // model.safetensors opens through the GPT-2 path (its config.json beside the
+  // file, as a picked config.json is); a Llama-family or BERT folder opens in
+  // the core (its shards in order); a GPT-2 folder in shards shows what was
+  // found and that it cannot run here.
+  openRead(folder, { label, file }) {
+    const name = folder.name ?? 'model';
+    if (folder.modelType === 'gpt2' && folder.files.length === 1) {
+      const [weights] = folder.files;
+      return this.host.open(weights.blob ?? weights.url, { config: folder.configText, name, label, file });
+    }
+    if (folder.modelType !== 'gpt2') return this.host.open(null, { folder, name, label, file });
+    return this.showSummary(folder, label, 'A GPT-2 folder in shards is not read by the page yet, only one model.safetensors');
   }
 
   // What was found in a folder the page cannot run yet, and that it cannot:
   // `line` says why. The model shown stays.
   showSummary(folder, label, line) {
-    const view = this.view;
+    const still = this.host.still();
     const { config, modelType } = folder;
     this.summary.textContent = '';
     element(this.summary, 'h3', { className: 'model-folder-title', textContent: `Found in ${label}: a ${families[modelType]} model` });
@@ -156,10 +158,9 @@ export class FolderSource {
       ? 'none (no tokenizer.json): the text is typed as token ids'
       : `tokenizer.json, ${bytesText(new TextEncoder().encode(folder.tokenizerText).length)}`);
     this.line = line;
-    element(this.summary, 'p', { className: 'model-folder-note', textContent: `${line}${view.worker ? `; still showing ${view.label}` : ''}.` });
+    element(this.summary, 'p', { className: 'model-folder-note', textContent: `${line}${still === null ? '' : `; still showing ${still}`}.` });
     this.summary.hidden = false;
-    view.box.dataset.folder = 'summary';
-    view.box.dataset.state = view.worker ? 'ready' : 'error';
+    this.host.onSummary();
   }
 }
 
@@ -168,21 +169,6 @@ async function readSpecial(readFolder, place) {
   const folder = await readFolder(place);
   folder.special = await specialIds(folder, place);
   return folder;
-}
-
-// What the page does with a folder it has read: a GPT-2 folder with one
-// model.safetensors opens through the GPT-2 path (its config.json beside the
-// file, as a picked config.json is); a Llama-family or BERT folder opens in
-// the core (its shards in order); a GPT-2 folder in shards shows what was
-// found and that it cannot run here.
-export async function openFolderModel(view, folder, { label, file }) {
-  const name = folder.name ?? 'model';
-  if (folder.modelType === 'gpt2' && folder.files.length === 1) {
-    const [weights] = folder.files;
-    return view.open(weights.blob ?? weights.url, { config: folder.configText, name, label, file });
-  }
-  if (folder.modelType !== 'gpt2') return view.open(null, { folder, name, label, file });
-  view.folder.showSummary(folder, label, 'A GPT-2 folder in shards is not read by the page yet, only one model.safetensors');
 }
 
 // A folder's tokenizer.json as a tokenizer (engine/hf-tokenizer.js, loaded
@@ -205,19 +191,20 @@ export async function folderTokenizer(folder, info) {
 }
 
 // The facts line of a folder's model: its family, heads and the key/value heads they share.
-export function folderFacts(info) {
+export function folderFacts(info, tokenizer) {
   const c = info.config;
   const heads = c.kv_heads === c.heads ? `${c.heads} heads` : `${c.heads} query heads sharing ${c.kv_heads} key/value head${c.kv_heads === 1 ? '' : 's'}`;
   const kind = info.causal ? 'each token reads the ones before it' : 'every token reads every token, both ways';
   const head = info.family === 'bert' ? (info.maskedLm ? ', with its masked-LM head' : ', without a head to predict with') : '';
   return `${families[info.architecture] ?? info.architecture}: ${c.layers} layers × ${heads} of ${c.head_dim}, embedding ${c.embed}, `
-    + `a vocabulary of ${c.vocab.toLocaleString('en')} tokens${info.tokenizer === 'hf' ? ' (its tokenizer.json)' : ''}, `
+    + `a vocabulary of ${c.vocab.toLocaleString('en')} tokens${tokenizer?.kind === 'hf' ? ' (its tokenizer.json)' : ''}, `
     + `reads up to ${c.length} tokens (${kind})${head}, ${info.counts.file.toLocaleString('en')} parameters`;
 }
 
-// The text field's label: a model without a tokenizer takes ids typed as numbers.
-export function textLabel(info) {
-  return info.tokenizer === 'ids' ? 'Token ids' : 'Text';  // why, and how to type them: ids-start.js's note
+// The text field's label: a model without a tokenizer takes ids typed as
+// numbers (tokenizer: engine/tokenizer.js's).
+export function textLabel(tokenizer) {
+  return tokenizer.typed ? 'Token ids' : 'Text';  // why, and how to type them: ids-start.js's note
 }
 
 // A config's count as the page shows it: a whole number, or what it is not.

@@ -25,13 +25,13 @@ export function runsToText(runs) {
 
 // ids that wrote `text` at `start`, as the smallest groups whose texts add
 // up to it (a token holding part of a character joins the next).
-export function groupsOf(view, ids, text, start) {
+export function groupsOf({ tokenizer }, ids, text, start) {
   const groups = [];
   let at = 0;
   let group = [];
   for (const id of ids) {
     group.push(id);
-    const piece = view.tokenizer.piece(group);
+    const piece = tokenizer.piece(group);
     if (piece === null || piece.includes('\uFFFD') || !text.startsWith(piece, at)) continue;
     groups.push({ start: start + at, text: piece, ids: group });
     at += piece.length;
@@ -78,16 +78,17 @@ export function runsOf(groups) {
 
 // The tokens the model reads for `text` and which of them Generate wrote
 // (made: true or false per token; null when none did).
-export async function tokensFor(view, text, groups) {
-  if (!groups.length) return { tokens: await view.tokenizer.encode(text), made: null };
+// shown: {tokenizer}, the model's (engine/tokenizer.js).
+export async function tokensFor({ tokenizer }, text, groups) {
+  if (!groups.length) return { tokens: await tokenizer.encode(text), made: null };
   const tokens = [];
   const made = [];
   let at = 0;
   for (const g of [...groups, { start: text.length, ids: [], text: '' }]) {
     let typed = text.slice(at, g.start);
-    if (view.tokenizer.typed && at > 0) typed = typed.replace(/^[\s,]+/, '');  // ", 7" after a generated id
+    if (tokenizer.typed && at > 0) typed = typed.replace(/^[\s,]+/, '');  // ", 7" after a generated id
     if (typed) {
-      const ids = await view.tokenizer.encode(typed);
+      const ids = await tokenizer.encode(typed);
       tokens.push(...ids);
       made.push(...ids.map(() => false));
     }
@@ -98,17 +99,21 @@ export async function tokensFor(view, text, groups) {
   return { tokens, made };
 }
 
-// The Model view's generated tokens: view.generated.
+// The Model view's generated tokens, a component. chips: the token chips'
+// list (the legend goes after it). host: {read() → {text, tokenizer, info}:
+// the view's text and model, read only; onRuns(generated): the link's
+// `generated=` ("19_12.45.7", or null) changed; onRefused(): a link's runs
+// were left out, which the link should say now}.
 export class Generated {
-  constructor(view) {
-    this.view = view;
+  constructor(chips, { read, onRuns, onRefused }) {
+    Object.assign(this, { read, onRuns, onRefused });
     this.groups = [];
     this.pending = null;  // a link's runs, checked when the model next runs
     this.problem = '';    // what was wrong with them: one line
     const legend = Object.assign(document.createElement('p'), { className: 'note model-generated-legend', hidden: true });
     legend.append(Object.assign(document.createElement('span'), { className: 'model-generated-sample', textContent: 'dotted' }),
       ' tokens: what Generate wrote; the others are the text you typed. Point at any of them to see what the model guesses after it.');
-    view.chips.list.after(legend);
+    chips.after(legend);
     this.legend = legend;
   }
 
@@ -124,40 +129,39 @@ export class Generated {
   }
 
   // text: the text they are in (the view's, unless Generate is adding to it)
-  set(groups, text = this.view.settings.text) {
+  set(groups, text = this.read().text) {
     // a tokenizer.json reads typed text from its start: only the generated
     // groups at the end of the text stay apart
-    if (this.view.tokenizer?.contextual) {
+    if (this.read().tokenizer?.contextual) {
       let end = text.length;
       let from = groups.length;
       while (from > 0 && groups[from - 1].start + groups[from - 1].text.length === end) end = groups[--from].start;
       groups = groups.slice(from);
     }
     this.groups = groups;
-    this.view.settings.generated = groups.length ? runsToText(runsOf(groups)) : null;
+    this.onRuns(groups.length ? runsToText(runsOf(groups)) : null);
   }
 
-  // The learner changed the text to `text`.
-  edit(text) {
-    const before = this.view.settings.text;
-    this.view.settings.text = text;
+  // The learner changed the text from `before` to `text` (the view's text now).
+  edit(before, text) {
     this.problem = '';
     if (!this.groups.length) return;
     this.pending = null;
-    this.set(edited(this.groups, before, text, { characters: this.view.tokenizer?.characters === true }));
+    this.set(edited(this.groups, before, text, { characters: this.read().tokenizer?.characters === true }));
   }
 
   // Generate wrote ids as `text` at the end of the text (before it is appended).
   added(ids, text) {
-    const start = this.view.settings.text.length;
+    const shown = this.read();
+    const start = shown.text.length;
     this.problem = '';
-    this.set([...this.groups, ...groupsOf(this.view, ids, text, start)], this.view.settings.text + text);
+    this.set([...this.groups, ...groupsOf(shown, ids, text, start)], shown.text + text);
   }
 
   // The tokens to run for the text, and which Generate wrote.
   async tokensOf(text) {
     if (this.pending) await this.check(text);
-    return tokensFor(this.view, text, this.groups);
+    return tokensFor(this.read(), text, this.groups);
   }
 
   // A link's runs against its text and the model: a run that does not spell
@@ -168,7 +172,8 @@ export class Generated {
     this.pending = null;
     const groups = [];
     const problems = [];
-    const vocab = this.view.info.config.vocab;
+    const shown = this.read();
+    const vocab = shown.info.config.vocab;
     let count = 0;
     for (const { start, ids } of runs) {
       const place = `generated: the run at character ${start}`;
@@ -182,10 +187,10 @@ export class Generated {
         problems.push(`${place} holds token ${past}, past the model's ${vocab.toLocaleString('en')} tokens`);
         continue;
       }
-      let piece = this.view.tokenizer.piece(ids);
+      let piece = shown.tokenizer.piece(ids);
       if (piece === null) {
-        const before = await tokensFor(this.view, text.slice(0, start), groups).catch(() => null);
-        piece = before ? await this.view.tokenizer.decode(ids, before.tokens) : null;
+        const before = await tokensFor(shown, text.slice(0, start), groups).catch(() => null);
+        piece = before ? await shown.tokenizer.decode(ids, before.tokens) : null;
       }
       if (start < after) {
         problems.push(`${place} starts before the run before it ends`);
@@ -195,11 +200,11 @@ export class Generated {
         problems.push(`${place} is not the text there`);
         continue;
       }
-      groups.push(...groupsOf(this.view, ids, piece, start));
+      groups.push(...groupsOf(shown, ids, piece, start));
     }
     this.problem = problems.length ? `${problems.join('; ')}: read as typed text` : '';
     this.set(groups);
-    if (problems.length) this.view.onState(this.view.settings);
+    if (problems.length) this.onRefused();
   }
 
   // After a draw: the legend shows while any token is generated.

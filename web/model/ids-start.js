@@ -101,30 +101,28 @@ export function idsNote(info, { folder, maskId }) {
   return `${why}, so the model reads token ids, not words: type whole numbers from 0 to ${vocab - 1}, separated by commas or spaces (it reads ${length} at most).${mask}`;
 }
 
-// Called as a model opens, before the family adapts the view (family.js):
-// a model that reads ids gets the starter in place of words, and the note;
+// The line under the field's label that says why ids, made the first time
+// a model opens: after `label`, and describing `input`. → the line.
+export function idsNoteLine(label, input) {
+  const note = document.createElement('p');
+  note.className = 'note model-ids-note';
+  note.id = `${input.id}-ids`;
+  label.after(note);
+  input.setAttribute('aria-describedby', `${note.id} ${input.getAttribute('aria-describedby') ?? ''}`.trim());
+  return note;
+}
+
+// As a model opens, before the family adapts the view (family.js): a model
+// that reads ids (typed) gets the starter in place of words, and the note;
 // any other model gets the default text back in place of the last starter.
-export function startText(view, { folder, defaultText }) {
-  const { info } = view;
-  const ids = view.tokenizer.typed;
-  view.idsNote ??= (() => {
-    const note = document.createElement('p');
-    note.className = 'note model-ids-note';
-    note.id = `${view.input.id}-ids`;
-    view.textLabel.after(note);
-    view.input.setAttribute('aria-describedby', `${note.id} ${view.input.getAttribute('aria-describedby') ?? ''}`.trim());
-    return note;
-  })();
-  view.idsNote.hidden = !ids;
-  view.box.dataset.ids = ids ? '1' : '0';
-  if (!ids) {
-    if (view.settings.text === view.idsStarter) view.settings.text = defaultText;
-    view.idsNote.textContent = '';
-    return;
-  }
-  const maskId = view.family.mode === 'fill' ? view.family.maskId : null;
-  view.idsNote.textContent = `${idsNote(info, { folder: !!folder, maskId })}${info.specialProblem ? ` (${info.specialProblem})` : ''}`;
-  if (readable(view.settings.text, info.config.vocab)) return;  // ids the learner or a link gave: kept
-  view.idsStarter = idsText(starterIds(info.config, { mask: maskId, cls: info.clsId, sep: info.sepId }));
-  view.settings.text = view.idsStarter;
+// info, family: the model's; text: the text now; starter: the last starter
+// shown. → {ids: it reads ids, note: the line ('' none), text: the text to
+// show, starter: the starter to recognise from now}.
+export function startText({ info, family, typed, text, starter, folder, defaultText }) {
+  if (!typed) return { ids: false, note: '', text: text === starter ? defaultText : text, starter };
+  const maskId = family.mode === 'fill' ? family.maskId : null;
+  const note = `${idsNote(info, { folder: !!folder, maskId })}${info.specialProblem ? ` (${info.specialProblem})` : ''}`;
+  if (readable(text, info.config.vocab)) return { ids: true, note, text, starter };  // ids the learner or a link gave: kept
+  const fresh = idsText(starterIds(info.config, { mask: maskId, cls: info.clsId, sep: info.sepId }));
+  return { ids: true, note, text: fresh, starter: fresh };
 }

@@ -29,16 +29,17 @@ export function tryLines({ mode, maskId }, ids = false) {
   return ['Point at a token: every head lights its row, the bars show what the model guesses next.', headLine];
 }
 
-// Which model this is and what it reads, in a sentence.
-export function whatLine({ label, info, family, folder }) {
+// What each kind of tokenizer (engine/tokenizer.js) reads, for whatLine.
+const reading = { hf: 'your text through its folder’s tokenizer.json', gpt2: 'your text through GPT-2’s tokenizer', characters: 'your text, a character a token' };
+
+// Which model this is and what it reads, in a sentence (tokenizer: the model's).
+export function whatLine({ label, tokenizer, family, folder }) {
   const name = family.family === 'gpt2' ? 'GPT' : family.name;
   const kind = family.mode === 'fill' ? 'encoder that guesses words hidden behind [MASK]'
     : family.mode === 'none' ? 'encoder saved without its head that guesses words: the page shows its attention only'
       : 'that guesses the next token';
-  const reads = info.tokenizer === 'ids' ? `token ids you type, as ${folder ? 'its folder has no tokenizer.json' : 'its file names no tokenizer'}`
-    : info.tokenizer === 'hf' ? 'your text through its folder’s tokenizer.json'
-      : info.tokenizer === 'gpt2' ? 'your text through GPT-2’s tokenizer'
-        : 'your text, a character a token';
+  const reads = tokenizer.typed ? `token ids you type, as ${folder ? 'its folder has no tokenizer.json' : 'its file names no tokenizer'}`
+    : reading[tokenizer.kind] ?? reading.characters;
   return `This is ${label}, a ${name} ${kind}. It reads ${reads}.`;
 }
 
@@ -70,13 +71,13 @@ export class TryList {
   }
 
   // A model has opened (opening.js): model (the link's id, null for a file),
-  // label, info (the engine's), family (familyOf), folder (whether it came
+  // label, tokenizer (engine/tokenizer.js's), family (familyOf), folder (whether it came
   // as a folder), place (the element to follow). The shipped model's box is
   // start-here.js's; any other model's is this, drawn now, before any run.
-  opened({ model, label, info, family, folder, place }) {
+  opened({ model, label, tokenizer, family, folder, place }) {
     if (model === defaultModel) return this.hide();
-    this.what.textContent = whatLine({ label, info, family, folder });
-    this.lines = tryLines(family, info.tokenizer === 'ids');
+    this.what.textContent = whatLine({ label, tokenizer, family, folder });
+    this.lines = tryLines(family, tokenizer.typed);
     this.draw(null, place);
   }
 

@@ -13,26 +13,20 @@
 import { ModelError } from '../engine/model-client.js';
 import { modelPresets, modelSource } from '../engine/presets.js';
 import { quoteText } from '../state/state.js';
-import { element } from '../views/dom.js';
-import { Graph } from '../views/graph.js';
-import { headTrace } from '../views/head-trace.js';
-import { Heatmap } from '../views/heatmap.js';
-import { underline } from '../views/marked-label.js';
-import { HeadGrid } from '../views/model-grid.js';
-import { TokenChips } from '../views/token-chips.js';
-import { watchWidth } from '../views/observed-width.js';
 import { buildLens } from '../lens/hook.js';
-import { familyOf } from './family.js';
+import { familyLineAfter, familyOf, familyView } from './family.js';
 export { titleOf } from './family.js';
-import { FolderSource } from './folder.js';
-import * as focus from './focus.js';
-import { cancelOpening, keepHeadInModel, openModel, refused } from './opening.js';
+import { FolderSource, textLabel } from './folder.js';
+import { lightToken } from './focus.js';
+import { HeadView } from './head.js';
+import { buildLayout } from './layout.js';
+import { idsNoteLine, startText } from './ids-start.js';
+import { factsLine, headInModel, Opening, openInWorker, refusalLine } from './opening.js';
 import { Generated } from './generated.js';
-import * as nextToken from './next.js';
 import { StartHere } from './start-here.js';
 import { TryList } from './try-list.js';
 import { labelsOf } from './tokens.js';
-import { showUnread } from './unread.js';
+import { showUnread, unreadLine } from './unread.js';
 import { defaultModel, defaultTemperature, defaultText } from './defaults.js';
 
 export { defaultModel, defaultTemperature, defaultText };
@@ -49,121 +43,74 @@ export class ModelView {
     this.onOpenHead = onOpenHead;
     this.worker = null;      // the model shown
     this.info = null;
-    this.loading = null;     // {worker} while a model opens
     this.runs = 0;           // the newest run asked for: older answers are dropped
     this.position = null;    // the token in focus (null: the last)
-    this.seed = 1;
     this.family = familyOf(null);  // what the model's family changes (family.js): a GPT's until one opens
     this.settings = { model: defaultModel, text: defaultText, layer: 0, head: 0 };
     this.build(root);
-    this.generated = new Generated(this);  // which tokens Generate wrote
+    this.generated = new Generated(this.chips.list, {  // which tokens Generate wrote
+      read: () => ({ text: this.settings.text, tokenizer: this.tokenizer, info: this.info }),
+      onRuns: (generated) => { this.settings.generated = generated; },
+      onRefused: () => this.onState(this.settings),
+    });
     this.startHere = startHere ? new StartHere(this.box, { shipped: defaultModel, onSelect: (s, button) => this.select(s, { reveal: true, from: { button, name: '“Start here”', fallback: () => this.input } }), onLenses: () => this.lens.open(), afterDismiss: () => this.input.focus() }) : null;
     // any other model's "Try:" lines, where "Start here" may show (the page, not a figure)
     this.tryList = startHere ? new TryList(this.facts, () => this.lens.open()) : null;
   }
 
   build(root) {
-    const box = element(root, 'div', { className: 'model-view' });
-    this.box = box;
-    // the view's own styles (the family's), loaded with it: not on a first visit
-    element(box, 'link', { rel: 'stylesheet', href: new URL('./model.css', import.meta.url).href });
-    const source = element(box, 'div', { className: 'model-source' });
-    this.name = element(source, 'p', { className: 'model-name' });
-    const fileField = element(source, 'div', { className: 'field' });
-    const fileLabel = element(fileField, 'label', { textContent: 'Open a model file (.safetensors, with its config.json)' });
-    this.fileInput = element(fileField, 'input', { type: 'file', multiple: true, accept: '.safetensors,.json,application/json' });
-    this.fileInput.id = `model-file-${Math.random().toString(36).slice(2)}`;
-    fileLabel.htmlFor = this.fileInput.id;
-    this.fileInput.addEventListener('change', () => {
-      const files = [...this.fileInput.files];
-      this.fileInput.value = '';  // the same file chosen again opens again
-      this.folder.openPicked(files);
-    });
-    this.progressBox = element(box, 'div', { className: 'model-progress', hidden: true });
-    this.progress = element(this.progressBox, 'progress', { max: 1, value: 0 });
-    this.progress.setAttribute('aria-label', 'Opening the model');
-    this.progressText = element(this.progressBox, 'span', { className: 'model-progress-text' });
-    this.cancel = element(this.progressBox, 'button', { type: 'button', textContent: 'Cancel' });
-    this.cancel.addEventListener('click', () => this.cancelOpening());
-    this.status = element(box, 'p', { className: 'model-status', hidden: true });
-    this.status.setAttribute('role', 'alert');
-    this.facts = element(box, 'p', { className: 'model-facts' });
-    this.folder = new FolderSource(this, source, box);
-
-    const textField = element(box, 'div', { className: 'field model-text-field' });
-    const textLabel = this.textLabel = element(textField, 'label', { textContent: 'Text' });  // a folder without tokenizer.json: ids; a BERT's: [MASK]
-    // a textarea: a newline is text the model reads (↵ in the chips)
-    this.input = element(textField, 'textarea', { rows: 2, maxLength: 400, autocomplete: 'off', spellcheck: false });
-    this.input.id = `model-text-${Math.random().toString(36).slice(2)}`;
-    textLabel.htmlFor = this.input.id;
-    this.textError = element(textField, 'p', { className: 'field-error model-text-error', hidden: true });
-    this.textError.id = `${this.input.id}-error`;
-    this.textError.setAttribute('aria-live', 'polite');
-    this.input.setAttribute('aria-describedby', this.textError.id);
-    this.textNote = element(textField, 'p', { className: 'note model-text-note', hidden: true });
-    this.input.addEventListener('input', () => {
-      this.generated.edit(this.input.value);  // the text, and what Generate wrote that the learner did not change
-      this.onState(this.settings, { typing: true });
-      this.run();
-    });
-    // the views drawn from an older text than the field's: which one
-    this.stale = element(box, 'p', { className: 'note model-stale', hidden: true });
-    this.chips = new TokenChips(box, { onPosition: (t) => this.focusToken(t) });
-    // a model that has read none of the text yet: nothing to show, and why
-    this.empty = element(box, 'p', { className: 'model-empty', hidden: true });
-
-    const body = element(box, 'div', { className: 'model-body', hidden: true });
-    this.body = body;
-    const gridPanel = element(body, 'section', { className: 'model-grid-panel' });
-    element(gridPanel, 'h3', { className: 'small-heading', textContent: 'Every head of every layer' });
-    this.grid = new HeadGrid(gridPanel, { onSelect: (s) => this.select(s) });
-    // a model without blocks (n_layer 0) has no head: its guesses come from the embeddings alone
-    this.noHeads = element(gridPanel, 'p', { className: 'note model-no-heads', hidden: true,
-      textContent: 'This model has no blocks, so no attention layers: its next-token guesses come from the token and position embeddings alone.' });
-    const headPanel = this.headPanel = element(body, 'section', { className: 'model-head-panel' });
-    this.headTitle = element(headPanel, 'h3', { className: 'small-heading' });
-    // after a head was shown from elsewhere (a lens's name, "Start here"): one press back to where it was chosen
-    this.back = element(headPanel, 'button', { type: 'button', className: 'model-head-back', hidden: true });
-    this.back.addEventListener('click', () => this.goBack());
-    const headViews = element(headPanel, 'div', { className: 'model-head-views' });
-    // a new width (a window resized, a phone turned) sizes the heatmap's cells again (the graph lays itself out)
-    watchWidth(headViews, (width) => width && requestAnimationFrame(() => this.drawHeatmap()));
-    this.heatmap = new Heatmap(headViews, { name: 'weights', hook: 'model-head', label: 'weights', scale: 'sequential' });
-    this.openHead = element(headPanel, 'button', { type: 'button', className: 'model-open-head', hidden: !this.onOpenHead });
-    this.openHead.addEventListener('click', () => this.openInPlayground());
-    // the guesses before the graph in the markup, as the wide layout reads
-    // (grid | head | guesses, the graph under them): Tab went from the graph
-    // back up to the sampling sliders
-    nextToken.buildPanel(this, element(body, 'section', { className: 'model-next-panel' }), defaultTemperature);
-    // the graph takes the page's whole width: a token a node, 32 of them do
-    // not fit the middle column (and it lays itself out again when that changes)
-    const graphPanel = element(body, 'section', { className: 'model-graph-panel' });
-    this.graphPanel = graphPanel;
-    this.graph = new Graph(element(graphPanel, 'div', { className: 'model-graph' }), {
-      onNode: (node) => this.picking || this.focusToken(node ? node.node : null, { fromGraph: true }),
-    });
-
-    this.lens = buildLens(this, body, (ids) => labelsOf(ids, this.tokenizer));  // the lenses: web/lens/
+    Object.assign(this, buildLayout(root, {
+      openHead: !!this.onOpenHead,
+      on: {
+        pickFiles: (files) => this.folder.openPicked(files),
+        cancel: () => this.cancelOpening(),
+        folder: (source, box, opening) => new FolderSource(source, box, {
+          opening,
+          starting: () => this.starting(),
+          open: (source, options) => this.open(source, options),
+          refused: (label, error) => this.refused(label, error),
+          showStatus: (line) => this.showStatus(line),
+          still: () => (this.worker ? this.label : null),
+          onSummary: () => Object.assign(this.box.dataset, { folder: 'summary', state: this.worker ? 'ready' : 'error' }),
+        }),
+        typed: (text) => {
+          const before = this.settings.text;
+          this.settings.text = text;
+          this.generated.edit(before, text);  // what Generate wrote that the learner did not change
+          this.onState(this.settings, { typing: true });
+          this.run();
+        },
+        position: (t) => this.focusToken(t),
+        select: (s) => this.select(s),
+        back: () => this.head.goBack(),
+        resize: () => this.drawHeatmap(),
+        openHead: () => this.openInPlayground(),
+        sampled: () => this.sampled(),
+        generate: () => this.generate(),
+        node: (node) => this.picking || this.focusToken(node ? node.node : null, { fromGraph: true }),
+      },
+    }));
+    this.head = new HeadView({ section: this.headPanel, title: this.headTitle, back: this.back, openHead: this.openHead, heatmap: this.heatmap, graph: this.graph, grid: this.grid });
+    this.lens = buildLens(this, this.body, (ids) => labelsOf(ids, this.tokenizer));  // the lenses: web/lens/
   }
 
   // A line under a field ('' hides it).
-  say(line, message) {
-    line.textContent = message;
-    line.hidden = !message;
-  }
+  say(line, message) { Object.assign(line, { textContent: message, hidden: !message }); }
 
   showStatus(message) { this.say(this.status, message); }
+  get loading() { return this.opening.busy; }  // a model is being opened
 
   // Opens settings.model unless it is already shown; then the text, layer and head.
   async show(settings) {
     const changed = settings.model !== this.settings.model || !this.worker;
     this.settings = { ...this.settings, ...settings };
-    if (!changed) keepHeadInModel(this);  // a link's layer past the open model: its last (a new model's is kept on opening)
+    if (!changed) Object.assign(this.settings, headInModel(this.settings, this.info.config));  // a link's layer past the open model: its last
     // a link's sampling: taken when valid, else refused in the field's line
-    if (settings.temperature != null && settings.temperature !== this.temperature.value) this.temperature.set(settings.temperature, { quiet: true });
-    const warp = { topK: settings.topK ?? this.warpers.topK, topP: settings.topP ?? this.warpers.topP };
-    if (warp.topK !== this.warpers.topK || warp.topP !== this.warpers.topP) this.warpers.set(warp, { quiet: true });
-    Object.assign(this.settings, { temperature: this.temperature.value, ...this.warpers.value });
+    const { temperature, warpers } = this.panel;
+    if (settings.temperature != null && settings.temperature !== temperature.value) temperature.set(settings.temperature, { quiet: true });
+    const warp = { topK: settings.topK ?? warpers.topK, topP: settings.topP ?? warpers.topP };
+    if (warp.topK !== warpers.topK || warp.topP !== warpers.topP) warpers.set(warp, { quiet: true });
+    Object.assign(this.settings, this.panel.sampling);
     if (this.input.value !== this.settings.text) this.input.value = this.settings.text;
     if (settings.generated !== undefined) this.generated.fromLink(settings.generated);
     if (changed) {
@@ -182,10 +129,81 @@ export class ModelView {
     } else await this.run();
   }
 
-  // opening.js: a new worker opens the model; the one shown stays until it has
-  open(source, options) { return openModel(this, source, options); }
-  refused(label, error) { refused(this, label, error); }
-  cancelOpening() { cancelOpening(this); }
+  // Another model is asked for: the last opening's line, a folder's summary, go.
+  starting() {
+    this.showStatus('');
+    this.folder.clear();
+    delete this.box.dataset.folder;
+    this.box.dataset.state = 'loading';
+  }
+
+  // A new worker opens the model (opening.js); the one shown stays until it
+  // has. options: {config, name, label, file (a file, which cannot be in a
+  // link), folder (folder-source.js's, in place of source)}.
+  async open(source, { config = '', name, label, file = false, folder = null }) {
+    this.starting();
+    let opened;
+    try {
+      opened = await openInWorker(this.opening, source, { config, name, label, folder });
+    } catch (error) {
+      return this.refused(label, error);
+    }
+    if (!opened) return;  // left or replaced meanwhile
+    this.worker?.terminate();
+    const { worker, info, tokenizer } = opened;
+    Object.assign(this, { worker, info, tokenizer, label, family: familyOf(info) });
+    if (file) this.settings.model = null;
+    this.showStatus('');
+    this.panel.warpers.setVocabulary(info.config.vocab);
+    Object.assign(this.settings, this.panel.warpers.value, headInModel(this.settings, info.config));
+    this.name.textContent = `Model: ${label}`;
+    this.facts.textContent = factsLine(info, tokenizer, folder);
+    this.textLabel.textContent = textLabel(tokenizer);
+    // the views drew the last model: hidden until this one has read the text
+    this.result = null;
+    this.position = null;
+    this.body.hidden = this.chips.list.hidden = this.stale.hidden = true;
+    delete this.box.dataset.tokens;
+    this.generated.opened();
+    this.adapt({ folder });
+    // the page's guide describes this model from now, whether or not it can read the text
+    this.startHere?.opened(this.settings.model);
+    this.tryList?.opened({ model: this.settings.model, label, tokenizer, family: this.family, folder: !!folder, place: this.familyLine && !this.familyLine.hidden ? this.familyLine : this.facts });
+    this.onState(this.settings);
+    await this.run();
+  }
+
+  // A model just opened: typed ids' starter and why ids (ids-start.js),
+  // then what its family changes (family.js).
+  adapt({ folder }) {
+    const { family, tokenizer } = this;
+    const start = startText({ info: this.info, family, typed: tokenizer.typed, text: this.settings.text, starter: this.idsStarter, folder, defaultText });
+    this.idsNote ??= idsNoteLine(this.textLabel, this.input);
+    this.say(this.idsNote, start.note);
+    this.box.dataset.ids = start.ids ? '1' : '0';
+    this.idsStarter = start.starter;
+    const adapted = familyView(family, { typed: tokenizer.typed, text: start.text, defaultText });
+    this.settings.text = adapted.text;
+    this.box.dataset.mode = family.mode;
+    if (adapted.fill) this.textLabel.textContent = 'Type a sentence with [MASK]';
+    this.input.placeholder = adapted.placeholder;
+    if (this.input.value !== this.settings.text) this.input.value = this.settings.text;
+    this.panel.adapt(family);
+    this.familyLine ??= familyLineAfter(this.facts);
+    this.say(this.familyLine, adapted.line);
+    this.onFamily(family);
+  }
+
+  // An opening refused (label: what it opened, or null): its line, the model shown kept.
+  refused(label, error) {
+    this.opening.end();
+    this.box.dataset.state = this.worker ? 'ready' : 'error';
+    this.showStatus(refusalLine(label, error, this.worker ? this.label : null));
+  }
+
+  cancelOpening() {
+    if (this.opening.cancel()) this.refused(null, new ModelError('Opening was cancelled'));
+  }
 
   // A model file made in the page (a model trained in the training view):
   // opened as a file picked from disk is, from its first head, on `text`,
@@ -207,7 +225,7 @@ export class ModelView {
       const context = this.info.config.length;
       const cut = tokens.length > context ? tokens.length - context : 0;
       if (cut) [tokens, made] = [tokens.slice(cut), made?.slice(cut) ?? null];  // the model reads at most `context` tokens: the last ones
-      const result = await worker.run(tokens, { temperature: this.temperature.value, warpers: this.warpers.value });
+      const result = await worker.run(tokens, { temperature: this.panel.temperature.value, warpers: this.panel.warpers.value });
       if (run !== this.runs || worker !== this.worker) return;
       this.say(this.textError, '');
       this.say(this.textNote, [cut ? `The model reads ${context} tokens at most: the first ${cut} are left out` : '', this.generated.problem].filter(Boolean).join('. '));
@@ -216,7 +234,7 @@ export class ModelView {
       this.labels = labelsOf(tokens, this.tokenizer);
       this.made = made;
       this.draw();
-      if (nextToken.moved(this)) this.retemper();  // moved while it ran
+      if (this.panel.moved(this)) this.retemper();  // moved while it ran
     } catch (error) {
       if (run !== this.runs) return;
       if (!(error instanceof ModelError)) throw error;
@@ -228,8 +246,11 @@ export class ModelView {
     }
   }
 
-  // The field's text is not what the views show: unread.js
-  showUnread(message) { showUnread(this, message); }
+  // The field's text is not what the views show (unread.js): the last text
+  // this model read, named, or none, and why.
+  showUnread(message) {
+    showUnread(this, unreadLine({ label: this.label, message, shownText: this.result ? this.shownText : null }));
+  }
 
   // Measured as 'model-draw' (user timing): a keystroke's page work once the worker has answered.
   draw() {
@@ -240,7 +261,7 @@ export class ModelView {
     // chips' writes forces a layout. The first draw of a model reads them
     // once the views are shown and the grid is built.
     const same = !this.body.hidden && this.grid.shape?.[0] === attention.shape[0] && this.grid.shape?.[1] === attention.shape[1];
-    const read = same ? this.readFirst() : null;
+    const read = same ? this.head.readFirst() : null;
     this.body.hidden = this.chips.list.hidden = false;
     this.stale.hidden = this.empty.hidden = true;
     this.box.dataset.shows = 'text';
@@ -251,7 +272,7 @@ export class ModelView {
     this.grid.box.hidden = this.headPanel.hidden = this.graphPanel.hidden = !heads;
     if (heads) {
       this.grid.draw(attention, this.settings, this.family);
-      this.drawHead(read ?? this.readFirst());
+      this.drawHead(read ?? this.head.readFirst());
     }
     // the token in focus stays in focus while it is there (a keystroke at the end)
     this.focusToken(this.position !== null && this.position < this.result.tokens.length ? this.position : null);
@@ -265,102 +286,91 @@ export class ModelView {
   }
 
   // Whether the last run has heads to draw (a model without blocks has none).
-  hasHeads() {
-    return this.result.attention.shape[0] > 0 && this.result.attention.shape[1] > 0;
-  }
+  hasHeads() { const [L, H] = this.result.attention.shape; return L > 0 && H > 0; }
 
-  // reveal: the head was chosen away from its views (a lens's table below,
-  // "Start here" above): its panel is scrolled into sight and outlined a
-  // moment, or the click would change nothing the learner can see.
-  // from: {button, name, fallback}: the button that chose it, named for "Back to …"
+  // reveal: the head was chosen away from its views (a lens's table, "Start
+  // here"): shown and outlined, with the way back to `from` (head.js).
   select(selected, { reveal = false, from = null } = {}) {
     Object.assign(this.settings, selected);
     this.onState(this.settings);
     this.drawHead();
-    this.back.hidden = true;
-    if (!reveal || this.headPanel.hidden) return;
-    if (from) {
-      // the focus comes along to the head shown, with the way back beside it (above or below it)
-      this.from = from;
-      const above = from.button.getBoundingClientRect().top < this.headPanel.getBoundingClientRect().top;
-      this.back.textContent = `${above ? '↑' : '↓'} Back to ${from.name}`;
-      this.back.hidden = false;
-      this.back.focus({ preventScroll: true });
+    this.head.hideBack();
+    if (reveal && !this.headPanel.hidden) this.head.reveal(from);
+  }
+
+  // The selected head, large (head.js); read: the widths read before a draw wrote.
+  drawHead(read = undefined) {
+    if (this.result && this.hasHeads()) this.head.draw(this.shown(), this.settings, read);
+  }
+
+  // a resize's frame (after another model was asked for, maybe: nothing to draw)
+  drawHeatmap() {
+    if (this.result && this.hasHeads()) this.head.drawHeatmap(this.shown(), this.settings);
+  }
+
+  // What the parts read of the view (never write): next.js, fill.js, focus.js.
+  shown() {
+    const { result, family, tokenizer, labels, made, info } = this;
+    return { result, family, tokenizer, labels, made, info };
+  }
+
+  // The token in focus (null: none): its guesses (next.js), its row and node lit (focus.js).
+  // fromGraph: the graph's own focus moved (it is told nothing back).
+  focusToken(t, { fromGraph = false } = {}) {
+    if (!this.result) return;
+    this.position = t;
+    this.showGuesses(t);
+    if (!this.hasHeads()) return;  // a model without blocks: the guesses only
+    const node = lightToken(this, this.shown(), t, { fromGraph });
+    if (node === undefined) return;
+    this.picking = true;  // the graph tells its onNode: not back here
+    try {
+      this.graph.pick(node);
+    } finally {
+      this.picking = false;
     }
-    const box = this.headPanel.getBoundingClientRect();
-    const reduced = matchMedia('(prefers-reduced-motion: reduce)').matches;
-    if (box.top < 0 || box.top > innerHeight - 80) this.headPanel.scrollIntoView({ block: 'start', behavior: reduced ? 'auto' : 'smooth' });
-    this.headPanel.classList.remove('model-head-shown');
-    void this.headPanel.offsetWidth;  // the outline again on a second click
-    this.headPanel.classList.add('model-head-shown');
   }
 
-  weightsOf(layer, head) {
-    const [, H, T] = this.result.attention.shape;
-    const at = (layer * H + head) * T * T;
-    return this.result.attention.data.slice(at, at + T * T);
+  showGuesses(t) {
+    if (this.result) this.chips.mark(this.panel.show(this.shown(), t));
   }
 
-  // The px the head's heatmap and the graph may take, read together.
-  readFirst() {
-    return { heatmap: this.heatmap.figure.parentElement.clientWidth, graph: this.graph.width() };
+  // The guesses again at the sliders' values, from the last run's logits;
+  // a slider moved while a request was out asks again once it is back.
+  async retemper() {
+    const { worker, runs, result } = this;
+    if (!worker || !result || this.family.mode !== 'next') return;
+    const tempered = await this.panel.temper(worker);
+    if (!tempered) return;  // one is out, or the core refused it
+    // the worker's last run is the one drawn unless another was asked for since
+    if (worker === this.worker && runs === this.runs && result === this.result) {
+      result.tempered = tempered;
+      this.showGuesses(this.position);
+    }
+    if (this.result && this.panel.moved(this)) await this.retemper();
   }
 
-  // read: the widths read before this draw wrote (readFirst()); else read now.
-  drawHead(read = this.readFirst()) {
-    if (!this.result || !this.hasHeads()) return;
-    const { layer, head } = this.settings;
-    const T = this.result.attention.shape[2];
-    const weights = this.weightsOf(layer, head);
-    this.headTitle.textContent = `Layer ${layer}, head ${head}: who listens to whom`;
-    this.openHead.textContent = `Open layer ${layer}, head ${head} in the playground`;
-    const labels = this.labels;
-    this.drawHeatmap(weights, read.heatmap);
-    // the same tokens keep the graph's nodes and layout: another head only reweighs its edges
-    // an encoder's edges run both ways (every token attends to every token)
-    const { causal } = this.family;
-    const id = `model:${causal ? '' : 'both:'}${this.made ?? ''}:${labels.join('\u0000')}`;
-    // new tokens (typed, generated): "One query" shows the last, whose next
-    // token the bars show; another head of the same tokens keeps the query
-    if (causal && id !== this.graphTokens) this.graph.query = T - 1;
-    this.graphTokens = id;
-    this.graph.show(headTrace(id, labels, weights, T, { causal, marked: this.made }), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: read.graph });
-    this.grid.select({ layer, head });
-  }
-
-  // Back to the button that showed the head, or its fallback (the first of
-  // them still shown: a lens closed or another tab since, "Start here"
-  // dismissed), in sight and focused; with neither, the head's title keeps
-  // the focus from falling to the page.
-  goBack() {
-    const { button, fallback } = this.from ?? {};
-    const shown = (e) => e?.isConnected && e.checkVisibility();
-    const to = [button, fallback?.()].find(shown) ?? this.headTitle;
-    this.back.hidden = true;
-    if (to === this.headTitle) to.tabIndex = -1;
-    to.scrollIntoView({ block: 'center', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
-    to.focus({ preventScroll: true });
-  }
-
-  // The selected head's weights as a heatmap, in `width` px (else read now).
-  drawHeatmap(weights = null, width = undefined) {
-    if (!this.result || !this.hasHeads()) return;  // a resize's frame after another model was asked for
-    weights ??= this.weightsOf(this.settings.layer, this.settings.head);
-    const T = this.result.attention.shape[2];
-    this.heatmap.draw({ shape: [T, T], data: weights }, { rowLabels: this.labels, colLabels: this.labels, marked: this.made, underline, maxCell: 26 }, { width });
-  }
-
-  // The token in focus: focus.js; what it writes next: next.js
-  focusToken(t, options) { focus.focusToken(this, t, options); }
-  showGuesses(t) { nextToken.showGuesses(this, t); }
-  retemper() { return nextToken.retemper(this); }
   // the temperature, top-k or top-p moved: into the link, the bars again
   sampled() {
-    Object.assign(this.settings, { temperature: this.temperature.value, ...this.warpers.value });
+    Object.assign(this.settings, this.panel.sampling);
     this.onState(this.settings);
     return this.retemper();
   }
-  generate() { return nextToken.generate(this); }
+
+  // Generate: 10 tokens sampled after the tokens drawn, appended to the text
+  // and marked as Generate's (generated.js): the model then runs on them as drawn.
+  generate() {
+    if (!this.worker || !this.result || this.family.mode !== 'next') return undefined;
+    return this.panel.generate(async (sampling) => {
+      const added = await this.worker.generate(this.result.tokens, 10, sampling);
+      const text = await this.tokenizer.decode(added, this.result.tokens);
+      this.generated.added(added, text);
+      this.settings.text += text;
+      this.input.value = this.settings.text;
+      this.onState(this.settings);
+      await this.run();
+    });
+  }
 
   async openInPlayground() {
     const { layer, head } = this.settings;
@@ -383,8 +393,8 @@ export class ModelView {
   }
 
   dispose() {
-    this.loading?.worker.terminate();
+    this.opening.dispose();
     this.worker?.terminate();
-    this.loading = this.worker = null;
+    this.worker = null;
   }
 }
