@@ -2,8 +2,8 @@
 // Model view loads: a Model holds one open model (model_source.hpp: a model
 // file's GPT or a Hugging Face folder's model, fed in chunks) and its last
 // run on a token sequence by the one forward(), with what the page reads of
-// it. Answers are JSON text or typed-array copies; every error is the core's
-// one line.
+// it. Answers are JSON text, typed-array copies, or one object holding a
+// run's typed arrays (run_result.hpp); every error is the core's one line.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -20,10 +20,12 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.hpp"
+#include "induction_request.hpp"
+#include "json_lists.hpp"
 #include "lens_request.hpp"
 #include "model_source.hpp"
 #include "numbers.hpp"
-#include "tempered_arrays.hpp"
+#include "run_result.hpp"
 #include "text.hpp"
 #include "errors/check.hpp"
 #include "lens/lens.hpp"
@@ -45,10 +47,6 @@ using glue::whole;
 
 val float32_copy(const float* data, std::size_t n) {
   return val::global("Float32Array").new_(emscripten::typed_memory_view(n, data));
-}
-
-val int32_copy(const std::int32_t* data, std::size_t n) {
-  return val::global("Int32Array").new_(emscripten::typed_memory_view(n, data));
 }
 
 class model {
@@ -80,40 +78,30 @@ class model {
 
   // Runs the model on a JSON list of token ids, keeping top_k guesses after
   // every position, and its guesses at `temperature` after top-k and top-p
-  // (`top_k` 0 and `top_p` 1 are off) as temper() keeps them, made in the
-  // same pass over the logits. {"length", "topK", "loss"} (loss null when
-  // T < 2) or {"error"}; the arrays come from attention(), topIds(),
-  // temperedIds() and the like.
+  // (`top_k` 0 and `top_p` 1 are off), made in the same pass over the
+  // logits. {"length", "topK", "loss"} (loss null when T < 2) or {"error"};
+  // runResult() gives the run whole, attention() one head of it.
   std::string run(const std::u16string& tokens, double top, double temperature, double top_k, double top_p) {
     return json_or_error([&] {
-      ATTENTION_CHECK(is_open(), "model: nothing open");
-      ATTENTION_CHECK(top >= 1 && top <= 100 && std::floor(top) == top, "topK: ", glue::js_number(top),
-                      " is not a whole number from 1 to 100");
-      const auto k = static_cast<std::size_t>(top);
-      const attention::tempering at{temperature, {index_of(top_k, "top_k"), top_p}};
-      attention::check_temperature(temperature);  // refused before the last run is dropped
-      attention::check_warpers(at.warp, gpt().config.vocab);
-      const std::vector<std::int64_t> ids = ids_of(tokens);
-      run_.reset();  // the last run's memory first: a long sequence's attention is large
-      tempered_.drop();
-      if (const attention::folder_model* folder = source_.folder()) {
-        attention::check_folder_tokens(*folder, ids, "tokens");
-        run_ = folder->logits ? attention::run_model(folder->model, ids, k, at) : attention::run_folder(*folder, ids);
-      } else {
-        run_ = attention::run_model(gpt(), ids, k, at);
-      }
-      tempered_.keep(run_->tempered, run_->length(), run_->top_k);  // empty for a BERT without its head
-      std::vector<attention::tempered_guess>().swap(run_->tempered);  // kept here as the page reads them
-      top_ids_.resize(run_->top.size());
-      top_probabilities_.resize(run_->top.size());
-      for (std::size_t i = 0; i < run_->top.size(); ++i) {
-        top_ids_[i] = static_cast<std::int32_t>(run_->top[i].id);
-        top_probabilities_[i] = run_->top[i].probability;
-      }
-      nlohmann::json answer{{"length", ids.size()}, {"topK", run_->top_k}, {"loss", nullptr}};
+      run_on(tokens, top, temperature, top_k, top_p);
+      std::vector<attention::tempered_guess>().swap(run_->tempered);  // read by runResult() only
+      nlohmann::json answer{{"length", run_->length()}, {"topK", run_->top_k}, {"loss", nullptr}};
       if (run_->loss && causal()) answer["loss"] = *run_->loss;  // an encoder has no next token
       return answer.dump();
     }, out_of_memory);
+  }
+
+  // run()'s run, answered as one object with every typed array the page
+  // reads of it and their buffers in `transfer` (run_result.hpp's
+  // run_object), or {"error"}.
+  val run_result(const std::u16string& tokens, double top, double temperature, double top_k, double top_p) {
+    attention::tempering at;
+    const std::string message = glue::error_of([&] { at = run_on(tokens, top, temperature, top_k, top_p); }, out_of_memory);
+    if (!message.empty()) return glue::error_object(message);
+    const bool logits = !source_.folder() || source_.folder()->logits;  // a BERT without its head has attention only
+    val answer = glue::run_object(*run_, gpt().config.layers, gpt().config.heads, at, logits, causal());
+    std::vector<attention::tempered_guess>().swap(run_->tempered);
+    return answer;
   }
 
   // Head h of layer l of the last run: (T, T), row i the weights of position i.
@@ -123,10 +111,6 @@ class model {
     return float32_copy(run_->attention(static_cast<std::size_t>(layer), static_cast<std::size_t>(head)),
                         run_->length() * run_->length());
   }
-  // (T, topK) each: the most probable next tokens after each position
-  val top_ids() const { return int32_copy(top_ids_.data(), top_ids_.size()); }
-  // (T, topK): their probabilities, in the same order
-  val top_probabilities() const { return float32_copy(top_probabilities_.data(), top_probabilities_.size()); }
   // (V): the logits after the last position of the last run
   val last_logits() const { return run_ ? float32_copy(run_->last_logits.data(), run_->last_logits.size()) : float32_copy(nullptr, 0); }
 
@@ -164,33 +148,15 @@ class model {
   }
 
   // The induction lesson's measure on the open model (lessons/induction.hpp):
-  // `request` is JSON text {"heads": [[layer, head], …], "seed", "sequences",
-  // "half"}, each optional (no head ablated; the lesson's text: seed 0, 1024
-  // sequences of 8 random ids twice); the argmax accuracy on each half as
-  // {"first", "repeated", "chance", "heads", "seed", "sequences", "half"}, or {"error"}.
+  // `request` is JSON text (induction_request.hpp: {"heads": [[layer, head],
+  // …], "seed", "sequences", "half"}, each optional); the argmax accuracy on
+  // each half as {"first", "repeated", "chance", "heads", "seed",
+  // "sequences", "half"}, or {"error"}.
   std::string induction_lesson(const std::u16string& request) const {
     return json_or_error(
         [&] {
           ATTENTION_CHECK(is_open(), "model: nothing open");
-          const nlohmann::json r = nlohmann::json::parse(utf8_of(request, "induction"), nullptr, false);
-          ATTENTION_CHECK(r.is_object(), "induction: expected a JSON object {\"heads\", \"seed\", \"sequences\", \"half\"}");
-          for (auto it = r.begin(); it != r.end(); ++it)
-            ATTENTION_CHECK(it.key() == "heads" || it.key() == "seed" || it.key() == "sequences" || it.key() == "half",
-                            "induction: unknown field ", attention::quote(it.key()));
-          std::vector<std::pair<std::size_t, std::size_t>> heads;
-          if (r.contains("heads")) {
-            ATTENTION_CHECK(r["heads"].is_array(), "heads: expected a list of [layer, head] pairs");
-            for (std::size_t i = 0; i < r["heads"].size(); ++i) {
-              const nlohmann::json& h = r["heads"][i];
-              const std::string place = "heads[" + std::to_string(i) + "]";
-              ATTENTION_CHECK(h.is_array() && h.size() == 2, place, ": expected [layer, head]");
-              heads.emplace_back(glue::lens_index(h[0], place + "[0]"), glue::lens_index(h[1], place + "[1]"));
-            }
-          }
-          const std::size_t seed = r.contains("seed") ? glue::lens_index(r["seed"], "seed") : attention::induction_lesson_seed;
-          const std::size_t sequences =
-              r.contains("sequences") ? glue::lens_index(r["sequences"], "sequences") : attention::induction_lesson_batch;
-          const std::size_t half = r.contains("half") ? glue::lens_index(r["half"], "half") : 8;
+          const auto [heads, seed, sequences, half] = glue::induction_request_of(utf8_of(request, "induction"));
           ATTENTION_CHECK(sequences >= 1 && sequences <= attention::induction_most_sequences, "sequences: ", sequences,
                           " is not 1 to ", attention::induction_most_sequences);
           ATTENTION_CHECK(half >= 2 && half <= gpt().config.length / 2, "half: ", half, " is not 2 to ",
@@ -223,28 +189,24 @@ class model {
   // (`top_k` 0 and `top_p` 1 are off): after each position, its topK tokens
   // most probable at the temperature, each kept or not (the core's
   // tempered_guesses). {"topK", "temperature", "top_k", "top_p"} or
-  // {"error"}; the arrays come from temperedIds(), temperedProbabilities(),
-  // ownProbabilities() (temperature 1), keptFlags() (1: Generate may draw it),
-  // drawnProbabilities() (what Generate draws it with), (T, topK) each, and
-  // remainingCounts() (T: how many tokens are kept after each position).
+  // {"error"}; temperResult() gives the guesses themselves.
   std::string temper(double temperature, double top_k, double top_p) {
     return json_or_error([&] {
-      const attention::warpers warp{index_of(top_k, "top_k"), top_p};
-      ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-      tempered_.keep(attention::tempered_guesses(gpt(), *run_, temperature, run_->top_k, warp), run_->length(),
-                     run_->top_k);
-      return nlohmann::json{{"topK", run_->top_k}, {"temperature", temperature}, {"top_k", warp.top_k}, {"top_p", top_p}}
+      const attention::tempering at = tempered(temperature, top_k, top_p, nullptr);
+      return nlohmann::json{{"topK", run_->top_k}, {"temperature", temperature}, {"top_k", at.warp.top_k}, {"top_p", top_p}}
           .dump();
     });
   }
-  val tempered_ids() const { return int32_copy(tempered_.ids.data(), tempered_.ids.size()); }
-  val tempered_probabilities() const {
-    return float32_copy(tempered_.probabilities.data(), tempered_.probabilities.size());
+
+  // temper()'s guesses as one object (run_result.hpp's tempered_object),
+  // their buffers in `transfer`, or {"error"}.
+  val temper_result(double temperature, double top_k, double top_p) {
+    std::vector<attention::tempered_guess> guesses;
+    attention::tempering at;
+    const std::string message = glue::error_of([&] { at = tempered(temperature, top_k, top_p, &guesses); });
+    if (!message.empty()) return glue::error_object(message);
+    return glue::tempered_object(guesses, run_->length(), run_->top_k, at);
   }
-  val kept_flags() const { return int32_copy(tempered_.kept.data(), tempered_.kept.size()); }
-  val drawn_probabilities() const { return float32_copy(tempered_.drawn.data(), tempered_.drawn.size()); }
-  val remaining_counts() const { return int32_copy(tempered_.remaining.data(), tempered_.remaining.size()); }
-  val own_probabilities() const { return float32_copy(tempered_.own.data(), tempered_.own.size()); }
 
   // The last run as the model trace (gpt-v1.md; models-v2.md section 5 for
   // a folder, `last` at its last position), as the CLI writes it.
@@ -294,15 +256,7 @@ class model {
     return json_or_error([&] {
       const std::uint32_t layer = index_of(layer_number, "layer"), head = index_of(head_number, "head");
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-      std::vector<std::string> list;
-      if (!labels.empty()) {
-        const nlohmann::json parsed = nlohmann::json::parse(utf8_of(labels, "labels"), nullptr, false);
-        ATTENTION_CHECK(parsed.is_array(), "labels: expected a list of strings");
-        for (const nlohmann::json& label : parsed) {
-          ATTENTION_CHECK(label.is_string(), "labels: expected a list of strings");
-          list.push_back(label.get<std::string>());
-        }
-      }
+      const std::vector<std::string> list = glue::labels_of(labels);
       return attention::model_head_scenario(gpt(), *run_, layer, head, attention::model_name(utf8_of(name, "name")),
                                             list);
     });
@@ -354,6 +308,38 @@ class model {
   const attention::gpt_model& gpt() const { return source_.gpt(); }
   bool causal() const { return source_.causal(); }
 
+  // run()'s work: the run kept in run_ with its guesses at the tempering it
+  // answers (checked before the last run is dropped).
+  attention::tempering run_on(const std::u16string& tokens, double top, double temperature, double top_k,
+                              double top_p) {
+    ATTENTION_CHECK(is_open(), "model: nothing open");
+    ATTENTION_CHECK(top >= 1 && top <= 100 && std::floor(top) == top, "topK: ", glue::js_number(top),
+                    " is not a whole number from 1 to 100");
+    const auto k = static_cast<std::size_t>(top);
+    const attention::tempering at{temperature, {index_of(top_k, "top_k"), top_p}};
+    attention::check_temperature(temperature);  // refused before the last run is dropped
+    attention::check_warpers(at.warp, gpt().config.vocab);
+    const std::vector<std::int64_t> ids = ids_of(tokens);
+    run_.reset();  // the last run's memory first: a long sequence's attention is large
+    if (const attention::folder_model* folder = source_.folder()) {
+      attention::check_folder_tokens(*folder, ids, "tokens");
+      run_ = folder->logits ? attention::run_model(folder->model, ids, k, at) : attention::run_folder(*folder, ids);
+    } else {
+      run_ = attention::run_model(gpt(), ids, k, at);
+    }
+    return at;
+  }
+
+  // temper()'s work: the last run's guesses at a tempering, into `guesses` when given.
+  attention::tempering tempered(double temperature, double top_k, double top_p,
+                                std::vector<attention::tempered_guess>* guesses) const {
+    const attention::tempering at{temperature, {index_of(top_k, "top_k"), top_p}};
+    ATTENTION_CHECK(run_.has_value(), "model: nothing run");
+    std::vector<attention::tempered_guess> made = attention::tempered_guesses(gpt(), *run_, temperature, run_->top_k, at.warp);
+    if (guesses) *guesses = std::move(made);
+    return at;
+  }
+
   // After a feed: a load that failed took the model with it, and its run.
   std::string after_feed(std::string answer) {
     if (!source_.is_open()) drop_run();
@@ -367,36 +353,17 @@ class model {
     return out.str();
   }
 
-  // Ids from JSON, compared in 64 bits: one beyond int64 is named, never wrapped.
-  std::vector<std::int64_t> ids_of(const std::u16string& tokens) const {
-    const nlohmann::json list = nlohmann::json::parse(utf8_of(tokens, "tokens"), nullptr, false);
-    ATTENTION_CHECK(list.is_array(), "tokens: expected a list of token ids");
-    std::vector<std::int64_t> ids;
-    for (std::size_t t = 0; t < list.size(); ++t) {
-      const nlohmann::json& id = list[t];
-      ATTENTION_CHECK(id.is_number_integer(), "tokens[", t, "]: expected an integer token id");
-      ATTENTION_CHECK(!id.is_number_unsigned() || id.get<std::uint64_t>() <= INT64_MAX, "tokens[", t, "]: ",
-                      id.get<std::uint64_t>(), " is outside [0, ", gpt().config.vocab, ")");
-      ids.push_back(id.get<std::int64_t>());
-    }
-    return ids;
-  }
+  std::vector<std::int64_t> ids_of(const std::u16string& tokens) const { return glue::ids_of(tokens, gpt().config.vocab); }
 
   // The last run and what was read from it.
   void drop_run() {
     std::vector<float>().swap(position_logits_);
     run_.reset();
-    std::vector<std::int32_t>().swap(top_ids_);
-    std::vector<float>().swap(top_probabilities_);
-    tempered_.drop();
   }
 
   glue::model_source source_;
   std::vector<float> position_logits_;
   std::optional<attention::model_run> run_;
-  std::vector<std::int32_t> top_ids_;
-  std::vector<float> top_probabilities_;
-  glue::tempered_arrays tempered_;
 };
 
 std::size_t heap_in_use() { return mallinfo().uordblks; }
@@ -421,17 +388,11 @@ EMSCRIPTEN_BINDINGS(attention_models) {
       .function("ready", &model::ready)
       .function("config", &model::config)
       .function("run", &model::run)
+      .function("runResult", &model::run_result)
       .function("attention", &model::attention)
-      .function("topIds", &model::top_ids)
-      .function("topProbabilities", &model::top_probabilities)
       .function("lastLogits", &model::last_logits)
       .function("temper", &model::temper)
-      .function("temperedIds", &model::tempered_ids)
-      .function("temperedProbabilities", &model::tempered_probabilities)
-      .function("ownProbabilities", &model::own_probabilities)
-      .function("keptFlags", &model::kept_flags)
-      .function("drawnProbabilities", &model::drawn_probabilities)
-      .function("remainingCounts", &model::remaining_counts)
+      .function("temperResult", &model::temper_result)
       .function("traceJson", &model::trace_json)
       .function("headScores", &model::head_scores)
       .function("lens", &model::lens)

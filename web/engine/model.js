@@ -111,35 +111,17 @@ export class LoadedModel {
   get family() { return this.info.family; }
   get tokenizer() { return this.info.tokenizer; }  // 'characters', 'gpt2' or 'ids'
 
-  // The model on token ids: {tokens, attention: {shape: [L, H, T, T], data},
-  // top: {k, ids, probabilities} ((T, k) each: the k most probable next tokens
-  // after every position), tempered: temper(temperature, warpers)'s answer,
-  // last: {logits, top: [[id, p] × 10]}, loss (null when T < 2)}. topK ≥ 10
-  // guesses are kept per position.
+  // The model on token ids, in one call to the core (wasm/run_result.hpp):
+  // {tokens, attention: {shape: [L, H, T, T], data}, top: {k, ids,
+  // probabilities} ((T, k) each: the k most probable next tokens after every
+  // position), tempered: temper(temperature, warpers)'s answer, last:
+  // {logits, top: [[id, p] × 10]}, loss (null when T < 2), transfer: the
+  // typed arrays' buffers}. topK ≥ 10 guesses are kept per position. A BERT
+  // without its masked-LM head has attention only: tempered and last null.
   run(tokens, { topK = defaults.topK, temperature = 1, warpers = {} } = {}) {
-    const k = Math.max(10, topK);
     const { topK: cut = 0, topP = 1 } = warpers;
     // the guesses at the temperature come from the same pass over the logits
-    const summary = answer(this.model.run(JSON.stringify(tokens), k, temperature, cut, topP));
-    const { layers, heads } = this.config;
-    const T = summary.length;
-    const attention = new Float32Array(layers * heads * T * T);
-    for (let l = 0; l < layers; l++)
-      for (let h = 0; h < heads; h++) attention.set(this.model.attention(l, h), (l * heads + h) * T * T);
-    const ids = this.model.topIds();
-    const probabilities = this.model.topProbabilities();
-    const last = [];
-    for (let n = 0; n < 10 && n < summary.topK; n++) last.push([ids[(T - 1) * summary.topK + n], probabilities[(T - 1) * summary.topK + n]]);
-    // a BERT without its masked-LM head has attention only: no guesses, no last
-    const logits = this.info.logits !== false;
-    return {
-      tokens: [...tokens],
-      attention: { shape: [layers, heads, T, T], data: attention },
-      top: { k: summary.topK, ids, probabilities },
-      tempered: logits ? this.tempered(temperature, cut, topP, summary.topK) : null,
-      last: logits ? { logits: this.model.lastLogits(), top: last } : null,
-      loss: summary.loss,
-    };
+    return refused(this.model.runResult(JSON.stringify(tokens), Math.max(10, topK), temperature, cut, topP));
   }
 
   // Every head's scores on the last run's tokens (training/head_scores.hpp):
@@ -152,30 +134,21 @@ export class LoadedModel {
 
   // The last run's guesses at `temperature` after top-k and top-p (0 and 1:
   // off), as Generate would sample them: {temperature, topK, topP, k, ids,
-  // probabilities, own, kept, drawn, remaining} ((T, k) each: after every
-  // position the k tokens most probable at that temperature, their
+  // probabilities, own, kept, drawn, remaining, transfer} ((T, k) each: after
+  // every position the k tokens most probable at that temperature, their
   // probability there, their own at temperature 1, kept (1: top-k and top-p
   // keep it), the probability Generate draws it with; remaining (T): how many
-  // tokens are kept after each position), all the core's.
+  // tokens are kept after each position), all the core's, in one call.
   temper(temperature, { topK = 0, topP = 1 } = {}) {
-    const { topK: k } = answer(this.model.temper(temperature, topK, topP));
-    return this.tempered(temperature, topK, topP, k);
-  }
-
-  // What the last run() or temper() left in the wasm's tempered arrays.
-  tempered(temperature, topK, topP, k) {
-    const m = this.model;
-    return {
-      temperature, topK, topP, k, ids: m.temperedIds(), probabilities: m.temperedProbabilities(), own: m.ownProbabilities(),
-      kept: m.keptFlags(), drawn: m.drawnProbabilities(), remaining: m.remainingCounts(),
-    };
+    return refused(this.model.temperResult(temperature, topK, topP));
   }
 
   // The head's guesses at `position` of the last run (BERT's masked-LM head
-  // at a [MASK]): {position, top: [[id, p] × 10], logits (V)}.
+  // at a [MASK]): {position, top: [[id, p] × 10], logits (V), transfer}.
   guessesAt(position) {
     const { top } = answer(this.model.guessesAt(position));
-    return { position, top, logits: this.model.positionLogits() };
+    const logits = this.model.positionLogits();
+    return { position, top, logits, transfer: [logits.buffer] };
   }
 
   // The last run as the CLI's model trace (JSON text); a folder's with
@@ -214,6 +187,11 @@ export class LoadedModel {
     this.model = null;
   }
 }
+
+// The calls a LoadedModel answers by name (its methods but dispose): what the
+// Model view's worker takes as {method, args} besides its own (model-calls.js).
+export const modelMethods = Object.getOwnPropertyNames(LoadedModel.prototype)
+  .filter((name) => name !== 'constructor' && name !== 'dispose' && typeof Object.getOwnPropertyDescriptor(LoadedModel.prototype, name).value === 'function');
 
 // config.json's text: a File or Blob read after its size is checked.
 async function configText(config) {
@@ -270,7 +248,11 @@ export function put(model, bytes) {
 }
 
 export function answer(text) {
-  const result = JSON.parse(text);
+  return refused(JSON.parse(text));
+}
+
+// An answer as it is, unless it is {error}: thrown as ModelError.
+function refused(result) {
   if (result !== null && typeof result === 'object' && !Array.isArray(result) && 'error' in result) throw new ModelError(result.error);
   return result;
 }
