@@ -20,12 +20,14 @@ export function countPageWork(context) {
       }
     };
     const post = Base.prototype.postMessage;
+    // the training worker's {type, …}, or the model worker's {method, args}
+    // (the lens's request, a model's source: its first argument)
     Base.prototype.postMessage = function (message, ...rest) {
-      const source = message?.source;
+      const source = message?.source ?? message?.args?.[0];
       work.posted.push({
         worker: this.__script ?? null,
-        type: message?.type ?? null,
-        what: message?.request?.what ?? null,
+        type: message?.type ?? message?.method ?? null,
+        what: message?.request?.what ?? (message?.method === 'lens' ? message.args?.[0]?.what : null) ?? null,
         // a File or Blob travels by reference: its bytes are read in the worker
         source: source instanceof File ? 'File' : source instanceof Blob ? 'Blob' : typeof source,
       });

@@ -1,9 +1,13 @@
 // The page's side of the Model view's worker (model-worker.js): each method
-// posts one request and resolves with its answer, or rejects with a
-// ModelError carrying the core's line. The page only draws what comes back,
+// posts one request {id, method, args} and resolves with its answer, or
+// rejects with a ModelError carrying the core's line. Every call the worker
+// answers (model-calls.js) is a method here of the same name and arguments,
+// LoadedModel's (model.js) as it documents them; open and openFolder first
+// resolve what only the page can (its URLs, its callbacks). The page only draws what comes back,
 // and fetches the URLs the worker asks for: here the page's
 // Content-Security-Policy applies (body-port.js).
 import { sendBody } from './body-port.js';
+import { methods } from './model-calls.js';
 import { ModelError } from './model.js';
 import { fetchModel } from './model-fetch.js';
 import { workerError } from './engine.js';
@@ -51,11 +55,13 @@ export class ModelWorker {
     }
   }
 
-  request(message, onProgress) {
+  // One call of the worker: `method` (model-calls.js) with `args`, which
+  // cross as structured clones.
+  call(method, args = [], onProgress) {
     const id = ++this.next;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject, onProgress });
-      this.worker.postMessage({ ...message, id });
+      this.worker.postMessage({ id, method, args });
     });
   }
 
@@ -69,7 +75,7 @@ export class ModelWorker {
     const url = typeof source === 'string' ? new URL(source, globalThis.location?.href) : null;
     const file = url ? url.href : source;
     name ??= url ? decodeURIComponent(url.pathname.split('/').pop()) : source?.name ?? 'model';
-    return this.request({ type: 'open', source: file, config, name }, onProgress);
+    return this.call('open', [file, { config, name }], onProgress);
   }
 
   // A Hugging Face folder (folder-source.js's readFolder answer, Llama family
@@ -79,30 +85,8 @@ export class ModelWorker {
   // (web/engine/README.md).
   openFolder(folder, { name = folder.name ?? 'model', onProgress } = {}) {
     const files = folder.files.map((file) => ({ name: file.name, source: file.blob ?? new URL(file.url, globalThis.location?.href).href }));
-    return this.request({ type: 'folder', configText: folder.configText, indexText: folder.indexText ?? '', files, name }, onProgress);
+    return this.call('openFolder', [{ configText: folder.configText, indexText: folder.indexText ?? '', files }, { name }], onProgress);
   }
-
-  // See LoadedModel.run in model.js: attention [L, H, T, T], the guesses after every position (also at `temperature`
-  // after the warpers {topK, topP}), last, loss.
-  run(tokens, { topK = 10, temperature = 1, warpers = {} } = {}) { return this.request({ type: 'run', tokens, topK, temperature, warpers }); }
-  // The last run's guesses at another temperature, top-k or top-p (LoadedModel.temper).
-  temper(temperature, { topK = 0, topP = 1 } = {}) { return this.request({ type: 'temper', temperature, topK, topP }); }
-  // position: a folder's `last` (BERT's masked position); none: the last
-  traceJson(position) { return this.request({ type: 'trace', position }); }
-  // the head's guesses at a position of the last run: {position, top: [[id, p] × 10], logits}
-  guessesAt(position) { return this.request({ type: 'guesses', position }); }
-  // every head's scores on the last run: [{layer, head, previous, induction}]
-  headScores() { return this.request({ type: 'scores' }); }
-  headScenario(layer, head, { labels } = {}) { return this.request({ type: 'head', layer, head, labels }); }
-  encode(text) { return this.request({ type: 'encode', text }); }
-  decode(ids) { return this.request({ type: 'decode', ids }); }
-  // a lens of lens-v1.md (LoadedModel.lens): resolves with its JSON as an object
-  lens(request) { return this.request({ type: 'lens', request }); }
-  generate(tokens, count, { temperature = 1, seed = 42, topK = 0, topP = 1 } = {}) {
-    return this.request({ type: 'generate', tokens, count, temperature, seed, topK, topP });
-  }
-  memory() { return this.request({ type: 'memory' }); }
-  close() { return this.request({ type: 'close' }); }
 
   terminate() {
     this.stopped = true;
@@ -110,5 +94,18 @@ export class ModelWorker {
     for (const body of [...this.bodies]) body.cancel();
     for (const request of this.waiting.values()) request.reject(new ModelError('model: the worker was stopped'));
     this.waiting.clear();
+  }
+}
+
+// The other calls, each as its name says: run, temper, traceJson, guessesAt,
+// headScores, headScenario, encode, decode, lens, generate (LoadedModel's),
+// close and memory (the worker's).
+for (const method of methods) {
+  if (!(method in ModelWorker.prototype)) {
+    Object.defineProperty(ModelWorker.prototype, method, {
+      value(...args) { return this.call(method, args); },
+      writable: true,
+      configurable: true,
+    });
   }
 }

@@ -1,20 +1,26 @@
 // The Model view's worker: it holds one model file's GPT (or one Hugging Face folder's model) in the models' wasm
 // module, off the page's thread, so that opening 500 MB and a forward of
-// GPT-2 small never freeze the page. Requests come as {id, type, …} and each
-// gets one answer {id, result} or {id, error} (the core's line); opening
-// also posts {id, progress: {received, total}}. model-client.js is its
+// GPT-2 small never freeze the page. Requests come as {id, method, args}
+// (model-calls.js: the worker's own calls below, or the open LoadedModel's
+// methods by name) and each gets one answer {id, result} or {id, error} (the
+// core's line); opening also posts {id, progress: {received, total}}. The
+// typed arrays an answer lists in its `transfer` move to the page rather than
+// being copied; nothing else is. model-client.js is its
 // other side. A URL is fetched by the page, where its Content-Security-Policy
 // stops a redirect to another origin before the request (body-port.js).
 import { receiveBody } from './body-port.js';
+import { methods } from './model-calls.js';
 import { loadModelEngine, ModelError, openModel } from './model.js';
 import { openFolder } from './model-folder.js';
 
 let engine = null;
 let model = null;
 
-// What each request does; its result is posted back (typed arrays transferred).
-const requests = {
-  async open({ source, config, name }) {
+// The worker's own calls (model-calls.js's workerMethods); every other call
+// is the open model's method of that name.
+const own = {
+  // source: a File or Blob, or a URL the page fetches
+  async open(source, { config, name }) {
     engine ??= await loadModelEngine();
     model?.dispose();
     model = null;
@@ -23,7 +29,7 @@ const requests = {
     return { ...model.info, counts: model.parameterCounts() };
   },
   // a Hugging Face folder: files [{name, source}], source a File or Blob, or a same-origin URL the page fetches when its turn comes
-  async folder({ configText, indexText, files, name }) {
+  async openFolder({ configText, indexText, files }, { name }) {
     engine ??= await loadModelEngine();
     model?.dispose();
     model = null;
@@ -34,16 +40,6 @@ const requests = {
     model = await openFolder({ configText, indexText, files: sources }, { engine, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
     return { ...model.info, counts: model.parameterCounts() };
   },
-  run: ({ tokens, topK, temperature, warpers }) => loaded().run(tokens, { topK, temperature, warpers }),
-  temper: ({ temperature, topK, topP }) => loaded().temper(temperature, { topK, topP }),
-  trace: ({ position }) => loaded().traceJson(position),
-  guesses: ({ position }) => loaded().guessesAt(position),
-  scores: () => loaded().headScores(),
-  head: ({ layer, head, labels }) => loaded().headScenario(layer, head, { labels }),
-  encode: ({ text }) => loaded().encode(text),
-  decode: ({ ids }) => loaded().decode(ids),
-  lens: ({ request }) => loaded().lens(request),
-  generate: ({ tokens, count, temperature, seed, topK, topP }) => loaded().generate(tokens, count, { temperature, seed, topK, topP }),
   close() {
     model?.dispose();
     model = null;
@@ -52,6 +48,13 @@ const requests = {
   // the wasm memory's size: what the tab holds for the model (the bench reads it)
   memory: () => ({ bytes: engine?.module.HEAP8?.buffer.byteLength ?? 0, heapInUse: engine?.heapInUse() ?? 0 }),
 };
+
+// The call a request names, or a refusal naming it.
+function callOf(method) {
+  if (!methods.has(method)) throw new ModelError(`model worker: unknown request ${JSON.stringify(String(method))}`);
+  if (Object.hasOwn(own, method)) return own[method];
+  return (...args) => loaded()[method](...args);
+}
 
 function loaded() {
   if (!model) throw new ModelError('model: no model is open');
@@ -87,10 +90,8 @@ self.addEventListener('message', ({ data }) => {
   queue = queue.then(async () => {
     current = data.id;
     try {
-      const handle = requests[data.type];
-      if (!handle) throw new ModelError(`model worker: unknown request ${JSON.stringify(String(data.type))}`);
-      const result = await handle(data);
-      self.postMessage({ id: data.id, result }, transferables(result));
+      const result = await callOf(data.method)(...(data.args ?? []));
+      self.postMessage({ id: data.id, result }, transferOf(result));
     } catch (error) {
       const message = error instanceof ModelError ? error.message : `internal error in the model worker: ${error?.message ?? error}`;
       self.postMessage({ id: data.id, error: message });
@@ -98,15 +99,8 @@ self.addEventListener('message', ({ data }) => {
   });
 });
 
-// A run's typed arrays move to the page rather than being copied (a head's
-// scenario also has an "attention", of another kind).
-function transferables(result) {
-  const guesses = (g) => [g.ids.buffer, g.probabilities.buffer, g.own.buffer, g.kept.buffer, g.drawn.buffer, g.remaining.buffer];
-  if (result?.own instanceof Float32Array) return guesses(result);  // temper's
-  if (result?.logits instanceof Float32Array && !result.attention) return [result.logits.buffer];  // guessesAt's
-  if (!(result?.attention?.data instanceof Float32Array)) return [];
-  const list = [result.attention.data.buffer, result.top.ids.buffer, result.top.probabilities.buffer];
-  if (result.last) list.push(result.last.logits.buffer);  // none for a BERT without its head
-  if (result.tempered) list.push(...guesses(result.tempered));
-  return list;
+// The buffers an answer names as its own (LoadedModel.run, temper,
+// guessesAt): moved to the page, not copied.
+function transferOf(result) {
+  return Array.isArray(result?.transfer) ? result.transfer : [];
 }
