@@ -18,41 +18,42 @@ namespace glue {
 // maskedLm (a head that guesses a token at any position), logits (the
 // model unembeds), rotary (θ, or null).
 inline nlohmann::json describe(const attention::model_config& c) {
+  const attention::model_spec s = attention::spec_of(c);
   return {{"config", attention::model_config_json(c)},
           {"tokenizer", attention::tokenizer_name(c.tokenizer)},
           {"vocabulary", c.vocabulary},
           {"layout", c.conv1d ? "hf" : "nanogpt"},
           {"tied", c.tied},
-          {"norm", c.norm},
+          {"norm", s.norm.kind != attention::norm_kind::none},
           {"family", "gpt2"},
           {"architecture", "gpt2"},
-          {"kvHeads", c.heads},
-          {"headDim", c.embed / c.heads},
-          {"causal", true},
-          {"maskedLm", false},
-          {"logits", true},
+          {"kvHeads", s.kv_heads},
+          {"headDim", s.head_size},
+          {"causal", s.causal()},
+          {"maskedLm", s.output == attention::output_head::bert_transform},
+          {"logits", attention::has_unembedding(s)},
           {"rotary", nullptr},
           {"parameters", c.parameters}};
 }
 
 inline nlohmann::json describe_folder(const attention::folder_model& m) {
   const attention::family_config& c = m.config;
-  const bool llama = c.family == attention::model_family::llama;
+  const attention::model_spec& s = m.model.spec;
   nlohmann::json rotary = nullptr;
-  if (llama) rotary = {{"theta", c.rope_theta}};
+  if (s.rotary()) rotary = {{"theta", s.position.theta}};
   return {{"config", attention::folder_config_json(m)},
           {"tokenizer", "ids"},
           {"vocabulary", nlohmann::json::array()},
           {"layout", "hf"},
           {"tied", m.model.config.tied},
-          {"norm", true},
-          {"family", llama ? "llama" : "bert"},
+          {"norm", s.norm.kind != attention::norm_kind::none},
+          {"family", attention::family_name(c.family)},
           {"architecture", c.model_type},
-          {"kvHeads", c.kv_heads},
-          {"headDim", c.head_dim},
-          {"causal", llama},
-          {"maskedLm", m.masked_lm},
-          {"logits", m.logits},
+          {"kvHeads", s.kv_heads},
+          {"headDim", s.head_size},
+          {"causal", s.causal()},
+          {"maskedLm", s.output == attention::output_head::bert_transform},
+          {"logits", attention::has_unembedding(s)},
           {"rotary", rotary},
           {"parameters", m.model.config.parameters}};
 }

@@ -177,8 +177,8 @@ class model_source {
   const attention::gpt_model& gpt() const { return folder_ ? folder_->model : *model_; }
   // A folder's model, or null for a model file's GPT.
   const attention::folder_model* folder() const { return folder_ ? &*folder_ : nullptr; }
-  // Every family writes the next token but BERT.
-  bool causal() const { return !folder_ || folder_->config.family == attention::model_family::llama; }
+  // Whether the open model's attention is causal (it writes the next token), as its block description says.
+  bool causal() const { return !is_open() || gpt().spec.causal(); }
 
   // {"config": …} of the open model, or {"error"}.
   std::string config() const {

@@ -48,7 +48,7 @@ std::string head_scenario_text(const head_scenario_parts& p) {
   part("value", "value", kv.value, kv.value_bias);
   out << "],\"attention\":{\"x\":\"x\",\"heads\":[{" << entry << "}],\"mask\":\"" << (p.causal ? "causal" : "none")
       << "\",\"scale\":true";
-  if (p.rope_theta > 0) out << ",\"rotary\":{\"theta\":" << nlohmann::json(static_cast<double>(p.rope_theta)).dump() << ",\"offset\":0}";
+  if (p.rotary_theta) out << ",\"rotary\":{\"theta\":" << nlohmann::json(static_cast<double>(*p.rotary_theta)).dump() << ",\"offset\":0}";
   out << "}}";
   return out.str();
 }

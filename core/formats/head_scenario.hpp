@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,7 @@ struct head_scenario_parts {
   const model_head* head = nullptr;  // its biases are written when present
   // grouped-query attention: the head whose key and value (and biases) it reads; null: `head`'s own
   const model_head* kv = nullptr;
-  float rope_theta = 0;  // > 0: "rotary": {"theta": θ, "offset": 0} (the Llama family)
+  std::optional<float> rotary_theta;  // rotary positions: "rotary": {"theta": θ, "offset": 0} (the Llama family)
   bool causal = true;    // false: "mask": "none" (BERT)
 };
 

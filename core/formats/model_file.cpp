@@ -66,7 +66,7 @@ std::vector<entry> tensors_of(const model_weights& w, const model_spec& m) {
     add_linear(list, p + "attn.c_proj", layer.proj, layer.proj_bias);
     add_norm(list, p + "ln_1", layer.ln1);
     add_norm(list, p + "ln_2", layer.ln2);
-    if (m.mlp) {  // both weights, then both biases: torch_train.py's order, so the files match byte for byte in layout
+    if (m.mlp.kind != mlp_kind::none) {  // both weights, then both biases: torch_train.py's order, so the files match byte for byte in layout
       add_linear(list, p + "mlp.c_fc", layer.fc, tensor2());
       add_linear(list, p + "mlp.c_proj", layer.fc2, tensor2());
       if (m.bias) {
@@ -92,7 +92,7 @@ void write_model_file(std::ostream& out, const training_file& file, const traini
     header[e.name] = {{"dtype", "F32"}, {"shape", e.shape}, {"data_offsets", {offset, offset + bytes}}};
     offset += bytes;
   }
-  nlohmann::ordered_json meta = {{"n_head", std::to_string(m.heads)}, {"activation", activation_name(m.activation)},
+  nlohmann::ordered_json meta = {{"n_head", std::to_string(m.heads)}, {"activation", activation_name(m.mlp.activation)},
                                  {"source", file.id}};
   if (const auto& text = file.spec.task.text) {
     std::vector<std::string> chars;

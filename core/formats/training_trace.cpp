@@ -153,13 +153,13 @@ void write_training_trace(std::ostream& out, const training_file& file, const tr
     }
     out << "],";
     write_linear(out, "proj", layer.proj, layer.proj_bias);
-    if (m.mlp) {
+    if (m.mlp.kind != mlp_kind::none) {
       out << ',';
       write_linear(out, "fc", layer.fc, layer.fc_bias);
       out << ',';
       write_linear(out, "fc2", layer.fc2, layer.fc2_bias);
     }
-    if (m.norm) {
+    if (m.norm.kind != norm_kind::none) {
       out << ',';
       write_norm(out, "ln1", layer.ln1);
       out << ',';
@@ -168,7 +168,7 @@ void write_training_trace(std::ostream& out, const training_file& file, const tr
     out << '}';
   }
   out << ']';
-  if (m.norm) {
+  if (m.norm.kind != norm_kind::none) {
     out << ',';
     write_norm(out, "ln_f", w.ln_f);
   }

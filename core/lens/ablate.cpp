@@ -70,7 +70,7 @@ void check_ablated_heads(const gpt_model& model, const lens_request& request, co
 nlohmann::ordered_json ablate_lens(const gpt_model& model, const lens_request& request, const std::string& prefix) {
   check_ablated_heads(model, request, prefix);
   const bool decoder = !is_encoder(model);
-  ATTENTION_CHECK(has_unembedding(model.weights), argument_name(prefix, "what"),
+  ATTENTION_CHECK(has_unembedding(model.spec), argument_name(prefix, "what"),
                   ": ablate compares next-token guesses, and this BERT has no masked-LM head");
   const std::size_t T = request.tokens.size();
   // decoders read the last position; BERT's masked-LM head the one asked for

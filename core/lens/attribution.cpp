@@ -32,7 +32,8 @@ std::vector<float> values_of(const float* data, std::size_t n) { return std::vec
 
 // One layer's parts at position t: each head's out through its slice of the
 // output projection, the projection's bias, the MLP's output (with its bias).
-void layer_parts(const model_layer& layer, const layer_pass& lp, std::size_t l, std::size_t t, std::vector<part>& parts) {
+void layer_parts(const model_layer& layer, const layer_pass& lp, const model_spec& spec, std::size_t l, std::size_t t,
+                 std::vector<part>& parts) {
   const std::size_t H = lp.heads.size(), hs = lp.heads.empty() ? 0 : lp.heads[0].out.shape(2);
   // (1, H, H·hs): row j holds head j's out in its own columns, zeros elsewhere,
   // so one product gives every head's out @ proj[j·hs : (j+1)·hs], (1, H, d)
@@ -43,7 +44,7 @@ void layer_parts(const model_layer& layer, const layer_pass& lp, std::size_t l, 
   const std::string layer_name = std::to_string(l) + ".";
   for (std::size_t j = 0; j < H; ++j) parts.push_back({layer_name + std::to_string(j), values_of(through.data() + j * d, d)});
   if (layer.proj_bias.size() != 0) parts.push_back({layer_name + "attn_bias", values_of(layer.proj_bias.data(), d)});
-  if (lp.active.size() != 0) {  // fc2 of the activation (SwiGLU's silu(gate) · up) at t, with its bias
+  if (spec.mlp.kind != mlp_kind::none) {  // fc2 of the activation (gated: silu(gate) · up) at t, with its bias
     tensor3 out = product_of(row_of(lp.active, t), layer.fc2, layer.narrow.fc2, layer.narrow.conv1d);
     add_bias(out, layer.fc2_bias);
     parts.push_back({layer_name + "mlp", values_of(out.data(), d)});
@@ -69,7 +70,7 @@ nlohmann::ordered_json attribution(const gpt_model& model, const std::vector<std
   options.logits = false;       // the one row of logits it reads is made below
   options.on_layer = [&](std::size_t l, const layer_pass& lp) {
     if (l == 0) parts.push_back({"embed", values_of(lp.input.data() + t * d, d)});
-    layer_parts(model.weights.layers[l], lp, l, t, parts);
+    layer_parts(model.weights.layers[l], lp, model.spec, l, t, parts);
   };
   const forward_pass pass = forward(model.weights, model.spec, tokens, 1, options);
   if (parts.empty()) parts.push_back({"embed", values_of(pass.last.data() + t * d, d)});  // no blocks: x is the embedding
@@ -85,13 +86,13 @@ nlohmann::ordered_json attribution(const gpt_model& model, const std::vector<std
 
   // the final norm's scale, frozen at the full run's x: LayerNorm's √(var(x) + eps),
   // RMSNorm's √(mean(x²) + eps); each part then centred (LayerNorm only), divided, times γ
-  const bool normed = has_final_norm(model), rms = model.spec.norm_type == norm_kind::rms;
+  const bool normed = has_final_norm(model), rms = model.spec.norm.kind == norm_kind::rms;
   const float* x = pass.last.data() + t * d;
   double mean = 0, squares = 0;
   for (std::size_t c = 0; c < d; ++c) mean += x[c];
   mean /= static_cast<double>(d);
   for (std::size_t c = 0; c < d; ++c) squares += rms ? double(x[c]) * x[c] : (x[c] - mean) * (x[c] - mean);
-  const double sigma = std::sqrt(squares / static_cast<double>(d) + model.spec.norm_eps);
+  const double sigma = std::sqrt(squares / static_cast<double>(d) + model.spec.norm.eps);
   const tensor2& gamma = model.weights.ln_f.weight;
   const auto value_of = [&](const std::vector<float>& c) {
     double centre = 0;

@@ -9,18 +9,18 @@
 namespace attention {
 
 void check_decoder(const gpt_model& model, const char* lens) {
-  ATTENTION_CHECK(model.spec.causal && !model.spec.post_norm, lens,
+  ATTENTION_CHECK(model.spec.causal(), lens,
                   ": BERT is an encoder (no causal mask, a masked-LM head); it has the scores and ablate lenses only");
-  ATTENTION_CHECK(has_unembedding(model.weights), lens, ": the model has no unembedding");
+  ATTENTION_CHECK(has_unembedding(model.spec), lens, ": the model has no unembedding");
 }
 
-bool has_final_norm(const gpt_model& model) { return model.spec.norm && !model.spec.post_norm; }
+bool has_final_norm(const gpt_model& model) { return model.spec.pre_norm(); }
 
 tensor3 final_norm(const tensor3& x, const gpt_model& model) {
   if (!has_final_norm(model)) return x;
   const model_spec& s = model.spec;
-  const bool rms = s.norm_type == norm_kind::rms;
-  const norm_pass p = rms ? rms_norm(x, model.weights.ln_f, s.norm_eps) : layer_norm(x, model.weights.ln_f, s.norm_eps);
+  const bool rms = s.norm.kind == norm_kind::rms;
+  const norm_pass p = rms ? rms_norm(x, model.weights.ln_f, s.norm.eps) : layer_norm(x, model.weights.ln_f, s.norm.eps);
   check_norm_rows(p, rms, no_layer, "ln_f");  // a stream the forward's ln_1 passed passes too; checked all the same
   return p.out;
 }

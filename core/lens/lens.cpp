@@ -10,7 +10,7 @@
 
 namespace attention {
 
-bool is_encoder(const gpt_model& model) { return !model.spec.causal; }
+bool is_encoder(const gpt_model& model) { return !model.spec.causal(); }
 
 std::string argument_name(const std::string& prefix, const char* name) { return prefix + name; }
 

@@ -26,7 +26,7 @@ std::vector<std::int64_t> induction_lesson_text(std::size_t vocab, std::size_t h
 
 halves_accuracy induction_accuracy(const gpt_model& model, const std::vector<std::int64_t>& text, std::size_t batch,
                                    const std::vector<std::pair<std::size_t, std::size_t>>& ablated) {
-  ATTENTION_CHECK(model.spec.causal && model.spec.vocab >= 1, "induction: the lesson needs a decoder (a GPT)");
+  ATTENTION_CHECK(model.spec.causal() && model.spec.vocab >= 1, "induction: the lesson needs a decoder (a GPT)");
   ATTENTION_CHECK(batch >= 1 && batch <= induction_most_sequences, "induction: ", batch, " sequences; the lesson reads 1 to ",
                   induction_most_sequences);
   ATTENTION_CHECK(text.size() % batch == 0 && (text.size() / batch) % 2 == 0 && text.size() / batch >= 4,
@@ -40,7 +40,7 @@ halves_accuracy induction_accuracy(const gpt_model& model, const std::vector<std
   for (const auto& [layer, head] : ablated)
     ATTENTION_CHECK(layer < model.config.layers && head < model.config.heads, "induction: ", layer, ".", head,
                     " is not a head of this model (", model.config.layers, " layers of ", model.config.heads, " heads)");
-  ATTENTION_CHECK(has_unembedding(model.weights), "induction: the model has no unembedding");
+  ATTENTION_CHECK(has_unembedding(model.spec), "induction: the model has no unembedding");
 
   // each sequence is one run's work (checked as the page's runs are), the batch that many
   const work_plan one = check_work(model.config, model.spec, {work_kind::run, T, 0}, "induction");

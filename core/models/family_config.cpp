@@ -97,6 +97,36 @@ void read_bert(const json& c, family_config& f) {
   string_is(c, "position_embedding_type", "absolute", "(a learned table)");
 }
 
+// The block every field above describes, sizes and axes (model.hpp's model_spec).
+model_spec block_of(const family_config& f) {
+  model_spec s;
+  s.vocab = f.vocab;
+  s.length = f.length;
+  s.embed = f.embed;
+  s.heads = f.heads;
+  s.layers = f.layers;
+  s.kv_heads = f.kv_heads;
+  s.head_size = f.head_dim;
+  if (f.family == model_family::llama) {  // RMSNorm before each part, rotary, causal, SwiGLU
+    s.norm = {norm_kind::rms, norm_placement::pre, f.eps};
+    s.position = {position_kind::rotary, f.rope_theta};
+    s.direction = attention_direction::causal;
+    s.scaling = score_scaling::multiply_inverse_root;
+    s.mlp = {mlp_kind::gated, activation_kind::silu, f.intermediate};
+    s.output = output_head::linear;  // lm_head, or the embedding tied
+    s.types = token_types::none;
+  } else {  // BERT: LayerNorm after each residual add, a learned table, no mask, GELU, its masked-LM head
+    s.norm = {norm_kind::layer, norm_placement::post, f.eps};
+    s.position = {position_kind::learned, 10000.0f};
+    s.direction = attention_direction::bidirectional;
+    s.scaling = score_scaling::divide_by_root;
+    s.mlp = {mlp_kind::plain, activation_kind::gelu, f.intermediate};
+    s.output = output_head::bert_transform;
+    s.types = token_types::type_zero;
+  }
+  return s;
+}
+
 }  // namespace
 
 family_config read_family_config(std::string_view text) {
@@ -122,7 +152,17 @@ family_config read_family_config(std::string_view text) {
   else f.layers = size_field(c, "num_hidden_layers", lim::layers);
   if (f.family == model_family::llama) read_llama(c, f);
   else read_bert(c, f);
+  f.block = block_of(f);
   return f;
+}
+
+const char* family_name(model_family family) {
+  switch (family) {
+    case model_family::llama: return "llama";
+    case model_family::bert: return "bert";
+    case model_family::gpt2: break;
+  }
+  return "gpt2";
 }
 
 void check_sliding_window(const family_config& f, std::size_t tokens, const std::string& place) {

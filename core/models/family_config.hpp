@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "transformer/model.hpp"
+
 namespace attention {
 
 enum class model_family { gpt2, llama, bert };
@@ -31,7 +33,15 @@ struct family_config {
   bool mlp_bias = false;             // the MLP's biases required
   std::optional<std::uint64_t> sliding_window;  // Mistral's (and a Qwen2's with use_sliding_window)
   std::size_t type_vocab = 0;  // BERT's type_vocab_size
+  // forward()'s block description, every axis as the family has it, set
+  // here where the config is read (core/models/README.md's table). The
+  // output head is the family's whole one; a BERT folder without its
+  // masked-LM head has none (folder_plan.cpp, from the file's tensors).
+  model_spec block;
 };
+
+// "gpt2", "llama" or "bert": the family's name as the page knows it.
+const char* family_name(model_family family);
 
 // config.json's text: at most 1 MiB, JSON, an object. For gpt2 only
 // model_type is read (the GPT reader takes the text as overrides).

@@ -35,25 +35,7 @@ void check_shards(const std::vector<folder_shard>& shards, const safetensors_ind
                     ", which does not hold it");
 }
 
-std::string family_name(const family_config& c) { return c.family == model_family::bert ? "bert" : c.model_type; }
-
-// forward()'s spec: gpt-v1's fields from the summary, then the family's block.
-model_spec family_spec_of(const family_config& c, const model_config& summary) {
-  model_spec s = spec_of(summary);  // the MLP's width is `hidden`; mlp only says there is one
-  s.hidden = c.intermediate;
-  s.norm_eps = c.eps;
-  s.kv_heads = c.kv_heads;
-  s.dims = c.head_dim;
-  if (c.family == model_family::bert) {
-    s.post_norm = true;
-    s.causal = false;
-  } else {
-    s.norm_type = norm_kind::rms;
-    s.swiglu = true;
-    s.rope_theta = c.rope_theta;
-  }
-  return s;
-}
+std::string architecture_name(const family_config& c) { return c.family == model_family::bert ? "bert" : c.model_type; }
 
 }  // namespace
 
@@ -70,7 +52,7 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
   check_shards(plan.shards, index);
   const tensor_table table = c.family == model_family::bert ? bert_tensors(c, prefixed ? "bert." : "") : llama_tensors(c);
   std::map<std::string, const std::string*> found;  // canonical name -> the name the file used
-  bool bias = false, head = false;
+  bool bias = false, head = false, lm_head = false;
   std::uint64_t parameters = 0, skipped = 0;
   for (folder_shard& s : plan.shards)
     for (const safetensors_tensor& t : s.header.tensors) {
@@ -81,7 +63,7 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
       if (expected == table.tensors.end()) {
         const bool layered = t.name.find("layers.") != std::string::npos || t.name.find("layer.") != std::string::npos;
         const std::optional<ignored_bound> bound = ignored_tensor_bound(c, t.name);
-        ATTENTION_CHECK(bound.has_value(), tensor_place(t.name), ": a tensor the ", family_name(c),
+        ATTENTION_CHECK(bound.has_value(), tensor_place(t.name), ": a tensor the ", architecture_name(c),
                         " architecture does not use",
                         layered ? " (config.num_hidden_layers is " + std::to_string(c.layers) + ")" : std::string());
         ATTENTION_CHECK(t.elements <= bound->numbers, tensor_place(t.name), ": ", t.elements,
@@ -107,6 +89,7 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
       s.tensors.push_back(entry);
       parameters += t.elements;
       head = head || e.need == tensor_need::head;
+      lm_head = lm_head || e.slot == folder_slot::lm_head;
       const std::string& n = e.name;
       bias = bias || (n.size() > 5 && n.compare(n.size() - 5, 5, ".bias") == 0 && n.find("LayerNorm") == std::string::npos);
     }
@@ -118,9 +101,13 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
   }
   ATTENTION_CHECK(parameters <= limits::models::parameters, "model: ", parameters, " parameters, beyond the limit of ",
                   limits::models::parameters, " (2 GiB as float32)");
-  plan.masked_lm = c.family == model_family::bert && head;
-  plan.logits = c.family == model_family::llama || head;
-  const bool has_lm_head = found.count(c.family == model_family::bert ? "cls.predictions.decoder.weight" : "lm_head.weight");
+  // forward()'s block as the config describes it; a BERT file without its
+  // masked-LM head's tensors (the table's `head` group) has no output head
+  plan.spec = c.block;
+  const bool headless = c.block.output == output_head::bert_transform && !head;
+  if (headless) plan.spec.output = output_head::none;
+  plan.masked_lm = plan.spec.output == output_head::bert_transform;
+  plan.logits = plan.spec.output != output_head::none;
   model_config& g = plan.summary;
   g.vocab = c.vocab;
   g.length = c.length;
@@ -131,9 +118,9 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
   g.activation = activation_kind::gelu;  // BERT's, the erf form; the Llama family's SwiGLU reads none
   g.bias = bias;
   g.norm = true;
-  g.tied = plan.logits && !has_lm_head;
+  g.tied = plan.logits && !lm_head;
   g.parameters = parameters;
-  plan.spec = family_spec_of(c, g);
+  plan.spec.bias = bias;
   return plan;
 }
 

@@ -17,8 +17,9 @@ nlohmann::ordered_json folder_config_json(const folder_model& m) {
   j["head_dim"] = c.head_dim;
   j["layers"] = c.layers;
   j["intermediate"] = c.intermediate;
-  if (c.family == model_family::bert) j["masked_lm"] = m.masked_lm;
-  else j["tied"] = m.model.config.tied;
+  // BERT's head (present or not) is its masked-LM one; a linear head is lm_head or tied
+  if (m.model.spec.output == output_head::linear) j["tied"] = m.model.config.tied;
+  else j["masked_lm"] = m.masked_lm;
   return j;
 }
 
@@ -56,7 +57,7 @@ void write_folder_trace(std::ostream& out, const folder_model& m, const model_ru
     const auto top = run.top.begin() + static_cast<std::ptrdiff_t>(position * run.top_k);
     tail.top.assign(top, top + static_cast<std::ptrdiff_t>(std::min<std::size_t>(10, run.top_k)));
   }
-  if (m.config.family == model_family::llama) tail.loss = run.loss;  // decoders only; T ≥ 2
+  if (m.model.spec.causal()) tail.loss = run.loss;  // the next token's loss: decoders only; T ≥ 2
   write_model_trace(out, folder_config_json(m), run, tail);
 }
 

@@ -13,20 +13,10 @@ struct gpt_model {
   model_weights weights;  // per head (d, hs) as [in, out]; lm_head (V, d) or tied to tok
 };
 
-// forward()'s view of a file's config. The MLP's presence is its weights';
-// `mlp` is only its width over d, rounded up.
+// forward()'s block description of a file's config: gpt-v1's block
+// (transformer/model.hpp's gpt_block), its MLP as wide as c_fc's outputs.
 inline model_spec spec_of(const model_config& c) {
-  model_spec s;
-  s.vocab = c.vocab;
-  s.length = c.length;
-  s.embed = c.embed;
-  s.heads = c.heads;
-  s.layers = c.layers;
-  s.mlp = (c.mlp_width + c.embed - 1) / c.embed;
-  s.norm = c.norm;
-  s.bias = c.bias;
-  s.activation = c.activation;
-  return s;
+  return gpt_block(c.vocab, c.length, c.embed, c.heads, c.layers, c.mlp_width, c.norm, c.bias, c.activation);
 }
 
 }  // namespace attention

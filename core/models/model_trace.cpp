@@ -101,8 +101,8 @@ std::string model_head_scenario(const gpt_model& model, const model_run& run, st
   // its query, its group's key and value, widened from the file's narrow weights
   const model_head weights = head_weights(model.weights.layers[layer], model.spec, head);
   parts.head = parts.kv = &weights;
-  parts.rope_theta = model.spec.rope_theta;
-  parts.causal = model.spec.causal;
+  if (model.spec.rotary()) parts.rotary_theta = model.spec.position.theta;
+  parts.causal = model.spec.causal();
   check_head_tokens(T, place);
   std::string text = head_scenario_text(parts);
   try {  // what trace and the page will check: written here only if they accept it

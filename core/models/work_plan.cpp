@@ -37,9 +37,9 @@ struct shape {
 };
 
 shape shape_of(const model_config& c, const model_spec& s) {
-  const u64 I = std::max<u64>(c.mlp_width, s.mlp_width());
-  return {c.layers, s.heads, s.kv_count(), s.head_size(), s.embed, I, c.vocab, c.length,
-          I == 0 ? 0u : (s.swiglu ? 3u : 2u)};
+  const u64 I = s.mlp.kind == mlp_kind::none ? 0u : s.mlp.width;
+  return {c.layers, s.heads, s.kv_heads, s.head_size, s.embed, I, c.vocab, c.length,
+          I == 0 ? 0u : (s.mlp.kind == mlp_kind::gated ? 3u : 2u)};
 }
 
 // What one layer of a forward on T new positions attending to n holds at its
@@ -109,7 +109,7 @@ work_plan plan_work(const model_config& c, const model_spec& s, const work_reque
   // the weights one token's forward reads: q, k, v, the output projection,
   // the MLP's matrices, layer by layer (the unembedding counted per row)
   p.per_token = times(m.L, plus(plus(times(m.d, m.qkv()), times(m.H * m.hs, m.d)), times(m.mlp_matrices, m.d, m.I)));
-  if (s.post_norm) p.per_token = plus(p.per_token, times(m.d, m.d));  // BERT's masked-LM transform
+  if (s.post_norm()) p.per_token = plus(p.per_token, times(m.d, m.d));  // BERT's masked-LM transform, head or not
   const work_bytes ends = stream_of(times(4, T, m.d));  // the last stream, ln_f, BERT's transform
   switch (r.kind) {
     case work_kind::run: {

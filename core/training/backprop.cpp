@@ -137,10 +137,13 @@ void head_backward(const head_pass& hp, const model_head& hw, std::size_t h, con
 
 model_weights gradients(const model_weights& w, const model_spec& spec, const forward_pass& pass,
                         const std::vector<std::int64_t>& targets, const logit_exps* exps) {
-  const std::size_t B = pass.batch, T = pass.length, d = spec.embed, hs = spec.head_size();
+  const std::size_t B = pass.batch, T = pass.length, d = spec.embed, hs = spec.head_size;
   // training's models have GPT's blocks; models-v2.md's options are for reading models, never trained here
-  ATTENTION_CHECK(spec.norm_type == norm_kind::layer && !spec.post_norm && spec.kv_count() == spec.heads &&
-                      hs * spec.heads == d && !spec.swiglu && spec.rope_theta <= 0 && spec.causal,
+  const bool norm = spec.norm.kind != norm_kind::none, mlp = spec.mlp.kind != mlp_kind::none;
+  ATTENTION_CHECK((!norm || (spec.norm.kind == norm_kind::layer && spec.pre_norm())) && spec.kv_heads == spec.heads &&
+                      hs * spec.heads == d && spec.mlp.kind != mlp_kind::gated && !spec.rotary() && spec.causal() &&
+                      spec.scaling == score_scaling::multiply_inverse_root && spec.output == output_head::linear &&
+                      spec.types == token_types::none,
                   "backprop: only GPT's blocks are trained (no RMSNorm, post-norm, shared key/value heads, SwiGLU, "
                   "rotary positions or bidirectional attention)");
   const auto scale = static_cast<float>(std::pow(static_cast<double>(hs), -0.5));
@@ -149,7 +152,7 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
   g.unembed = outer_sum(pass.unembedded(), d_logits);
   g.unembed_bias = row_sum(d_logits, w.unembed_bias);
   tensor3 dh = back_through(d_logits, w.unembed);  // (B, T, d)
-  if (spec.norm) dh = layer_norm_backward(dh, pass.last, pass.ln_f, w.ln_f, g.ln_f);
+  if (norm) dh = layer_norm_backward(dh, pass.last, pass.ln_f, w.ln_f, g.ln_f);
   g.layers.resize(w.layers.size());
 
   for (std::size_t l = w.layers.size(); l-- > 0;) {
@@ -157,18 +160,18 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
     const layer_pass& lp = pass.layers[l];
     model_layer& gl = g.layers[l];
     gl.heads.resize(layer.heads.size());
-    if (spec.norm && !spec.mlp)  // ln2 without an MLP: no gradient (and AdamW leaves it alone)
+    if (norm && !mlp)  // ln2 without an MLP: no gradient (and AdamW leaves it alone)
       gl.ln2 = {xt::zeros<float>({std::size_t{1}, d}), xt::zeros<float>({std::size_t{1}, d})};
-    if (spec.mlp) {
+    if (mlp) {
       // h_out = middle + fc2(act(fc(ln2(middle) or middle)))
-      const tensor3& read = spec.norm ? lp.ln2.out : lp.middle;
+      const tensor3& read = norm ? lp.ln2.out : lp.middle;
       gl.fc2 = outer_sum(lp.active, dh);
       gl.fc2_bias = row_sum(dh, layer.fc2_bias);
-      const tensor3 d_hidden = activation_backward(back_through(dh, layer.fc2), lp.hidden, spec.activation, &lp.gelu_erf);
+      const tensor3 d_hidden = activation_backward(back_through(dh, layer.fc2), lp.hidden, spec.mlp.activation, &lp.gelu_erf);
       gl.fc = outer_sum(read, d_hidden);
       gl.fc_bias = row_sum(d_hidden, layer.fc_bias);
       tensor3 d_read = back_through(d_hidden, layer.fc);
-      if (spec.norm) d_read = layer_norm_backward(d_read, lp.middle, lp.ln2, layer.ln2, gl.ln2);
+      if (norm) d_read = layer_norm_backward(d_read, lp.middle, lp.ln2, layer.ln2, gl.ln2);
       dh += d_read;  // the residual passes the gradient through unchanged
     }
     // middle = input + concat @ proj (+ b)
@@ -195,7 +198,7 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
           gh.value(i, c) = row[2 * hs + c];
         }
     }
-    if (spec.norm) d_read = layer_norm_backward(d_read, lp.input, lp.ln1, layer.ln1, gl.ln1);
+    if (norm) d_read = layer_norm_backward(d_read, lp.input, lp.ln1, layer.ln1, gl.ln1);
     dh += d_read;
   }
   // h0 = tok[x] + pos[t]

@@ -18,7 +18,7 @@ tensor2 normal_table(generator& gen, std::size_t rows, std::size_t cols) {
 }  // namespace
 
 model_weights init_weights(generator& gen, const model_spec& spec) {
-  const std::size_t d = spec.embed, hs = spec.head_size(), hidden = spec.mlp_width();
+  const std::size_t d = spec.embed, hs = spec.head_size, hidden = spec.mlp.width;
   // nn.Linear: its weight, then its bias when the model has biases
   const auto linear_of = [&](std::size_t in, std::size_t out, tensor2& weight, tensor2* bias) {
     weight = linear(gen, in, out);
@@ -37,17 +37,17 @@ model_weights init_weights(generator& gen, const model_spec& spec) {
       layer.heads.push_back(std::move(head));
     }
     linear_of(d, d, layer.proj, &layer.proj_bias);
-    if (spec.mlp) {
+    if (spec.mlp.kind != mlp_kind::none) {
       linear_of(d, hidden, layer.fc, &layer.fc_bias);
       linear_of(hidden, d, layer.fc2, &layer.fc2_bias);
     }
-    if (spec.norm) {
+    if (spec.norm.kind != norm_kind::none) {
       layer.ln1 = layer_norm_init(d);
       layer.ln2 = layer_norm_init(d);
     }
     w.layers.push_back(std::move(layer));
   }
-  if (spec.norm) w.ln_f = layer_norm_init(d);
+  if (spec.norm.kind != norm_kind::none) w.ln_f = layer_norm_init(d);
   linear_of(d, spec.vocab, w.unembed, &w.unembed_bias);
   return w;
 }

@@ -44,12 +44,8 @@ bool all_finite(const std::vector<const tensor2*>& tensors) {
 }  // namespace
 
 model_spec training_run::model_of(const training_spec& spec) {
-  model_spec m{task_vocab(spec.task), task_length(spec.task), spec.embed, spec.heads, spec.layers};
-  m.mlp = spec.mlp;
-  m.norm = spec.norm;
-  m.bias = spec.bias;
-  m.activation = spec.activation;
-  return m;
+  return gpt_block(task_vocab(spec.task), task_length(spec.task), spec.embed, spec.heads, spec.layers,
+                   spec.mlp * spec.embed, spec.norm, spec.bias, spec.activation);
 }
 
 training_run::training_run(const training_spec& spec) : spec_(spec), gen_(spec.seed) {
@@ -78,7 +74,7 @@ float training_run::step() {
   // PyTorch's AdamW skips a parameter with no gradient: ln2 when there is no MLP
   std::vector<tensor2*> params = weights_.all();
   std::vector<const tensor2*> given = grads.all();
-  if (model_.norm && !model_.mlp)
+  if (model_.norm.kind != norm_kind::none && model_.mlp.kind == mlp_kind::none)
     for (const model_layer& layer : weights_.layers)
       for (const tensor2* skipped : {&layer.ln2.weight, &layer.ln2.bias}) {
         const auto at = std::find(params.begin(), params.end(), skipped) - params.begin();

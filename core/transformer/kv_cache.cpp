@@ -9,10 +9,10 @@ namespace attention {
 kv_cache::kv_cache(const model_spec& spec, std::size_t capacity)
     : capacity_(capacity),
       positions_((capacity + 15) / 16 * 16),
-      kv_(spec.kv_count()),
-      hs_(spec.head_size()),
-      numbers_((spec.head_size() + 15) / 16 * 16) {
-  ATTENTION_CHECK(spec.causal, "generate: a BERT encoder sees both ways; it keeps no keys for the next token");
+      kv_(spec.kv_heads),
+      hs_(spec.head_size),
+      numbers_((spec.head_size + 15) / 16 * 16) {
+  ATTENTION_CHECK(spec.causal(), "generate: a BERT encoder sees both ways; it keeps no keys for the next token");
   ATTENTION_CHECK(capacity > 0 && capacity <= spec.length, "generate: a cache of ", capacity,
                   " positions, the model's length is ", spec.length);
   keys_.assign(spec.layers * kv_ * positions_ * hs_, 0.0f);

@@ -88,8 +88,8 @@ void drop_unkept(layer_pass& lp, kept keep) {
 // `layer` (no_layer: none) and the norm; O(rows), no pass over the numbers.
 norm_pass norm_of(const tensor3& x, const layer_norm_weights& w, const model_spec& spec, std::size_t layer,
                   const char* name) {
-  const bool rms = spec.norm_type == norm_kind::rms;
-  norm_pass p = rms ? rms_norm(x, w, spec.norm_eps) : layer_norm(x, w, spec.norm_eps);
+  const bool rms = spec.norm.kind == norm_kind::rms;
+  norm_pass p = rms ? rms_norm(x, w, spec.norm.eps) : layer_norm(x, w, spec.norm.eps);
   check_norm_rows(p, rms, layer, name);
   return p;
 }
@@ -100,7 +100,7 @@ norm_pass norm_of(const tensor3& x, const layer_norm_weights& w, const model_spe
 tensor3 embed(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens, std::size_t B,
               std::size_t offset) {
   const std::size_t T = tokens.size() / B, d = spec.embed;
-  const bool learned = spec.rope_theta <= 0, typed = w.token_type.size() != 0;
+  const bool learned = spec.position.kind == position_kind::learned, typed = spec.types == token_types::type_zero;
   ATTENTION_CHECK(!learned || w.pos.shape(0) >= offset + T, "forward: ", offset + T,
                   " positions, the position table holds ", w.pos.shape(0));
   tensor3 h({B, T, d});
@@ -134,11 +134,12 @@ tensor3 embed(const model_weights& w, const model_spec& spec, const std::vector<
 tensor3 mlp(const tensor3& x, const model_layer& layer, const model_spec& spec, layer_pass& lp) {
   const narrow_linears& n = layer.narrow;
   lp.hidden = linear_of(x, layer.fc, layer.fc_bias, n.fc, n.conv1d);
-  if (spec.swiglu) {
+  if (spec.mlp.kind == mlp_kind::gated) {  // SwiGLU: the one gated activation forward() computes
+    ATTENTION_CHECK(spec.mlp.activation == activation_kind::silu, "forward: a gated MLP gates with SiLU (SwiGLU)");
     lp.up = linear_of(x, layer.fc_up, layer.fc_up_bias, n.fc_up, n.conv1d);
     lp.active = swiglu(lp.hidden, lp.up);
   } else {
-    lp.active = activate(lp.hidden, spec.activation, &lp.gelu_erf);
+    lp.active = activate(lp.hidden, spec.mlp.activation, &lp.gelu_erf);
   }
   return linear_of(lp.active, layer.fc2, layer.fc2_bias, n.fc2, n.conv1d);
 }
@@ -161,28 +162,24 @@ tensor3 unembed(const tensor3& x, const model_weights& w) {
   return linear_of(x, w.unembed, w.unembed_bias);
 }
 
-bool has_unembedding(const model_weights& w) {
-  return w.tied || w.lm_head.size() != 0 || !w.lm_head_narrow.empty() || w.unembed.size() != 0;
-}
-
 forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
                      std::size_t batch, const forward_options& options) {
   const std::size_t B = batch, T = tokens.size() / batch;
-  const bool pre = spec.norm && !spec.post_norm;  // pre-norm blocks and an ln_f
+  const bool pre = spec.pre_norm(), post = spec.post_norm();  // pre: and an ln_f; post: BERT's
   forward_pass pass;
   pass.batch = B;
   pass.length = T;
   pass.tokens = tokens;
   kv_cache* cache = options.cache;
-  ATTENTION_CHECK(cache == nullptr || (B == 1 && spec.causal), "forward: a key/value cache holds one causal sequence");
+  ATTENTION_CHECK(cache == nullptr || (B == 1 && spec.causal()), "forward: a key/value cache holds one causal sequence");
   const std::size_t offset = cache ? cache->length() : 0;  // the window's positions before these tokens
   ATTENTION_CHECK(cache == nullptr || offset + T <= cache->capacity(), "forward: ", offset + T,
                   " positions, the key/value cache holds ", cache ? cache->capacity() : 0);
   tensor3 h = embed(w, spec, tokens, B, offset);
-  if (spec.post_norm) h = norm_of(h, w.ln_e, spec, no_layer, "embeddings.LayerNorm").out;  // BERT's
+  if (post) h = norm_of(h, w.ln_e, spec, no_layer, "embeddings.LayerNorm").out;  // BERT's
   // rotary positions: cos and sin of positions offset..offset+T−1, once for every head of every layer
   std::optional<rotary_table> rotary;
-  if (spec.rope_theta > 0) rotary = rotary_table_of(rotary_angles(T, offset, spec.head_size(), spec.rope_theta));
+  if (spec.rotary()) rotary = rotary_table_of(rotary_angles(T, offset, spec.head_size, spec.position.theta));
   for (const model_layer& layer : w.layers) {
     layer_pass lp;
     lp.input = std::exchange(h, tensor3());  // no copy: h becomes the sum below (a moved-from xtensor keeps its shape, not its data)
@@ -191,15 +188,15 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
     if (pre) lp.ln1 = norm_of(lp.input, layer.ln1, spec, index, "ln_1");
     self_attention(lp.attended(), layer, spec, rotary ? &*rotary : nullptr, pass.layers.size(), lp, cache, options.ablation);
     h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias, layer.narrow.proj, layer.narrow.conv1d);  // the residual stream
-    if (spec.post_norm) {  // BERT: LN(attention + h)
+    if (post) {  // BERT: LN(attention + h)
       lp.ln1 = norm_of(h, layer.ln1, spec, index, "ln_1");
       h = lp.ln1.out;
     }
-    if (layer.fc.size() != 0 || !layer.narrow.fc.empty()) {  // the MLP
+    if (spec.mlp.kind != mlp_kind::none) {
       lp.middle = std::exchange(h, tensor3());
       if (pre) lp.ln2 = norm_of(lp.middle, layer.ln2, spec, index, "ln_2");
       h = lp.middle + mlp(pre ? lp.ln2.out : lp.middle, layer, spec, lp);
-      if (spec.post_norm) {  // BERT: LN(MLP + h)
+      if (post) {  // BERT: LN(MLP + h)
         lp.ln2 = norm_of(h, layer.ln2, spec, index, "ln_2");
         h = lp.ln2.out;
       }
@@ -212,14 +209,15 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
   pass.last = std::exchange(h, tensor3());
   pass.normed = pre;
   if (pre) pass.ln_f = norm_of(pass.last, w.ln_f, spec, no_layer, "ln_f");
-  if (w.transform.size() != 0 || !w.transform_narrow.empty()) {  // BERT's masked-LM transform: LN(gelu(x @ transform + b))
+  if (spec.output == output_head::bert_transform) {  // BERT's masked-LM transform: LN(gelu(x @ transform + b))
     const norm_pass transform_ln = layer_norm(
-        activate(linear_of(pass.last, w.transform, w.transform_bias, w.transform_narrow), spec.activation),
-        w.transform_ln, spec.norm_eps);
+        activate(linear_of(pass.last, w.transform, w.transform_bias, w.transform_narrow), spec.mlp.activation),
+        w.transform_ln, spec.norm.eps);
     check_norm_rows(transform_ln, false, no_layer, "cls.predictions.transform.LayerNorm");
     pass.transformed = transform_ln.out;
+    pass.transform = true;
   }
-  if (!options.logits || !has_unembedding(w)) return pass;
+  if (!options.logits || !has_unembedding(spec)) return pass;
   pass.logits = unembed(options.last_logits_only ? last_positions(pass.unembedded()) : pass.unembedded(), w);
   if (options.keep != kept::everything) {
     pass.last = pass.transformed = tensor3();

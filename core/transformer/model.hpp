@@ -2,11 +2,11 @@
 // models-v2.md's for the Llama family and BERT: token and position
 // embeddings, blocks of self-attention heads with an output projection on a
 // residual stream, optionally norms (pre or post, LayerNorm or RMSNorm), an
-// MLP (an activation, or SwiGLU's gate) and biases, then an unembedding.
-// With the options off it is v1's attention-only transformer; the block
-// description is model_spec below (core/models/README.md says which family
-// sets what). Training's weights are drawn in the spec's order from the
-// PyTorch-exact generator, so they start where torch_train.py's do.
+// MLP (plain or gated) and biases, then an output head. With every axis off
+// it is v1's attention-only transformer; the block description is
+// model_spec (transformer/block.hpp). Training's weights are drawn in the
+// spec's order from the PyTorch-exact generator, so they start where
+// torch_train.py's do.
 // forward() keeps every intermediate that backprop.cpp needs and the page
 // shows; the attention part of a block is transformer/self_attention.cpp.
 #pragma once
@@ -21,40 +21,10 @@
 #include "tensor/narrow.hpp"
 #include "tensor/tensor.hpp"
 #include "transformer/activation.hpp"
+#include "transformer/block.hpp"
 #include "transformer/layer_norm.hpp"
 
 namespace attention {
-
-// Which norm a model's blocks use (models-v2.md): GPT's and BERT's
-// LayerNorm, or the Llama family's RMSNorm (transformer/rms_norm.hpp).
-enum class norm_kind { layer, rms };
-
-struct model_spec {
-  std::size_t vocab = 0, length = 0;   // V, T
-  std::size_t embed = 0, heads = 1, layers = 1;  // d, heads per layer, layers (0: a bigram with positions)
-  std::size_t mlp = 0;                 // the MLP's hidden width is mlp · d; 0: no MLP
-  bool norm = false;                   // pre-LayerNorm blocks and a final ln_f
-  bool bias = false;                   // every Linear has a bias but the heads' key
-  activation_kind activation = activation_kind::relu;
-
-  // Grown for Hugging Face's families (models-v2.md); the defaults are GPT's,
-  // so training's models and gpt-v1 files read none of these.
-  norm_kind norm_type = norm_kind::layer;  // with norm: LayerNorm, or RMSNorm (a weight, no bias, no mean)
-  bool post_norm = false;   // BERT: a LayerNorm on the embeddings and after each residual add; no ln_f
-  float norm_eps = 1e-5f;   // every norm's eps
-  std::size_t kv_heads = 0;  // key/value heads; 0: heads. Query head j reads kv head j / (heads / kv_heads)
-  std::size_t dims = 0;      // the head size when it is not embed / heads (Llama's head_dim)
-  std::size_t hidden = 0;    // the MLP's width when it is not mlp · embed
-  bool swiglu = false;       // MLP = fc2(silu(fc(x)) · fc_up(x)): Llama's down(silu(gate(x)) · up(x))
-  float rope_theta = 0;      // > 0: q and k rotated after their biases (tensor/rotary.hpp); no position table
-  bool causal = true;        // false: every position attends to every position (BERT)
-
-  std::size_t head_size() const { return dims ? dims : embed / heads; }
-  std::size_t kv_count() const { return kv_heads ? kv_heads : heads; }
-  std::size_t mlp_width() const { return hidden ? hidden : mlp * embed; }
-  // the key/value head query head j reads
-  std::size_t kv_head(std::size_t j) const { return j / (heads / kv_count()); }
-};
 
 // A bias is (1, n), so that the optimizer sees every parameter as a matrix;
 // empty (0, 0) when the model has none.
@@ -85,19 +55,19 @@ struct model_layer {
   std::vector<model_head> heads;    // with narrow.qkv: only the biases
   narrow_linears narrow;
   tensor2 proj, proj_bias;          // (d, d), (1, d)
-  tensor2 fc, fc_bias;              // (d, m·d), (1, m·d) when mlp
-  tensor2 fc2, fc2_bias;            // (m·d, d), (1, d) when mlp
-  tensor2 fc_up, fc_up_bias;        // (d, I), (1, I) when swiglu: Llama's up_proj (fc is gate_proj, fc2 down_proj)
-  layer_norm_weights ln1, ln2;      // when norm; post_norm: ln1 after attention's residual add, ln2 after the MLP's
+  tensor2 fc, fc_bias;              // (d, I), (1, I) with an MLP
+  tensor2 fc2, fc2_bias;            // (I, d), (1, d) with an MLP
+  tensor2 fc_up, fc_up_bias;        // (d, I), (1, I) gated: Llama's up_proj (fc is gate_proj, fc2 down_proj)
+  layer_norm_weights ln1, ln2;      // with a norm; post: ln1 after attention's residual add, ln2 after the MLP's
 };
 
 struct model_weights {
   tensor2 tok;  // (V, d)
   tensor2 pos;  // (T, d); empty with rotary positions
   tensor2 token_type;       // (1, d): BERT's type-0 row, added to tok[x] before pos; else empty
-  layer_norm_weights ln_e;  // post_norm: BERT's LayerNorm on the embeddings
+  layer_norm_weights ln_e;  // post-norm: BERT's LayerNorm on the embeddings
   std::vector<model_layer> layers;
-  layer_norm_weights ln_f;      // when norm and not post_norm (RMSNorm: its weight only)
+  layer_norm_weights ln_f;      // pre-norm (RMSNorm: its weight only)
   // BERT's masked-LM head, before the unembedding: LN(gelu(x @ transform + transform_bias)); else empty
   tensor2 transform, transform_bias;  // (d, d) as [in, out], (1, d)
   layer_norm_weights transform_ln;
@@ -133,14 +103,14 @@ struct head_pass {
 
 struct layer_pass {
   tensor3 input;  // (B, T, d): the residual stream into this layer
-  norm_pass ln1;  // when norm: ln1(input), what the heads read; post_norm: ln1(input + attention), = middle
+  norm_pass ln1;  // pre-norm: ln1(input), what the heads read; post: ln1(input + attention), = middle
   std::vector<head_pass> heads;
   tensor3 concat;  // (B, T, H·hs): the heads' outs side by side
   tensor3 middle;  // (B, T, d): the stream after attention, into the MLP
-  norm_pass ln2;   // when norm and mlp: ln2(middle); post_norm: ln2(middle + MLP), the layer's output
+  norm_pass ln2;   // pre-norm with an MLP: ln2(middle); post: ln2(middle + MLP), the layer's output
   tensor3 hidden;  // (B, T, I): fc's output, before the activation (SwiGLU's gate)
-  tensor3 up;      // (B, T, I) with swiglu: fc_up's output
-  tensor3 active;  // (B, T, I): after the activation (SwiGLU: silu(hidden) · up)
+  tensor3 up;      // (B, T, I) gated: fc_up's output
+  tensor3 active;  // (B, T, I): after the activation (gated: act(hidden) · up)
   tensor3 gelu_erf;  // (B, T, I) for GELU: what activate() kept for the backward (1 + erf(hidden/√2))
 
   bool normed = false;  // pre-norm blocks: the heads read ln1's output
@@ -154,15 +124,17 @@ struct forward_pass {
   std::vector<std::int64_t> tokens;  // (B, T)
   std::vector<layer_pass> layers;
   tensor3 last;    // (B, T, d): the residual stream after the last layer
-  norm_pass ln_f;  // when norm (not post_norm): ln_f(last), what the unembedding reads
+  norm_pass ln_f;  // pre-norm: ln_f(last), what the unembedding reads
   tensor3 transformed;  // (B, T, d) with BERT's masked-LM transform: LN(gelu(x @ transform + b)) of last
-  tensor3 logits;  // (B, T, V); empty when the model has no unembedding (a BERT without its head)
+  tensor3 logits;  // (B, T, V); empty with output head none (a BERT without its head)
 
   bool normed = false;  // there is an ln_f
 
+  bool transform = false;  // output head bert_transform: the unembedding reads `transformed`
+
   // What the unembedding reads: the transform's output, ln_f's, or the stream itself.
   const tensor3& unembedded() const {
-    if (transformed.size() != 0) return transformed;
+    if (transform) return transformed;
     return normed ? ln_f.out : last;
   }
 };
@@ -216,9 +188,9 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
 // [in, out], or a model file's lm_head (V, d), or tok itself when tied.
 tensor3 unembed(const tensor3& x, const model_weights& w);
 
-// Whether the model has an unembedding at all (a BERT file without its
-// masked-LM head has none).
-bool has_unembedding(const model_weights& w);
+// Whether the model has an unembedding at all: its output head is not none
+// (a BERT file without its masked-LM head has none).
+inline bool has_unembedding(const model_spec& spec) { return spec.output != output_head::none; }
 
 // What the loss and its gradient both start from, computed once a step:
 // each row of the logits' max (and its first index) and e^(x − max), and

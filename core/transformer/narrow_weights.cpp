@@ -63,7 +63,7 @@ model_head head_weights(const model_layer& layer, const model_spec& spec, std::s
     head.value = kv.value;
     return head;
   }
-  const qkv_columns at{spec.heads, spec.kv_count(), spec.head_size()};
+  const qkv_columns at{spec.heads, spec.kv_heads, spec.head_size};
   head.query = outputs_of(n.qkv, n.conv1d, at.query(j), at.hs);
   head.key = outputs_of(n.qkv, n.conv1d, at.key(g), at.hs);
   head.value = outputs_of(n.qkv, n.conv1d, at.value(g), at.hs);

@@ -31,7 +31,7 @@ std::vector<std::int64_t> sample_ids(const model_weights& w, const model_spec& s
   const std::size_t V = spec.vocab;
   // room for the longest window a step reads (the last step's ids but the one it draws)
   std::optional<kv_cache> cache;
-  if (sample.cached && spec.causal && sample.length > 0)
+  if (sample.cached && spec.causal() && sample.length > 0)
     cache.emplace(spec, std::min(spec.length, std::max<std::size_t>(1, ids.size() + sample.length - 1)));
   for (std::size_t n = 0; n < sample.length; ++n) {
     const std::vector<float> last = cache ? next_logits(w, spec, *cache, ids) : recomputed_logits(w, spec, ids);  // (V)

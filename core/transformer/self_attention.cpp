@@ -28,7 +28,7 @@ namespace {
 void project_heads(const tensor3& a, const model_layer& layer, const model_spec& spec, std::vector<head_pass>& heads) {
   const std::size_t H = layer.heads.size();
   if (H == 0) return;
-  const std::size_t B = a.shape(0), T = a.shape(1), d = a.shape(2), hs = spec.head_size(), KV = spec.kv_count(),
+  const std::size_t B = a.shape(0), T = a.shape(1), d = a.shape(2), hs = spec.head_size, KV = spec.kv_heads,
                     group = H / KV, width = (H + 2 * KV) * hs;
   const narrow_matrix& qkv = layer.narrow.qkv;
   const bool narrow = !qkv.empty();
@@ -73,25 +73,28 @@ void project_heads(const tensor3& a, const model_layer& layer, const model_spec&
 
 // The weights of one head from its scores q kᵀ, (B, Tq, Tkv), the queries
 // at positions offset … offset + Tq − 1 (offset > 0 with a key/value cache):
-// scaled, masked (causal) and softmaxed. hs: the head size.
+// scaled as spec.scaling says, masked (causal) and softmaxed. hs: the head size.
 tensor3 weights_from(tensor3 scores, std::size_t hs, const model_spec& spec, std::size_t offset, std::size_t layer,
                      std::size_t head) {
   const std::size_t Tq = scores.shape(1), Tkv = scores.shape(2), rows = scores.shape(0) * Tq;
   constexpr float minus_inf = -std::numeric_limits<float>::infinity();
-  if (spec.causal) {
-    // hs ** -0.5 in Python's double, applied as a float32 scalar (GPT's and the Llama family's)
-    const auto scale = static_cast<float>(std::pow(static_cast<double>(hs), -0.5));
+  const bool multiply = spec.scaling == score_scaling::multiply_inverse_root;
+  // hs ** -0.5 in Python's double, applied as a float32 scalar (GPT's and the Llama family's)
+  const auto scale = static_cast<float>(std::pow(static_cast<double>(hs), -0.5));
+  // BERT's scores / math.sqrt(hs), a float32 division
+  const auto root = static_cast<float>(std::sqrt(static_cast<double>(hs)));
+  if (spec.causal()) {
     for (std::size_t row = 0; row < rows; ++row) {
       float* s = scores.data() + row * Tkv;
       const std::size_t i = offset + row % Tq;  // this query's position
-      for (std::size_t j = 0; j <= i; ++j) s[j] *= scale;
+      if (multiply) for (std::size_t j = 0; j <= i; ++j) s[j] *= scale;
+      else for (std::size_t j = 0; j <= i; ++j) s[j] /= root;
       for (std::size_t j = i + 1; j < Tkv; ++j) s[j] = minus_inf;
     }
-  } else {
-    // BERT's encoder, the one without a mask: scores / math.sqrt(hs), a float32 division
-    const auto root = static_cast<float>(std::sqrt(static_cast<double>(hs)));
+  } else {  // no mask: every score scaled
     float* __restrict s = scores.data();
-    for (std::size_t n = 0; n < scores.size(); ++n) s[n] /= root;
+    if (multiply) for (std::size_t n = 0; n < scores.size(); ++n) s[n] *= scale;
+    else for (std::size_t n = 0; n < scores.size(); ++n) s[n] /= root;
   }
   try {
     return softmax(scores);
@@ -104,7 +107,7 @@ tensor3 weights_from(tensor3 scores, std::size_t hs, const model_spec& spec, std
 // The weights of one head from its q and its key/value head's k. (B, T, T)
 tensor3 weights_of(const tensor3& q, const tensor3& k, const model_spec& spec, std::size_t layer, std::size_t head) {
   // causal: only the cells on and below the diagonal computed, the rest masked
-  return weights_from(spec.causal ? causal_scores_of(q, k) : scores_of(q, k), q.shape(2), spec, 0, layer, head);
+  return weights_from(spec.causal() ? causal_scores_of(q, k) : scores_of(q, k), q.shape(2), spec, 0, layer, head);
 }
 
 // One head's new positions offset … offset + T − 1 attending to the n =
@@ -142,18 +145,18 @@ void ablate(tensor3& out, bool mean) {
 void self_attention(const tensor3& a, const model_layer& layer, const model_spec& spec, const rotary_table* rotary,
                     std::size_t layer_index, layer_pass& lp, kv_cache* cache,
                     const head_ablation* ablation) {
-  const std::size_t B = a.shape(0), T = a.shape(1), H = layer.heads.size(), hs = spec.head_size(),
+  const std::size_t B = a.shape(0), T = a.shape(1), H = layer.heads.size(), hs = spec.head_size,
                     width = H * hs;
   project_heads(a, layer, spec, lp.heads);
   if (rotary != nullptr) {  // q of every head, k of every key/value head: each turned once
     for (std::size_t j = 0; j < H; ++j) {
       rotate_rows(lp.heads[j].q.data(), B * T, hs, *rotary);
-      if (lp.heads[j].k.size() != 0) rotate_rows(lp.heads[j].k.data(), B * T, hs, *rotary);
+      if (j < spec.kv_heads) rotate_rows(lp.heads[j].k.data(), B * T, hs, *rotary);
     }
   }
   const std::size_t offset = cache ? cache->length() : 0;  // positions the cache held before these
   if (cache) {  // these positions' keys and values join the cache's, each key/value head once
-    for (std::size_t g = 0; g < spec.kv_count(); ++g)
+    for (std::size_t g = 0; g < spec.kv_heads; ++g)
       cache->store(layer_index, g, offset, lp.heads[g].k.data(), lp.heads[g].v.data(), T);
     if (offset > 0) cache->warm(layer_index, offset + T);  // the earlier positions, from memory, at its speed
   }
@@ -167,7 +170,7 @@ void self_attention(const tensor3& a, const model_layer& layer, const model_spec
                     layer_index, j);
     } else {
       hp.weights = weights_of(hp.q, kv.k, spec, layer_index, j);
-      hp.out = spec.causal ? causal_weighted_sum(hp.weights, kv.v) : weighted_sum(hp.weights, kv.v);
+      hp.out = spec.causal() ? causal_weighted_sum(hp.weights, kv.v) : weighted_sum(hp.weights, kv.v);
     }
     if (ablation != nullptr && ablation->ablates(layer_index, j)) ablate(hp.out, ablation->mean);
     for (std::size_t r = 0; r < B * T; ++r) std::copy_n(hp.out.data() + r * hs, hs, lp.concat.data() + r * width + j * hs);

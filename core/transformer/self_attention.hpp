@@ -15,7 +15,7 @@ namespace attention {
 
 // a: (B, T, d), what the heads read. Fills lp.heads (q, k, v, weights, out;
 // k and v in the key/value heads only) and lp.concat (B, T, H·hs). rotary:
-// the cos and sin of positions 0..T−1 when spec.rope_theta > 0, else null.
+// the cos and sin of positions 0..T−1 with rotary positions, else null.
 // layer: its index, for the message when a score overflows float32.
 // cache (B = 1): a's rows are the window's positions cache->length() onward
 // (rotary's too); their keys and values are written into the cache and the

@@ -212,7 +212,7 @@ int main(int argc, char** argv) {
             ? attention::read_folder(argv[1], attention::read_family_config(attention::read_folder_config(argv[1]))).model
             : attention::read_model_file(argv[1]);
     vocab = model.config.vocab;
-    head_size = model.spec.head_size();
+    head_size = model.spec.head_size;
     std::vector<std::int64_t> tokens(T);
     for (std::size_t t = 0; t < T; ++t) tokens[t] = static_cast<std::int64_t>((t * 7919 + 13) % vocab);
     auto one_run = [&] {

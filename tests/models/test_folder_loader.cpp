@@ -77,15 +77,16 @@ TEST_CASE("a Llama's weights go where forward() reads them", "[folder-loader]") 
   CHECK_FALSE(w.tied);
   // the spec forward() reads
   const model_spec& s = m.model.spec;
-  CHECK(s.norm_type == norm_kind::rms);
-  CHECK(s.kv_count() == 1);
-  CHECK(s.head_size() == 4);
-  CHECK(s.mlp_width() == 12);
-  CHECK(s.swiglu);
-  CHECK(s.rope_theta == 10000.0f);
-  CHECK(s.causal);
-  CHECK(s.norm_eps == 1e-5f);
-  CHECK_FALSE(s.post_norm);
+  CHECK(s.norm.kind == norm_kind::rms);
+  CHECK(s.kv_heads == 1);
+  CHECK(s.head_size == 4);
+  CHECK(s.mlp.width == 12);
+  CHECK(s.mlp.kind == mlp_kind::gated);
+  CHECK(s.position.kind == position_kind::rotary);
+  CHECK(s.position.theta == 10000.0f);
+  CHECK(s.causal());
+  CHECK(s.norm.eps == 1e-5f);
+  CHECK_FALSE(s.post_norm());
 }
 
 TEST_CASE("a Qwen2's q, k and v biases go to their heads", "[folder-loader]") {
@@ -135,10 +136,10 @@ TEST_CASE("BERT's weights, prefixed or not, old names or new", "[folder-loader]"
       CHECK(w.tied);  // no decoder.weight: the word embeddings
       CHECK(m.masked_lm);
       CHECK(m.logits);
-      CHECK(m.model.spec.post_norm);
-      CHECK_FALSE(m.model.spec.causal);
-      CHECK(m.model.spec.norm_eps == 1e-12f);
-      CHECK(m.model.spec.activation == activation_kind::gelu);
+      CHECK(m.model.spec.post_norm());
+      CHECK_FALSE(m.model.spec.causal());
+      CHECK(m.model.spec.norm.eps == 1e-12f);
+      CHECK(m.model.spec.mlp.activation == activation_kind::gelu);
     }
   auto decoder = folder_support::small_bert();
   decoder.tensors.add("cls.predictions.decoder.weight", {6, 8});

@@ -53,7 +53,7 @@ TEST_CASE("generate keeps keys and values: the tokens and every step's logits of
   for (const auto& [name, model] : models) {
     INFO(name);
     const std::size_t T = model.spec.length, V = model.spec.vocab;
-    REQUIRE(model.spec.causal);
+    REQUIRE(model.spec.causal());
     sample_spec s;
     for (std::size_t t = 0; t < 5; ++t) s.prompt.push_back(static_cast<std::int64_t>((t * 13 + 1) % V));
     s.length = T + 6;  // the window slides 10 times

@@ -53,7 +53,7 @@ model_weights widened_copy(const model_weights& n, const model_spec& spec) {
   if (!n.lm_head_narrow.empty()) w.lm_head = widened(n.lm_head_narrow);  // read as x @ lm_headᵀ
   if (!n.transform_narrow.empty()) w.transform = as_in_out(n.transform_narrow, false);
   w.tok_narrow = w.lm_head_narrow = w.transform_narrow = narrow_matrix();
-  const std::size_t H = spec.heads, KV = spec.kv_count(), hs = spec.head_size();
+  const std::size_t H = spec.heads, KV = spec.kv_heads, hs = spec.head_size;
   for (model_layer& layer : w.layers) {
     narrow_linears& l = layer.narrow;
     if (!l.qkv.empty()) {  // all H queries, then the KV keys, then the KV values
@@ -102,7 +102,7 @@ void check_same_forward(const model_weights& narrow, const model_spec& spec, con
   CHECK(same_bits(a.last, b.last));
   CHECK(same_bits(a.transformed, b.transformed));
   CHECK(same_bits(a.logits, b.logits));
-  CHECK(a.logits.size() == (has_unembedding(narrow) ? tokens.size() * spec.vocab : 0));
+  CHECK(a.logits.size() == (has_unembedding(spec) ? tokens.size() * spec.vocab : 0));
 }
 
 std::vector<std::int64_t> some_tokens(std::size_t V, std::size_t T) {
@@ -219,7 +219,7 @@ TEST_CASE("a folder's narrow weights give forward the bits of the widened weight
 
 TEST_CASE("the BF16 and F16 folders stay two bytes a number") {
   const folder_model qwen = folder_support::read(folder_support::golden_folder("qwen2-bias-bf16"));
-  REQUIRE(qwen.model.spec.kv_count() < qwen.model.spec.heads);  // grouped-query attention
+  REQUIRE(qwen.model.spec.kv_heads < qwen.model.spec.heads);  // grouped-query attention
   REQUIRE(qwen.model.weights.layers[0].heads[0].query_bias.size() != 0);  // with biases
   CHECK(qwen.model.weights.layers[0].narrow.qkv.dtype() == weight_dtype::bf16);
   CHECK(qwen.model.weights.tok_narrow.dtype() == weight_dtype::bf16);

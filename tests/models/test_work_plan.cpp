@@ -30,8 +30,7 @@ gpt_model fake(std::size_t V, std::size_t Tmax, std::size_t d, std::size_t H, st
   m.config.mlp_width = I;
   m.config.norm = true;
   m.spec = spec_of(m.config);
-  m.spec.hidden = I;
-  m.spec.swiglu = swiglu;
+  if (swiglu) m.spec.mlp = {mlp_kind::gated, activation_kind::silu, I};
   return m;
 }
 

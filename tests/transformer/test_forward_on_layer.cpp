@@ -12,10 +12,7 @@
 using namespace attention;
 
 TEST_CASE("forward: on_layer sees every layer in order, whole, before keep drops it", "[model]") {
-  model_spec spec{9, 5, 8, 2, 3};  // V, T, d, heads, layers
-  spec.mlp = 2;
-  spec.norm = true;
-  spec.bias = true;
+  const model_spec spec = gpt_block(9, 5, 8, 2, 3, 2 * 8, true, true);  // V, T, d, heads, layers, MLP, norm, bias
   generator gen(4);
   const model_weights w = init_weights(gen, spec);
   const std::vector<std::int64_t> tokens = {1, 4, 2, 8, 0};

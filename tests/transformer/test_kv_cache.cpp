@@ -28,16 +28,7 @@ struct named_model {
 // The lecture's GPT with every option on: pre-LayerNorm, a GELU MLP,
 // biases, learned positions (T = 8), drawn from the generator.
 named_model gpt() {
-  model_spec s;
-  s.vocab = 11;
-  s.length = 8;
-  s.embed = 12;
-  s.heads = 3;
-  s.layers = 2;
-  s.mlp = 2;
-  s.norm = true;
-  s.bias = true;
-  s.activation = activation_kind::gelu_tanh;
+  const model_spec s = gpt_block(11, 8, 12, 3, 2, 2 * 12, true, true, activation_kind::gelu_tanh);
   generator gen(5);
   return {"gpt", s, init_weights(gen, s)};
 }
@@ -94,8 +85,8 @@ TEST_CASE("a step through the cache is forward()'s last row over the window, bit
 
 TEST_CASE("the cache holds forward()'s keys and values, once per key/value head", "[kv_cache]") {
   const named_model m = llama();
-  REQUIRE(m.spec.kv_count() < m.spec.heads);
-  const std::size_t T = 19, hs = m.spec.head_size();  // past one panel of 16 positions
+  REQUIRE(m.spec.kv_heads < m.spec.heads);
+  const std::size_t T = 19, hs = m.spec.head_size;  // past one panel of 16 positions
   const std::vector<std::int64_t> ids = tokens_of(T, m.spec.vocab);
   kv_cache cache(m.spec, T);
   next_logits(m.weights, m.spec, cache, std::vector<std::int64_t>(ids.begin(), ids.begin() + 4));
@@ -103,7 +94,7 @@ TEST_CASE("the cache holds forward()'s keys and values, once per key/value head"
     next_logits(m.weights, m.spec, cache, std::vector<std::int64_t>(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n)));
   const forward_pass whole = forward(m.weights, m.spec, ids, 1);
   for (std::size_t l = 0; l < m.spec.layers; ++l)
-    for (std::size_t g = 0; g < m.spec.kv_count(); ++g) {
+    for (std::size_t g = 0; g < m.spec.kv_heads; ++g) {
       INFO("layer " << l << ", key/value head " << g);
       const head_pass& hp = whole.layers[l].heads[g];  // (1, T, hs), k turned at positions 0 … T − 1
       std::size_t unequal = 0;  // the keys kept as Kᵀ in panels of 16 positions, the values in panels of 16 numbers

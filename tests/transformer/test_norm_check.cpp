@@ -23,12 +23,13 @@ model_weights scaled_model(model_spec& s, norm_kind kind, float scale) {
   s.embed = 8;
   s.heads = 2;
   s.layers = 1;
-  s.mlp = 4;
-  s.norm = true;
-  s.norm_type = kind;
+  s.kv_heads = 2;
+  s.head_size = 4;
+  s.mlp = {mlp_kind::plain, activation_kind::relu, 4 * 8};
+  s.norm.kind = kind;
   generator gen(0);
   model_weights w = init_weights(gen, s);
-  if (s.post_norm) w.ln_e = layer_norm_init(8);
+  if (s.post_norm()) w.ln_e = layer_norm_init(8);
   w.tok *= scale;  // 1e30 is finite in float32; its square is not
   return w;
 }
@@ -65,8 +66,9 @@ TEST_CASE("LayerNorm's variance past float32 is refused naming the layer", "[nor
 
 TEST_CASE("BERT's LayerNorm on the embeddings overflowing is refused, not run silently", "[norm-check]") {
   model_spec s;
-  s.post_norm = true;
-  s.causal = false;
+  s.norm.placement = norm_placement::post;
+  s.direction = attention_direction::bidirectional;
+  s.scaling = score_scaling::divide_by_root;
   const model_weights w = scaled_model(s, norm_kind::layer, 1e30f);
   CHECK(refusal(w, s) ==
         "overflow: embeddings.LayerNorm (LayerNorm): the variance is not finite in float32 (row 0); the weights or "

@@ -52,7 +52,7 @@ model_spec spec_of(std::size_t d, std::size_t H, std::size_t kv, std::size_t hs)
   s.embed = d;
   s.heads = H;
   s.kv_heads = kv;
-  s.dims = hs;
+  s.head_size = hs;
   return s;
 }
 
@@ -99,12 +99,12 @@ TEST_CASE("rotary positions turn q and k after their biases, once per key/value 
   const tensor3 a = wave3(2, T, d, 0.29f);
   const model_layer layer = layer_of(d, H, KV, hs);
   model_spec spec = spec_of(d, H, KV, hs);
-  spec.rope_theta = 500000.0f;
-  const rotary_table table = rotary_table_of(rotary_angles(T, 0, hs, spec.rope_theta));
+  spec.position = {position_kind::rotary, 500000.0f};
+  const rotary_table table = rotary_table_of(rotary_angles(T, 0, hs, spec.position.theta));
   layer_pass plain, turned;
   self_attention(a, layer, spec, nullptr, 0, plain);
   self_attention(a, layer, spec, &table, 0, turned);
-  const tensor2 angles = rotary_angles(T, 0, hs, spec.rope_theta);
+  const tensor2 angles = rotary_angles(T, 0, hs, spec.position.theta);
   for (std::size_t j = 0; j < H; ++j) CHECK((turned.heads[j].q == rotate(plain.heads[j].q, angles)));
   for (std::size_t g = 0; g < KV; ++g) CHECK((turned.heads[g].k == rotate(plain.heads[g].k, angles)));
   CHECK((turned.heads[1].v == plain.heads[1].v));  // never v
@@ -116,7 +116,8 @@ TEST_CASE("without a mask every position reads every position: softmax(q kᵀ / 
   const tensor3 a = wave3(1, T, d, 0.61f);
   const model_layer layer = layer_of(d, H, H, hs);
   model_spec spec = spec_of(d, H, H, hs);
-  spec.causal = false;
+  spec.direction = attention_direction::bidirectional;
+  spec.scaling = score_scaling::divide_by_root;
   layer_pass lp;
   self_attention(a, layer, spec, nullptr, 0, lp);
   for (std::size_t j = 0; j < H; ++j) {
@@ -134,7 +135,7 @@ TEST_CASE("without a mask every position reads every position: softmax(q kᵀ / 
     CHECK(hp.weights(0, 0, T - 1) > 0.0f);  // the first position reads the last
   }
   // causal: nothing above the diagonal, exactly
-  spec.causal = true;
+  spec.direction = attention_direction::causal;
   layer_pass causal;
   self_attention(a, layer, spec, nullptr, 0, causal);
   CHECK(causal.heads[1].weights(0, 1, 2) == 0.0f);
