@@ -31,6 +31,14 @@ inline nlohmann::json read_json(const std::string& path) { return nlohmann::json
 
 inline std::string tests_dir() { return ATTENTION_TESTS_DIR; }
 
+// (rows, cols) -> (cols, rows), by the plain loop a test trusts
+inline attention::tensor2 transposed(const attention::tensor2& m) {
+  attention::tensor2 t({m.shape(1), m.shape(0)});
+  for (std::size_t r = 0; r < m.shape(0); ++r)
+    for (std::size_t c = 0; c < m.shape(1); ++c) t(c, r) = m(r, c);
+  return t;
+}
+
 // Runs f(lanes) with the kernels at each vector width this machine has (4
 // everywhere, in SSE2's encoding and, with AVX, in AVX's; 8 and 16 with
 // AVX2 and AVX-512), then back at the width and encoding it found, also
@@ -108,7 +116,7 @@ std::size_t for_each_weight(const attention::model_weights& got, const nlohmann:
     one(ln.weight, parent.at(name).at("weight"), where + name + ".weight");
     one(ln.bias, parent.at(name).at("bias"), where + name + ".bias");
   };
-  one(got.tok, want.at("tok"), "tok");
+  one(got.tok.floats(), want.at("tok"), "tok");
   one(got.pos, want.at("pos"), "pos");
   for (std::size_t l = 0; l < got.layers.size(); ++l) {
     const attention::model_layer& layer = got.layers[l];
@@ -121,16 +129,16 @@ std::size_t for_each_weight(const attention::model_weights& got, const nlohmann:
       linear(head, "key", layer.heads[h].key, attention::tensor2(), at);
       linear(head, "value", layer.heads[h].value, layer.heads[h].value_bias, at);
     }
-    linear(w, "proj", layer.proj, layer.proj_bias, where);
-    if (layer.fc.size() != 0) {
-      linear(w, "fc", layer.fc, layer.fc_bias, where);
-      linear(w, "fc2", layer.fc2, layer.fc2_bias, where);
+    linear(w, "proj", layer.proj.floats(), layer.proj_bias, where);
+    if (!layer.fc.empty()) {
+      linear(w, "fc", layer.fc.floats(), layer.fc_bias, where);
+      linear(w, "fc2", layer.fc2.floats(), layer.fc2_bias, where);
     }
     norm(w, "ln1", layer.ln1, where);
     norm(w, "ln2", layer.ln2, where);
   }
   norm(want, "ln_f", got.ln_f, "");
-  linear(want, "unembed", got.unembed, got.unembed_bias, "");
+  linear(want, "unembed", got.unembed.floats(), got.unembed_bias, "");
   return count;
 }
 

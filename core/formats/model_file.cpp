@@ -43,7 +43,7 @@ void add_norm(std::vector<entry>& list, const std::string& name, const layer_nor
 
 std::vector<entry> tensors_of(const model_weights& w, const model_spec& m) {
   std::vector<entry> list;
-  list.push_back({"transformer.wte.weight", {w.tok.shape(0), w.tok.shape(1)}, values(w.tok)});
+  list.push_back({"transformer.wte.weight", {w.tok.floats().shape(0), w.tok.floats().shape(1)}, values(w.tok.floats())});
   list.push_back({"transformer.wpe.weight", {w.pos.shape(0), w.pos.shape(1)}, values(w.pos)});
   const std::size_t d = m.embed;
   for (std::size_t i = 0; i < w.layers.size(); ++i) {
@@ -63,12 +63,12 @@ std::vector<entry> tensors_of(const model_weights& w, const model_spec& m) {
       }
     list.push_back(std::move(attn));
     if (m.bias) list.push_back(std::move(attn_bias));
-    add_linear(list, p + "attn.c_proj", layer.proj, layer.proj_bias);
+    add_linear(list, p + "attn.c_proj", layer.proj.floats(), layer.proj_bias);
     add_norm(list, p + "ln_1", layer.ln1);
     add_norm(list, p + "ln_2", layer.ln2);
     if (m.mlp.kind != mlp_kind::none) {  // both weights, then both biases: torch_train.py's order, so the files match byte for byte in layout
-      add_linear(list, p + "mlp.c_fc", layer.fc, tensor2());
-      add_linear(list, p + "mlp.c_proj", layer.fc2, tensor2());
+      add_linear(list, p + "mlp.c_fc", layer.fc.floats(), tensor2());
+      add_linear(list, p + "mlp.c_proj", layer.fc2.floats(), tensor2());
       if (m.bias) {
         list.push_back({p + "mlp.c_fc.bias", {layer.fc_bias.size()}, values(layer.fc_bias)});
         list.push_back({p + "mlp.c_proj.bias", {layer.fc2_bias.size()}, values(layer.fc2_bias)});
@@ -76,7 +76,7 @@ std::vector<entry> tensors_of(const model_weights& w, const model_spec& m) {
     }
   }
   add_norm(list, "transformer.ln_f", w.ln_f);
-  add_linear(list, "lm_head", w.unembed, w.unembed_bias);
+  add_linear(list, "lm_head", w.unembed.floats(), w.unembed_bias);
   return list;
 }
 

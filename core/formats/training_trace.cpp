@@ -134,7 +134,7 @@ void write_training_trace(std::ostream& out, const training_file& file, const tr
     write_evaluation(out, result.evals[k]);
   }
   out << "],\"weights\":{\"tok\":";
-  write_weight(out, w.tok);
+  write_weight(out, w.tok.floats());
   out << ",\"pos\":";
   write_weight(out, w.pos);
   out << ",\"layers\":[";
@@ -152,12 +152,12 @@ void write_training_trace(std::ostream& out, const training_file& file, const tr
       out << '}';
     }
     out << "],";
-    write_linear(out, "proj", layer.proj, layer.proj_bias);
+    write_linear(out, "proj", layer.proj.floats(), layer.proj_bias);
     if (m.mlp.kind != mlp_kind::none) {
       out << ',';
-      write_linear(out, "fc", layer.fc, layer.fc_bias);
+      write_linear(out, "fc", layer.fc.floats(), layer.fc_bias);
       out << ',';
-      write_linear(out, "fc2", layer.fc2, layer.fc2_bias);
+      write_linear(out, "fc2", layer.fc2.floats(), layer.fc2_bias);
     }
     if (m.norm.kind != norm_kind::none) {
       out << ',';
@@ -173,7 +173,7 @@ void write_training_trace(std::ostream& out, const training_file& file, const tr
     write_norm(out, "ln_f", w.ln_f);
   }
   out << ',';
-  write_linear(out, "unembed", w.unembed, w.unembed_bias);
+  write_linear(out, "unembed", w.unembed.floats(), w.unembed_bias);
   out << '}';
   if (const auto& text = file.spec.task.text) {
     out << ",\"vocab_chars\":[";

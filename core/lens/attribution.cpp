@@ -9,7 +9,7 @@
 #include "errors/check.hpp"
 #include "lens/decoder.hpp"
 #include "models/model_run.hpp"
-#include "transformer/narrow_weights.hpp"
+#include "transformer/head_weights.hpp"
 
 namespace attention {
 
@@ -39,13 +39,13 @@ void layer_parts(const model_layer& layer, const layer_pass& lp, const model_spe
   // so one product gives every head's out @ proj[j·hs : (j+1)·hs], (1, H, d)
   tensor3 apart = xt::zeros<float>(std::vector<std::size_t>{1, H, H * hs});
   for (std::size_t j = 0; j < H; ++j) std::copy_n(lp.heads[j].out.data() + t * hs, hs, apart.data() + (j * H + j) * hs);
-  const tensor3 through = product_of(apart, layer.proj, layer.narrow.proj, layer.narrow.conv1d);
+  const tensor3 through = layer.proj.product(apart);
   const std::size_t d = through.shape(2);
   const std::string layer_name = std::to_string(l) + ".";
   for (std::size_t j = 0; j < H; ++j) parts.push_back({layer_name + std::to_string(j), values_of(through.data() + j * d, d)});
   if (layer.proj_bias.size() != 0) parts.push_back({layer_name + "attn_bias", values_of(layer.proj_bias.data(), d)});
   if (spec.mlp.kind != mlp_kind::none) {  // fc2 of the activation (gated: silu(gate) · up) at t, with its bias
-    tensor3 out = product_of(row_of(lp.active, t), layer.fc2, layer.narrow.fc2, layer.narrow.conv1d);
+    tensor3 out = layer.fc2.product(row_of(lp.active, t));
     add_bias(out, layer.fc2_bias);
     parts.push_back({layer_name + "mlp", values_of(out.data(), d)});
   }

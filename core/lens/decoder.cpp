@@ -1,7 +1,5 @@
 #include "lens/decoder.hpp"
 
-#include <algorithm>
-
 #include "errors/check.hpp"
 #include "transformer/norm_check.hpp"
 #include "transformer/rms_norm.hpp"
@@ -26,20 +24,8 @@ tensor3 final_norm(const tensor3& x, const gpt_model& model) {
 }
 
 std::vector<float> unembedding_row(const gpt_model& model, std::size_t t) {
-  const model_weights& w = model.weights;
-  const std::size_t d = model.spec.embed;
-  std::vector<float> u(d);
-  const narrow_matrix& narrow = w.tied ? w.tok_narrow : w.lm_head_narrow;
-  if (!narrow.empty() && w.tied && w.tok_columns) {  // tok stored [d, V]: column t
-    widen_column(narrow, t, u.data());
-  } else if (!narrow.empty()) {
-    widen_rows(narrow, t, 1, u.data());
-  } else if (w.tied || w.lm_head.size() != 0) {  // (V, d): the row itself
-    const tensor2& rows = w.tied ? w.tok : w.lm_head;
-    std::copy_n(rows.data() + t * d, d, u.data());
-  } else {  // training's unembed (d, V) as [in, out]: column t
-    for (std::size_t c = 0; c < d; ++c) u[c] = w.unembed(c, t);
-  }
+  std::vector<float> u(model.spec.embed);
+  model.weights.unembedding().column(t, u.data());
   return u;
 }
 

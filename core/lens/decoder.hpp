@@ -22,8 +22,8 @@ bool has_final_norm(const gpt_model& model);
 // (LayerNorm or RMSNorm with the model's eps); x itself without one.
 tensor3 final_norm(const tensor3& x, const gpt_model& model);
 
-// Token t's unembedding row u, (d,): lm_head's row, tok's when tied, or
-// training's unembed column; widened when the file keeps it narrow.
+// Token t's unembedding row u, (d,): column t of the model's unembedding
+// (model_weights::unembedding), widened when the file keeps it narrow.
 std::vector<float> unembedding_row(const gpt_model& model, std::size_t t);
 
 }  // namespace attention

@@ -47,10 +47,7 @@ folder_loader::folder_loader(folder_plan plan) : plan_(std::move(plan)) {
   model_.model.spec = plan_.spec;
   model_weights& w = model_.model.weights;
   w.layers.resize(c.layers);
-  for (model_layer& layer : w.layers) {
-    layer.heads.resize(c.heads);
-    layer.narrow.conv1d = true;  // each Linear kept [in, out], in panels (place())
-  }
+  for (model_layer& layer : w.layers) layer.heads.resize(c.heads);
   w.tied = plan_.summary.tied;
   stack_projections();
   for (const folder_shard& s : plan_.shards) {
@@ -73,8 +70,9 @@ void folder_loader::stack_projections() {
   for (std::size_t l = 0; l < L; ++l) {
     const std::vector<std::string>& d = dtypes[l];
     if (d.size() != 3 || d[1] != d[0] || d[2] != d[0]) continue;  // the float heads, as training's
-    model_.model.weights.layers[l].narrow.qkv = narrow_matrix(
-        *dtype_named(d[0]), c.embed, (c.heads + 2 * c.kv_heads) * c.head_dim, number_layout::panels);
+    model_.model.weights.layers[l].qkv = weight(
+        narrow_matrix(*dtype_named(d[0]), c.embed, (c.heads + 2 * c.kv_heads) * c.head_dim, number_layout::panels),
+        false);
   }
 }
 
@@ -91,29 +89,31 @@ weight_placement folder_loader::place(const folder_entry& t) {
     return bias ? head_biases(std::move(targets), hs) : heads_of(std::move(targets), hs, d);
   };
   // a weight matrix kept as the file stores it, [out, in] (BERT's transform, an lm_head)
-  const auto narrow = [&](narrow_matrix& target) {
-    target = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(t.file.shape[0]),
-                           static_cast<std::size_t>(t.file.shape[1]));
-    return placed_narrow(target);
+  const auto narrow = [&](weight& target) {
+    target = weight(narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(t.file.shape[0]),
+                                  static_cast<std::size_t>(t.file.shape[1])),
+                    true);
+    return placed_narrow(target.numbers());
   };
   // a layer's Linear [out, in] kept [in, out] in panels: a new token reads it in one stream (narrow.hpp)
-  const auto linear = [&](narrow_matrix& target) {
-    target = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(t.file.shape[1]),
-                           static_cast<std::size_t>(t.file.shape[0]), number_layout::panels);
-    return placed_narrow_transposed(target);
+  const auto linear = [&](weight& target) {
+    target = weight(narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(t.file.shape[1]),
+                                  static_cast<std::size_t>(t.file.shape[0]), number_layout::panels),
+                    false);
+    return placed_narrow_transposed(target.numbers());
   };
   // q_proj, k_proj, v_proj side by side in the layer's qkv (stack_projections): its columns from `column`
-  narrow_matrix* qkv = layer != nullptr && !layer->narrow.qkv.empty() ? &layer->narrow.qkv : nullptr;
+  narrow_matrix* qkv = layer != nullptr && !layer->qkv.empty() ? &layer->qkv.numbers() : nullptr;
   const auto stacked = [&](std::size_t column) {
     return placed_narrow_transposed(*qkv, column * d * dtype_bytes(qkv->dtype()));
   };
   const std::size_t kv = c.kv_heads * hs;
   switch (t.slot) {
     case folder_slot::tok: {  // kept [d, V] in panels: tok[x] a column, the tied logits' one-row product without transposes
-      w.tok_narrow = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(t.file.shape[1]),
-                                   static_cast<std::size_t>(t.file.shape[0]), number_layout::panels);
-      w.tok_columns = true;
-      return placed_narrow_transposed(w.tok_narrow);
+      w.tok = weight(narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(t.file.shape[1]),
+                                   static_cast<std::size_t>(t.file.shape[0]), number_layout::panels),
+                     true);
+      return placed_narrow_transposed(w.tok.numbers());
     }
     case folder_slot::pos: return placed_as_is(allocated(w.pos, c.length, d), c.length, d);
     case folder_slot::token_type: {  // row 0 kept (token type 0 everywhere); the other rows read past into one
@@ -135,21 +135,21 @@ weight_placement folder_loader::place(const folder_entry& t) {
     case folder_slot::query_bias: return heads(&model_head::query_bias, c.heads, true);
     case folder_slot::key_bias: return heads(&model_head::key_bias, c.kv_heads, true);
     case folder_slot::value_bias: return heads(&model_head::value_bias, c.kv_heads, true);
-    case folder_slot::proj: return linear(layer->narrow.proj);
+    case folder_slot::proj: return linear(layer->proj);
     case folder_slot::proj_bias: return row(layer->proj_bias, d);
-    case folder_slot::fc: return linear(layer->narrow.fc);
+    case folder_slot::fc: return linear(layer->fc);
     case folder_slot::fc_bias: return row(layer->fc_bias, I);
-    case folder_slot::fc_up: return linear(layer->narrow.fc_up);
+    case folder_slot::fc_up: return linear(layer->fc_up);
     case folder_slot::fc_up_bias: return row(layer->fc_up_bias, I);
-    case folder_slot::fc2: return linear(layer->narrow.fc2);
+    case folder_slot::fc2: return linear(layer->fc2);
     case folder_slot::fc2_bias: return row(layer->fc2_bias, d);
     case folder_slot::ln_f_weight: return row(w.ln_f.weight, d);
-    case folder_slot::transform: return narrow(w.transform_narrow);
+    case folder_slot::transform: return narrow(w.transform);
     case folder_slot::transform_bias: return row(w.transform_bias, d);
     case folder_slot::transform_ln_weight: return row(w.transform_ln.weight, d);
     case folder_slot::transform_ln_bias: return row(w.transform_ln.bias, d);
     case folder_slot::unembed_bias: return row(w.unembed_bias, V);
-    case folder_slot::lm_head: return narrow(w.lm_head_narrow);  // kept [V, d]
+    case folder_slot::lm_head: return narrow(w.unembed);  // kept [V, d]
   }
   return {};
 }

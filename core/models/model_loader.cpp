@@ -12,10 +12,8 @@ model_loader::model_loader(model_plan plan) : plan_(std::move(plan)) {
   model_.config = c;
   model_.spec = spec_of(c);
   model_.weights.layers.resize(c.layers);
-  for (model_layer& layer : model_.weights.layers) {
+  for (model_layer& layer : model_.weights.layers)
     layer.heads.resize(c.heads);  // their biases; the weights stay narrow, in the file's layout
-    layer.narrow.conv1d = c.conv1d;
-  }
   model_.weights.tied = c.tied;
   std::vector<safetensors_tensor> tensors;
   std::vector<weight_placement> places;
@@ -37,19 +35,21 @@ weight_placement model_loader::place(const planned_tensor& t) {
   if (t.slot == tensor_slot::ignored) return {};
   model_weights& w = model_.weights;
   model_layer* layer = w.layers.empty() ? nullptr : &w.layers[std::min(t.layer, w.layers.size() - 1)];
-  // a weight matrix kept as the file stores it, in its layout: (rows, cols) its shape
-  const auto narrow = [&](narrow_matrix& target) {
+  // a weight matrix [out, in] kept as the file stores it, (rows, cols) its shape: the weight's transpose
+  const auto narrow = [&](weight& target) {
     const std::vector<std::uint64_t>& s = t.file.shape;  // rank 2, checked by the plan
-    target = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1]));
-    return placed_narrow(target);
+    target = weight(narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1])),
+                    true);
+    return placed_narrow(target.numbers());
   };
   // a layer's Conv1D weight [in, out], kept in panels: a new token reads it in one stream (narrow.hpp)
-  const auto layer_weight = [&](narrow_matrix& target) {
+  const auto layer_weight = [&](weight& target) {
     if (!c.conv1d) return narrow(target);
     const std::vector<std::uint64_t>& s = t.file.shape;
-    target = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1]),
-                           number_layout::panels);
-    return placed_narrow(target);
+    target = weight(narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(s[0]), static_cast<std::size_t>(s[1]),
+                                  number_layout::panels),
+                    false);
+    return placed_narrow(target.numbers());
   };
   // c_attn.bias's [q | k | v], each d wide and split into H heads of hs, in
   // that order: each head's (1, hs) bias, part by part
@@ -62,21 +62,21 @@ weight_placement model_loader::place(const planned_tensor& t) {
   switch (t.slot) {
     case tensor_slot::wte: {  // kept [d, V] in panels: tok[x] a column, the tied logits' one-row product without transposes
       const std::vector<std::uint64_t>& s = t.file.shape;
-      w.tok_narrow = narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(s[1]),
-                                   static_cast<std::size_t>(s[0]), number_layout::panels);
-      w.tok_columns = true;
-      return placed_narrow_transposed(w.tok_narrow);
+      w.tok = weight(narrow_matrix(*dtype_named(t.file.dtype), static_cast<std::size_t>(s[1]),
+                                   static_cast<std::size_t>(s[0]), number_layout::panels),
+                     true);
+      return placed_narrow_transposed(w.tok.numbers());
     }
     case tensor_slot::wpe: return direct(allocated(w.pos, c.length, d), c.length, d);
     case tensor_slot::ln_f_weight: return direct(allocated(w.ln_f.weight, 1, d), 1, d);
     case tensor_slot::ln_f_bias: return direct(allocated(w.ln_f.bias, 1, d), 1, d);
-    case tensor_slot::lm_head_weight: return narrow(w.lm_head_narrow);  // kept [V, d]
+    case tensor_slot::lm_head_weight: return narrow(w.unembed);  // kept [V, d]
     case tensor_slot::lm_head_bias: return direct(allocated(w.unembed_bias, 1, c.vocab), 1, c.vocab);
     case tensor_slot::ln_1_weight: return direct(allocated(layer->ln1.weight, 1, d), 1, d);
     case tensor_slot::ln_1_bias: return direct(allocated(layer->ln1.bias, 1, d), 1, d);
     case tensor_slot::ln_2_weight: return direct(allocated(layer->ln2.weight, 1, d), 1, d);
     case tensor_slot::ln_2_bias: return direct(allocated(layer->ln2.bias, 1, d), 1, d);
-    case tensor_slot::c_attn_weight: return layer_weight(layer->narrow.qkv);  // [q | k | v], each H heads of hs
+    case tensor_slot::c_attn_weight: return layer_weight(layer->qkv);  // [q | k | v], each H heads of hs
     case tensor_slot::c_attn_bias: {
       weight_placement p;
       p.targets = biases();
@@ -84,11 +84,11 @@ weight_placement model_loader::place(const planned_tensor& t) {
       p.col_block = hs;
       return p;
     }
-    case tensor_slot::attn_proj_weight: return layer_weight(layer->narrow.proj);
+    case tensor_slot::attn_proj_weight: return layer_weight(layer->proj);
     case tensor_slot::attn_proj_bias: return direct(allocated(layer->proj_bias, 1, d), 1, d);
-    case tensor_slot::c_fc_weight: return layer_weight(layer->narrow.fc);
+    case tensor_slot::c_fc_weight: return layer_weight(layer->fc);
     case tensor_slot::c_fc_bias: return direct(allocated(layer->fc_bias, 1, width), 1, width);
-    case tensor_slot::mlp_proj_weight: return layer_weight(layer->narrow.fc2);
+    case tensor_slot::mlp_proj_weight: return layer_weight(layer->fc2);
     case tensor_slot::mlp_proj_bias: return direct(allocated(layer->fc2_bias, 1, d), 1, d);
     case tensor_slot::ignored: break;
   }

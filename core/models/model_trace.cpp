@@ -8,7 +8,7 @@
 #include "formats/limits.hpp"
 #include "formats/scenario_file.hpp"
 #include "formats/trace_json.hpp"
-#include "transformer/narrow_weights.hpp"
+#include "transformer/head_weights.hpp"
 
 namespace attention {
 

@@ -151,7 +151,7 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
   const tensor3 d_logits = logits_gradient(pass.logits, exps != nullptr ? *exps : exps_of(pass.logits), targets);  // (B, T, V)
   g.unembed = outer_sum(pass.unembedded(), d_logits);
   g.unembed_bias = row_sum(d_logits, w.unembed_bias);
-  tensor3 dh = back_through(d_logits, w.unembed);  // (B, T, d)
+  tensor3 dh = back_through(d_logits, w.unembed.floats());  // (B, T, d)
   if (norm) dh = layer_norm_backward(dh, pass.last, pass.ln_f, w.ln_f, g.ln_f);
   g.layers.resize(w.layers.size());
 
@@ -167,17 +167,17 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
       const tensor3& read = norm ? lp.ln2.out : lp.middle;
       gl.fc2 = outer_sum(lp.active, dh);
       gl.fc2_bias = row_sum(dh, layer.fc2_bias);
-      const tensor3 d_hidden = activation_backward(back_through(dh, layer.fc2), lp.hidden, spec.mlp.activation, &lp.gelu_erf);
+      const tensor3 d_hidden = activation_backward(back_through(dh, layer.fc2.floats()), lp.hidden, spec.mlp.activation, &lp.gelu_erf);
       gl.fc = outer_sum(read, d_hidden);
       gl.fc_bias = row_sum(d_hidden, layer.fc_bias);
-      tensor3 d_read = back_through(d_hidden, layer.fc);
+      tensor3 d_read = back_through(d_hidden, layer.fc.floats());
       if (norm) d_read = layer_norm_backward(d_read, lp.middle, lp.ln2, layer.ln2, gl.ln2);
       dh += d_read;  // the residual passes the gradient through unchanged
     }
     // middle = input + concat @ proj (+ b)
     gl.proj = outer_sum(lp.concat, dh);
     gl.proj_bias = row_sum(dh, layer.proj_bias);
-    const tensor3 d_concat = back_through(dh, layer.proj);  // (B, T, d)
+    const tensor3 d_concat = back_through(dh, layer.proj.floats());  // (B, T, d)
     const tensor3& read = lp.attended();
     tensor3 d_read = xt::zeros<float>({B, T, d});
     const std::size_t H = layer.heads.size();
@@ -202,20 +202,21 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
     dh += d_read;
   }
   // h0 = tok[x] + pos[t]
-  g.tok = xt::zeros<float>(w.tok.shape());
+  tensor2 d_tok = xt::zeros<float>(w.tok.floats().shape());
   g.pos = xt::zeros<float>(w.pos.shape());
   // rows of d floats through non-aliasing pointers, so they are whole-vector adds
   for (std::size_t b = 0; b < B; ++b)
     for (std::size_t t = 0; t < T; ++t) {
       const auto id = static_cast<std::size_t>(pass.tokens[b * T + t]);
       const float* __restrict from = dh.data() + (b * T + t) * d;
-      float* __restrict tok = g.tok.data() + id * d;
+      float* __restrict tok = d_tok.data() + id * d;
       float* __restrict pos = g.pos.data() + t * d;
       for (std::size_t c = 0; c < d; ++c) {
         tok[c] += from[c];
         pos[c] += from[c];
       }
     }
+  g.tok = std::move(d_tok);
   return g;
 }
 

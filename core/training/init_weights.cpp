@@ -36,10 +36,10 @@ model_weights init_weights(generator& gen, const model_spec& spec) {
       linear_of(d, hs, head.value, &head.value_bias);
       layer.heads.push_back(std::move(head));
     }
-    linear_of(d, d, layer.proj, &layer.proj_bias);
+    linear_of(d, d, layer.proj.floats(), &layer.proj_bias);
     if (spec.mlp.kind != mlp_kind::none) {
-      linear_of(d, hidden, layer.fc, &layer.fc_bias);
-      linear_of(hidden, d, layer.fc2, &layer.fc2_bias);
+      linear_of(d, hidden, layer.fc.floats(), &layer.fc_bias);
+      linear_of(hidden, d, layer.fc2.floats(), &layer.fc2_bias);
     }
     if (spec.norm.kind != norm_kind::none) {
       layer.ln1 = layer_norm_init(d);
@@ -48,7 +48,7 @@ model_weights init_weights(generator& gen, const model_spec& spec) {
     w.layers.push_back(std::move(layer));
   }
   if (spec.norm.kind != norm_kind::none) w.ln_f = layer_norm_init(d);
-  linear_of(d, spec.vocab, w.unembed, &w.unembed_bias);
+  linear_of(d, spec.vocab, w.unembed.floats(), &w.unembed_bias);
   return w;
 }
 

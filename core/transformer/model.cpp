@@ -9,12 +9,11 @@
 #include "errors/check.hpp"
 #include "random/sampling.hpp"
 #include "tensor/matmul.hpp"
-#include "tensor/narrow_matmul.hpp"
 #include "tensor/rotary.hpp"
 #include "tensor/sums.hpp"
 #include "tensor/vector_math.hpp"
 #include "transformer/kv_cache.hpp"
-#include "transformer/narrow_weights.hpp"
+#include "transformer/head_weights.hpp"
 #include "transformer/norm_check.hpp"
 #include "transformer/rms_norm.hpp"
 #include "transformer/self_attention.hpp"
@@ -23,7 +22,7 @@
 namespace attention {
 
 std::vector<tensor2*> model_weights::all() {
-  std::vector<tensor2*> list{&tok, &pos};
+  std::vector<tensor2*> list{&tok.floats(), &pos};
   // only the tensors the model has: a bias or a LayerNorm may be absent (empty)
   const auto add = [&list](std::initializer_list<tensor2*> tensors) {
     for (tensor2* t : tensors)
@@ -33,11 +32,12 @@ std::vector<tensor2*> model_weights::all() {
   for (model_layer& layer : layers) {
     for (model_head& head : layer.heads)
       add({&head.key, &head.key_bias, &head.query, &head.query_bias, &head.value, &head.value_bias});
-    add({&layer.proj, &layer.proj_bias, &layer.fc, &layer.fc_bias, &layer.fc_up, &layer.fc_up_bias, &layer.fc2,
-         &layer.fc2_bias, &layer.ln1.weight, &layer.ln1.bias, &layer.ln2.weight, &layer.ln2.bias});
+    add({&layer.proj.floats(), &layer.proj_bias, &layer.fc.floats(), &layer.fc_bias, &layer.fc_up.floats(),
+         &layer.fc_up_bias, &layer.fc2.floats(), &layer.fc2_bias, &layer.ln1.weight, &layer.ln1.bias,
+         &layer.ln2.weight, &layer.ln2.bias});
   }
-  add({&ln_f.weight, &ln_f.bias, &transform, &transform_bias, &transform_ln.weight, &transform_ln.bias, &unembed,
-       &unembed_bias, &lm_head});
+  add({&ln_f.weight, &ln_f.bias, &transform.floats(), &transform_bias, &transform_ln.weight, &transform_ln.bias,
+       &unembed.floats(), &unembed_bias});
   return list;
 }
 
@@ -49,11 +49,9 @@ std::vector<const tensor2*> model_weights::all() const {
 
 namespace {
 
-// x @ W (+ b): a Linear, its bias added after the product; W training's
-// float (in, out), or a model file's narrow W in the file's layout
-tensor3 linear_of(const tensor3& x, const tensor2& w, const tensor2& bias, const narrow_matrix& narrow = {},
-                  bool conv1d = false) {
-  tensor3 out = product_of(x, w, narrow, conv1d);
+// x @ W (+ b): a Linear, its bias added after the product
+tensor3 linear_of(const tensor3& x, const weight& w, const tensor2& bias) {
+  tensor3 out = w.product(x);
   add_bias(out, bias);
   return out;
 }
@@ -104,16 +102,16 @@ tensor3 embed(const model_weights& w, const model_spec& spec, const std::vector<
   ATTENTION_CHECK(!learned || w.pos.shape(0) >= offset + T, "forward: ", offset + T,
                   " positions, the position table holds ", w.pos.shape(0));
   tensor3 h({B, T, d});
-  const bool narrow = !w.tok_narrow.empty();
+  // training's float rows are read where they lie; a file's are widened into the row
+  const bool narrow = w.tok.narrow() || w.tok.is_turned();
   for (std::size_t b = 0; b < B; ++b)
     for (std::size_t t = 0; t < T; ++t) {
       const auto id = static_cast<std::size_t>(tokens[b * T + t]);
       // rows of d floats: whole-vector adds (pos and type restrict; tok may be row itself,
       // a model file's narrow row widened in place first, read at the index it is written)
       float* row = h.data() + (b * T + t) * d;
-      if (narrow && w.tok_columns) widen_column(w.tok_narrow, id, row);
-      else if (narrow) widen_rows(w.tok_narrow, id, 1, row);
-      const float* tok = narrow ? row : w.tok.data() + id * d;
+      if (narrow) w.tok.row(id, row);
+      const float* tok = narrow ? row : w.tok.floats().data() + id * d;
       if (!learned) {
         if (!narrow) std::copy_n(tok, d, row);
         continue;
@@ -132,34 +130,23 @@ tensor3 embed(const model_weights& w, const model_spec& spec, const std::vector<
 // The MLP's input to its output, (B, T, d) -> (B, T, d): fc, the
 // activation (or SwiGLU's gate with fc_up), fc2; what it made kept in lp.
 tensor3 mlp(const tensor3& x, const model_layer& layer, const model_spec& spec, layer_pass& lp) {
-  const narrow_linears& n = layer.narrow;
-  lp.hidden = linear_of(x, layer.fc, layer.fc_bias, n.fc, n.conv1d);
+  lp.hidden = linear_of(x, layer.fc, layer.fc_bias);
   if (spec.mlp.kind == mlp_kind::gated) {  // SwiGLU: the one gated activation forward() computes
     ATTENTION_CHECK(spec.mlp.activation == activation_kind::silu, "forward: a gated MLP gates with SiLU (SwiGLU)");
-    lp.up = linear_of(x, layer.fc_up, layer.fc_up_bias, n.fc_up, n.conv1d);
+    lp.up = linear_of(x, layer.fc_up, layer.fc_up_bias);
     lp.active = swiglu(lp.hidden, lp.up);
   } else {
     lp.active = activate(lp.hidden, spec.mlp.activation, &lp.gelu_erf);
   }
-  return linear_of(lp.active, layer.fc2, layer.fc2_bias, n.fc2, n.conv1d);
+  return linear_of(lp.active, layer.fc2, layer.fc2_bias);
 }
 
 }  // namespace
 
 tensor3 unembed(const tensor3& x, const model_weights& w) {
-  const narrow_matrix& narrow = w.tied ? w.tok_narrow : w.lm_head_narrow;
-  if (!narrow.empty()) {  // a model file's (V, d) kept narrow: x @ Wᵀ, the bits of the widened W
-    tensor3 out = w.tied && w.tok_columns ? project(x, narrow) : project_transposed(x, narrow);
-    add_bias(out, w.unembed_bias);
-    return out;
-  }
-  const tensor2& rows = w.tied ? w.tok : w.lm_head;
-  if (w.tied || w.lm_head.size() != 0) {
-    tensor3 out = project_transposed(x, rows);
-    add_bias(out, w.unembed_bias);
-    return out;
-  }
-  return linear_of(x, w.unembed, w.unembed_bias);
+  tensor3 out = w.unembedding().product(x);
+  add_bias(out, w.unembed_bias);
+  return out;
 }
 
 forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
@@ -187,7 +174,7 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
     const std::size_t index = pass.layers.size();
     if (pre) lp.ln1 = norm_of(lp.input, layer.ln1, spec, index, "ln_1");
     self_attention(lp.attended(), layer, spec, rotary ? &*rotary : nullptr, pass.layers.size(), lp, cache, options.ablation);
-    h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias, layer.narrow.proj, layer.narrow.conv1d);  // the residual stream
+    h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias);  // the residual stream
     if (post) {  // BERT: LN(attention + h)
       lp.ln1 = norm_of(h, layer.ln1, spec, index, "ln_1");
       h = lp.ln1.out;
@@ -211,7 +198,7 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
   if (pre) pass.ln_f = norm_of(pass.last, w.ln_f, spec, no_layer, "ln_f");
   if (spec.output == output_head::bert_transform) {  // BERT's masked-LM transform: LN(gelu(x @ transform + b))
     const norm_pass transform_ln = layer_norm(
-        activate(linear_of(pass.last, w.transform, w.transform_bias, w.transform_narrow), spec.mlp.activation),
+        activate(linear_of(pass.last, w.transform, w.transform_bias), spec.mlp.activation),
         w.transform_ln, spec.norm.eps);
     check_norm_rows(transform_ln, false, no_layer, "cls.predictions.transform.LayerNorm");
     pass.transformed = transform_ln.out;

@@ -18,11 +18,11 @@
 #include <vector>
 
 #include "random/generator.hpp"
-#include "tensor/narrow.hpp"
 #include "tensor/tensor.hpp"
 #include "transformer/activation.hpp"
 #include "transformer/block.hpp"
 #include "transformer/layer_norm.hpp"
+#include "transformer/weight.hpp"
 
 namespace attention {
 
@@ -37,54 +37,42 @@ struct model_head {
   tensor2 key_bias;                 // (1, hs): never trained, but a model file's c_attn.bias holds one (models/)
 };
 
-// A model file's Linear weights kept as the file stores them (F32, F16 or
-// BF16: tensor/narrow.hpp), in its layout: nn.Linear's [out, in], or with
-// conv1d GPT-2's [in, out]. forward() reads them in place of
-// the float tensors, which a model file then leaves empty; training never
-// sets them (transformer/narrow_weights.hpp reads them). Empty when absent.
-struct narrow_linears {
-  // every head's projections as one Linear, its outputs all H query heads,
-  // then the KV key heads, then the KV value heads (c_attn as it is; q_proj,
-  // k_proj and v_proj one after another). The biases stay in heads.
-  narrow_matrix qkv;
-  narrow_matrix proj, fc, fc_up, fc2;
-  bool conv1d = false;  // [in, out] (GPT-2's Conv1D), else nn.Linear's [out, in]
-};
-
+// A layer's and a model's matrices are weights (transformer/weight.hpp):
+// training's float tensors, or a model file's numbers kept as the file has
+// them; forward() reads them the same way. Empty when absent.
 struct model_layer {
-  std::vector<model_head> heads;    // with narrow.qkv: only the biases
-  narrow_linears narrow;
-  tensor2 proj, proj_bias;          // (d, d), (1, d)
-  tensor2 fc, fc_bias;              // (d, I), (1, I) with an MLP
-  tensor2 fc2, fc2_bias;            // (I, d), (1, d) with an MLP
-  tensor2 fc_up, fc_up_bias;        // (d, I), (1, I) gated: Llama's up_proj (fc is gate_proj, fc2 down_proj)
+  // Training's heads: their own query, key and value (d, hs); a model file's: only the biases
+  std::vector<model_head> heads;
+  // A model file's projections of every head as one Linear (d, (H + 2·KV)·hs):
+  // all H queries, then the KV keys, then the KV values (c_attn as it is;
+  // q_proj, k_proj and v_proj side by side). Empty in training's models.
+  weight qkv;
+  weight proj, fc, fc2, fc_up;      // (d, d); (d, I), (I, d) with an MLP; gated: Llama's up_proj (fc is gate_proj, fc2 down_proj)
+  tensor2 proj_bias;                // (1, d)
+  tensor2 fc_bias, fc2_bias;        // (1, I), (1, d) with an MLP
+  tensor2 fc_up_bias;               // (1, I) gated
   layer_norm_weights ln1, ln2;      // with a norm; post: ln1 after attention's residual add, ln2 after the MLP's
 };
 
 struct model_weights {
-  tensor2 tok;  // (V, d)
+  weight tok;  // (V, d): tok.row(x) is token x's embedding; a file's kept [d, V] (turned) for the tied logits' speed
   tensor2 pos;  // (T, d); empty with rotary positions
   tensor2 token_type;       // (1, d): BERT's type-0 row, added to tok[x] before pos; else empty
   layer_norm_weights ln_e;  // post-norm: BERT's LayerNorm on the embeddings
   std::vector<model_layer> layers;
   layer_norm_weights ln_f;      // pre-norm (RMSNorm: its weight only)
   // BERT's masked-LM head, before the unembedding: LN(gelu(x @ transform + transform_bias)); else empty
-  tensor2 transform, transform_bias;  // (d, d) as [in, out], (1, d)
+  weight transform;             // (d, d)
+  tensor2 transform_bias;       // (1, d)
   layer_norm_weights transform_ln;
-  tensor2 unembed, unembed_bias;  // (d, V), (1, V); BERT's cls.predictions.bias is unembed_bias
-  // A model file's unembedding, as files store it (models/): lm_head (V, d),
-  // [out, in], read as x @ lm_headᵀ; or tied, x @ tokᵀ, with no copy of tok
-  // (GPT-2's is 154 MB). Then `unembed` is empty.
-  tensor2 lm_head;
+  // (d, V): training's unembed, or a file's lm_head (V, d) turned; empty when
+  // tied, the embedding read turned, with no copy of it (GPT-2's is 154 MB)
+  weight unembed;
+  tensor2 unembed_bias;  // (1, V); BERT's cls.predictions.bias
   bool tied = false;
-  // A model file's embedding, lm_head (V, d) and BERT's transform [out, in]
-  // kept narrow (see narrow_linears): tok[x] is then a row widened, the
-  // logits x @ Wᵀ on lm_head or, tied, on tok. Empty in training's models.
-  narrow_matrix tok_narrow, lm_head_narrow, transform_narrow;
-  // tok_narrow stored [d, V], the file's (V, d) transposed as it loads: tok[x]
-  // is column x, the tied logits x @ tok_narrow as [in, out], whose one-row
-  // product streams without transposes in registers (twice as fast in wasm).
-  bool tok_columns = false;
+
+  // The one place the unembedding is chosen: x @ unembedding() are the logits.
+  weight_view unembedding() const { return tied ? weight_view{tok, true} : weight_view{unembed, false}; }
 
   // Every tensor in PyTorch's model.parameters() order, for the optimizer.
   std::vector<tensor2*> all();
@@ -184,8 +172,7 @@ struct forward_options {
 forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
                      std::size_t batch, const forward_options& options = {});
 
-// The logits of x, (B, T, d) -> (B, T, V): training's unembed (d, V) as
-// [in, out], or a model file's lm_head (V, d), or tok itself when tied.
+// The logits of x, (B, T, d) -> (B, T, V): x @ w.unembedding() + its bias.
 tensor3 unembed(const tensor3& x, const model_weights& w);
 
 // Whether the model has an unembedding at all: its output head is not none

@@ -12,63 +12,39 @@
 #include "tensor/row_product.hpp"
 #include "tensor/softmax.hpp"
 #include "transformer/kv_cache.hpp"
-#include "transformer/narrow_weights.hpp"
+#include "transformer/head_weights.hpp"
 
 namespace attention {
 namespace {
 
-// Every head's projections of a layer as one product, (B, T, d) @ (d, width):
-// each output is still its own sum over d, so the bits are those of the
-// heads' own products, and one wide product keeps the vectors full where a
-// head's 16 columns would not; no key or value computed twice, width =
-// (H + 2·KV)·hs. A model file's narrow qkv is that product as the file
-// lays it out (narrow_weights.hpp's qkv_columns); training's float heads
-// are placed per key/value head g: its key, its value, then the queries of
-// the heads that read it (GPT: k, v, q of each head).
+// Every head's projections of a layer as one product, (B, T, d) @ (d, width),
+// width = (H + 2·KV)·hs: each output is still its own sum over d, so the
+// bits are those of the heads' own products, and one wide product keeps the
+// vectors full where a head's 16 columns would not; no key or value
+// computed twice. Its columns are the file's (qkv_columns).
 void project_heads(const tensor3& a, const model_layer& layer, const model_spec& spec, std::vector<head_pass>& heads) {
   const std::size_t H = layer.heads.size();
   if (H == 0) return;
-  const std::size_t B = a.shape(0), T = a.shape(1), d = a.shape(2), hs = spec.head_size, KV = spec.kv_heads,
-                    group = H / KV, width = (H + 2 * KV) * hs;
-  const narrow_matrix& qkv = layer.narrow.qkv;
-  const bool narrow = !qkv.empty();
-  const std::size_t outputs = narrow ? (layer.narrow.conv1d ? qkv.cols() : qkv.rows()) : layer.heads[0].key.shape(1) * (H + 2 * KV);
-  ATTENTION_CHECK(KV > 0 && H % KV == 0 && outputs == width, "forward: ", H, " heads of ", hs, " read by ", KV,
-                  " key/value heads do not fit the layer's weights");
-  // where each head's block of columns starts
-  const qkv_columns file{H, KV, hs};
-  const auto key_at = [&](std::size_t g) { return narrow ? file.key(g) : g * (group + 2) * hs; };
-  const auto value_at = [&](std::size_t g) { return narrow ? file.value(g) : key_at(g) + hs; };
-  const auto query_at = [&](std::size_t j) { return narrow ? file.query(j) : key_at(j / group) + (2 + j % group) * hs; };
-  tensor3 kqv;  // (B, T, width)
-  if (narrow) {
-    kqv = product_of(a, tensor2(), qkv, layer.narrow.conv1d);
-  } else {
-    // Rows of hs floats copied whole (std::copy_n on raw pointers): element by
-    // element through xtensor's indexing this cost GPT-2 small ~2 ms a layer in wasm.
-    tensor2 w({d, width});  // (d, width)
-    const auto place = [&](const tensor2& part, std::size_t at) {
-      for (std::size_t i = 0; i < d; ++i) std::copy_n(part.data() + i * hs, hs, w.data() + i * width + at);
-    };
-    for (std::size_t g = 0; g < KV; ++g) {
-      place(layer.heads[g].key, key_at(g));
-      place(layer.heads[g].value, value_at(g));
-    }
-    for (std::size_t j = 0; j < H; ++j) place(layer.heads[j].query, query_at(j));
-    kqv = product_of(a, w, narrow_matrix(), false);
-  }
+  const std::size_t B = a.shape(0), T = a.shape(1), hs = spec.head_size, KV = spec.kv_heads;
+  const qkv_columns at{H, KV, hs};
+  weight placed;
+  const weight& qkv = qkv_of(layer, spec, placed);
+  ATTENTION_CHECK(KV > 0 && H % KV == 0 && qkv.outputs() == at.width(), "forward: ", H, " heads of ", hs, " read by ",
+                  KV, " key/value heads do not fit the layer's weights");
+  const std::size_t width = at.width();
+  const tensor3 kqv = qkv.product(a);  // (B, T, width)
   // one head's block of columns, (B, T, hs), its bias added after the product
-  const auto take = [&](tensor3& t, std::size_t at, const tensor2& bias) {
+  const auto take = [&](tensor3& t, std::size_t first, const tensor2& bias) {
     t = tensor3({B, T, hs});
-    for (std::size_t r = 0; r < B * T; ++r) std::copy_n(kqv.data() + r * width + at, hs, t.data() + r * hs);
+    for (std::size_t r = 0; r < B * T; ++r) std::copy_n(kqv.data() + r * width + first, hs, t.data() + r * hs);
     add_bias(t, bias);  // a model file's c_attn has a key bias; training's heads none
   };
   heads.resize(H);
   for (std::size_t g = 0; g < KV; ++g) {
-    take(heads[g].k, key_at(g), layer.heads[g].key_bias);
-    take(heads[g].v, value_at(g), layer.heads[g].value_bias);
+    take(heads[g].k, at.key(g), layer.heads[g].key_bias);
+    take(heads[g].v, at.value(g), layer.heads[g].value_bias);
   }
-  for (std::size_t j = 0; j < H; ++j) take(heads[j].q, query_at(j), layer.heads[j].query_bias);
+  for (std::size_t j = 0; j < H; ++j) take(heads[j].q, at.query(j), layer.heads[j].query_bias);
 }
 
 // The weights of one head from its scores q kᵀ, (B, Tq, Tkv), the queries

@@ -23,7 +23,7 @@ inline std::uint64_t forward_multiply_adds(const model_spec& s, const model_weig
   const std::uint64_t d = s.embed, hs = s.head_size, H = s.heads, KV = s.kv_heads, I = s.mlp.width;
   const std::uint64_t per_token_layer = d * H * hs + 2 * d * KV * hs + H * hs * d + (s.mlp.kind == attention::mlp_kind::gated ? 3 : 2) * d * I;
   const std::uint64_t attention = 2 * T * T * H * hs;
-  const std::uint64_t transform = w.transform.size() ? T * d * d : 0;
+  const std::uint64_t transform = !w.transform.empty() ? T * d * d : 0;
   return s.layers * (T * per_token_layer + attention) + transform + T * d * s.vocab;
 }
 

@@ -93,5 +93,5 @@ TEST_CASE("the file holds the trained weights in nn.Linear's layout, heads fused
   CHECK(bias[d + 2] == 0.0f);  // no key bias
   CHECK(bias[2 * d + 1] == w.layers[1].heads[0].value_bias(0, 1));
   const std::vector<float> head = floats(got, got.header.at("lm_head.weight"));  // [V, d]
-  CHECK(head[3 * d + 2] == w.unembed(2, 3));
+  CHECK(head[3 * d + 2] == w.unembed.floats()(2, 3));
 }

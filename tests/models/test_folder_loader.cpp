@@ -10,7 +10,7 @@
 
 #include "folder_support.hpp"
 #include "models/folder_loader.hpp"
-#include "transformer/narrow_weights.hpp"
+#include "transformer/head_weights.hpp"
 
 using namespace attention;
 
@@ -43,10 +43,10 @@ TEST_CASE("a Llama's weights go where forward() reads them", "[folder-loader]") 
   const model_layer& l = w.layers.at(0);
   REQUIRE(l.heads.size() == 2);
   // q (8 outputs), k (4) and v (4) side by side, kept [in, out] in panels (one panel, shared); no float copy
-  CHECK(l.narrow.qkv.rows() == 8);
-  CHECK(l.narrow.qkv.cols() == 16);
-  CHECK(l.narrow.qkv.panelled());
-  CHECK(l.narrow.conv1d);
+  CHECK(l.qkv.numbers().rows() == 8);
+  CHECK(l.qkv.numbers().cols() == 16);
+  CHECK(l.qkv.numbers().panelled());
+  CHECK_FALSE(l.qkv.is_turned());
   CHECK(l.heads[0].query.size() == 0);
   const model_head h0 = head_weights(l, m.model.spec, 0), h1 = head_weights(l, m.model.spec, 1);
   // q_proj row r = head r / 4's output column r % 4, column c its input c
@@ -60,19 +60,19 @@ TEST_CASE("a Llama's weights go where forward() reads them", "[folder-loader]") 
   CHECK(h0.key(6, 1) == value_at(f.tensors, "model.layers.0.self_attn.k_proj.weight", 1, 6));
   CHECK(h0.value(5, 3) == value_at(f.tensors, "model.layers.0.self_attn.v_proj.weight", 3, 5));
   // o_proj, gate, up, down: the file's [out, in] kept [in, out], in panels
-  CHECK(widened(l.narrow.proj)(6, 2) == value_at(f.tensors, "model.layers.0.self_attn.o_proj.weight", 2, 6));
-  CHECK(widened(l.narrow.fc).shape() == std::array<std::size_t, 2>{8, 12});
-  CHECK(widened(l.narrow.fc)(7, 11) == value_at(f.tensors, "model.layers.0.mlp.gate_proj.weight", 11, 7));
-  CHECK(widened(l.narrow.fc_up)(1, 10) == value_at(f.tensors, "model.layers.0.mlp.up_proj.weight", 10, 1));
-  CHECK(widened(l.narrow.fc2)(10, 1) == value_at(f.tensors, "model.layers.0.mlp.down_proj.weight", 1, 10));
-  for (const narrow_matrix* n : {&l.narrow.proj, &l.narrow.fc, &l.narrow.fc_up, &l.narrow.fc2, &w.tok_narrow})
-    CHECK(n->panelled());
+  CHECK(widened(l.proj.numbers())(6, 2) == value_at(f.tensors, "model.layers.0.self_attn.o_proj.weight", 2, 6));
+  CHECK(widened(l.fc.numbers()).shape() == std::array<std::size_t, 2>{8, 12});
+  CHECK(widened(l.fc.numbers())(7, 11) == value_at(f.tensors, "model.layers.0.mlp.gate_proj.weight", 11, 7));
+  CHECK(widened(l.fc_up.numbers())(1, 10) == value_at(f.tensors, "model.layers.0.mlp.up_proj.weight", 10, 1));
+  CHECK(widened(l.fc2.numbers())(10, 1) == value_at(f.tensors, "model.layers.0.mlp.down_proj.weight", 1, 10));
+  for (const weight* n : {&l.proj, &l.fc, &l.fc_up, &l.fc2, &w.tok}) CHECK(n->numbers().panelled());
   CHECK(l.ln1.weight(0, 5) == value_at(f.tensors, "model.layers.0.input_layernorm.weight", 0, 5));
   CHECK(l.ln1.bias.size() == 0);  // RMSNorm: a weight only
   CHECK(w.ln_f.weight(0, 7) == value_at(f.tensors, "model.norm.weight", 0, 7));
-  CHECK(widened(w.lm_head_narrow)(5, 7) == value_at(f.tensors, "lm_head.weight", 5, 7));  // kept [V, d]
-  CHECK(w.tok_columns);  // kept [d, V], the file's [V, d] transposed
-  CHECK(widened(w.tok_narrow)(3, 4) == value_at(f.tensors, "model.embed_tokens.weight", 4, 3));
+  CHECK(widened(w.unembed.numbers())(5, 7) == value_at(f.tensors, "lm_head.weight", 5, 7));  // kept [V, d]
+  CHECK(w.unembed.is_turned());
+  CHECK(w.tok.is_turned());  // kept [d, V], the file's [V, d] transposed
+  CHECK(widened(w.tok.numbers())(3, 4) == value_at(f.tensors, "model.embed_tokens.weight", 4, 3));
   CHECK(w.pos.size() == 0);
   CHECK_FALSE(w.tied);
   // the spec forward() reads
@@ -107,8 +107,8 @@ TEST_CASE("a tied Llama has no lm_head", "[folder-loader]") {
   f.config["tie_word_embeddings"] = true;
   const folder_model m = loaded(f);
   CHECK(m.model.weights.tied);
-  CHECK(m.model.weights.lm_head_narrow.empty());
-  CHECK(m.model.weights.layers[0].narrow.qkv.cols() == (2 + 2 * 2) * 4);  // two key/value heads
+  CHECK(m.model.weights.unembed.empty());
+  CHECK(m.model.weights.layers[0].qkv.numbers().cols() == (2 + 2 * 2) * 4);  // two key/value heads
   const model_head h1 = head_weights(m.model.weights.layers[0], m.model.spec, 1);
   CHECK(h1.key(2, 3) == value_at(f.tensors, "model.layers.0.self_attn.k_proj.weight", 7, 2));
 }
@@ -131,7 +131,7 @@ TEST_CASE("BERT's weights, prefixed or not, old names or new", "[folder-loader]"
       CHECK(l.ln1.weight(0, 4) ==
             value_at(f.tensors, prefix + "encoder.layer.0.attention.output.LayerNorm." + (gamma ? "gamma" : "weight"), 0, 4));
       CHECK(l.ln2.weight.size() == 8);
-      CHECK(widened(w.transform_narrow)(5, 2) == value_at(f.tensors, "cls.predictions.transform.dense.weight", 5, 2));
+      CHECK(widened(w.transform.numbers())(5, 2) == value_at(f.tensors, "cls.predictions.transform.dense.weight", 5, 2));
       CHECK(w.unembed_bias(0, 4) == value_at(f.tensors, "cls.predictions.bias", 0, 4));
       CHECK(w.tied);  // no decoder.weight: the word embeddings
       CHECK(m.masked_lm);
@@ -145,11 +145,11 @@ TEST_CASE("BERT's weights, prefixed or not, old names or new", "[folder-loader]"
   decoder.tensors.add("cls.predictions.decoder.weight", {6, 8});
   const folder_model d = loaded(decoder);
   CHECK_FALSE(d.model.weights.tied);
-  CHECK(widened(d.model.weights.lm_head_narrow)(5, 0) == value_at(decoder.tensors, "cls.predictions.decoder.weight", 5, 0));
+  CHECK(widened(d.model.weights.unembed.numbers())(5, 0) == value_at(decoder.tensors, "cls.predictions.decoder.weight", 5, 0));
   const folder_model headless = loaded(folder_support::small_bert("", false));
   CHECK_FALSE(headless.masked_lm);
   CHECK_FALSE(headless.logits);
-  CHECK(headless.model.weights.transform_narrow.empty());
+  CHECK(headless.model.weights.transform.empty());
 }
 
 TEST_CASE("F16 and BF16 widen exactly as the loader of model files widens them", "[folder-loader]") {

@@ -9,7 +9,7 @@
 
 #include "model_support.hpp"
 #include "models/model_loader.hpp"
-#include "transformer/narrow_weights.hpp"
+#include "transformer/head_weights.hpp"
 
 using namespace attention;
 using model_support::file_builder;
@@ -152,9 +152,9 @@ TEST_CASE("F16 and BF16 widen to float32 exactly, subnormals and signs included"
   const gpt_model m = fed(f.bytes(), 3);
   const std::vector<float> widened = {1.0f, -2.0f, 0.5f, std::ldexp(1.0f, -24), -0.0f, 65504.0f, std::ldexp(1.0f, -14),
                                       0.0999755859375f};
-  REQUIRE(m.weights.tok_narrow.dtype() == weight_dtype::f16);  // kept two bytes a number
-  REQUIRE(m.weights.tok_columns);  // kept [d, V]: the file's number i of (V, d) at (i % d, i / d)
-  const tensor2 tok = attention::widened(m.weights.tok_narrow);
+  REQUIRE(m.weights.tok.numbers().dtype() == weight_dtype::f16);  // kept two bytes a number
+  REQUIRE(m.weights.tok.is_turned());  // kept [d, V]: the file's number i of (V, d) at (i % d, i / d)
+  const tensor2 tok = attention::widened(m.weights.tok.numbers());
   const std::size_t d = tok.shape(0);
   for (std::size_t i = 0; i < 40; ++i) {
     CHECK(tok(i % d, i / d) == widened[i % widened.size()]);
@@ -221,14 +221,15 @@ TEST_CASE("the loader refuses data beyond the tensors, an early end, and use aft
 TEST_CASE("buffers are skipped, never allocated; an untied lm_head is kept [V, d]", "[model-loader]") {
   const gpt_model m = read_model_file(model_support::model_path("hf-f32"));  // Hugging Face layout, untied
   CHECK_FALSE(m.weights.tied);
-  CHECK(m.weights.lm_head_narrow.rows() == m.config.vocab);
-  CHECK(m.weights.unembed.size() == 0);
+  CHECK(m.weights.unembed.numbers().rows() == m.config.vocab);
+  CHECK(m.weights.unembed.is_turned());
+  CHECK(m.weights.unembed.floats().size() == 0);
   const gpt_model tied = read_model_file(model_support::model_path("nano-tied-bias"));
   CHECK(tied.weights.tied);
-  CHECK(tied.weights.lm_head_narrow.empty());  // the forward reads wte itself
-  std::uint64_t numbers = tied.weights.tok_narrow.size();  // the floats and the weight matrices kept narrow
+  CHECK(tied.weights.unembed.empty());  // the forward reads wte itself
+  std::uint64_t numbers = tied.weights.tok.numbers().size();  // the floats and the weight matrices kept narrow
   for (const tensor2* t : tied.weights.all()) numbers += t->size();
   for (const model_layer& l : tied.weights.layers)
-    numbers += l.narrow.qkv.size() + l.narrow.proj.size() + l.narrow.fc.size() + l.narrow.fc2.size();
+    for (const weight* n : {&l.qkv, &l.proj, &l.fc, &l.fc2}) numbers += n->numbers().size();
   CHECK(numbers == tied.config.parameters);
 }

@@ -1,4 +1,4 @@
-// A model file's weights kept narrow (model_layer::narrow, tok_narrow, …:
+// A model file's weights kept narrow (transformer/weight.hpp:
 // F32, F16 or BF16 in the file's layout) against the same numbers widened
 // into training's float tensors: forward() gives every head's q, k, v and
 // weights, the residual stream and the logits bit for bit. The widened
@@ -13,20 +13,16 @@
 #include "model_support.hpp"
 #include "models/folder_read.hpp"
 #include "tensor/narrow.hpp"
-#include "transformer/narrow_weights.hpp"
+#include "transformer/head_weights.hpp"
 
 using namespace attention;
 
 namespace {
 
-// (in, out) of a Linear kept [out, in] (or, conv1d, [in, out] as it is)
-tensor2 as_in_out(const narrow_matrix& w, bool conv1d) {
-  const tensor2 all = widened(w);
-  if (conv1d) return all;
-  tensor2 out({all.shape(1), all.shape(0)});
-  for (std::size_t i = 0; i < all.shape(1); ++i)
-    for (std::size_t o = 0; o < all.shape(0); ++o) out(i, o) = all(o, i);
-  return out;
+// M (in, out) of a weight held narrow: its numbers widened, turned back when held as Mᵀ
+tensor2 as_in_out(const weight& w) {
+  const tensor2 all = widened(w.numbers());
+  return w.is_turned() ? test_support::transposed(all) : all;
 }
 
 // Outputs [first, first + hs) of a Linear's (in, out) as (in, hs)
@@ -37,42 +33,27 @@ tensor2 columns(const tensor2& w, std::size_t first, std::size_t hs) {
   return out;
 }
 
-// (rows, cols) -> (cols, rows)
-tensor2 transposed(const tensor2& m) {
-  tensor2 out({m.shape(1), m.shape(0)});
-  for (std::size_t r = 0; r < m.shape(0); ++r)
-    for (std::size_t c = 0; c < m.shape(1); ++c) out(c, r) = m(r, c);
-  return out;
-}
-
 // The model as training holds weights: every narrow matrix widened and dropped.
 model_weights widened_copy(const model_weights& n, const model_spec& spec) {
   model_weights w = n;
-  if (!n.tok_narrow.empty()) w.tok = n.tok_columns ? transposed(widened(n.tok_narrow)) : widened(n.tok_narrow);
-  w.tok_columns = false;
-  if (!n.lm_head_narrow.empty()) w.lm_head = widened(n.lm_head_narrow);  // read as x @ lm_headᵀ
-  if (!n.transform_narrow.empty()) w.transform = as_in_out(n.transform_narrow, false);
-  w.tok_narrow = w.lm_head_narrow = w.transform_narrow = narrow_matrix();
+  if (n.tok.narrow()) w.tok = as_in_out(n.tok);  // (V, d)
+  if (n.unembed.narrow()) w.unembed = weight::turned(widened(n.unembed.numbers()));  // a (V, d) lm_head, read as x @ lm_headᵀ
+  if (n.transform.narrow()) w.transform = as_in_out(n.transform);
   const std::size_t H = spec.heads, KV = spec.kv_heads, hs = spec.head_size;
   for (model_layer& layer : w.layers) {
-    narrow_linears& l = layer.narrow;
-    if (!l.qkv.empty()) {  // all H queries, then the KV keys, then the KV values
-      const tensor2 qkv = as_in_out(l.qkv, l.conv1d);
+    if (layer.qkv.narrow()) {  // all H queries, then the KV keys, then the KV values
+      const tensor2 qkv = as_in_out(layer.qkv);
       for (std::size_t j = 0; j < H; ++j) layer.heads[j].query = columns(qkv, j * hs, hs);
       for (std::size_t g = 0; g < KV; ++g) {
         layer.heads[g].key = columns(qkv, (H + g) * hs, hs);
         layer.heads[g].value = columns(qkv, (H + KV + g) * hs, hs);
       }
+      layer.qkv = weight();
     }
-    const auto widen_into = [&](tensor2& to, const narrow_matrix& from) {
-      if (!from.empty()) to = as_in_out(from, l.conv1d);
-    };
-    widen_into(layer.proj, l.proj);
-    widen_into(layer.fc, l.fc);
-    widen_into(layer.fc_up, l.fc_up);
-    widen_into(layer.fc2, l.fc2);
-    l = narrow_linears();
+    for (weight* m : {&layer.proj, &layer.fc, &layer.fc_up, &layer.fc2})
+      if (m->narrow()) *m = as_in_out(*m);
   }
+  for (const weight* m : {&w.tok, &w.unembed, &w.transform}) REQUIRE(!m->narrow());
   return w;
 }
 
@@ -161,16 +142,16 @@ TEST_CASE("a GPT file's narrow weights give forward the bits of the widened weig
     INFO(name);
     const gpt_model m = model_support::model_of(test_support::read_text(model_support::model_path(name)));
     const model_layer& layer = m.weights.layers[0];
-    CHECK(!m.weights.tok_narrow.empty());  // kept narrow: no float copy of the weight matrices
-    CHECK(m.weights.tok.size() == 0);
-    CHECK(!layer.narrow.qkv.empty());
+    CHECK(m.weights.tok.narrow());  // kept narrow: no float copy of the weight matrices
+    CHECK(m.weights.tok.floats().size() == 0);
+    CHECK(layer.qkv.narrow());
     CHECK(layer.heads[0].query.size() == 0);
-    CHECK(layer.narrow.conv1d == m.config.conv1d);
-    CHECK(m.weights.lm_head_narrow.empty() == m.config.tied);
+    CHECK(layer.qkv.is_turned() == !m.config.conv1d);  // nanoGPT's [out, in] as it is; Conv1D's [in, out]
+    CHECK(m.weights.unembed.empty() == m.config.tied);
     // the embedding kept [d, V], the file's (V, d) transposed as it loaded
-    CHECK(m.weights.tok_columns);
-    CHECK(m.weights.tok_narrow.rows() == m.config.embed);
-    CHECK(m.weights.tok_narrow.cols() == m.config.vocab);
+    CHECK(m.weights.tok.is_turned());
+    CHECK(m.weights.tok.numbers().rows() == m.config.embed);
+    CHECK(m.weights.tok.numbers().cols() == m.config.vocab);
     test_support::at_every_width([&](int) {
       check_same_forward(m.weights, m.spec, some_tokens(m.config.vocab, std::min<std::size_t>(m.config.length, 6)));
       // one position: every product a one-row product (the cached generation's), tok read [in, out]
@@ -183,7 +164,7 @@ TEST_CASE("a GPT file's narrow weights give forward the bits of the widened weig
     const gpt_model m = model_support::model_of(f.bytes());
     REQUIRE(m.config.conv1d);
     REQUIRE(m.config.tied);
-    CHECK(m.weights.layers[0].narrow.fc.dtype() == weight_dtype::bf16);
+    CHECK(m.weights.layers[0].fc.numbers().dtype() == weight_dtype::bf16);
     check_same_forward(m.weights, m.spec, {1, 4, 0, 2});
     check_same_forward(m.weights, m.spec, {4});
   }
@@ -203,11 +184,11 @@ TEST_CASE("a folder's narrow weights give forward the bits of the widened weight
     INFO(name);
     const folder_model f = folder_support::read(folder_support::golden_folder(name));
     const model_weights& w = f.model.weights;
-    CHECK(!w.tok_narrow.empty());
-    CHECK(!w.layers[0].narrow.qkv.empty());  // q, k and v stacked, one dtype
+    CHECK(w.tok.narrow());
+    CHECK(w.layers[0].qkv.narrow());  // q, k and v stacked, one dtype
     CHECK(w.layers[0].heads[0].query.size() == 0);
-    CHECK(w.layers[0].narrow.fc.size() != 0);
-    CHECK(w.tok_columns);  // the embedding kept [d, V]
+    CHECK(w.layers[0].fc.narrow());
+    CHECK(w.tok.is_turned());  // the embedding kept [d, V]
     test_support::at_every_width([&](int) {
       check_same_forward(w, f.model.spec, some_tokens(f.config.vocab, 7));
       check_same_forward(w, f.model.spec, {static_cast<std::int64_t>(f.config.vocab - 1)});  // one-row products
@@ -221,11 +202,11 @@ TEST_CASE("the BF16 and F16 folders stay two bytes a number") {
   const folder_model qwen = folder_support::read(folder_support::golden_folder("qwen2-bias-bf16"));
   REQUIRE(qwen.model.spec.kv_heads < qwen.model.spec.heads);  // grouped-query attention
   REQUIRE(qwen.model.weights.layers[0].heads[0].query_bias.size() != 0);  // with biases
-  CHECK(qwen.model.weights.layers[0].narrow.qkv.dtype() == weight_dtype::bf16);
-  CHECK(qwen.model.weights.tok_narrow.dtype() == weight_dtype::bf16);
+  CHECK(qwen.model.weights.layers[0].qkv.numbers().dtype() == weight_dtype::bf16);
+  CHECK(qwen.model.weights.tok.numbers().dtype() == weight_dtype::bf16);
   const folder_model bert = folder_support::read(folder_support::golden_folder("bert-base-model-f16"));
-  CHECK(bert.model.weights.layers[0].narrow.fc2.dtype() == weight_dtype::f16);
-  CHECK(bert.model.weights.tok_narrow.dtype() == weight_dtype::f16);
+  CHECK(bert.model.weights.layers[0].fc2.numbers().dtype() == weight_dtype::f16);
+  CHECK(bert.model.weights.tok.numbers().dtype() == weight_dtype::f16);
 }
 
 TEST_CASE("q, k and v in different dtypes are widened into the heads, with the same forward") {
@@ -241,9 +222,9 @@ TEST_CASE("q, k and v in different dtypes are widened into the heads, with the s
   f.write_to(dir.path);
   const folder_model m = folder_support::read(dir.path);
   const model_layer& layer = m.model.weights.layers[0];
-  CHECK(layer.narrow.qkv.empty());
+  CHECK(layer.qkv.empty());
   CHECK(layer.heads[0].key.size() != 0);
-  CHECK(!layer.narrow.fc.empty());
+  CHECK(layer.fc.narrow());
   check_same_forward(m.model.weights, m.model.spec, {1, 2, 3, 4, 5});
 }
 

@@ -275,6 +275,6 @@ TEST_CASE("a run whose evaluation is not finite says so too", "[training]") {
   training_run run(s);
   // weights that overflow the validation's scores, as a diverging run's would
   training_run broken = run;
-  const_cast<model_weights&>(broken.weights()).tok.fill(1e30f);
+  const_cast<model_weights&>(broken.weights()).tok.floats().fill(1e30f);
   CHECK_THROWS_WITH(broken.evaluate(), Catch::StartsWith("training diverged at step 0: the attention scores overflow float32; train.lr (0.001) is too large"));
 }

@@ -125,7 +125,7 @@ inline model llama(const json& f) {
   }
   mw.ln_f.weight = row(w.at("model.norm.weight"));
   if (w.contains("lm_head.weight"))
-    mw.lm_head = table(w.at("lm_head.weight"));
+    mw.unembed = attention::weight::turned(table(w.at("lm_head.weight")));  // (V, d), read as x @ lm_headᵀ
   else
     mw.tied = true;
   return m;
@@ -195,7 +195,7 @@ inline model bert(const json& f) {
   mw.transform_bias = row(w.at(t + "dense.bias"));
   mw.transform_ln = norm(w, t + "LayerNorm");
   if (w.contains("cls.predictions.decoder.weight"))
-    mw.lm_head = table(w.at("cls.predictions.decoder.weight"));
+    mw.unembed = attention::weight::turned(table(w.at("cls.predictions.decoder.weight")));
   else
     mw.tied = true;  // no decoder.weight in the file: the word embeddings unembed
   mw.unembed_bias = row(w.at("cls.predictions.bias"));

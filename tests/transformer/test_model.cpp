@@ -61,18 +61,18 @@ TEST_CASE("a model file's unembedding: tied to tok, or lm_head rows, as x @ Wᵀ
   const std::vector<std::int64_t> tokens = {1, 2, 6, 0};
   // unembed (d, V) as lm_head (V, d) rows gives the same logits
   model_weights rows = w;
-  rows.lm_head = tensor2({7, 6});
+  tensor2 lm_head({7, 6});
   for (std::size_t v = 0; v < 7; ++v)
-    for (std::size_t c = 0; c < 6; ++c) rows.lm_head(v, c) = w.unembed(c, v);
-  rows.unembed = tensor2();
+    for (std::size_t c = 0; c < 6; ++c) lm_head(v, c) = w.unembed.floats()(c, v);
+  rows.unembed = weight::turned(lm_head);
   CHECK((forward(rows, spec, tokens, 1).logits == forward(w, spec, tokens, 1).logits));
   // tied: the logits are x @ tokᵀ, tok read in place
   model_weights tied = w;
   tied.tied = true;
-  tied.unembed = tensor2();
+  tied.unembed = weight();
   model_weights copied = w;
   for (std::size_t v = 0; v < 7; ++v)
-    for (std::size_t c = 0; c < 6; ++c) copied.unembed(c, v) = w.tok(v, c);
+    for (std::size_t c = 0; c < 6; ++c) copied.unembed.floats()(c, v) = w.tok.floats()(v, c);
   CHECK((forward(tied, spec, tokens, 1).logits == forward(copied, spec, tokens, 1).logits));
 }
 
@@ -176,7 +176,8 @@ TEST_CASE("a tiny BERT with its masked-LM head (post-norm, no mask, token type 0
 
 TEST_CASE("a BERT without its masked-LM head has attention and no logits", "[model][bert]") {
   forward_fixture::model m = forward_fixture::bert();
-  m.weights.transform = m.weights.transform_bias = tensor2();
+  m.weights.transform = weight();
+  m.weights.transform_bias = tensor2();
   m.weights.transform_ln = {};
   m.weights.tied = false;
   m.weights.unembed_bias = tensor2();

@@ -30,7 +30,7 @@ model_weights scaled_model(model_spec& s, norm_kind kind, float scale) {
   generator gen(0);
   model_weights w = init_weights(gen, s);
   if (s.post_norm()) w.ln_e = layer_norm_init(8);
-  w.tok *= scale;  // 1e30 is finite in float32; its square is not
+  w.tok.floats() *= scale;  // 1e30 is finite in float32; its square is not
   return w;
 }
 
