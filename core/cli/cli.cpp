@@ -38,7 +38,7 @@ constexpr const char* usage =
     "      write the model trace (JSON); --text needs a character model;\n"
     "      --config reads a Hugging Face GPT-2 config.json\n"
     "  model FOLDER --tokens 3,1,4 [--position P]\n"
-    "      the same for a Hugging Face folder (llama, mistral, qwen2, bert, gpt2);\n"
+    "      the same for a Hugging Face folder (llama, mistral, qwen2, bert, distilbert, gpt2);\n"
     "      --position: the trace's last position (default the last token)\n"
     "  head MODEL.safetensors (--tokens ... | --text ...) --layer L --head H [--config config.json]\n"
     "  head FOLDER --tokens ... --layer L --head H\n"

@@ -97,6 +97,26 @@ void read_bert(const json& c, family_config& f) {
   string_is(c, "position_embedding_type", "absolute", "(a learned table)");
 }
 
+// DistilBERT's own field names (models-v3.md section 7), with
+// DistilBertConfig's defaults; every LayerNorm's eps is 1e-12, fixed.
+void read_distilbert(const json& c, family_config& f) {
+  namespace lim = limits::models;
+  f.vocab = size_field(c, "vocab_size", lim::vocab, 30522);
+  f.embed = size_field(c, "dim", lim::embed, 768);
+  f.length = size_field(c, "max_position_embeddings", lim::length, 512);
+  f.intermediate = size_field(c, "hidden_dim", 4 * lim::embed, 3072);
+  if (given(c, "n_layers") && c.at("n_layers") == 0) f.layers = 0;  // embeddings only
+  else f.layers = size_field(c, "n_layers", lim::layers, 6);
+  f.heads = size_field(c, "n_heads", lim::embed, 12);
+  ATTENTION_CHECK(f.embed % f.heads == 0, "config.n_heads: ", f.heads, " does not divide dim ", f.embed);
+  f.kv_heads = f.heads;
+  f.head_dim = f.embed / f.heads;
+  f.eps = 1e-12f;
+  string_is(c, "activation", "gelu", "(DistilBERT's GELU, the erf form)");
+  ATTENTION_CHECK(!flag_field(c, "sinusoidal_pos_embds", false),
+                  "config.sinusoidal_pos_embds: true, expected false (a learned table)");
+}
+
 // The block every field above describes, sizes and axes (model.hpp's model_spec).
 model_spec block_of(const family_config& f) {
   model_spec s;
@@ -115,14 +135,14 @@ model_spec block_of(const family_config& f) {
     s.mlp = {mlp_kind::gated, activation_kind::silu, f.intermediate};
     s.output = output_head::linear;  // lm_head, or the embedding tied
     s.types = token_types::none;
-  } else {  // BERT: LayerNorm after each residual add, a learned table, no mask, GELU, its masked-LM head
+  } else {  // BERT, DistilBERT: LayerNorm after each residual add, a learned table, no mask, GELU, the masked-LM head
     s.norm = {norm_kind::layer, norm_placement::post, f.eps};
     s.position = {position_kind::learned, 10000.0f};
     s.direction = attention_direction::bidirectional;
     s.scaling = score_scaling::divide_by_root;
     s.mlp = {mlp_kind::plain, activation_kind::gelu, f.intermediate};
     s.output = output_head::bert_transform;
-    s.types = token_types::type_zero;
+    s.types = f.family == model_family::bert ? token_types::type_zero : token_types::none;  // DistilBERT has no types
   }
   return s;
 }
@@ -134,14 +154,22 @@ family_config read_family_config(std::string_view text) {
                   config_bytes);
   const json c = read_json(text, "config", config_bytes, limits::json_depth, true);
   ATTENTION_CHECK(c.is_object(), "config: not a JSON object");
-  ATTENTION_CHECK(given(c, "model_type"), "config.model_type: missing (llama, mistral, qwen2, bert or gpt2)");
+  ATTENTION_CHECK(given(c, "model_type"),
+                  "config.model_type: missing (llama, mistral, qwen2, bert, distilbert or gpt2)");
   const json& type = c.at("model_type");
   family_config f;
   if (type == "gpt2") return f;
   if (type == "llama" || type == "mistral" || type == "qwen2") f.family = model_family::llama;
   else if (type == "bert") f.family = model_family::bert;
-  else detail::fail("config.model_type: ", shown(type), " is not one the core reads (llama, mistral, qwen2, bert, gpt2)");
+  else if (type == "distilbert") f.family = model_family::distilbert;
+  else detail::fail("config.model_type: ", shown(type),
+                    " is not one the core reads (llama, mistral, qwen2, bert, distilbert, gpt2)");
   f.model_type = type.get<std::string>();
+  if (f.family == model_family::distilbert) {
+    read_distilbert(c, f);
+    f.block = block_of(f);
+    return f;
+  }
   namespace lim = limits::models;
   f.vocab = size_field(c, "vocab_size", lim::vocab);
   f.embed = size_field(c, "hidden_size", lim::embed);
@@ -160,6 +188,7 @@ const char* family_name(model_family family) {
   switch (family) {
     case model_family::llama: return "llama";
     case model_family::bert: return "bert";
+    case model_family::distilbert: return "distilbert";
     case model_family::gpt2: break;
   }
   return "gpt2";

@@ -1,6 +1,7 @@
 // A Hugging Face folder's config.json read as models-v2.md's families
-// (sections 1 to 3): model_type picks the family (llama, mistral and qwen2
-// are the Llama family, bert BERT, gpt2 stays gpt-v1's hf_config), each
+// (sections 1 to 3) and models-v3.md's DistilBERT (section 7): model_type
+// picks the family (llama, mistral and qwen2 are the Llama family, bert
+// BERT, distilbert DistilBERT, gpt2 stays gpt-v1's hf_config), each
 // field is checked as its family reads it, with transformers' defaults,
 // and what the core does not compute is refused in one line naming the
 // field: another hidden_act, a rope_scaling, heads that do not share
@@ -18,15 +19,15 @@
 
 namespace attention {
 
-enum class model_family { gpt2, llama, bert };
+enum class model_family { gpt2, llama, bert, distilbert };
 
 struct family_config {
-  std::string model_type;   // "llama", "mistral", "qwen2", "bert" or "gpt2"
+  std::string model_type;   // "llama", "mistral", "qwen2", "bert", "distilbert" or "gpt2"
   model_family family = model_family::gpt2;
-  std::size_t vocab = 0, length = 0, embed = 0;  // vocab_size, max_position_embeddings, hidden_size
-  std::size_t heads = 0, kv_heads = 0, head_dim = 0;  // num_attention_heads, num_key_value_heads, head_dim
-  std::size_t layers = 0, intermediate = 0;      // num_hidden_layers, intermediate_size
-  float eps = 0;            // rms_norm_eps (1e-6) or layer_norm_eps (1e-12)
+  std::size_t vocab = 0, length = 0, embed = 0;  // vocab_size, max_position_embeddings, hidden_size (dim)
+  std::size_t heads = 0, kv_heads = 0, head_dim = 0;  // num_attention_heads (n_heads), num_key_value_heads, head_dim
+  std::size_t layers = 0, intermediate = 0;      // num_hidden_layers (n_layers), intermediate_size (hidden_dim)
+  float eps = 0;            // rms_norm_eps (1e-6) or layer_norm_eps (1e-12; DistilBERT's fixed)
   float rope_theta = 0;     // the Llama family's (10000); 0 for BERT
   bool tie_word_embeddings = false;  // the Llama family: no lm_head.weight, the embedding unembeds
   bool attention_bias = false;       // Llama's: q, k, v and o biases required (Qwen2 always has q, k, v's)
@@ -40,7 +41,7 @@ struct family_config {
   model_spec block;
 };
 
-// "gpt2", "llama" or "bert": the family's name as the page knows it.
+// "gpt2", "llama", "bert" or "distilbert": the family's name as the page knows it.
 const char* family_name(model_family family);
 
 // config.json's text: at most 1 MiB, JSON, an object. For gpt2 only

@@ -43,14 +43,13 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
                         const safetensors_index* index) {
   folder_plan plan;
   plan.config = c;
-  bool prefixed = false;  // BERT: a BertForMaskedLM file's "bert." names
+  std::vector<std::string> names;  // every shard's: they decide a prefix
   for (auto& [file, header] : files) {
-    for (const safetensors_tensor& t : header.tensors)
-      prefixed = prefixed || t.name == "bert.embeddings.word_embeddings.weight";
+    for (const safetensors_tensor& t : header.tensors) names.push_back(t.name);
     plan.shards.push_back({file, std::move(header), {}});
   }
   check_shards(plan.shards, index);
-  const tensor_table table = c.family == model_family::bert ? bert_tensors(c, prefixed ? "bert." : "") : llama_tensors(c);
+  const tensor_table table = family_tensors(c, names);
   std::map<std::string, const std::string*> found;  // canonical name -> the name the file used
   bool bias = false, head = false, lm_head = false;
   std::uint64_t parameters = 0, skipped = 0;
@@ -65,7 +64,7 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
         const std::optional<ignored_bound> bound = ignored_tensor_bound(c, t.name);
         ATTENTION_CHECK(bound.has_value(), tensor_place(t.name), ": a tensor the ", architecture_name(c),
                         " architecture does not use",
-                        layered ? " (config.num_hidden_layers is " + std::to_string(c.layers) + ")" : std::string());
+                        layered ? " (config." + table.layers_field + " is " + std::to_string(c.layers) + ")" : std::string());
         ATTENTION_CHECK(t.elements <= bound->numbers, tensor_place(t.name), ": ", t.elements,
                         " numbers, beyond the ", bound->numbers, " this skipped buffer may hold (config's ",
                         bound->why, ")");

@@ -15,6 +15,18 @@ struct table_builder {
   void add(const std::string& name, folder_slot slot, std::size_t layer, shape s, tensor_need need, std::string why) {
     table.tensors[name] = {name, slot, layer, std::move(s), need, std::move(why)};
   }
+  // a Linear at `at` ("….query."): its weight [out, in] and bias [out]; `why` names out's and in's keys
+  void linear(const std::string& at, folder_slot w, folder_slot bias, std::size_t layer, std::uint64_t out,
+              std::uint64_t in, const std::string& why, tensor_need need) {
+    add(at + "weight", w, layer, {out, in}, need, why);
+    add(at + "bias", bias, layer, {out}, need, why.substr(0, why.find(',')));
+  }
+  // a LayerNorm at `at` ("….LayerNorm."): its weight and bias [d]
+  void norm(const std::string& at, folder_slot w, folder_slot bias, std::size_t layer, std::uint64_t d,
+            const std::string& why, tensor_need need) {
+    add(at + "weight", w, layer, {d}, need, why);
+    add(at + "bias", bias, layer, {d}, need, why);
+  }
 };
 
 }  // namespace
@@ -64,15 +76,9 @@ tensor_table bert_tensors(const family_config& c, const std::string& P) {
   const std::uint64_t V = c.vocab, d = c.embed, I = c.intermediate;
   const auto r = tensor_need::required, h = tensor_need::head;
   const auto norm = [&](const std::string& at, folder_slot w, folder_slot bias, std::size_t layer, tensor_need need) {
-    b.add(at + "LayerNorm.weight", w, layer, {d}, need, "hidden_size");
-    b.add(at + "LayerNorm.bias", bias, layer, {d}, need, "hidden_size");
+    b.norm(at + "LayerNorm.", w, bias, layer, d, "hidden_size", need);
     b.table.aliases[at + "LayerNorm.gamma"] = at + "LayerNorm.weight";
     b.table.aliases[at + "LayerNorm.beta"] = at + "LayerNorm.bias";
-  };
-  const auto linear = [&](const std::string& at, folder_slot w, folder_slot bias, std::size_t layer, std::uint64_t out,
-                          std::uint64_t in, const std::string& why, tensor_need need) {
-    b.add(at + "weight", w, layer, {out, in}, need, why);
-    b.add(at + "bias", bias, layer, {out}, need, why.substr(0, why.find(',')));
   };
   const std::string e = P + "embeddings.";
   b.add(e + "word_embeddings.weight", folder_slot::tok, 0, {V, d}, r, "vocab_size, hidden_size");
@@ -83,23 +89,62 @@ tensor_table bert_tensors(const family_config& c, const std::string& P) {
   const std::string dd = "hidden_size, hidden_size";
   for (std::size_t i = 0; i < c.layers; ++i) {
     const std::string p = P + "encoder.layer." + std::to_string(i) + ".";
-    linear(p + "attention.self.query.", folder_slot::query, folder_slot::query_bias, i, d, d, dd, r);
-    linear(p + "attention.self.key.", folder_slot::key, folder_slot::key_bias, i, d, d, dd, r);
-    linear(p + "attention.self.value.", folder_slot::value, folder_slot::value_bias, i, d, d, dd, r);
-    linear(p + "attention.output.dense.", folder_slot::proj, folder_slot::proj_bias, i, d, d, dd, r);
+    b.linear(p + "attention.self.query.", folder_slot::query, folder_slot::query_bias, i, d, d, dd, r);
+    b.linear(p + "attention.self.key.", folder_slot::key, folder_slot::key_bias, i, d, d, dd, r);
+    b.linear(p + "attention.self.value.", folder_slot::value, folder_slot::value_bias, i, d, d, dd, r);
+    b.linear(p + "attention.output.dense.", folder_slot::proj, folder_slot::proj_bias, i, d, d, dd, r);
     norm(p + "attention.output.", folder_slot::ln1_weight, folder_slot::ln1_bias, i, r);
-    linear(p + "intermediate.dense.", folder_slot::fc, folder_slot::fc_bias, i, I, d, "intermediate_size, hidden_size", r);
-    linear(p + "output.dense.", folder_slot::fc2, folder_slot::fc2_bias, i, d, I, "hidden_size, intermediate_size", r);
+    b.linear(p + "intermediate.dense.", folder_slot::fc, folder_slot::fc_bias, i, I, d, "intermediate_size, hidden_size",
+             r);
+    b.linear(p + "output.dense.", folder_slot::fc2, folder_slot::fc2_bias, i, d, I, "hidden_size, intermediate_size",
+             r);
     norm(p + "output.", folder_slot::ln2_weight, folder_slot::ln2_bias, i, r);
   }
   // the masked-LM head: all of it or none; decoder.weight absent is tied to the word embeddings
   const std::string t = "cls.predictions.transform.";
-  linear(t + "dense.", folder_slot::transform, folder_slot::transform_bias, 0, d, d, dd, h);
+  b.linear(t + "dense.", folder_slot::transform, folder_slot::transform_bias, 0, d, d, dd, h);
   norm(t, folder_slot::transform_ln_weight, folder_slot::transform_ln_bias, 0, h);
   b.add("cls.predictions.bias", folder_slot::unembed_bias, 0, {V}, h, "vocab_size");
   b.add("cls.predictions.decoder.weight", folder_slot::lm_head, 0, {V, d}, tensor_need::optional,
         "vocab_size, hidden_size");
   return b.table;
+}
+
+tensor_table distilbert_tensors(const family_config& c, const std::string& P) {
+  table_builder b;
+  b.table.layers_field = "n_layers";
+  const std::uint64_t V = c.vocab, d = c.embed, I = c.intermediate;
+  const auto r = tensor_need::required, h = tensor_need::head;
+  const std::string e = P + "embeddings.", dd = "dim, dim";
+  b.add(e + "word_embeddings.weight", folder_slot::tok, 0, {V, d}, r, "vocab_size, dim");
+  b.add(e + "position_embeddings.weight", folder_slot::pos, 0, {c.length, d}, r, "max_position_embeddings, dim");
+  b.norm(e + "LayerNorm.", folder_slot::ln_e_weight, folder_slot::ln_e_bias, 0, d, "dim", r);
+  for (std::size_t i = 0; i < c.layers; ++i) {
+    const std::string p = P + "transformer.layer." + std::to_string(i) + ".";
+    b.linear(p + "attention.q_lin.", folder_slot::query, folder_slot::query_bias, i, d, d, dd, r);
+    b.linear(p + "attention.k_lin.", folder_slot::key, folder_slot::key_bias, i, d, d, dd, r);
+    b.linear(p + "attention.v_lin.", folder_slot::value, folder_slot::value_bias, i, d, d, dd, r);
+    b.linear(p + "attention.out_lin.", folder_slot::proj, folder_slot::proj_bias, i, d, d, dd, r);
+    b.norm(p + "sa_layer_norm.", folder_slot::ln1_weight, folder_slot::ln1_bias, i, d, "dim", r);
+    b.linear(p + "ffn.lin1.", folder_slot::fc, folder_slot::fc_bias, i, I, d, "hidden_dim, dim", r);
+    b.linear(p + "ffn.lin2.", folder_slot::fc2, folder_slot::fc2_bias, i, d, I, "dim, hidden_dim", r);
+    b.norm(p + "output_layer_norm.", folder_slot::ln2_weight, folder_slot::ln2_bias, i, d, "dim", r);
+  }
+  // the masked-LM head, never prefixed: all of it or none; vocab_projector.weight absent is tied to the word embeddings
+  b.linear("vocab_transform.", folder_slot::transform, folder_slot::transform_bias, 0, d, d, dd, h);
+  b.norm("vocab_layer_norm.", folder_slot::transform_ln_weight, folder_slot::transform_ln_bias, 0, d, "dim", h);
+  b.add("vocab_projector.bias", folder_slot::unembed_bias, 0, {V}, h, "vocab_size");
+  b.add("vocab_projector.weight", folder_slot::lm_head, 0, {V, d}, tensor_need::optional, "vocab_size, dim");
+  return b.table;
+}
+
+tensor_table family_tensors(const family_config& c, const std::vector<std::string>& names) {
+  if (c.family == model_family::llama) return llama_tensors(c);
+  const std::string prefix = c.family == model_family::distilbert ? "distilbert." : "bert.";
+  bool prefixed = false;  // a ...ForMaskedLM file's names
+  for (const std::string& name : names) prefixed = prefixed || name == prefix + "embeddings.word_embeddings.weight";
+  const std::string P = prefixed ? prefix : "";
+  return c.family == model_family::distilbert ? distilbert_tensors(c, P) : bert_tensors(c, P);
 }
 
 std::optional<ignored_bound> ignored_tensor_bound(const family_config& c, const std::string& name) {
@@ -115,6 +160,10 @@ std::optional<ignored_bound> ignored_tensor_bound(const family_config& c, const 
       return std::nullopt;
     return ignored_bound{c.head_dim, "head_dim " + std::to_string(c.head_dim)};  // r/2 frequencies, r ≤ head_dim
   }
+  if (c.family == model_family::distilbert) {  // embeddings.position_ids, [1, length]
+    if (name != "distilbert.embeddings.position_ids" && name != "embeddings.position_ids") return std::nullopt;
+    return ignored_bound{c.length, "max_position_embeddings " + std::to_string(c.length)};
+  }
   for (const std::string P : {"bert.", ""}) {
     if (starts(name, P + "pooler.")) return ignored_bound{d * d, hidden + " squared"};
     if (name == P + "embeddings.position_ids" || name == P + "embeddings.token_type_ids")
@@ -128,6 +177,7 @@ std::optional<ignored_bound> ignored_tensor_bound(const family_config& c, const 
 std::uint64_t ignored_numbers_together(const family_config& c) {
   const std::uint64_t d = c.embed;
   if (c.family == model_family::llama) return static_cast<std::uint64_t>(c.layers) * c.head_dim;
+  if (c.family == model_family::distilbert) return c.length;  // position_ids
   // the pooler's dense weight and bias, the next-sentence head's, position_ids, token_type_ids, the decoder's bias
   return d * d + d + 2 * d + 2 + 2 * static_cast<std::uint64_t>(c.length) + c.vocab;
 }

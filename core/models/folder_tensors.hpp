@@ -1,5 +1,5 @@
 // The tensors a Hugging Face folder's model has, by family (models-v2.md
-// sections 2 and 3): each one's name as files write it, where it goes in
+// sections 2 and 3, models-v3.md section 7): each one's name as files write it, where it goes in
 // forward()'s weights, its shape from config.json, and whether it must be
 // there. A name in no family's table is either one of the spec's ignored
 // buffers or refused by name.
@@ -41,13 +41,21 @@ struct expected_tensor {
 struct tensor_table {
   std::map<std::string, expected_tensor> tensors;
   std::map<std::string, std::string> aliases;  // "…LayerNorm.gamma" -> "…LayerNorm.weight"
+  std::string layers_field = "num_hidden_layers";  // the config's layer count, for messages (DistilBERT: n_layers)
 };
 
 tensor_table llama_tensors(const family_config& config);
 tensor_table bert_tensors(const family_config& config, const std::string& prefix);
+// DistilBERT's: `prefix` "distilbert." or ""; its vocab_* head never prefixed.
+tensor_table distilbert_tensors(const family_config& config, const std::string& prefix);
+
+// The family's table for a file holding the tensors `names`: BERT's and
+// DistilBERT's prefix is where embeddings.word_embeddings.weight is.
+tensor_table family_tensors(const family_config& config, const std::vector<std::string>& names);
 
 // The spec's ignored tensors: rotary inv_freq, BERT's pooler, next-sentence
-// head, position_ids and token_type_ids buffers, and the decoder's bias.
+// head, position_ids and token_type_ids buffers, and the decoder's bias;
+// DistilBERT's position_ids. Any dtype (an old file's I64 ids).
 bool ignored_tensor(const family_config& config, const std::string& name);
 
 // The most numbers an ignored tensor may declare, from the config, and why:

@@ -88,7 +88,8 @@ TEST_CASE("a gpt2 folder is gpt-v1's model file with its config.json", "[folder-
 TEST_CASE("model FOLDER writes the trace; a head written by head plays it in trace", "[folder-commands][folder-golden]") {
   folder_support::temp_dir dir;
   for (const auto& [name, layer, head] : std::vector<std::tuple<std::string, int, int>>{{"llama-gqa", 1, 2},
-                                                                                       {"bert-mlm", 0, 3}}) {
+                                                                                       {"bert-mlm", 0, 3},
+                                                                                       {"distilbert-mlm", 1, 1}}) {
     INFO(name);
     const json want = folder_support::golden_trace(name);
     std::string tokens;

@@ -1,12 +1,14 @@
 // Helpers of the folder tests: small Hugging Face folders written in a
 // test (config.json and model.safetensors, or an index and its shards),
-// the committed models-v2 folders and their golden traces.
+// the committed models-v2 and models-v3 folders and their golden traces.
 #pragma once
 
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,16 +20,23 @@
 
 namespace folder_support {
 
-// The five shared folders (tests/models-v2/) and their traces (tests/golden-models-v2/).
+// The shared folders and their traces: models-v2's (tests/models-v2/,
+// tests/golden-models-v2/) and models-v3's (tests/models-v3/, tests/golden-models-v3/).
 inline const std::vector<std::string>& golden_folders() {
   static const std::vector<std::string> names = {"llama-gqa", "llama-mha-sharded", "qwen2-bias-bf16", "bert-mlm",
-                                                 "bert-base-model-f16"};
+                                                 "bert-base-model-f16", "distilbert-mlm", "distilbert-model-f16",
+                                                 "distilbert-untied-bf16"};
   return names;
 }
-inline std::string golden_folder(const std::string& name) { return test_support::tests_dir() + "/models-v2/" + name; }
-inline nlohmann::json golden_trace(const std::string& name) {
-  return test_support::read_json(test_support::tests_dir() + "/golden-models-v2/" + name + ".trace.json");
+// "v2" or "v3": the spec a shared folder belongs to
+inline std::string golden_spec(const std::string& name) { return name.rfind("distilbert-", 0) == 0 ? "v3" : "v2"; }
+inline std::string golden_folder(const std::string& name) {
+  return test_support::tests_dir() + "/models-" + golden_spec(name) + "/" + name;
 }
+inline std::string golden_trace_path(const std::string& name) {
+  return test_support::tests_dir() + "/golden-models-" + golden_spec(name) + "/" + name + ".trace.json";
+}
+inline nlohmann::json golden_trace(const std::string& name) { return test_support::read_json(golden_trace_path(name)); }
 
 // A fresh directory under the system's temporary one, removed with the object.
 struct temp_dir {
@@ -143,6 +152,24 @@ inline folder_builder small_bert(const std::string& prefix = "bert.", bool head 
 // The folder read as the CLI reads it.
 inline attention::folder_model read(const std::string& dir) {
   return attention::read_folder(dir, attention::read_family_config(attention::read_folder_config(dir)));
+}
+
+// The folder written to a temporary directory, then read.
+inline attention::folder_model loaded(const folder_builder& f) {
+  temp_dir dir;
+  f.write_to(dir.path);
+  return read(dir.path);
+}
+
+// The file's value at row r, column c of a [rows, cols] tensor (file_builder's float32 values).
+inline float value_at(const model_support::file_builder& b, const std::string& name, std::size_t r, std::size_t c) {
+  for (const auto& t : b.tensors)
+    if (t.name == name) {
+      float v;
+      std::memcpy(&v, t.bytes.data() + 4 * (r * (t.shape.size() > 1 ? t.shape[1] : t.shape[0]) + c), 4);
+      return v;
+    }
+  throw std::runtime_error("no tensor " + name);
 }
 
 // The one line a folder is refused with ("" when it is read).

@@ -68,11 +68,12 @@ TEST_CASE("a BERT config reads with transformers' defaults", "[family-config]") 
 
 TEST_CASE("an unknown model_type is named", "[family-config]") {
   CHECK_THROWS_WITH(read(with(llama, "model_type", "gpt_neox")),
-                    "config.model_type: \"gpt_neox\" is not one the core reads (llama, mistral, qwen2, bert, gpt2)");
+                    "config.model_type: \"gpt_neox\" is not one the core reads (llama, mistral, qwen2, bert, distilbert, "
+                    "gpt2)");
   CHECK_THROWS_WITH(read(without(llama, "model_type")),
-                    "config.model_type: missing (llama, mistral, qwen2, bert or gpt2)");
+                    "config.model_type: missing (llama, mistral, qwen2, bert, distilbert or gpt2)");
   CHECK_THROWS_WITH(read(with(llama, "model_type", 7)),
-                    "config.model_type: 7 is not one the core reads (llama, mistral, qwen2, bert, gpt2)");
+                    "config.model_type: 7 is not one the core reads (llama, mistral, qwen2, bert, distilbert, gpt2)");
 }
 
 TEST_CASE("hidden_act other than silu (gelu for BERT) is refused", "[family-config]") {

@@ -14,27 +14,8 @@
 
 using namespace attention;
 
-namespace {
-
-// The file's value at row r, column c of a [rows, cols] tensor (file_builder's values).
-float value_at(const model_support::file_builder& b, const std::string& name, std::size_t r, std::size_t c) {
-  for (const auto& t : b.tensors)
-    if (t.name == name) {
-      float v;
-      std::memcpy(&v, t.bytes.data() + 4 * (r * (t.shape.size() > 1 ? t.shape[1] : t.shape[0]) + c), 4);
-      return v;
-    }
-  FAIL("no tensor " << name);
-  return 0;
-}
-
-folder_model loaded(const folder_support::folder_builder& f) {
-  folder_support::temp_dir dir;
-  f.write_to(dir.path);
-  return folder_support::read(dir.path);
-}
-
-}  // namespace
+using folder_support::loaded;
+using folder_support::value_at;
 
 TEST_CASE("a Llama's weights go where forward() reads them", "[folder-loader]") {
   const auto f = folder_support::small_llama(1);

@@ -51,7 +51,7 @@ TEST_CASE("a shard's broken header and a truncated shard are named with the file
   CHECK_THAT(refusal(dir.path), Catch::Contains("data_offsets of lm_head.weight run past the end of the file"));
 }
 
-TEST_CASE("the five shared folders are read", "[folder-read]") {
+TEST_CASE("the shared folders are read", "[folder-read]") {
   for (const std::string& name : folder_support::golden_folders()) {
     INFO(name);
     CHECK(refusal(folder_support::golden_folder(name)) == "");

@@ -1,9 +1,9 @@
-// The five shared folders against torch_hf.py's traces (models-v2.md
+// The shared folders against torch_hf.py's traces (models-v2.md
 // section 5: the config object exactly, attention 1e-4, logits
 // 1e-4 + 1e-4·|x|, loss 1e-5, `last` at its position, no `loss` for BERT,
 // no `last` for a BERT without its head), and a head as a scenario whose
 // own trace is the model's attention for that head within 1e-4 (rotary and
-// grouped-query heads, a BERT head without mask).
+// grouped-query heads, BERT's and DistilBERT's heads without mask).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -37,8 +37,7 @@ TEST_CASE("the trace's config object has exactly the spec's fields", "[folder-tr
   for (const std::string& name : folder_support::golden_folders()) {
     INFO(name);
     const folder_model m = folder_support::read(folder_support::golden_folder(name));
-    const auto want = nlohmann::ordered_json::parse(
-        test_support::read_text(test_support::tests_dir() + "/golden-models-v2/" + name + ".trace.json"));
+    const auto want = nlohmann::ordered_json::parse(test_support::read_text(folder_support::golden_trace_path(name)));
     CHECK(folder_config_json(m).dump() == want.at("config").dump());  // the spec's order too
   }
 }
@@ -88,9 +87,10 @@ TEST_CASE("a head as a scenario plays the model's attention of that head", "[fol
     std::string name;
     std::size_t layer, head;
   };
-  // a rotary head sharing its key/value head, one with biases at θ = 10⁶, a BERT head without mask
+  // a rotary head sharing its key/value head, one with biases at θ = 10⁶, BERT and DistilBERT heads without mask
   for (const head& h : std::vector<head>{{"llama-gqa", 1, 3}, {"qwen2-bias-bf16", 0, 5}, {"bert-mlm", 1, 2},
-                                          {"bert-base-model-f16", 0, 1}, {"llama-mha-sharded", 2, 0}}) {
+                                          {"bert-base-model-f16", 0, 1}, {"llama-mha-sharded", 2, 0},
+                                          {"distilbert-mlm", 1, 1}, {"distilbert-model-f16", 0, 0}}) {
     INFO(h.name << " layer " << h.layer << " head " << h.head);
     const folder_model m = folder_support::read(folder_support::golden_folder(h.name));
     const json want = folder_support::golden_trace(h.name);
@@ -98,7 +98,7 @@ TEST_CASE("a head as a scenario plays the model's attention of that head", "[fol
     const std::string text = model_head_scenario(m.model, run, h.layer, h.head, h.name);
     const json scenario = json::parse(text);
     const json& layer = scenario.at("attention");
-    CHECK(layer.at("mask") == (m.config.family == model_family::bert ? "none" : "causal"));
+    CHECK(layer.at("mask") == (m.config.family == model_family::llama ? "causal" : "none"));  // encoders: none
     CHECK(layer.contains("rotary") == (m.config.family == model_family::llama));
     if (layer.contains("rotary")) CHECK(layer["rotary"] == json({{"theta", m.config.rope_theta}, {"offset", 0}}));
     const trace t = attention::run(parse_scenario(text));
