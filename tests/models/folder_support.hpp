@@ -28,8 +28,10 @@ inline const std::vector<std::string>& golden_folders() {
                                                  "distilbert-untied-bf16"};
   return names;
 }
-// "v2" or "v3": the spec a shared folder belongs to
-inline std::string golden_spec(const std::string& name) { return name.rfind("distilbert-", 0) == 0 ? "v3" : "v2"; }
+// "v3" or "v2": the spec a shared folder belongs to, by where it is
+inline std::string golden_spec(const std::string& name) {
+  return std::filesystem::is_directory(test_support::tests_dir() + "/models-v3/" + name) ? "v3" : "v2";
+}
 inline std::string golden_folder(const std::string& name) {
   return test_support::tests_dir() + "/models-" + golden_spec(name) + "/" + name;
 }
