@@ -117,6 +117,24 @@ void read_distilbert(const json& c, family_config& f) {
                   "config.sinusoidal_pos_embds: true, expected false (a learned table)");
 }
 
+// Every model_type the core reads, with what the page says of it. BERT's
+// and DistilBERT's vocabulary is bert-base-uncased's: lower case, "[MASK]".
+struct facts_entry {
+  const char* model_type;
+  const char* name;
+  const char* mask;
+  const char* starter;
+};
+constexpr const char* masked_starter = "the cat sat on the [MASK].";
+constexpr facts_entry facts_table[] = {
+    {"gpt2", "GPT-2", "", ""},
+    {"llama", "Llama", "", ""},
+    {"mistral", "Mistral", "", ""},
+    {"qwen2", "Qwen2", "", ""},
+    {"bert", "BERT", "[MASK]", masked_starter},
+    {"distilbert", "DistilBERT", "[MASK]", masked_starter},
+};
+
 // The block every field above describes, sizes and axes (model.hpp's model_spec).
 model_spec block_of(const family_config& f) {
   model_spec s;
@@ -158,13 +176,17 @@ family_config read_family_config(std::string_view text) {
                   "config.model_type: missing (llama, mistral, qwen2, bert, distilbert or gpt2)");
   const json& type = c.at("model_type");
   family_config f;
-  if (type == "gpt2") return f;
+  if (type == "gpt2") {
+    f.facts = facts_of("gpt2");
+    return f;
+  }
   if (type == "llama" || type == "mistral" || type == "qwen2") f.family = model_family::llama;
   else if (type == "bert") f.family = model_family::bert;
   else if (type == "distilbert") f.family = model_family::distilbert;
   else detail::fail("config.model_type: ", shown(type),
                     " is not one the core reads (llama, mistral, qwen2, bert, distilbert, gpt2)");
   f.model_type = type.get<std::string>();
+  f.facts = facts_of(f.model_type);
   if (f.family == model_family::distilbert) {
     read_distilbert(c, f);
     f.block = block_of(f);
@@ -182,6 +204,12 @@ family_config read_family_config(std::string_view text) {
   else read_bert(c, f);
   f.block = block_of(f);
   return f;
+}
+
+family_facts facts_of(std::string_view model_type) {
+  for (const facts_entry& e : facts_table)
+    if (model_type == e.model_type) return {e.name, e.mask, e.starter};
+  detail::fail("model_type \"", model_type, "\": no facts for it (core/models/family_config.cpp's table)");
 }
 
 const char* family_name(model_family family) {

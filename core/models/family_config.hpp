@@ -21,6 +21,17 @@ namespace attention {
 
 enum class model_family { gpt2, llama, bert, distilbert };
 
+// What the page says of a family, from the core's entry alone (a family
+// added here shows right with no edit to the page): its display name
+// ("BERT", "DistilBERT", "Llama", "Mistral", "Qwen2", "GPT-2"), the token a
+// masked LM hides a word behind ("[MASK]"; "" for a decoder) and a first
+// sentence holding it, every word in the family's vocabulary ("" for a decoder).
+struct family_facts {
+  std::string name;
+  std::string mask;
+  std::string starter;
+};
+
 struct family_config {
   std::string model_type;   // "llama", "mistral", "qwen2", "bert", "distilbert" or "gpt2"
   model_family family = model_family::gpt2;
@@ -39,7 +50,12 @@ struct family_config {
   // output head is the family's whole one; a BERT folder without its
   // masked-LM head has none (folder_plan.cpp, from the file's tensors).
   model_spec block;
+  family_facts facts;  // facts_of(model_type), GPT-2's for gpt2
 };
+
+// The facts of a model_type the core reads (gpt2 included): the one table
+// of them. An unknown model_type is refused in one line.
+family_facts facts_of(std::string_view model_type);
 
 // "gpt2", "llama", "bert" or "distilbert": the family's name as the page knows it.
 const char* family_name(model_family family);

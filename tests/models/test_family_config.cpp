@@ -144,3 +144,31 @@ TEST_CASE("Mistral's sliding_window smaller than the tokens is refused", "[famil
                                                              nullptr)), 8, "--tokens"));
   CHECK_NOTHROW(check_sliding_window(read(with(llama, "sliding_window", 2)), 8, "--tokens"));
 }
+
+TEST_CASE("every family's facts are set where its config is read: name, [MASK] and a starter for the masked LMs", "[family-config]") {
+  struct expected {
+    const char* model_type;
+    const char* name;
+    bool masked;
+  };
+  for (const expected& e : {expected{"gpt2", "GPT-2", false}, expected{"llama", "Llama", false},
+                            expected{"mistral", "Mistral", false}, expected{"qwen2", "Qwen2", false},
+                            expected{"bert", "BERT", true}, expected{"distilbert", "DistilBERT", true}}) {
+    CAPTURE(e.model_type);
+    const family_facts f = facts_of(e.model_type);
+    CHECK(f.name == e.name);
+    CHECK(f.mask == (e.masked ? "[MASK]" : ""));
+    if (e.masked) CHECK(f.starter.find("[MASK]") != std::string::npos);
+    else CHECK(f.starter.empty());
+  }
+  // each reader's config carries them
+  CHECK(read(llama).facts.name == "Llama");
+  CHECK(read(with(llama, "model_type", "qwen2")).facts.name == "Qwen2");
+  CHECK(read(bert).facts.mask == "[MASK]");
+  CHECK(read_family_config(R"({"model_type": "gpt2"})").facts.name == "GPT-2");
+  const family_config distil = read_family_config(R"({"model_type": "distilbert"})");
+  CHECK(distil.facts.name == "DistilBERT");
+  CHECK(distil.facts.mask == "[MASK]");
+  CHECK(distil.facts.starter == "the cat sat on the [MASK].");
+  CHECK_THROWS_WITH(facts_of("gpt_neox"), "model_type \"gpt_neox\": no facts for it (core/models/family_config.cpp's table)");
+}

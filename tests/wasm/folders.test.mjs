@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join, dirname } from 'node:path';
 
-import { loadModelEngine, ModelError } from '../../web/engine/model.js';
+import { loadModelEngine, ModelError, openModel } from '../../web/engine/model.js';
 import { openFolder } from '../../web/engine/model-folder.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -24,7 +24,7 @@ const engine = await loadModelEngine({
 });
 const cli = join(root, 'build', 'native', 'attention-cli');
 const folders = ['llama-gqa', 'llama-mha-sharded', 'qwen2-bias-bf16', 'bert-mlm', 'bert-base-model-f16'];
-const folderPath = (name) => join(root, 'tests', 'models-v2', name);
+const folderPath = (name) => join(root, 'tests', name.startsWith('distilbert-') ? 'models-v3' : 'models-v2', name);
 const golden = (name) => JSON.parse(readFileSync(join(root, 'tests', 'golden-models-v2', `${name}.trace.json`), 'utf8'));
 
 // A folder on disk as the page hands it over: config.json's and the index's text, each file a Blob.
@@ -108,6 +108,23 @@ test('what differs per family is on the info: family, kv heads, head size, causa
   const encoder = await open(folderOf('bert-base-model-f16'));
   assert.deepEqual([encoder.info.maskedLm, encoder.info.logits], [false, false]);
   encoder.dispose();
+});
+
+test("each family's facts come from the core: its name, [MASK] and a starter for a masked LM, GPT-2's for a model file", async () => {
+  const facts = (info) => ['family', 'architecture', 'familyName', 'maskToken', 'starter'].map((k) => info[k]);
+  const distil = await open(folderOf('distilbert-mlm'));
+  assert.deepEqual(facts(distil.info), ['distilbert', 'distilbert', 'DistilBERT', '[MASK]', 'the cat sat on the [MASK].']);
+  assert.deepEqual([distil.info.causal, distil.info.maskedLm], [false, true]);
+  distil.dispose();
+  const bert = await open(folderOf('bert-mlm'));
+  assert.deepEqual(facts(bert.info), ['bert', 'bert', 'BERT', '[MASK]', 'the cat sat on the [MASK].']);
+  bert.dispose();
+  const qwen = await open(folderOf('qwen2-bias-bf16'));
+  assert.deepEqual(facts(qwen.info), ['llama', 'qwen2', 'Qwen2', '', '']);
+  qwen.dispose();
+  const gpt = await openModel(new Blob([readFileSync(join(root, 'tests', 'models', 'text-gpt.safetensors'))]), { engine });
+  assert.deepEqual(facts(gpt.info), ['gpt2', 'gpt2', 'GPT-2', '', '']);
+  gpt.dispose();
 });
 
 test('a Llama folder generates, tempers and gives a rotary head as a scenario; BERT does not generate', async () => {
