@@ -56,14 +56,14 @@ async function drawn(page, info, { L = 2, T = 5 } = {}) {
   }, { info, L, T });
 }
 
-const gpt = { config: { heads: 4 } };
-const llama = { config: { heads: 4 }, family: 'llama', architecture: 'qwen2', causal: true, kvHeads: 2, headDim: 8, maskedLm: false, maskId: null };
-const bert = { config: { heads: 4 }, family: 'bert', architecture: 'bert', causal: false, kvHeads: 4, headDim: 8, maskedLm: true, maskId: 4 };
+const gpt = { config: { heads: 4 }, family: 'gpt2', architecture: 'gpt2', familyName: 'GPT-2', maskToken: '', starter: '' };
+const llama = { config: { heads: 4 }, family: 'llama', architecture: 'qwen2', familyName: 'Qwen2', maskToken: '', starter: '', causal: true, kvHeads: 2, headDim: 8, maskedLm: false, maskId: null };
+const bert = { config: { heads: 4 }, family: 'bert', architecture: 'bert', familyName: 'BERT', maskToken: '[MASK]', starter: 'the cat sat on the [MASK].', causal: false, kvHeads: 4, headDim: 8, maskedLm: true, maskId: 4 };
 
 test('grouped-query attention: a bracket "kv g" over the heads that share it, a line between groups, a sentence; every head still shown', async () => {
   const page = await openPage(env.browser, `${env.url}grid-test.html`);
   const g = await drawn(page, llama);
-  assert.deepEqual(g.family, { family: 'llama', name: 'Qwen2', causal: true, kvHeads: 2, maskId: null, mode: 'next' });
+  assert.deepEqual(g.family, { family: 'llama', name: 'Qwen2', mask: '', starter: '', causal: true, kvHeads: 2, maskId: null, mode: 'next' });
   assert.equal(g.heads, 2 * 4, 'no head hidden');
   assert.deepEqual(g.brackets.map((b) => b.text), ['kv 0', 'kv 1']);
   assert.deepEqual(g.brackets.map((b) => b.title), ['key/value head 0, shared by heads 0–1', 'key/value head 1, shared by heads 2–3']);
@@ -101,14 +101,14 @@ test('a model whose heads each have their own key/value head: no bracket, no lin
     assert.equal(g.labels[3], 'layer 0, head 3');
     assert.equal(g.upper, 40);
   }
-  assert.deepEqual((await drawn(page, gpt)).family, { family: 'gpt2', name: 'GPT-2', causal: true, kvHeads: 4, maskId: null, mode: 'next' });
+  assert.deepEqual((await drawn(page, gpt)).family, { family: 'gpt2', name: 'GPT-2', mask: '', starter: '', causal: true, kvHeads: 4, maskId: null, mode: 'next' });
   await page.context().close();
 });
 
 test('an encoder (BERT): every thumbnail painted whole, the sentence says every token attends to every token, the graph has edges both ways', async () => {
   const page = await openPage(env.browser, `${env.url}grid-test.html`);
   const g = await drawn(page, bert);
-  assert.deepEqual(g.family, { family: 'bert', name: 'BERT', causal: false, kvHeads: 4, maskId: 4, mode: 'fill' });
+  assert.deepEqual(g.family, { family: 'bert', name: 'BERT', mask: '[MASK]', starter: 'the cat sat on the [MASK].', causal: false, kvHeads: 4, maskId: 4, mode: 'fill' });
   assert.equal(g.causal, '0');
   assert.equal(g.upper, 255, 'the upper triangle is painted as the rest');
   assert.match(g.caption, /^Every token attends to every token, before and after it/);

@@ -190,13 +190,15 @@ export async function folderTokenizer(folder, info) {
   return tokenizer;
 }
 
-// The facts line of a folder's model: its family, heads and the key/value heads they share.
+// The facts line of a folder's model: its family (the core's name of it),
+// heads and the key/value heads they share; an encoder says whether it has
+// its masked-LM head.
 export function folderFacts(info, tokenizer) {
   const c = info.config;
   const heads = c.kv_heads === c.heads ? `${c.heads} heads` : `${c.heads} query heads sharing ${c.kv_heads} key/value head${c.kv_heads === 1 ? '' : 's'}`;
   const kind = info.causal ? 'each token reads the ones before it' : 'every token reads every token, both ways';
-  const head = info.family === 'bert' ? (info.maskedLm ? ', with its masked-LM head' : ', without a head to predict with') : '';
-  return `${families[info.architecture] ?? info.architecture}: ${c.layers} layers × ${heads} of ${c.head_dim}, embedding ${c.embed}, `
+  const head = !info.causal ? (info.maskedLm ? ', with its masked-LM head' : ', without a head to predict with') : '';
+  return `${info.familyName || info.architecture}: ${c.layers} layers × ${heads} of ${c.head_dim}, embedding ${c.embed}, `
     + `a vocabulary of ${c.vocab.toLocaleString('en')} tokens${tokenizer?.kind === 'hf' ? ' (its tokenizer.json)' : ''}, `
     + `reads up to ${c.length} tokens (${kind})${head}, ${info.counts.file.toLocaleString('en')} parameters`;
 }

@@ -185,7 +185,7 @@ export class ModelView {
     const adapted = familyView(family, { typed: tokenizer.typed, text: start.text, defaultText });
     this.settings.text = adapted.text;
     this.box.dataset.mode = family.mode;
-    if (adapted.fill) this.textLabel.textContent = 'Type a sentence with [MASK]';
+    if (adapted.fill) this.textLabel.textContent = adapted.label;
     this.input.placeholder = adapted.placeholder;
     if (this.input.value !== this.settings.text) this.input.value = this.settings.text;
     this.panel.adapt(family);
