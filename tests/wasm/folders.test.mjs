@@ -167,6 +167,9 @@ test('a bad folder is one line naming the place, and the module is usable after'
   const heap = engine.heapInUse();
   assert.match(await line(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, hidden_act: 'relu' }) })), /hidden_act/);
   assert.match(await line(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, model_type: 'gpt9' }) })), /model_type/);
+  // a family the core does not read, refused from config.json (the page passes any model_type on), its name escaped
+  assert.equal(await line(folderOf('llama-gqa', { configText: '{"model_type": "t5\u202e<b>"}' })),
+    'config.model_type: "t5\\u202E<b>" is not one the core reads (llama, mistral, qwen2, bert, distilbert, gpt2)');
   assert.match(await line(folderOf('llama-gqa', { configText: JSON.stringify({ ...config, num_key_value_heads: 3 }) })), /num_key_value_heads/);
   assert.match(await line(folderOf('llama-gqa', { configText: '{"model_type": ' })), /^config: not valid JSON at line 1/);
   // a shard the index lists that is not there; a shard cut short; another file's header

@@ -1,0 +1,66 @@
+// A family the page has no entry of its own for: a DistilBERT folder
+// (models-v3.md section 7) opens as the core's facts say, its name, its
+// [MASK] and its starter sentence on the info (web/model/family.js), never
+// as GPT-2. Screenshots at 1280 × 720 light and 390 × 844 dark.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { folderRoute, openPage, root, screenshotDir, useBrowser } from './browser.mjs';
+
+const made = mkdtempSync(join(tmpdir(), 'model-distilbert-'));
+const env = useBrowser({ csp: true, route: folderRoute({ '/made/': made }) });
+
+before(() => {
+  // the fixture's WordPiece tokenizer.json grown to the folder's 40 tokens
+  const fixture = JSON.parse(readFileSync(join(root, 'tests', 'fixtures', 'tokenizers', 'bert-wordpiece.json'), 'utf8'));
+  ['sun', 'rises', 'in', 'east', 'bank', 'river', 'money', 'is', 'was', 'it', 'he', 'she', 'they', 'big', 'small', 'red', 'blue',
+    'ran', 'over', 'under', 'bed', 'floor', 'chair'].forEach((w, n) => { fixture.model.vocab[w] = 17 + n; });
+  assert.equal(Object.keys(fixture.model.vocab).length, 40);
+  const dir = join(made, 'distilbert-words');
+  mkdirSync(dir, { recursive: true });
+  for (const f of ['config.json', 'model.safetensors']) copyFileSync(join(root, 'tests', 'models-v3', 'distilbert-mlm', f), join(dir, f));
+  writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(fixture));
+});
+
+async function modelPage(options) {
+  const page = await openPage(env.browser, `${env.url}#model=made/distilbert-words/`, options);
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('.model-view')?.dataset.state) && document.querySelector('.model-view').dataset.tokens, null, { timeout: 30000 });
+  return page;
+}
+
+test('a DistilBERT folder shows as DistilBERT: title, facts line, family line, [MASK] field and starter, all from the core\'s facts', async () => {
+  const page = await modelPage();
+  const shown = await page.evaluate(() => ({
+    state: document.querySelector('.model-view').dataset.state,
+    mode: document.querySelector('.model-view').dataset.mode,
+    title: document.getElementById('lesson-title').textContent,
+    facts: document.querySelector('.model-facts')?.textContent ?? null,
+    family: document.querySelector('.model-family').textContent,
+    text: document.querySelector('.model-text-field textarea')?.value ?? null,
+    placeholder: document.querySelector('.model-text-field textarea')?.placeholder ?? null,
+  }));
+  assert.equal(shown.state, 'ready');
+  assert.equal(shown.mode, 'fill');
+  assert.equal(shown.title, 'A real DistilBERT: every head of every layer');
+  assert.match(shown.facts, /^DistilBERT: 2 layers × 2 heads of 6, embedding 12, a vocabulary of 40 tokens \(its tokenizer\.json\), reads up to 12 tokens \(every token reads every token, both ways\), with its masked-LM head, /);
+  assert.match(shown.family, /^DistilBERT is an encoder: .*hidden behind \[MASK\]/);
+  assert.equal(shown.text, 'the cat sat on the [MASK].');
+  assert.equal(shown.placeholder, 'a sentence with [MASK], like: the cat sat on the [MASK].');
+  assert.equal(await page.$eval('.model-text-field label', (l) => l.textContent), 'Type a sentence with [MASK]');
+  assert.equal(await page.getByText('GPT-2', { exact: true }).count(), 0);
+  await page.context().close();
+});
+
+test('screenshots: a DistilBERT folder filling in, 1280 × 720 light and 390 × 844 dark', async () => {
+  for (const [width, height, colorScheme] of [[1280, 720, 'light'], [390, 844, 'dark']]) {
+    const page = await modelPage({ viewport: { width, height }, colorScheme });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(overflow, 0, `no sideways scroll at ${width}`);
+    await page.evaluate(() => document.querySelector('.model-name').scrollIntoView());
+    await page.screenshot({ path: join(screenshotDir, `model-distilbert-fill-${width}-${colorScheme}.png`), fullPage: true });
+    await page.context().close();
+  }
+});
