@@ -51,6 +51,16 @@ test('a DistilBERT folder shows as DistilBERT: title, facts line, family line, [
   assert.equal(shown.placeholder, 'a sentence with [MASK], like: the cat sat on the [MASK].');
   assert.equal(await page.$eval('.model-text-field label', (l) => l.textContent), 'Type a sentence with [MASK]');
   assert.equal(await page.getByText('GPT-2', { exact: true }).count(), 0);
+  // the panels name it too: the bars' key, why no Generate, the "Start here" line
+  const said = await page.evaluate(() => ({
+    key: document.querySelector('.next-tokens-key').textContent,
+    note: document.querySelector('.model-encoder-note').textContent,
+    tries: [...document.querySelectorAll('.model-try li')].map((li) => li.textContent),
+  }));
+  assert.match(said.key, /^DistilBERT’s 10 likeliest tokens for the hidden word/);
+  assert.match(said.note, /^No Generate: an encoder does not write text\. DistilBERT reads the whole sentence at once/);
+  assert.ok(said.tries.includes('Move [MASK] to another word: the bars show what DistilBERT would put there.'), said.tries.join(' | '));
+  assert.doesNotMatch(JSON.stringify(said), /\bBERT/);
   await page.context().close();
 });
 

@@ -157,7 +157,7 @@ async function filled(page, { tokens, maskId = 4, mode = 'fill', t = null }) {
     const probabilities = Float32Array.from({ length: T * k }, (_, n) => 0.5 ** ((n % k) + 1));
     const labels = tokens.map((id) => names[id]);
     const view = {
-      family: { family: 'bert', causal: false, kvHeads: 4, maskId, mode },
+      family: { family: 'bert', name: 'BERT', mask: '[MASK]', starter: 'the cat sat on the [MASK].', causal: false, kvHeads: 4, maskId, mode },
       result: { tokens, top: { k, ids, probabilities } },
       info: { tokenizer: 'characters', vocabulary: names }, labels,
       tokenizer: tokenizerFor({ tokenizer: 'characters', vocabulary: names }),

@@ -20,11 +20,11 @@ const headLine = 'Click a head to see it large; open it in the playground to rep
 // The lines for a family (family.js's familyOf): an encoder with its
 // masked-LM head fills in [MASK] (typed ids: [MASK]'s id, where the folder
 // names it); a decoder guesses the next token. ids: the model reads typed ids.
-export function tryLines({ mode, maskId }, ids = false) {
+export function tryLines({ mode, maskId, name }, ids = false) {
   if (mode === 'fill' && ids) return [maskId === null
-    ? 'Point at a token: the bars show what BERT would put in its place (the folder does not say which id is [MASK]).'
-    : `Move ${maskId}, [MASK]’s id, to another place in the ids: the bars show what BERT would put there.`, headLine];
-  if (mode === 'fill') return ['Move [MASK] to another word: the bars show what BERT would put there.', headLine];
+    ? `Point at a token: the bars show what ${name} would put in its place (the folder does not say which id is [MASK]).`
+    : `Move ${maskId}, [MASK]’s id, to another place in the ids: the bars show what ${name} would put there.`, headLine];
+  if (mode === 'fill') return [`Move [MASK] to another word: the bars show what ${name} would put there.`, headLine];
   if (mode === 'none') return [headLine];
   return ['Point at a token: every head lights its row, the bars show what the model guesses next.', headLine];
 }
