@@ -18,30 +18,31 @@ namespace glue {
 // maskedLm (a head that guesses a token at any position), logits (the
 // model unembeds), rotary (θ, or null), and the family's facts: familyName
 // (what the page calls it), maskToken and starter ("" for a decoder).
-inline void add_facts(nlohmann::json& info, const attention::family_facts& f) {
-  info["familyName"] = f.name;
-  info["maskToken"] = f.mask;
-  info["starter"] = f.starter;
+// These are the fields the block description and the facts give.
+inline nlohmann::json described(const attention::model_spec& s, const attention::family_facts& f) {
+  return {{"norm", s.norm.kind != attention::norm_kind::none},
+          {"kvHeads", s.kv_heads},
+          {"headDim", s.head_size},
+          {"causal", s.causal()},
+          {"maskedLm", s.output == attention::output_head::bert_transform},
+          {"logits", attention::has_unembedding(s)},
+          {"familyName", f.name},
+          {"maskToken", f.mask},
+          {"starter", f.starter}};
 }
 
 inline nlohmann::json describe(const attention::model_config& c) {
   const attention::model_spec s = attention::spec_of(c);
-  nlohmann::json info = {{"config", attention::model_config_json(c)},
-                         {"tokenizer", attention::tokenizer_name(c.tokenizer)},
-                         {"vocabulary", c.vocabulary},
-                         {"layout", c.conv1d ? "hf" : "nanogpt"},
-                         {"tied", c.tied},
-                         {"norm", s.norm.kind != attention::norm_kind::none},
-                         {"family", "gpt2"},
-                         {"architecture", "gpt2"},
-                         {"kvHeads", s.kv_heads},
-                         {"headDim", s.head_size},
-                         {"causal", s.causal()},
-                         {"maskedLm", s.output == attention::output_head::bert_transform},
-                         {"logits", attention::has_unembedding(s)},
-                         {"rotary", nullptr},
-                         {"parameters", c.parameters}};
-  add_facts(info, attention::facts_of("gpt2"));
+  nlohmann::json info = described(s, attention::facts_of("gpt2"));
+  info.update({{"config", attention::model_config_json(c)},
+               {"tokenizer", attention::tokenizer_name(c.tokenizer)},
+               {"vocabulary", c.vocabulary},
+               {"layout", c.conv1d ? "hf" : "nanogpt"},
+               {"tied", c.tied},
+               {"family", "gpt2"},
+               {"architecture", "gpt2"},
+               {"rotary", nullptr},
+               {"parameters", c.parameters}});
   return info;
 }
 
@@ -50,22 +51,16 @@ inline nlohmann::json describe_folder(const attention::folder_model& m) {
   const attention::model_spec& s = m.model.spec;
   nlohmann::json rotary = nullptr;
   if (s.rotary()) rotary = {{"theta", s.position.theta}};
-  nlohmann::json info = {{"config", attention::folder_config_json(m)},
-                         {"tokenizer", "ids"},
-                         {"vocabulary", nlohmann::json::array()},
-                         {"layout", "hf"},
-                         {"tied", m.model.config.tied},
-                         {"norm", s.norm.kind != attention::norm_kind::none},
-                         {"family", attention::family_name(c.family)},
-                         {"architecture", c.model_type},
-                         {"kvHeads", s.kv_heads},
-                         {"headDim", s.head_size},
-                         {"causal", s.causal()},
-                         {"maskedLm", s.output == attention::output_head::bert_transform},
-                         {"logits", attention::has_unembedding(s)},
-                         {"rotary", rotary},
-                         {"parameters", m.model.config.parameters}};
-  add_facts(info, c.facts);
+  nlohmann::json info = described(s, c.facts);
+  info.update({{"config", attention::folder_config_json(m)},
+               {"tokenizer", "ids"},
+               {"vocabulary", nlohmann::json::array()},
+               {"layout", "hf"},
+               {"tied", m.model.config.tied},
+               {"family", attention::family_name(c.family)},
+               {"architecture", c.model_type},
+               {"rotary", rotary},
+               {"parameters", m.model.config.parameters}});
   return info;
 }
 
