@@ -23,10 +23,7 @@ export function buildLens(view, parent, label) {
   // opened (this button, or a line of "Start here" or "Try:"): the panel in
   // view, and the focus on its tab (not left on <body> when the button hides)
   const show = async () => {
-    if (!view.settings.lens) {
-      view.settings.lens = 'scores';
-      view.onState(view.settings);
-    }
+    if (!view.settings.lens) view.change({ lens: 'scores' });
     await updateLens(view, hook, label);
     section.scrollIntoView({ block: 'start' });
     section.querySelector('.lens-tab[aria-selected="true"]')?.focus();

@@ -68,8 +68,7 @@ export class LensPanel {
 
   // The learner changed a lens setting: into the view's settings (and the link), then drawn.
   set(changes) {
-    Object.assign(this.view.settings, changes);
-    this.view.onState(this.view.settings);
+    this.view.change(changes);
     if (changes.lens === null) this.onClose();
     else this.update();
   }

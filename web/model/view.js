@@ -201,6 +201,12 @@ export class ModelView {
     this.showStatus(refusalLine(label, error, this.worker ? this.label : null));
   }
 
+  // A part changed what the link keeps (a lens, its settings): kept, then told to the page.
+  change(changes) {
+    Object.assign(this.settings, changes);
+    this.onState(this.settings);
+  }
+
   cancelOpening() {
     if (this.opening.cancel()) this.refused(null, new ModelError('Opening was cancelled'));
   }
