@@ -62,8 +62,9 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
       if (expected == table.tensors.end()) {
         const bool layered = t.name.find("layers.") != std::string::npos || t.name.find("layer.") != std::string::npos;
         const std::optional<ignored_bound> bound = ignored_tensor_bound(c, t.name);
-        ATTENTION_CHECK(bound.has_value(), tensor_place(t.name), ": a tensor the ", architecture_name(c),
-                        " architecture does not use",
+        ATTENTION_CHECK(bound.has_value(), tensor_place(t.name),
+                        table.unknown_tensor_line ? std::string(": unknown tensor")
+                                                  : ": a tensor the " + architecture_name(c) + " architecture does not use",
                         layered ? " (config." + table.layers_field + " is " + std::to_string(c.layers) + ")" : std::string());
         ATTENTION_CHECK(t.elements <= bound->numbers, tensor_place(t.name), ": ", t.elements,
                         " numbers, beyond the ", bound->numbers, " this skipped buffer may hold (config's ",

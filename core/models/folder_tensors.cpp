@@ -113,6 +113,7 @@ tensor_table bert_tensors(const family_config& c, const std::string& P) {
 tensor_table distilbert_tensors(const family_config& c, const std::string& P) {
   table_builder b;
   b.table.layers_field = "n_layers";
+  b.table.unknown_tensor_line = true;
   const std::uint64_t V = c.vocab, d = c.embed, I = c.intermediate;
   const auto r = tensor_need::required, h = tensor_need::head;
   const std::string e = P + "embeddings.", dd = "dim, dim";

@@ -42,6 +42,9 @@ struct tensor_table {
   std::map<std::string, expected_tensor> tensors;
   std::map<std::string, std::string> aliases;  // "…LayerNorm.gamma" -> "…LayerNorm.weight"
   std::string layers_field = "num_hidden_layers";  // the config's layer count, for messages (DistilBERT: n_layers)
+  // models-v3.md's families refuse a tensor neither read nor ignored as
+  // "NAME: unknown tensor" (section 1); models-v2's name the architecture
+  bool unknown_tensor_line = false;
 };
 
 tensor_table llama_tensors(const family_config& config);
