@@ -23,6 +23,11 @@ before(() => {
   mkdirSync(dir, { recursive: true });
   for (const f of ['config.json', 'model.safetensors']) copyFileSync(join(root, 'tests', 'models-v3', 'distilbert-mlm', f), join(dir, f));
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(fixture));
+  // no tokenizer.json: ids typed, [MASK] on line 4 of vocab.txt
+  const ids = join(made, 'distilbert-ids');
+  mkdirSync(ids, { recursive: true });
+  for (const f of ['config.json', 'model.safetensors']) copyFileSync(join(root, 'tests', 'models-v3', 'distilbert-mlm', f), join(ids, f));
+  writeFileSync(join(ids, 'vocab.txt'), ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', ...Array.from({ length: 35 }, (_, n) => `word${n}`)].join('\n'));
 });
 
 async function modelPage(options) {
@@ -61,6 +66,18 @@ test('a DistilBERT folder shows as DistilBERT: title, facts line, family line, [
   assert.match(said.note, /^No Generate: an encoder does not write text\. DistilBERT reads the whole sentence at once/);
   assert.ok(said.tries.includes('Move [MASK] to another word: the bars show what DistilBERT would put there.'), said.tries.join(' | '));
   assert.doesNotMatch(JSON.stringify(said), /\bBERT/);
+  await page.context().close();
+});
+
+test('a DistilBERT folder without tokenizer.json: [MASK]\'s id from vocab.txt hides a word, as a BERT\'s does', async () => {
+  const page = await openPage(env.browser, `${env.url}#model=made/distilbert-ids/`);
+  await page.waitForFunction(() => document.querySelector('.model-view')?.dataset.state === 'ready' && document.querySelector('.model-view').dataset.tokens, null, { timeout: 30000 });
+  assert.equal(await page.getAttribute('.model-view', 'data-mode'), 'fill');
+  // [CLS], two words, [MASK], a word, [SEP]: ids-start.js's starter with the folder's special ids
+  assert.deepEqual((await page.getAttribute('.model-view', 'data-tokens')).split(',').map(Number), [2, 8, 16, 4, 24, 3]);
+  assert.match(await page.textContent('.model-ids-note'), / 4 is \[MASK\]: type it where DistilBERT should guess a word\.$/);
+  assert.equal(await page.textContent('.next-tokens h3'), 'Fill in [MASK] (token 3)');
+  assert.deepEqual(page.problems.filter((p) => !/404/.test(p)), []);
   await page.context().close();
 });
 

@@ -164,22 +164,25 @@ export class FolderSource {
   }
 }
 
-// A folder read, and a BERT's special ids when it has no tokenizer.json (ids-start.js).
+// A folder read, with the place it was read from kept: its other files are
+// read once the model's facts are known (folderTokenizer).
 async function readSpecial(readFolder, place) {
   const folder = await readFolder(place);
-  folder.special = await specialIds(folder, place);
+  folder.place = place;
   return folder;
 }
 
 // A folder's tokenizer.json as a tokenizer (engine/hf-tokenizer.js, loaded
 // now), or null: its text is then typed as ids. Sets info.tokenizer ('hf' or
-// 'ids') and info.maskId ([MASK]'s id, or null) for the views; typed ids
-// take [MASK]'s, [CLS]'s and [SEP]'s from the folder's other files
-// (readSpecial), with the line on one that could not be read.
+// 'ids') and info.maskId ([MASK]'s id, or null) for the views; typed ids of
+// a masked LM (the model's facts name its mask token) take the mask's,
+// [CLS]'s and [SEP]'s ids from the folder's other files (ids-start.js's
+// specialIds), with the line on one that could not be read.
 export async function folderTokenizer(folder, info) {
   info.maskId = null;
   if (folder.tokenizerText === null || folder.tokenizerText === undefined) {
-    const { mask = null, cls = null, sep = null, problem = '' } = folder.special ?? {};
+    const special = folder.place ? await specialIds(folder, folder.place, info.maskToken) : {};
+    const { mask = null, cls = null, sep = null, problem = '' } = special;
     Object.assign(info, { tokenizer: 'ids', maskId: mask, clsId: cls, sepId: sep, specialProblem: problem });
     return null;
   }

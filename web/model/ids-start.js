@@ -2,23 +2,26 @@
 // tokenizer.json, a file that names no tokenizer): what it opens on. Words
 // carried over from the last model are no ids, so the text becomes a starter
 // of ids valid for this model (below its vocabulary, within its context), and
-// a note under the field's label says why ids and how to type them. A BERT
-// folder may still name [MASK]'s id (and [CLS]'s, [SEP]'s) in its other
-// files: config.json's mask_token_id, tokenizer_config.json's
+// a note under the field's label says why ids and how to type them. A
+// masked LM's folder (its mask token among the model's facts: BERT,
+// DistilBERT) may still name that token's id (and [CLS]'s, [SEP]'s) in its
+// other files: config.json's mask_token_id, tokenizer_config.json's
 // added_tokens_decoder, or vocab.txt, one token a line; the starter then
 // hides a word behind it, and the note says which number hides one.
 import { ModelError } from '../engine/model-client.js';
 import { idsFromText } from '../engine/typed-ids.js';
 
 const limits = { tokenizerConfig: 1 << 20, vocab: 4 << 20 };
-const names = { mask: '[MASK]', cls: '[CLS]', sep: '[SEP]' };
 
-// The special tokens' ids a BERT folder without tokenizer.json names, read
-// through folder-source.js's place: {mask, cls, sep} (each an id or null),
-// and problem: one line on a file that could not be read ('' when none).
-export async function specialIds(folder, place) {
+// The special tokens' ids a masked LM's folder without tokenizer.json
+// names, read through folder-source.js's place: {mask, cls, sep} (each an
+// id or null), and problem: one line on a file that could not be read (''
+// when none). maskToken: the model's mask token ('' for a model that
+// fills in nothing: nothing is read).
+export async function specialIds(folder, place, maskToken) {
   const found = { mask: null, cls: null, sep: null, problem: '' };
-  if (folder.modelType !== 'bert' || (folder.tokenizerText !== null && folder.tokenizerText !== undefined)) return found;
+  if (!maskToken || (folder.tokenizerText !== null && folder.tokenizerText !== undefined)) return found;
+  const names = { mask: maskToken, cls: '[CLS]', sep: '[SEP]' };
   const vocab = folder.config.vocab_size;
   const take = (key, id, where) => {
     if (found[key] !== null || !Number.isSafeInteger(id) || id < 0) return;
@@ -97,7 +100,7 @@ function readable(text, vocab) {
 export function idsNote(info, { folder, maskId }) {
   const { vocab, length } = info.config;
   const why = folder ? 'No tokenizer.json in this folder' : 'This model file names no tokenizer';
-  const mask = maskId === null || maskId === undefined ? '' : ` ${maskId} is [MASK]: type it where BERT should guess a word.`;
+  const mask = maskId === null || maskId === undefined ? '' : ` ${maskId} is ${info.maskToken}: type it where ${info.familyName} should guess a word.`;
   return `${why}, so the model reads token ids, not words: type whole numbers from 0 to ${vocab - 1}, separated by commas or spaces (it reads ${length} at most).${mask}`;
 }
 
