@@ -5,7 +5,7 @@
 import { softmaxPhase } from './timing.js';
 
 export const open = 0.18;  // an edge's strength before it has a weight
-const maskedFrom = ['masked', 'weights', 'out'];
+export const maskedFrom = ['masked', 'weights', 'out'];  // the steps from which the mask shows
 
 // What every pair (j → i) of pool p looks like at this step and point:
 // calls draw(from, to, strength, removed) with removed = 0 for a live edge,

@@ -14,10 +14,10 @@ import { arcsWidth, columnsPerRow, layoutFor, layoutNames } from './graph-layout
 import * as paint from './graph-paint.js';
 import { drawEdgeLabels, drawEdges } from './graph-strokes.js';
 import { graphModel, poolTitle, scoresOf } from './graph-model.js';
+import { graphKey, setCaption } from './graph-words.js';
 import { observedWidth, watchWidth } from './observed-width.js';
 import { offScreen } from './on-screen.js';
 import { fontWidth } from './text-width.js';
-import { touchScreen } from './touch.js';
 
 export { edgeAlpha } from './graph-strokes.js';
 export { graphModel } from './graph-model.js';
@@ -32,7 +32,6 @@ export const defaults = {
   removed: '#d9480f',  // the mask's edges, fading out (the SVG's; graph-strokes.js draws the canvas)
 };
 
-const maskedFrom = ['masked', 'weights', 'out'];
 // past this many queries the graph opens on one query's incoming edges,
 // and at weights and out it fades the edges under fadeUnder (the bar says so)
 export const focusFrom = 9;
@@ -214,7 +213,7 @@ export class Graph {
     // as many pools as the first screen holds (the caption says which; the batch picker moves them)
     const height = this.fitHeight();
     if (height !== null) {
-      this.setCaption(s, span(pools), pools - 1);  // as long as it will be, so the canvas sits where it will
+      setCaption(this.caption, s, span(pools), pools - 1);  // as long as it will be, so the canvas sits where it will
       const room = height - (this.canvas.getBoundingClientRect().top - this.figure.getBoundingClientRect().top);
       const textWidth = (t) => t.length * 6.5;  // an estimate: only the heights matter here
       while (pools > 1 && layoutFor(this.layoutName, graphModel(trace, { head, step, batch }, span(pools), pools), width, textWidth).height > room) pools--;
@@ -228,25 +227,10 @@ export class Graph {
     this.figure.dataset.edges = this.model.pools.map(() => kept).join(',');
     this.figure.dataset.pools = String(s.batch);
     this.figure.dataset.shownPools = this.model.pools.map((p) => p.batch).join(',');
-    this.setCaption(s, first, pools);
+    setCaption(this.caption, s, first, pools);
     this.canvas.setAttribute('aria-label',
       `Directed graph of attention, ${s.batch > 1 ? `${pools} pool${pools > 1 ? 's' : ''} of ` : ''}${s.query_length} nodes; ${kept} edges${s.batch > 1 ? ' per pool' : ''}, each pointing to the node that receives. Arrow keys move between nodes.`);
     this.render();
-  }
-
-  // "Communication graph (…)": which pools are shown, and that they never
-  // talk; one sentence (the Model view) has no pools to tell apart.
-  setCaption(s, first, pools) {
-    this.caption.textContent = '';
-    const title = document.createElement('span');
-    title.className = 'matrix-name';
-    title.textContent = s.cross ? 'Communication graph: context → queries' : s.batch > 1 ? 'Communication graph' : 'Communication graph: who listens to whom';
-    const note = document.createElement('span');
-    note.className = 'matrix-shape';
-    note.textContent = s.batch === 1 ? '' : s.batch > pools
-      ? pools === 1 ? ` (batch element ${first} of ${s.batch}; pools never talk)` : ` (batch elements ${first}–${first + pools - 1} of ${s.batch}; pools never talk)`
-      : ` (${s.batch} pool${s.batch > 1 ? 's' : ''}, one per batch element; pools never talk)`;
-    this.caption.append(title, note);
   }
 
   // fresh: read now, not as kept since the last read (observed-width.js): a
@@ -255,29 +239,6 @@ export class Graph {
     if (this.given !== undefined) return Math.max(220, this.given || defaults.width);
     const parent = this.figure.parentElement;
     return Math.max(220, (parent && observedWidth(parent, { fresh })) || defaults.width);
-  }
-
-  // The key under the picture says how to read this step's edges.
-  describe() {
-    const { cross, step, future } = this.model;
-    const columns = this.layoutName === 'columns';
-    const shape = columns
-      ? 'Each edge runs from a token on the left to the token on the right that receives it (arrowhead).'
-      : cross
-      ? 'Each edge runs from a context token (top) down to the query that receives it (arrowhead).'
-      : `Each edge runs to the token that receives it (arrowhead), itself included (the loop); edges from the past arc above the tokens${future ? ', edges from the future below' : ''}.`;
-    const scored = this.model.scores ? ' Colour: the score before softmax, blue below 0, red above, as in the matrix.' : '';
-    const now = !maskedFrom.includes(step)
-      ? scored ? ` Before the mask, every token could hear every other.${scored}` : ' Before the mask, every token could hear every other: no edge has a score yet.'
-      : step === 'masked'
-      ? ` The mask removes the dashed edges.${scored}`
-      : step === 'weights'
-      ? this.model.unnormalized
-        ? ' Thicker means more weight; these given rows do not all sum to 1 (the note says which).'
-        : ' Thicker means more weight: each token’s incoming weights sum to 1.'
-      : ' Each token’s value travels along its edges, scaled by their weight, and they add up in the receiving token as its out.';
-    const one = this.mode() === 'one' ? ` One query: the edges into the token picked (${touchScreen() ? 'tap a token' : 'click a token, or arrow keys'}), with their numbers.` : '';
-    return shape + now + one;
   }
 
   // The query whose incoming edges 'One query' shows.
@@ -304,7 +265,7 @@ export class Graph {
     if (!this.model) return;
     this.stale = false;
     const L = (this.L = this.layout());
-    const key = this.describe();
+    const key = graphKey(this.model, { columns: this.layoutName === 'columns', mode: this.mode() });
     if (this.key.textContent !== key) this.key.textContent = key;
     const ratio = this.exportRatio ?? (window.devicePixelRatio || 1);  // exportRatio: see export/picture.js snapshot()
     resize(this.canvas, L.width, L.height, ratio);
