@@ -15,12 +15,12 @@ import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes
 import { lessons, loadLesson } from './lessons/index.js';
 import { drive, Player } from './state/player.js';
 import { attributeNames, readSettings, traceProblem } from './element/settings.js';
-import { followHostTheme, footer, loadSheets, make, playgroundLink, playgroundPage } from './element/figure.js';
-import { buildTransport, showTransport } from './element/transport.js';
+import { followHostTheme, footer, loadSheets, make, messageFigure, playgroundLink, playgroundPage } from './element/figure.js';
+import { showTransport } from './element/transport.js';
+import { traceFigure } from './element/trace-figure.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
 import { defaultState, stepsFor } from './state/state.js';
 import { scenarioFromSentence, withOverrides } from './state/sentence.js';
-import { LinkedViews } from './views/linked.js';
 
 export class AttentionPlayground extends HTMLElement {
   static get observedAttributes() {
@@ -230,23 +230,12 @@ export class AttentionPlayground extends HTMLElement {
     mounted?.destroy();
   }
 
-  // The shadow tree for a trace view: title, controls, matrices and/or graph.
+  // A trace view (element/trace-figure.js), mounted with the trace's teardown.
   build(s, trace, link) {
-    const summary = trace.summary;
-    const root = document.createElement('div');
-    root.className = 'root';
-    root.setAttribute('part', 'root');
-    make(root, 'p', 'title', summary.title || summary.id);
     this.view = { head: s.head, batch: s.batch };
     const choose = (patch) => { Object.assign(this.view, patch); this.render(); };
-    this.transport = s.controls === 'none' ? null : buildTransport(root, { s, summary, steps: this.steps, player: this.player, choose });
-    const body = make(root, 'div', 'body');
-    const matrices = s.view !== 'graph' ? make(body, 'div', 'matrices') : null;
-    const graph = s.view !== 'matrices' ? make(body, 'div', 'graph-box') : null;
-    const detail = s.controls === 'full' ? make(root, 'div', 'detail') : null;
-    if (detail) detail.setAttribute('aria-live', 'polite');
-    footer(root, s, link);
-    const views = new LinkedViews({ matrices, graph, detail, graphLayout: s.layout });
+    const { root, views, transport } = traceFigure(s, trace.summary, { steps: this.steps, player: this.player, choose, link });
+    this.transport = transport;
     this.mount(root, () => trace.dispose());
     this.trace = trace;
     this.views = views;
@@ -404,12 +393,7 @@ export class AttentionPlayground extends HTMLElement {
 
   // A clear message inside the element, never a blank box, and an error event.
   fail(message) {
-    const root = document.createElement('div');
-    root.className = 'root';
-    const box = make(root, 'p', 'message', `Attention Playground: ${message}`);
-    box.setAttribute('role', 'alert');
-    make(root, 'slot');  // the author's fallback stays under the message
-    this.mount(root);
+    this.mount(messageFigure(message));
     this.player.pause();
     this.dataset.state = 'error';
     this.dispatchEvent(new CustomEvent('error', { detail: { message } }));

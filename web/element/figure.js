@@ -102,3 +102,14 @@ export function followHostTheme(element, on = true) {
   }));
   watching.observe(document.body, { attributes: true, attributeFilter: ['class', 'data-jp-theme-light', 'data-vscode-theme-kind'] });
 }
+
+// The figure of a refusal: one line naming it, read out as an alert, with
+// the author's fallback (what the tag holds) under it.
+export function messageFigure(message) {
+  const root = document.createElement('div');
+  root.className = 'root';
+  const box = make(root, 'p', 'message', `Attention Playground: ${message}`);
+  box.setAttribute('role', 'alert');
+  make(root, 'slot');
+  return root;
+}
