@@ -108,18 +108,32 @@ test('no notion of space: outputs only move, until positions are added, and that
   await page.context().close();
 });
 
+// The lesson's height and graphs once its height has not changed for half a
+// second: its panels laid out, and a second render, if any, landed (a busy
+// machine lays a page out late, so no fixed wait is enough).
+const settled = (page) => page.evaluate(() => new Promise((done) => {
+  let height = -1;
+  let since = performance.now();
+  const look = () => {
+    const l = document.getElementById('lesson');
+    if (l.scrollHeight !== height) [height, since] = [l.scrollHeight, performance.now()];
+    if (performance.now() - since >= 500) done({ height, graphs: l.querySelectorAll('.graph').length });
+    else requestAnimationFrame(look);
+  };
+  look();
+}));
+
 test('a lesson opened from the navigation renders once, as from its own URL', async () => {
   for (const id of ['qkv', 'multihead']) {
     const direct = await lesson(`lesson=${id}`);
-    const expected = await direct.$eval('#lesson', (l) => ({ height: l.scrollHeight, graphs: l.querySelectorAll('.graph').length }));
+    const expected = await settled(direct);
     await direct.context().close();
     const page = await openPage(env.browser, env.url);
     assert.equal(await ready(page), 'ready');
     await page.click(`#lessons-nav a[href="#lesson=${id}"]`);
     await page.waitForFunction(() => document.getElementById('app').dataset.view === 'lesson');
     assert.equal(await ready(page), 'ready');
-    await page.waitForTimeout(500);  // a second render, if any, lands meanwhile
-    const got = await page.$eval('#lesson', (l) => ({ height: l.scrollHeight, graphs: l.querySelectorAll('.graph').length }));
+    const got = await settled(page);
     assert.deepEqual(got, expected, `${id}: opened from the navigation`);
     await page.context().close();
   }
