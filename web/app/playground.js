@@ -10,6 +10,7 @@ import { linkNotice, sliderPosition, steps, stepsFor, temperatureAt } from '../s
 import { tokenText } from '../views/format.js';
 import { describe, term, withTerms } from '../views/terms.js';
 import { landingQuery, showLanding } from './landing.js';
+import { showPrompt, stepFacts } from './step-lines.js';
 import { HeadsStrip } from '../views/heads.js';
 import { LinkedViews } from '../views/linked.js';
 import { fileVersion, openedFile } from './file.js';
@@ -208,27 +209,10 @@ function fillSelect(select, count, label) {
   select.dataset.trace = String(trace.id);
 }
 
-// What the step lines say about this scenario: its sizes, self or cross, and
-// how it made x (randn, an embedding of a sentence, the notebook's numbers).
-function stepFacts(s) {
-  const head = s.heads[state.head] ?? s.heads[0];
-  const x = s.tensors.find((t) => t.name === s.x);
-  return {
-    cross: s.cross,
-    batch: s.batch,
-    Tq: s.query_length,
-    Tkv: s.context_length,
-    headSize: head.steps.q ? head.steps.q[1] : null,
-    rotary: s.rotary,  // {theta, offset} or null
-    mask: s.mask,      // 'causal', 'none' or 'custom'
-    x: { entry: scenario?.tensors?.find((t) => t.name === s.x), shape: x?.shape ?? [] },
-  };
-}
-
 function renderStep() {
   const step = shownSteps[player.index];
   const text = stepText[step];
-  const facts = trace && stepFacts(trace.summary);
+  const facts = trace && stepFacts(trace.summary, { head: state.head, scenario });
   const said = (line) => (typeof line === 'function' ? (facts ? line(facts) : '') : line);
   // a title or line that depends on the trace reads its facts, or the causal default before one
   const told = (line) => (typeof line === 'function' ? line(facts ?? {}) : line);
@@ -274,29 +258,6 @@ function disable(button, off) {
 // A bare link's first screen (landing.js) lasts until the player moves.
 let landing = false;
 let following = false;  // the player is set to the state's step, not moved by the learner
-
-// One line that says what to do next: the first action on the first step,
-// where the learner is in the middle, what to look at on the last.
-function showPrompt(box, index, count) {
-  const key = (text) => {
-    const k = document.createElement('kbd');
-    k.textContent = text;
-    return k;
-  };
-  // the keys in a span a touch screen hides (views.css), with what a tap does instead
-  const hint = (className, ...parts) => {
-    const span = document.createElement('span');
-    span.className = className;
-    span.append(...parts);
-    return span;
-  };
-  const parts = index === 0
-    ? [hint('key-hint', 'Press ', key('→'), ' to step, ', key('Space'), ' to play.'), hint('touch-hint', 'Tap a step, or Play.')]
-    : index < count - 1
-    ? [`Step ${index + 1} of ${count}`, hint('key-hint', ': ', key('→'), ' next, ', key('←'), ' back.')]
-    : ['The layer’s output.', hint('key-hint', ' ', key('Home'), ' starts again.')];
-  box.replaceChildren(...parts);
-}
 
 // The playground for the state: its scenario computed when it changed, then every panel.
 export async function renderPlayground() {
