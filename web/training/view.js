@@ -6,7 +6,7 @@
 // samples, and a timeline to scrub back through the evaluations.
 import { workerError } from '../engine/engine.js';
 import { trainingCorpora } from '../engine/presets.js';
-import { trainingIds } from '../state/state.js';
+import { trainingControls } from './controls.js';
 import { Curves } from './curves.js';
 import { doneText } from './done.js';
 import { InspectButton } from './inspect.js';
@@ -26,15 +26,6 @@ const kindsOf = (task) => (task === 'previous' ? ['previous'] : task === 'induct
 
 // An evaluation as kept: its attention as float32.
 const compact = (e) => ({ ...e, attention: { shape: e.attention.shape, data: Float32Array.from(e.attention.data) } });
-
-const speeds = [['10', '10 steps a second'], ['25', '25 steps a second'], ['50', '50 steps a second'], ['100', '100 steps a second'], ['0', 'as fast as it goes']];
-
-// The presets in the task menu: the toys, then the lecture's ladder, rung by rung.
-export const presetNames = {
-  'previous-token': 'previous token', reverse: 'reverse', induction: 'induction', 'induction-one-layer': 'induction, one layer',
-  'text-bigram': '1. no attention (a bigram)', 'text-one-head': '2. one head', 'text-four-heads': '3. four heads',
-  'text-mlp': '4. four heads and an MLP', 'text-gpt': '5. a GPT: blocks, LayerNorm, residuals',
-};
 
 // Text written only when it changes: a frame that changes nothing dirties no layout.
 const setText = (node, text) => {
@@ -82,42 +73,29 @@ export class TrainingView {
     const root = this.root;
     root.classList.add('training');
     const controls = element(root, 'div', { className: 'training-controls' });
-    const presetField = element(controls, 'label', { className: 'field', textContent: 'Task ' });
-    this.select = element(presetField, 'select', { id: 'train-preset' });
-    const group = (label, ids) => {
-      const g = element(this.select, 'optgroup', { label });
-      for (const id of ids) g.append(new Option(presetNames[id] ?? id, id));
-    };
-    group('Toy tasks', trainingIds.filter((id) => !id.startsWith('text-')));
-    group('The lecture’s GPT, on text', trainingIds.filter((id) => id.startsWith('text-')));
-    if (!trainingIds.includes(this.preset)) this.select.add(new Option('this file', this.preset));
-    this.select.value = this.preset;
-    this.select.addEventListener('change', () => onPreset(this.select.value));
-    this.play = element(controls, 'button', { type: 'button', id: 'train-play', className: 'primary', textContent: 'Train' });
-    this.play.addEventListener('click', () => {
-      this.worker.postMessage({ type: this.playing ? 'pause' : 'play' });
-      this.root.dataset.worker = this.playing ? 'pausing' : 'playing';
-      this.setPlaying(!this.playing);
-    });
-    this.stepButton = element(controls, 'button', { type: 'button', id: 'train-step', textContent: 'Step' });
-    this.stepButton.addEventListener('click', () => this.worker.postMessage({ type: 'step' }));
-    this.reset = element(controls, 'button', { type: 'button', id: 'train-reset', textContent: 'Reset' });
-    this.reset.addEventListener('click', () => {
-      this.losses = [];
-      this.evals = [];
-      this.live = null;
-      this.at = null;
-      this.own = null;
-      this.worker.postMessage({ type: 'reset' });
-    });
-    this.inspectButton = this.inspect ? new InspectButton(controls, this) : null;
-    const speedField = element(controls, 'label', { className: 'field', textContent: 'Speed ' });
-    this.speed = element(speedField, 'select', { id: 'train-speed' });
-    for (const [value, text] of speeds) this.speed.add(new Option(text, value));
-    this.speed.addEventListener('change', () => {
-      this.speedChosen = true;
-      this.worker.postMessage({ type: 'speed', rate: Number(this.speed.value) });
-    });
+    Object.assign(this, trainingControls(controls, {
+      preset: this.preset,
+      onPreset,
+      onPlay: () => {
+        this.worker.postMessage({ type: this.playing ? 'pause' : 'play' });
+        this.root.dataset.worker = this.playing ? 'pausing' : 'playing';
+        this.setPlaying(!this.playing);
+      },
+      onStep: () => this.worker.postMessage({ type: 'step' }),
+      onReset: () => {
+        this.losses = [];
+        this.evals = [];
+        this.live = null;
+        this.at = null;
+        this.own = null;
+        this.worker.postMessage({ type: 'reset' });
+      },
+      onSpeed: (rate) => {
+        this.speedChosen = true;
+        this.worker.postMessage({ type: 'speed', rate });
+      },
+      inspect: () => (this.inspect ? new InspectButton(controls, this) : null),
+    }));
     this.settings = new TrainingSettings(root, { onSubmit: (file) => this.worker.postMessage({ type: 'load', ...file }) });
     this.status = element(root, 'p', { className: 'training-status', id: 'train-status' });
     this.status.setAttribute('aria-live', 'polite');
