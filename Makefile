@@ -174,8 +174,12 @@ test-wasm: wasm deps-node node_modules/.package-lock.json
 test-scripts: native deps-scripts
 	/usr/bin/python3 tests/scripts/test_export_nanogpt.py $(NATIVE)/attention-cli
 
+# Two test files at once, each its own Chromium and server: a file spends
+# much of its time waiting on the page (animations, a worker training), so
+# two overlap on two cores; no test reads the clock against the machine.
+BROWSER_JOBS ?= 2
 test-browser: site deps-browser node_modules/.package-lock.json
-	node --test --test-concurrency=1 tests/browser/
+	node --test --test-concurrency=$(BROWSER_JOBS) tests/browser/
 
 # The documentation site: its links and anchors, its pages in headless
 # Chromium under a sub-path and the strict CSP, the commands its pages show
