@@ -69,16 +69,20 @@ test('a DistilBERT folder shows as DistilBERT: title, facts line, family line, [
   await page.context().close();
 });
 
-test('a DistilBERT folder without tokenizer.json: [MASK]\'s id from vocab.txt hides a word, as a BERT\'s does', async () => {
-  const page = await openPage(env.browser, `${env.url}#model=made/distilbert-ids/`);
-  await page.waitForFunction(() => document.querySelector('.model-view')?.dataset.state === 'ready' && document.querySelector('.model-view').dataset.tokens, null, { timeout: 30000 });
-  assert.equal(await page.getAttribute('.model-view', 'data-mode'), 'fill');
-  // [CLS], two words, [MASK], a word, [SEP]: ids-start.js's starter with the folder's special ids
-  assert.deepEqual((await page.getAttribute('.model-view', 'data-tokens')).split(',').map(Number), [2, 8, 16, 4, 24, 3]);
-  assert.match(await page.textContent('.model-ids-note'), / 4 is \[MASK\]: type it where DistilBERT should guess a word\.$/);
-  assert.equal(await page.textContent('.next-tokens h3'), 'Fill in [MASK] (token 3)');
-  assert.deepEqual(page.problems.filter((p) => !/404/.test(p)), []);
-  await page.context().close();
+test('a DistilBERT folder without tokenizer.json: [MASK]\'s id from vocab.txt hides a word, as a BERT\'s does (screenshots)', async () => {
+  for (const [width, height, colorScheme] of [[1280, 720, 'light'], [390, 844, 'dark']]) {
+    const page = await openPage(env.browser, `${env.url}#model=made/distilbert-ids/`, { viewport: { width, height }, colorScheme });
+    await page.waitForFunction(() => document.querySelector('.model-view')?.dataset.state === 'ready' && document.querySelector('.model-view').dataset.tokens, null, { timeout: 30000 });
+    assert.equal(await page.getAttribute('.model-view', 'data-mode'), 'fill');
+    // [CLS], two words, [MASK], a word, [SEP]: ids-start.js's starter with the folder's special ids
+    assert.deepEqual((await page.getAttribute('.model-view', 'data-tokens')).split(',').map(Number), [2, 8, 16, 4, 24, 3]);
+    assert.match(await page.textContent('.model-ids-note'), / 4 is \[MASK\]: type it where DistilBERT should guess a word\.$/);
+    assert.equal(await page.textContent('.next-tokens h3'), 'Fill in [MASK] (token 3)');
+    assert.deepEqual(page.problems.filter((p) => !/404/.test(p)), []);
+    await page.evaluate(() => document.querySelector('.model-name').scrollIntoView());
+    await page.screenshot({ path: join(screenshotDir, `model-distilbert-ids-${width}-${colorScheme}.png`), fullPage: true });
+    await page.context().close();
+  }
 });
 
 test('screenshots: a DistilBERT folder filling in, 1280 × 720 light and 390 × 844 dark', async () => {
