@@ -141,7 +141,7 @@ class model {
           ATTENTION_CHECK(is_open(), "model: nothing open");
           const attention::lens_request r = glue::lens_request_of(utf8_of(request, "lens"));
           if (source_.folder())
-            attention::check_folder_tokens(*source_.folder(), r.tokens, "tokens", attention::lens_work(r.what));
+            attention::check_config_tokens(*source_.folder(), r.tokens, "tokens", attention::lens_work(r.what));
           return attention::run_lens(gpt(), r).dump();
         },
         out_of_memory);
@@ -292,11 +292,8 @@ class model {
       ATTENTION_CHECK(is_open(), "model: nothing open");
       ATTENTION_CHECK(causal(), "generate: a BERT encoder sees both ways; it does not write the next token");
       const std::vector<std::int64_t> prompt = ids_of(tokens);
-      if (const attention::folder_model* folder = source_.folder()) {
-        attention::check_folder_tokens(*folder, prompt, "tokens", attention::work_kind::generate);  // the whole run: generate_tokens
-        // the context Generate reads: the prompt and the new tokens, the last max_position_embeddings of them
-        const std::size_t context = std::min<std::size_t>(prompt.size() + n, folder->config.length);
-        attention::check_sliding_window(folder->config, context, "count");
+      if (const attention::loaded_model* folder = source_.folder()) {
+        attention::check_generate_context(*folder, prompt, n, "count");
       }
       return nlohmann::json(attention::generate_tokens(gpt(), prompt, n, temperature, s, warp))
           .dump();
@@ -305,7 +302,7 @@ class model {
 
  private:
   bool is_open() const { return source_.is_open(); }
-  const attention::gpt_model& gpt() const { return source_.gpt(); }
+  const attention::loaded_model& gpt() const { return source_.gpt(); }
   bool causal() const { return source_.causal(); }
 
   // run()'s work: the run kept in run_ with its guesses at the tempering it
@@ -321,9 +318,9 @@ class model {
     attention::check_warpers(at.warp, gpt().config.vocab);
     const std::vector<std::int64_t> ids = ids_of(tokens);
     run_.reset();  // the last run's memory first: a long sequence's attention is large
-    if (const attention::folder_model* folder = source_.folder()) {
-      attention::check_folder_tokens(*folder, ids, "tokens");
-      run_ = folder->logits ? attention::run_model(folder->model, ids, k, at) : attention::run_folder(*folder, ids);
+    if (const attention::loaded_model* folder = source_.folder()) {
+      attention::check_config_tokens(*folder, ids, "tokens");
+      run_ = folder->logits ? attention::run_model(*folder, ids, k, at) : attention::run_forward(*folder, ids);
     } else {
       run_ = attention::run_model(gpt(), ids, k, at);
     }
@@ -348,7 +345,7 @@ class model {
 
   std::string trace_text(std::size_t position) const {
     std::ostringstream out;
-    if (const attention::folder_model* folder = source_.folder()) attention::write_folder_trace(out, *folder, *run_, position);
+    if (const attention::loaded_model* folder = source_.folder()) attention::write_folder_trace(out, *folder, *run_, position);
     else attention::write_model_trace(out, gpt(), *run_);
     return out.str();
   }

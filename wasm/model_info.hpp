@@ -46,9 +46,9 @@ inline nlohmann::json describe(const attention::model_config& c) {
   return info;
 }
 
-inline nlohmann::json describe_folder(const attention::folder_model& m) {
-  const attention::family_config& c = m.config;
-  const attention::model_spec& s = m.model.spec;
+inline nlohmann::json describe_folder(const attention::loaded_model& m) {
+  const attention::family_config& c = m.family.value();
+  const attention::model_spec& s = m.spec;
   nlohmann::json rotary = nullptr;
   if (s.rotary()) rotary = {{"theta", s.position.theta}};
   nlohmann::json info = described(s, c.facts);
@@ -56,11 +56,11 @@ inline nlohmann::json describe_folder(const attention::folder_model& m) {
                {"tokenizer", "ids"},
                {"vocabulary", nlohmann::json::array()},
                {"layout", "hf"},
-               {"tied", m.model.config.tied},
+               {"tied", m.config.tied},
                {"family", attention::family_name(c.family)},
                {"architecture", c.model_type},
                {"rotary", rotary},
-               {"parameters", m.model.config.parameters}});
+               {"parameters", m.config.parameters}});
   return info;
 }
 

@@ -174,9 +174,9 @@ class model_source {
 
   bool is_open() const { return model_.has_value() || folder_.has_value(); }
   // The one forward()'s model: a file's, or a folder's. Callers check is_open().
-  const attention::gpt_model& gpt() const { return folder_ ? folder_->model : *model_; }
+  const attention::loaded_model& gpt() const { return folder_ ? *folder_ : *model_; }
   // A folder's model, or null for a model file's GPT.
-  const attention::folder_model* folder() const { return folder_ ? &*folder_ : nullptr; }
+  const attention::loaded_model* folder() const { return folder_ ? &*folder_ : nullptr; }
   // Whether the open model's attention is causal (it writes the next token), as its block description says.
   bool causal() const { return !is_open() || gpt().spec.causal(); }
 
@@ -201,9 +201,9 @@ class model_source {
 
   std::vector<unsigned char> staging_;
   std::optional<attention::model_loader> loader_;
-  std::optional<attention::gpt_model> model_;
+  std::optional<attention::loaded_model> model_;
   std::optional<folder_opening> opening_;
-  std::optional<attention::folder_model> folder_;
+  std::optional<attention::loaded_model> folder_;
 };
 
 }  // namespace glue

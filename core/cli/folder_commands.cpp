@@ -26,7 +26,7 @@ void run_folder_command(const arguments& a, std::ostream& out) {
   }
   ATTENTION_CHECK(a.option("--text") == nullptr,
                   "--text: the core has no tokenizer for a folder (the page reads its tokenizer.json); give --tokens");
-  const folder_model model = read_folder(folder, config);
+  const loaded_model model = read_folder(folder, config);
   if (a.command == "validate") {
     out << folder_summary(model, name) << "\n";
     return;
@@ -34,24 +34,24 @@ void run_folder_command(const arguments& a, std::ostream& out) {
   const std::vector<std::int64_t> tokens = tokens_of(*a.option("--tokens"));
   // a lens's own work (an unknown --what is named by run_lens)
   const std::string* what = a.option("--what");
-  check_folder_tokens(model, tokens, "--tokens", a.command == "lens" && what ? lens_work(*what) : work_kind::run);
+  check_config_tokens(model, tokens, "--tokens", a.command == "lens" && what ? lens_work(*what) : work_kind::run);
   if (a.command == "lens") {  // the request's own checks follow in run_lens
-    write_lens(a, model.model, out);
+    write_lens(a, model, out);
     return;
   }
-  check_model_trace(model.model.config, tokens.size(), "--tokens");  // before the forward: what it would print
+  check_model_trace(model.config, tokens.size(), "--tokens");  // before the forward: what it would print
   if (a.command == "model") {
     std::optional<std::size_t> position;
     if (const std::string* p = a.option("--position")) position = *index_option(*p);
     const std::size_t at = trace_position(position, tokens.size());
-    write_folder_trace(out, model, run_folder(model, tokens), at);
+    write_folder_trace(out, model, run_forward(model, tokens), at);
     return;
   }
   const std::size_t layer = *index_option(*a.option("--layer")), head = *index_option(*a.option("--head"));
   ATTENTION_CHECK(layer < config.layers, "--layer: ", layer, " is outside [0, ", config.layers, ")");
   ATTENTION_CHECK(head < config.heads, "--head: ", head, " is outside [0, ", config.heads, ")");
   check_head_tokens(tokens.size(), "--tokens");
-  out << model_head_scenario(model.model, run_folder(model, tokens), layer, head, name, {}, "--tokens") << "\n";
+  out << model_head_scenario(model, run_forward(model, tokens), layer, head, name, {}, "--tokens") << "\n";
 }
 
 }  // namespace attention

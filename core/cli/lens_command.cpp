@@ -48,7 +48,7 @@ lens_request lens_request_of(const arguments& a) {
   return request;
 }
 
-void write_lens(const arguments& a, const gpt_model& model, std::ostream& out) {
+void write_lens(const arguments& a, const loaded_model& model, std::ostream& out) {
   out << run_lens(model, lens_request_of(a), "--").dump() << "\n";
 }
 

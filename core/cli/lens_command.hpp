@@ -11,7 +11,7 @@
 
 #include "cli/arguments.hpp"
 #include "lens/lens.hpp"
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 
 namespace attention {
 
@@ -22,6 +22,6 @@ std::vector<std::pair<std::size_t, std::size_t>> heads_of(const std::string& tex
 lens_request lens_request_of(const arguments& a);
 
 // The lens on a model already read; throws attention::error naming the argument.
-void write_lens(const arguments& a, const gpt_model& model, std::ostream& out);
+void write_lens(const arguments& a, const loaded_model& model, std::ostream& out);
 
 }  // namespace attention

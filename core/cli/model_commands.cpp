@@ -20,7 +20,7 @@ namespace {
 
 // Standard input streams as far as its header says, up to a limit; a file
 // streams in chunks from its known size.
-gpt_model open_model(const std::string& path, std::string_view first, std::istream& in,
+loaded_model open_model(const std::string& path, std::string_view first, std::istream& in,
                      const model_overrides& overrides) {
   if (path == "-") return read_model_stream(in, first, limits::models::standard_input, overrides);
   return read_model_file(path, overrides);
@@ -74,7 +74,7 @@ void run_model_command(const arguments& a, std::string_view first, std::istream&
   run_gpt_command(a, open_model(a.path, first, in, overrides), model_name(a.path == "-" ? "model" : a.path), out);
 }
 
-void run_gpt_command(const arguments& a, const gpt_model& model, const std::string& name, std::ostream& out) {
+void run_gpt_command(const arguments& a, const loaded_model& model, const std::string& name, std::ostream& out) {
   if (a.command == "validate") {
     out << model_summary(model.config, name) << "\n";
     return;

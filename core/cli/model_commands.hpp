@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli/arguments.hpp"
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 
 namespace attention {
 
@@ -23,7 +23,7 @@ bool looks_like_model(const std::string& path, std::string_view first);
 void run_model_command(const arguments& a, std::string_view first, std::istream& in, std::ostream& out);
 
 // model, head or validate on a GPT already read (a file, or a gpt2 folder); `name` is the head's scenario id's.
-void run_gpt_command(const arguments& a, const gpt_model& model, const std::string& name, std::ostream& out);
+void run_gpt_command(const arguments& a, const loaded_model& model, const std::string& name, std::ostream& out);
 
 // --tokens 3,1,4: integers as written; one beyond int64 is named as written.
 std::vector<std::int64_t> tokens_of(const std::string& text);

@@ -15,7 +15,7 @@ namespace {
 // One run's view at the read position: its logits, the ten most probable
 // tokens (ties by the lower id) and the mean next-token cross-entropy
 // (decoders with two tokens or more; else null).
-nlohmann::ordered_json view_of(const gpt_model& model, const forward_pass& pass, const std::vector<std::int64_t>& tokens,
+nlohmann::ordered_json view_of(const loaded_model& model, const forward_pass& pass, const std::vector<std::int64_t>& tokens,
                                std::size_t position, bool decoder) {
   const tensor3& x = pass.unembedded();  // (1, T, d)
   const std::size_t T = tokens.size(), d = x.shape(2), V = model.config.vocab;
@@ -58,7 +58,7 @@ nlohmann::ordered_json view_of(const gpt_model& model, const forward_pass& pass,
 
 }  // namespace
 
-void check_ablated_heads(const gpt_model& model, const lens_request& request, const std::string& prefix) {
+void check_ablated_heads(const loaded_model& model, const lens_request& request, const std::string& prefix) {
   const std::string name = argument_name(prefix, "heads");
   ATTENTION_CHECK(!request.heads.empty(), name, ": empty; ablate needs at least one head, as L.H (layer.head)");
   for (const auto& [layer, head] : request.heads)
@@ -67,7 +67,7 @@ void check_ablated_heads(const gpt_model& model, const lens_request& request, co
                     " heads)");
 }
 
-nlohmann::ordered_json ablate_lens(const gpt_model& model, const lens_request& request, const std::string& prefix) {
+nlohmann::ordered_json ablate_lens(const loaded_model& model, const lens_request& request, const std::string& prefix) {
   check_ablated_heads(model, request, prefix);
   const bool decoder = !is_encoder(model);
   ATTENTION_CHECK(has_unembedding(model.spec), argument_name(prefix, "what"),

@@ -10,15 +10,15 @@
 #include <nlohmann/json.hpp>
 
 #include "lens/lens.hpp"
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 
 namespace attention {
 
 // The heads as the request lists them: each one a head of the model, at least one.
-void check_ablated_heads(const gpt_model& model, const lens_request& request, const std::string& prefix);
+void check_ablated_heads(const loaded_model& model, const lens_request& request, const std::string& prefix);
 
 // {"version", "lens": "ablate", "tokens", "heads": [[l, h], …], "mode": "zero" | "mean",
 //  "before": {"logits": {"shape": [V], "data"}, "top": [[id, p] ×10], "loss"}, "after": {…}}
-nlohmann::ordered_json ablate_lens(const gpt_model& model, const lens_request& request, const std::string& prefix);
+nlohmann::ordered_json ablate_lens(const loaded_model& model, const lens_request& request, const std::string& prefix);
 
 }  // namespace attention

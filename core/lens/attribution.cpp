@@ -53,7 +53,7 @@ void layer_parts(const model_layer& layer, const layer_pass& lp, const model_spe
 
 }  // namespace
 
-nlohmann::ordered_json attribution(const gpt_model& model, const std::vector<std::int64_t>& tokens,
+nlohmann::ordered_json attribution(const loaded_model& model, const std::vector<std::int64_t>& tokens,
                                    std::optional<std::int64_t> position, std::optional<std::int64_t> token) {
   check_decoder(model, "attribution");
   check_tokens(model, tokens, "tokens", work_kind::attribution);

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 
 namespace attention {
 
@@ -20,7 +20,7 @@ namespace attention {
 //  "parts": [{"name", "value"}, ...]}: names `embed`, `L.H`, `L.attn_bias`, `L.mlp`, `constant`.
 // position: default the last; token: default the model's argmax there. Throws one
 // line naming --position or --token when outside the tokens or the vocabulary, and for BERT.
-nlohmann::ordered_json attribution(const gpt_model& model, const std::vector<std::int64_t>& tokens,
+nlohmann::ordered_json attribution(const loaded_model& model, const std::vector<std::int64_t>& tokens,
                                    std::optional<std::int64_t> position = std::nullopt,
                                    std::optional<std::int64_t> token = std::nullopt);
 

@@ -6,15 +6,15 @@
 
 namespace attention {
 
-void check_decoder(const gpt_model& model, const char* lens) {
+void check_decoder(const loaded_model& model, const char* lens) {
   ATTENTION_CHECK(model.spec.causal(), lens,
                   ": BERT is an encoder (no causal mask, a masked-LM head); it has the scores and ablate lenses only");
   ATTENTION_CHECK(has_unembedding(model.spec), lens, ": the model has no unembedding");
 }
 
-bool has_final_norm(const gpt_model& model) { return model.spec.pre_norm(); }
+bool has_final_norm(const loaded_model& model) { return model.spec.pre_norm(); }
 
-tensor3 final_norm(const tensor3& x, const gpt_model& model) {
+tensor3 final_norm(const tensor3& x, const loaded_model& model) {
   if (!has_final_norm(model)) return x;
   const model_spec& s = model.spec;
   const bool rms = s.norm.kind == norm_kind::rms;
@@ -23,7 +23,7 @@ tensor3 final_norm(const tensor3& x, const gpt_model& model) {
   return p.out;
 }
 
-std::vector<float> unembedding_row(const gpt_model& model, std::size_t t) {
+std::vector<float> unembedding_row(const loaded_model& model, std::size_t t) {
   std::vector<float> u(model.spec.embed);
   model.weights.unembedding().column(t, u.data());
   return u;

@@ -10,11 +10,11 @@
 
 namespace attention {
 
-bool is_encoder(const gpt_model& model) { return !model.spec.causal(); }
+bool is_encoder(const loaded_model& model) { return !model.spec.causal(); }
 
 std::string argument_name(const std::string& prefix, const char* name) { return prefix + name; }
 
-void check_lens_tokens(const gpt_model& model, const std::vector<std::int64_t>& tokens, const std::string& prefix,
+void check_lens_tokens(const loaded_model& model, const std::vector<std::int64_t>& tokens, const std::string& prefix,
                        work_kind kind) {
   check_tokens(model, tokens, argument_name(prefix, "tokens"), kind);
 }
@@ -33,7 +33,7 @@ std::size_t lens_position(const std::optional<std::size_t>& position, std::size_
   return *position;
 }
 
-nlohmann::ordered_json run_lens(const gpt_model& model, const lens_request& request, const std::string& prefix) {
+nlohmann::ordered_json run_lens(const loaded_model& model, const lens_request& request, const std::string& prefix) {
   const std::string& what = request.what;
   const bool known = what == "scores" || what == "ablate" || what == "logit-lens" || what == "attribution";
   ATTENTION_CHECK(known, argument_name(prefix, "what"), ": ", quote(what),

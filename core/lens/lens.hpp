@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 #include "models/work_plan.hpp"
 
 namespace attention {
@@ -31,19 +31,19 @@ struct lens_request {
 
 // Which family a loaded model is, as its block says (models-v2.md): BERT has
 // no causal mask; the Llama family normalises with RMSNorm.
-bool is_encoder(const gpt_model& model);
+bool is_encoder(const loaded_model& model);
 
 // The lens `request.what` asks for, as lens-v1's JSON. Every argument is
 // checked before any forward, one line naming it with `prefix` before its
 // name ("--" for the command line: "--heads: 3.0 is not a head of this
 // model"). Throws attention::error.
-nlohmann::ordered_json run_lens(const gpt_model& model, const lens_request& request, const std::string& prefix = "");
+nlohmann::ordered_json run_lens(const loaded_model& model, const lens_request& request, const std::string& prefix = "");
 
 // `prefix + name`, what a message calls an argument.
 std::string argument_name(const std::string& prefix, const char* name);
 
 // The request's tokens checked for the model (1 to its context length, each below V, within the request limits).
-void check_lens_tokens(const gpt_model& model, const std::vector<std::int64_t>& tokens, const std::string& prefix,
+void check_lens_tokens(const loaded_model& model, const std::vector<std::int64_t>& tokens, const std::string& prefix,
                        work_kind kind = work_kind::run);
 
 // The work a lens is: "scores", "ablate", "logit-lens", "attribution".

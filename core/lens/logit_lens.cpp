@@ -19,7 +19,7 @@ namespace {
 constexpr std::size_t shown = 5;  // the top tokens of each cell
 
 // The residual streams a lens reads: after the embedding, then after each block, (1, T, d) each.
-std::vector<tensor3> residual_streams(const gpt_model& model, const std::vector<std::int64_t>& tokens) {
+std::vector<tensor3> residual_streams(const loaded_model& model, const std::vector<std::int64_t>& tokens) {
   std::vector<tensor3> streams;
   forward_options options;
   options.keep = kept::logits;  // what each layer wrote is read as it ends
@@ -35,7 +35,7 @@ std::vector<tensor3> residual_streams(const gpt_model& model, const std::vector<
 // unembedding, a block of positions at a time (never T · V at once), each
 // position's logits and probabilities handed to `cell(position, logits, p)`.
 template <typename Cell>
-void read_row(const gpt_model& model, const tensor3& stream, Cell&& cell) {
+void read_row(const loaded_model& model, const tensor3& stream, Cell&& cell) {
   const tensor3 normed = final_norm(stream, model);  // (1, T, d)
   const std::size_t T = normed.shape(1), d = normed.shape(2), V = model.config.vocab;
   const std::size_t block = std::max<std::size_t>(1, limits::models::logits_block / V);
@@ -56,7 +56,7 @@ void read_row(const gpt_model& model, const tensor3& stream, Cell&& cell) {
 
 }  // namespace
 
-nlohmann::ordered_json logit_lens(const gpt_model& model, const std::vector<std::int64_t>& tokens) {
+nlohmann::ordered_json logit_lens(const loaded_model& model, const std::vector<std::int64_t>& tokens) {
   check_decoder(model, "logit-lens");
   check_tokens(model, tokens, "tokens", work_kind::logit_lens);
   const std::vector<tensor3> streams = residual_streams(model, tokens);

@@ -10,13 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 
 namespace attention {
 
 // {"version": 1, "lens": "logit-lens", "tokens", "final": [ids per position],
 //  "layers": [[{"top": [[id, p] ×5], "final": p} per position] ×(L + 1)]}.
 // Throws one line for BERT, or for tokens the model cannot read.
-nlohmann::ordered_json logit_lens(const gpt_model& model, const std::vector<std::int64_t>& tokens);
+nlohmann::ordered_json logit_lens(const loaded_model& model, const std::vector<std::int64_t>& tokens);
 
 }  // namespace attention

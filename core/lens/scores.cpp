@@ -23,7 +23,7 @@ const float* weights_of(const forward_pass& pass, std::size_t layer, std::size_t
 
 }  // namespace
 
-std::vector<std::int64_t> induction_tokens(const gpt_model& model) {
+std::vector<std::int64_t> induction_tokens(const loaded_model& model) {
   const std::size_t n = std::min<std::size_t>(50, model.config.length / 2);
   generator gen(0);
   std::vector<std::int64_t> half = randint_ids(gen, 0, static_cast<std::int64_t>(model.config.vocab), n);
@@ -32,7 +32,7 @@ std::vector<std::int64_t> induction_tokens(const gpt_model& model) {
   return twice;
 }
 
-nlohmann::ordered_json head_scores_lens(const gpt_model& model, const std::vector<std::int64_t>& tokens) {
+nlohmann::ordered_json head_scores_lens(const loaded_model& model, const std::vector<std::int64_t>& tokens) {
   const std::vector<std::int64_t> repeated = induction_tokens(model);
   const forward_options attention_only{kept::attention, false, false};  // each head's weights; no logits
   const forward_pass pass = forward(model.weights, model.spec, tokens, 1, attention_only);

@@ -11,17 +11,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 
 namespace attention {
 
 // The induction input: n = min(50, ⌊context / 2⌋) ids from torch.randint(V, (n,))
 // under a generator seeded 0, then the same n again (2n ids).
-std::vector<std::int64_t> induction_tokens(const gpt_model& model);
+std::vector<std::int64_t> induction_tokens(const loaded_model& model);
 
 // {"version", "lens": "scores", "tokens", "induction_tokens", "heads": [{"layer", "head",
 // "previous_token", "first_token", "duplicate_token", "induction"}, …]}, layer by layer, head by
 // head; null where section 1 says. BERT's rows are full (no mask), the formulas the same.
-nlohmann::ordered_json head_scores_lens(const gpt_model& model, const std::vector<std::int64_t>& tokens);
+nlohmann::ordered_json head_scores_lens(const loaded_model& model, const std::vector<std::int64_t>& tokens);
 
 }  // namespace attention

@@ -24,7 +24,7 @@ std::vector<std::int64_t> induction_lesson_text(std::size_t vocab, std::size_t h
   return text;
 }
 
-halves_accuracy induction_accuracy(const gpt_model& model, const std::vector<std::int64_t>& text, std::size_t batch,
+halves_accuracy induction_accuracy(const loaded_model& model, const std::vector<std::int64_t>& text, std::size_t batch,
                                    const std::vector<std::pair<std::size_t, std::size_t>>& ablated) {
   ATTENTION_CHECK(model.spec.causal() && model.spec.vocab >= 1, "induction: the lesson needs a decoder (a GPT)");
   ATTENTION_CHECK(batch >= 1 && batch <= induction_most_sequences, "induction: ", batch, " sequences; the lesson reads 1 to ",

@@ -1,7 +1,7 @@
 // The induction lesson's checked claims: on the lesson's own text (random
 // tokens, then the same tokens again) a trained two-layer model predicts the
 // repeated half and not the first, and loses the repeated half when its
-// induction head is ablated. The model is a gpt_model, as the Model view
+// induction head is ablated. The model is a loaded_model, as the Model view
 // opens it, so the lesson measures what the learner inspects.
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 
 namespace attention {
 
@@ -36,7 +36,7 @@ struct halves_accuracy {
 // of length 2·half), with the listed (layer, head) pairs zero-ablated as
 // lens-v1's ablate does (weights · v replaced by zeros). Throws one line for
 // a head the model lacks, a text the model cannot read, or a BERT.
-halves_accuracy induction_accuracy(const gpt_model& model, const std::vector<std::int64_t>& text, std::size_t batch,
+halves_accuracy induction_accuracy(const loaded_model& model, const std::vector<std::int64_t>& text, std::size_t batch,
                                    const std::vector<std::pair<std::size_t, std::size_t>>& ablated = {});
 
 }  // namespace attention

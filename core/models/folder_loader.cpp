@@ -40,12 +40,14 @@ weight_placement head_biases(std::vector<float*> targets, std::size_t hs) {
 
 folder_loader::folder_loader(folder_plan plan) : plan_(std::move(plan)) {
   const family_config& c = plan_.config;
-  model_.config = c;
+  model_.family = c;
   model_.masked_lm = plan_.masked_lm;
   model_.logits = plan_.logits;
-  model_.model.config = plan_.summary;
-  model_.model.spec = plan_.spec;
-  model_weights& w = model_.model.weights;
+  model_.trace = trace_format::folder;
+  model_.text = text_tokenizer::tokenizer_json;
+  model_.config = plan_.summary;
+  model_.spec = plan_.spec;
+  model_weights& w = model_.weights;
   w.layers.resize(c.layers);
   for (model_layer& layer : w.layers) layer.heads.resize(c.heads);
   w.tied = plan_.summary.tied;
@@ -70,7 +72,7 @@ void folder_loader::stack_projections() {
   for (std::size_t l = 0; l < L; ++l) {
     const std::vector<std::string>& d = dtypes[l];
     if (d.size() != 3 || d[1] != d[0] || d[2] != d[0]) continue;  // the float heads, as training's
-    model_.model.weights.layers[l].qkv = weight(
+    model_.weights.layers[l].qkv = weight(
         narrow_matrix(*dtype_named(d[0]), c.embed, (c.heads + 2 * c.kv_heads) * c.head_dim, number_layout::panels),
         false);
   }
@@ -79,7 +81,7 @@ void folder_loader::stack_projections() {
 weight_placement folder_loader::place(const folder_entry& t) {
   const family_config& c = plan_.config;
   const std::size_t d = c.embed, hs = c.head_dim, q = c.heads * hs, V = c.vocab, I = c.intermediate;
-  model_weights& w = model_.model.weights;
+  model_weights& w = model_.weights;
   model_layer* layer = w.layers.empty() ? nullptr : &w.layers[std::min(t.layer, w.layers.size() - 1)];  // the plan's layer < L
   const auto row = [&](tensor2& target, std::size_t n) { return placed_as_is(allocated(target, 1, n), 1, n); };
   // query heads: every head; key and value: the first kv_heads (model_head's GQA storage)
@@ -159,7 +161,7 @@ void folder_loader::feed(std::size_t shard, const unsigned char* bytes, std::siz
   streams_[shard].feed(bytes, n);
 }
 
-folder_model folder_loader::finish() {
+loaded_model folder_loader::finish() {
   ATTENTION_CHECK(!finished_, "model: this load finished; open the folder again");
   for (std::size_t s = 0; s < streams_.size(); ++s)
     ATTENTION_CHECK(streams_[s].complete(), quote(plan_.shards[s].file, 200), ": the data ended after ",

@@ -12,17 +12,10 @@
 #include <vector>
 
 #include "models/folder_plan.hpp"
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 #include "models/weight_stream.hpp"
 
 namespace attention {
-
-struct folder_model {
-  family_config config;
-  gpt_model model;         // config: gpt-v1's view (summary); spec and weights for forward()
-  bool masked_lm = false;  // BERT with its masked-LM head
-  bool logits = true;      // all but a BERT without its head
-};
 
 class folder_loader {
  public:
@@ -35,14 +28,14 @@ class folder_loader {
   std::uint64_t received(std::size_t shard) const { return streams_[shard].received(); }
 
   // The model, once every shard's bytes have come: throws naming a shard that ended early.
-  folder_model finish();
+  loaded_model finish();
 
  private:
   void stack_projections();  // each layer's narrow qkv, allocated when q, k and v share a dtype
   weight_placement place(const folder_entry& t);
 
   folder_plan plan_;
-  folder_model model_;
+  loaded_model model_;
   tensor2 unused_rows_;  // BERT's token types past row 0 land here
   std::vector<weight_stream> streams_;
   bool finished_ = false;

@@ -6,7 +6,7 @@
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
 #include "formats/limits.hpp"
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 #include "tensor/tensor.hpp"
 
 namespace attention {

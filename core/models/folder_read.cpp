@@ -55,7 +55,7 @@ std::string read_folder_config(const std::string& folder) {
   return read_small(folder + "/config.json", config_limit, "a model folder's config.json");
 }
 
-folder_model read_folder(const std::string& folder, const family_config& config) {
+loaded_model read_folder(const std::string& folder, const family_config& config) {
   const std::string index_path = folder + "/model.safetensors.index.json";
   struct stat status {};
   std::unique_ptr<safetensors_index> index;

@@ -21,6 +21,6 @@ std::string read_folder_config(const std::string& folder);
 
 // The folder's model as config.json's family says (not gpt2, which the GPT
 // reader opens with config.json as overrides).
-folder_model read_folder(const std::string& folder, const family_config& config);
+loaded_model read_folder(const std::string& folder, const family_config& config);
 
 }  // namespace attention

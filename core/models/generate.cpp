@@ -10,7 +10,7 @@
 
 namespace attention {
 
-std::vector<std::int64_t> generate_tokens(const gpt_model& model, const std::vector<std::int64_t>& prompt,
+std::vector<std::int64_t> generate_tokens(const loaded_model& model, const std::vector<std::int64_t>& prompt,
                                           std::size_t count, double temperature, std::uint64_t seed,
                                           const warpers& warp) {
   check_token_ids(model.config, prompt, "tokens");
@@ -29,7 +29,7 @@ std::vector<std::int64_t> generate_tokens(const gpt_model& model, const std::vec
   return sample_ids(model.weights, model.spec, sample);
 }
 
-std::vector<tempered_guess> tempered_guesses(const gpt_model& model, const model_run& run, double temperature,
+std::vector<tempered_guess> tempered_guesses(const loaded_model& model, const model_run& run, double temperature,
                                             std::size_t k, const warpers& warp) {
   check_temperature(temperature);
   check_warpers(warp, model.config.vocab);

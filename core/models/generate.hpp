@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 #include "models/model_run.hpp"
 #include "models/tempered_row.hpp"
 #include "transformer/warpers.hpp"
@@ -22,7 +22,7 @@ namespace attention {
 // top_k 0 and top_p 1 are off) before each draw. Throws for a temperature
 // check_temperature refuses, warpers check_warpers refuses, or a count past
 // limits::models::generated.
-std::vector<std::int64_t> generate_tokens(const gpt_model& model, const std::vector<std::int64_t>& prompt,
+std::vector<std::int64_t> generate_tokens(const loaded_model& model, const std::vector<std::int64_t>& prompt,
                                           std::size_t count, double temperature, std::uint64_t seed,
                                           const warpers& warp = {});
 
@@ -32,7 +32,7 @@ std::vector<std::int64_t> generate_tokens(const gpt_model& model, const std::vec
 // is what generate_tokens draws its first token from. At temperature 1 the
 // ids and probabilities are run.top's. Throws as check_temperature and
 // check_warpers do.
-std::vector<tempered_guess> tempered_guesses(const gpt_model& model, const model_run& run, double temperature,
+std::vector<tempered_guess> tempered_guesses(const loaded_model& model, const model_run& run, double temperature,
                                             std::size_t k, const warpers& warp = {});
 
 }  // namespace attention

@@ -99,7 +99,7 @@ void model_loader::feed(const unsigned char* bytes, std::size_t n) { stream_.fee
 
 std::size_t model_loader::prepare(std::size_t bytes) { return stream_.prepare(bytes); }
 
-gpt_model model_loader::finish() {
+loaded_model model_loader::finish() {
   ATTENTION_CHECK(!stream_.spent(), "model: this load failed or finished; open the file again");
   ATTENTION_CHECK(complete(), "model: the data ended after ", received(), " of its ", expected(), " bytes");
   stream_.spend();

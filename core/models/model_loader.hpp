@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 #include "models/weight_stream.hpp"
 
 namespace attention {
@@ -38,13 +38,13 @@ class model_loader {
   bool complete() const { return stream_.complete(); }
 
   // The model, once every byte has come: throws when the data ended early.
-  gpt_model finish();
+  loaded_model finish();
 
  private:
   weight_placement place(const planned_tensor& t);
 
   model_plan plan_;
-  gpt_model model_;
+  loaded_model model_;
   weight_stream stream_{{}, {}, 0};  // the data into the weights, chunk by chunk
 };
 

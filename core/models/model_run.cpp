@@ -18,7 +18,7 @@ void check_token_ids(const model_config& c, const std::vector<std::int64_t>& tok
                     " is outside [0, ", c.vocab, ")");
 }
 
-void check_tokens(const gpt_model& model, const std::vector<std::int64_t>& tokens, const std::string& place,
+void check_tokens(const loaded_model& model, const std::vector<std::int64_t>& tokens, const std::string& place,
                   work_kind kind) {
   check_token_ids(model.config, tokens, place);
   check_work(model.config, model.spec, {kind, tokens.size(), 0}, place);
@@ -41,11 +41,11 @@ tensor3 rows_of(const tensor3& x, std::size_t first, std::size_t n) {
 
 }  // namespace
 
-tensor3 logits_of(const gpt_model& model, const model_run& run, std::size_t first, std::size_t n) {
+tensor3 logits_of(const loaded_model& model, const model_run& run, std::size_t first, std::size_t n) {
   return unembed(rows_of(run.pass.unembedded(), first, n), model.weights);
 }
 
-model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k,
+model_run run_model(const loaded_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k,
                     const std::optional<tempering>& at) {
   check_tokens(model, tokens, "tokens");
   if (at) {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 #include "models/tempered_row.hpp"
 #include "models/work_plan.hpp"
 #include "tensor/top.hpp"
@@ -39,7 +39,7 @@ struct model_run {
 // work `kind` asks of the model on them within the request limits
 // (models/work_plan.hpp: the attention, the logits, the bytes held at once,
 // the multiply-adds). `place` names them in messages (--tokens, tokens).
-void check_tokens(const gpt_model& model, const std::vector<std::int64_t>& tokens, const std::string& place,
+void check_tokens(const loaded_model& model, const std::vector<std::int64_t>& tokens, const std::string& place,
                   work_kind kind = work_kind::run);
 // A GPT file's config alone (its spec is spec_of's): a run's.
 void check_tokens(const model_config& config, const std::vector<std::int64_t>& tokens, const std::string& place);
@@ -48,13 +48,13 @@ void check_token_ids(const model_config& config, const std::vector<std::int64_t>
 
 // The logits after positions [first, first + n) of `run`: (1, n, V), made
 // again from what the unembedding read (a block at a time, never (T, V) whole).
-tensor3 logits_of(const gpt_model& model, const model_run& run, std::size_t first, std::size_t n);
+tensor3 logits_of(const loaded_model& model, const model_run& run, std::size_t first, std::size_t n);
 
 // Runs the model on checked tokens; top_k ≤ V guesses kept per position.
 // With a tempering (checked first, as tempered_guesses checks it), the
 // guesses at it fill `tempered` from the same blocks of logits: the bars
 // without making the logits twice.
-model_run run_model(const gpt_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k = 10,
+model_run run_model(const loaded_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k = 10,
                     const std::optional<tempering>& at = std::nullopt);
 
 // Every head's previous-token and induction scores on the run's tokens

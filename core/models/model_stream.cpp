@@ -16,7 +16,7 @@ namespace attention {
 namespace {
 
 // The data section through the loader, in 1 MiB chunks, as far as the header's tensors go.
-gpt_model load_data(std::istream& in, model_plan plan) {
+loaded_model load_data(std::istream& in, model_plan plan) {
   model_loader loader(std::move(plan));
   std::vector<char> chunk(1u << 20);
   while (!loader.complete()) {
@@ -32,7 +32,7 @@ gpt_model load_data(std::istream& in, model_plan plan) {
 
 }  // namespace
 
-gpt_model read_model_stream(std::istream& in, std::string_view first, std::uint64_t limit,
+loaded_model read_model_stream(std::istream& in, std::string_view first, std::uint64_t limit,
                             const model_overrides& overrides) {
   const std::string source = "standard input";
   unsigned char length[8] = {};
@@ -52,7 +52,7 @@ gpt_model read_model_stream(std::istream& in, std::string_view first, std::uint6
   std::string header(static_cast<std::size_t>(n), '\0');
   in.read(header.data(), static_cast<std::streamsize>(n));
   ATTENTION_CHECK(static_cast<std::uint64_t>(in.gcount()) == n, "header: the file ends inside its ", n, "-byte header");
-  gpt_model model = load_data(in, plan_model(read_safetensors_header_unsized(header, limit - 8 - n, source), overrides));
+  loaded_model model = load_data(in, plan_model(read_safetensors_header_unsized(header, limit - 8 - n, source), overrides));
   ATTENTION_CHECK(in.peek() == std::char_traits<char>::eof(), "model: ", source,
                   " goes on after the header's last tensor (a model file ends there)");
   return model;
@@ -69,11 +69,11 @@ safetensors_header read_header_of(std::istream& in, std::uint64_t size) {
   return read_safetensors_header(header, size);
 }
 
-gpt_model read_model(std::istream& in, std::uint64_t size, const model_overrides& overrides) {
+loaded_model read_model(std::istream& in, std::uint64_t size, const model_overrides& overrides) {
   return load_data(in, plan_model(read_header_of(in, size), overrides));
 }
 
-gpt_model read_model_file(const std::string& path, const model_overrides& overrides) {
+loaded_model read_model_file(const std::string& path, const model_overrides& overrides) {
   regular_file_size(path, quote(path), "a model file");  // a FIFO would block the open below forever
   std::ifstream file(path, std::ios::binary | std::ios::ate);
   ATTENTION_CHECK(file.is_open(), quote(path), ": cannot open");

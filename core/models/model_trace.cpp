@@ -64,7 +64,7 @@ void write_model_trace(std::ostream& out, const nlohmann::ordered_json& config, 
   out << "}\n";
 }
 
-void write_model_trace(std::ostream& out, const gpt_model& model, const model_run& run) {
+void write_model_trace(std::ostream& out, const loaded_model& model, const model_run& run) {
   const std::size_t T = run.length();
   check_model_trace(model.config, T, "tokens");
   trace_tail tail;
@@ -81,7 +81,7 @@ void check_head_tokens(std::size_t tokens, const std::string& place) {
                   " positions in a scenario (a head is written as one)");
 }
 
-std::string model_head_scenario(const gpt_model& model, const model_run& run, std::size_t layer, std::size_t head,
+std::string model_head_scenario(const loaded_model& model, const model_run& run, std::size_t layer, std::size_t head,
                                 const std::string& name, std::vector<std::string> labels, const std::string& place) {
   const model_config& c = model.config;
   ATTENTION_CHECK(layer < c.layers, "--layer: ", layer, " is outside [0, ", c.layers, ")");

@@ -26,7 +26,7 @@ nlohmann::ordered_json model_config_json(const model_config& config);
 void check_model_trace(const model_config& config, std::size_t tokens, const std::string& place);
 
 // Throws (check_model_trace, "tokens") before writing anything when the trace is too large.
-void write_model_trace(std::ostream& out, const gpt_model& model, const model_run& run);
+void write_model_trace(std::ostream& out, const loaded_model& model, const model_run& run);
 
 // What follows the attention: `last` (a position's logits and top ten) and the loss.
 struct trace_tail {
@@ -50,7 +50,7 @@ void write_model_trace(std::ostream& out, const nlohmann::ordered_json& config, 
 // `trace` reads a scenario, so that no limit of it (elements, multiply-adds,
 // trace numbers, text size) is broken: `place` names the tokens either way.
 void check_head_tokens(std::size_t tokens, const std::string& place);
-std::string model_head_scenario(const gpt_model& model, const model_run& run, std::size_t layer, std::size_t head,
+std::string model_head_scenario(const loaded_model& model, const model_run& run, std::size_t layer, std::size_t head,
                                 const std::string& name, std::vector<std::string> labels = {},
                                 const std::string& place = "tokens");
 

@@ -2,7 +2,7 @@
 
 namespace attention {
 
-parameter_counts count_parameters(const gpt_model& model) {
+parameter_counts count_parameters(const loaded_model& model) {
   parameter_counts counts;
   counts.file = model.config.parameters;
   // a file without c_attn.bias leaves every key_bias empty

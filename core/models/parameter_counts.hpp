@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 
 namespace attention {
 
@@ -17,6 +17,6 @@ struct parameter_counts {
   std::uint64_t others() const { return file - zero_key_biases; }
 };
 
-parameter_counts count_parameters(const gpt_model& model);
+parameter_counts count_parameters(const loaded_model& model);
 
 }  // namespace attention

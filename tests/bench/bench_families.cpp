@@ -42,7 +42,7 @@ std::uint64_t held_bytes() {
 
 struct bench_model {
   std::string path, family;
-  attention::gpt_model model;
+  attention::loaded_model model;
   double load_ms = 0;
   std::uint64_t held = 0;
   std::vector<std::int64_t> tokens;
@@ -58,7 +58,7 @@ bench_model load(const std::string& path) {
   if (attention::is_folder(path)) {
     const attention::family_config config = attention::read_family_config(attention::read_folder_config(path));
     b.family = config.model_type;
-    b.model = attention::read_folder(path, config).model;
+    b.model = attention::read_folder(path, config);
   } else {
     b.family = "gpt2";
     b.model = attention::read_model_file(path);

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   try {
     auto start = clock_type::now();
-    const attention::gpt_model model = attention::read_model_file(argv[1]);
+    const attention::loaded_model model = attention::read_model_file(argv[1]);
     const double load_ms = ms_since(start);
     std::vector<std::int64_t> tokens(T);
     for (std::size_t t = 0; t < T; ++t) tokens[t] = static_cast<std::int64_t>((t * 7919 + 13) % model.config.vocab);

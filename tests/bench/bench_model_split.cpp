@@ -89,7 +89,7 @@ nlohmann::json of(const part& p) {
 
 // Generate's count − 1 tokens beyond the first, split: each run times
 // generate_tokens for 1 and for `count` new tokens and keeps the difference.
-int split_generate(const attention::gpt_model& model, const std::vector<std::int64_t>& prompt, std::size_t runs,
+int split_generate(const attention::loaded_model& model, const std::vector<std::int64_t>& prompt, std::size_t runs,
                    std::size_t count) {
   auto timed = [&](std::size_t n) {
     unembedding = weights = heads = part{};
@@ -207,9 +207,9 @@ int main(int argc, char** argv) {
   std::fill(std::begin(ones), std::end(ones), 1.0f);
   try {
     // a GPT file, or a Hugging Face folder (models-v2.md) as the CLI opens it
-    const attention::gpt_model model =
+    const attention::loaded_model model =
         attention::is_folder(argv[1])
-            ? attention::read_folder(argv[1], attention::read_family_config(attention::read_folder_config(argv[1]))).model
+            ? attention::read_folder(argv[1], attention::read_family_config(attention::read_folder_config(argv[1])))
             : attention::read_model_file(argv[1]);
     vocab = model.config.vocab;
     head_size = model.spec.head_size;

@@ -176,7 +176,7 @@ TEST_CASE("the printed model trace is limited as a scenario's trace is, before t
   CHECK(logits.err == "--tokens: 4096 tokens would print 16777216 attention weights and 3 logits, 16781335 numbers, "
                       "beyond the limit of 16777216 numbers in a trace\n");
   // a page's run prints nothing: the same tokens run (core/models/model_run.hpp's own limits)
-  const attention::gpt_model gpt = model_support::model_of(bytes);
+  const attention::loaded_model gpt = model_support::model_of(bytes);
   CHECK(run_model(gpt, std::vector<std::int64_t>(4097, 0)).length() == 4097);
 }
 

@@ -24,7 +24,7 @@ std::string loaded(const std::string& input, std::size_t chunk, std::vector<floa
     attention::model_loader loader(
         attention::plan_model(attention::read_safetensors_header(input.substr(8, n), input.size())));
     for (std::size_t at = 8 + n; at < input.size(); at += chunk) loader.feed(data + at, std::min(chunk, input.size() - at));
-    const attention::gpt_model model = loader.finish();
+    const attention::loaded_model model = loader.finish();
     for (const attention::tensor2* t : model.weights.all()) numbers.insert(numbers.end(), t->begin(), t->end());
   } catch (const attention::error& e) {
     return e.what();

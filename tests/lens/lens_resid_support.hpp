@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/folder_support.hpp"
-#include "models/gpt_model.hpp"
+#include "models/loaded_model.hpp"
 #include "models/model_stream.hpp"
 #include "support.hpp"
 
@@ -40,10 +40,10 @@ inline std::vector<lens_case> cases_of(const std::string& lens) {
   return out;
 }
 
-inline attention::gpt_model model_of(const std::string& path) {
+inline attention::loaded_model model_of(const std::string& path) {
   const std::string full = root() + "/" + path;
   if (path.find(".safetensors") != std::string::npos) return attention::read_model_file(full);
-  return attention::read_folder(full, attention::read_family_config(attention::read_folder_config(full))).model;
+  return attention::read_folder(full, attention::read_family_config(attention::read_folder_config(full)));
 }
 
 inline nlohmann::ordered_json expected_of(const lens_case& c) {

@@ -65,16 +65,16 @@ inline attention::lens_request request_of(const nlohmann::json& r) {
 }
 
 // A model file or a Hugging Face folder, read once per path for the whole binary.
-inline const attention::gpt_model& model_at(const std::string& path_from_root) {
-  static std::map<std::string, std::shared_ptr<attention::gpt_model>> loaded;
+inline const attention::loaded_model& model_at(const std::string& path_from_root) {
+  static std::map<std::string, std::shared_ptr<attention::loaded_model>> loaded;
   auto& slot = loaded[path_from_root];
   if (!slot) {
     const std::string path = root() + "/" + path_from_root;
     if (attention::is_folder(path)) {
       const attention::family_config config = attention::read_family_config(attention::read_folder_config(path));
-      slot = std::make_shared<attention::gpt_model>(attention::read_folder(path, config).model);
+      slot = std::make_shared<attention::loaded_model>(attention::read_folder(path, config));
     } else {
-      slot = std::make_shared<attention::gpt_model>(attention::read_model_file(path));
+      slot = std::make_shared<attention::loaded_model>(attention::read_model_file(path));
     }
   }
   return *slot;

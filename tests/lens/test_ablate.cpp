@@ -11,7 +11,7 @@ TEST_CASE("lens/ ablation equals torch_lens.py's and the families' (zero and mea
 }
 
 TEST_CASE("lens/ a head's mean over one position is the head itself: nothing changes", "[lens]") {
-  const gpt_model& model = lens_support::model_at("tests/models/nano-tied-bias.safetensors");
+  const loaded_model& model = lens_support::model_at("tests/models/nano-tied-bias.safetensors");
   lens_request request{"ablate", {5}, {{0, 0}, {1, 1}}, true};
   const nlohmann::ordered_json out = run_lens(model, request);
   CHECK(out.at("before") == out.at("after"));
@@ -20,7 +20,7 @@ TEST_CASE("lens/ a head's mean over one position is the head itself: nothing cha
 }
 
 TEST_CASE("lens/ BERT's ablation reads its masked-LM head at the position asked for", "[lens]") {
-  const gpt_model& bert = lens_support::model_at("tests/models-v2/bert-mlm");
+  const loaded_model& bert = lens_support::model_at("tests/models-v2/bert-mlm");
   lens_request request{"ablate", {3, 1, 4, 1, 5}, {{0, 0}}};
   request.position = 1;
   const nlohmann::ordered_json at_one = run_lens(bert, request);
@@ -28,7 +28,7 @@ TEST_CASE("lens/ BERT's ablation reads its masked-LM head at the position asked 
   const nlohmann::ordered_json at_last = run_lens(bert, request);
   CHECK(at_one.at("before").at("logits") != at_last.at("before").at("logits"));
   CHECK(at_one.at("before").at("loss").is_null());
-  const gpt_model& no_head = lens_support::model_at("tests/models-v2/bert-base-model-f16");
+  const loaded_model& no_head = lens_support::model_at("tests/models-v2/bert-base-model-f16");
   try {
     run_lens(no_head, {"ablate", {1, 2}, {{0, 0}}}, "--");
     FAIL("no error");

@@ -29,7 +29,7 @@ TEST_CASE("attribution: the parts sum to the logit on every model, at every posi
   REQUIRE(models.size() >= 11);
   for (const std::string& path : models) {
     INFO(path);
-    const gpt_model model = resid_support::model_of(path);
+    const loaded_model model = resid_support::model_of(path);
     std::vector<std::int64_t> tokens;
     for (std::size_t t = 0; t < std::min<std::size_t>(model.config.length, 9); ++t)
       tokens.push_back(static_cast<std::int64_t>((7 * t + 3) % model.config.vocab));
@@ -44,7 +44,7 @@ TEST_CASE("attribution: the parts sum to the logit on every model, at every posi
 }
 
 TEST_CASE("attribution: a position past the tokens or a token past the vocabulary is one line naming the argument") {
-  const gpt_model model = resid_support::model_of("tests/models/hf-f32.safetensors");
+  const loaded_model model = resid_support::model_of("tests/models/hf-f32.safetensors");
   const std::vector<std::int64_t> tokens = {5, 1, 3};
   CHECK_THROWS_WITH(attribution(model, tokens, 3), "--position: 3 is outside [0, 3)");
   CHECK_THROWS_WITH(attribution(model, tokens, -1), "--position: -1 is outside [0, 3)");
@@ -53,7 +53,7 @@ TEST_CASE("attribution: a position past the tokens or a token past the vocabular
 }
 
 TEST_CASE("attribution: BERT is refused in one line naming the lens") {
-  const gpt_model model = resid_support::model_of("tests/models-v2/bert-mlm");
+  const loaded_model model = resid_support::model_of("tests/models-v2/bert-mlm");
   CHECK_THROWS_WITH(attribution(model, {2, 17, 33}),
                     "attribution: BERT is an encoder (no causal mask, a masked-LM head); it has the scores and ablate "
                     "lenses only");

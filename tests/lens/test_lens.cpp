@@ -10,7 +10,7 @@ using namespace attention;
 
 namespace {
 
-const gpt_model& small() { return lens_support::model_at("tests/models/hf-f32.safetensors"); }  // V 31, T 24
+const loaded_model& small() { return lens_support::model_at("tests/models/hf-f32.safetensors"); }  // V 31, T 24
 
 std::string refusal(const lens_request& request, const std::string& prefix = "") {
   try {
@@ -46,7 +46,7 @@ TEST_CASE("lens/ bad requests are one line naming the argument, with the CLI's p
   token.token = -1;
   CHECK(refusal(token) == "token: -1 is outside [0, 31)");
   CHECK(refusal({"ablate", tokens}, "--") == "--heads: empty; ablate needs at least one head, as L.H (layer.head)");
-  const gpt_model& m = small();
+  const loaded_model& m = small();
   const std::string shape = " is not a head of this model (" + std::to_string(m.config.layers) + " layers of " +
                             std::to_string(m.config.heads) + " heads)";
   CHECK(refusal({"ablate", tokens, {{0, 0}, {m.config.layers, 0}}}, "--") ==
@@ -55,7 +55,7 @@ TEST_CASE("lens/ bad requests are one line naming the argument, with the CLI's p
 }
 
 TEST_CASE("lens/ BERT refuses the logit lens and attribution in one line", "[lens]") {
-  const gpt_model& bert = lens_support::model_at("tests/models-v2/bert-mlm");
+  const loaded_model& bert = lens_support::model_at("tests/models-v2/bert-mlm");
   REQUIRE(is_encoder(bert));
   for (const char* what : {"logit-lens", "attribution"}) {
     try {

@@ -23,7 +23,7 @@ TEST_CASE("logit lens: every expected case, keys, order and numbers within lens-
 }
 
 TEST_CASE("logit lens: the last row is the model's own prediction") {
-  const gpt_model model = read_model_file(resid_support::root() + "/web/models/text-gpt.safetensors");
+  const loaded_model model = read_model_file(resid_support::root() + "/web/models/text-gpt.safetensors");
   const std::vector<std::int64_t> tokens = {47, 69, 2, 56, 59, 10, 2};
   const nlohmann::ordered_json lens = logit_lens(model, tokens);
   const model_run run = run_model(model, tokens, 5);
@@ -42,7 +42,7 @@ TEST_CASE("logit lens: the last row is the model's own prediction") {
 
 TEST_CASE("logit lens: BERT is refused in one line naming the lens") {
   for (const char* name : {"bert-mlm", "bert-base-model-f16"}) {
-    const gpt_model model = resid_support::model_of(std::string("tests/models-v2/") + name);
+    const loaded_model model = resid_support::model_of(std::string("tests/models-v2/") + name);
     CHECK_THROWS_WITH(logit_lens(model, {2, 17, 33}),
                       "logit-lens: BERT is an encoder (no causal mask, a masked-LM head); it has the scores and ablate "
                       "lenses only");
@@ -50,7 +50,7 @@ TEST_CASE("logit lens: BERT is refused in one line naming the lens") {
 }
 
 TEST_CASE("logit lens: tokens the model cannot read are one line naming the token") {
-  const gpt_model model = resid_support::model_of("tests/models/hf-f32.safetensors");
+  const loaded_model model = resid_support::model_of("tests/models/hf-f32.safetensors");
   CHECK_THROWS_WITH(logit_lens(model, {1, 31}), "tokens[1]: 31 is outside [0, 31)");
   CHECK_THROWS_WITH(logit_lens(model, {}), "tokens: empty");
 }

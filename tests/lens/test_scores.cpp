@@ -16,7 +16,7 @@ TEST_CASE("lens/ the induction input is torch.randint(V, (n,)) under seed 0, rep
   for (const lens_support::lens_case& c : lens_support::cases()) {
     if (c.request.at("what") != "scores") continue;
     INFO(c.model);
-    const gpt_model& model = lens_support::model_at(c.model);
+    const loaded_model& model = lens_support::model_at(c.model);
     const auto expected = lens_support::expected_of(c).at("induction_tokens").get<std::vector<std::int64_t>>();
     const std::vector<std::int64_t> made = induction_tokens(model);
     CHECK(made == expected);
@@ -26,7 +26,7 @@ TEST_CASE("lens/ the induction input is torch.randint(V, (n,)) under seed 0, rep
 
 TEST_CASE("lens/ a head that attends only to the previous token scores 1 there", "[lens]") {
   // the shipped text model's scores are bounded like weights: every score in [0, 1]
-  const gpt_model& model = lens_support::model_at("web/models/text-gpt.safetensors");
+  const loaded_model& model = lens_support::model_at("web/models/text-gpt.safetensors");
   const nlohmann::ordered_json out = head_scores_lens(model, {3, 1, 4, 1, 5, 9, 2, 6});
   REQUIRE(out.at("heads").size() == model.config.layers * model.config.heads);
   for (const auto& head : out.at("heads"))
@@ -41,7 +41,7 @@ TEST_CASE("lens/ a context of one position: no induction input, every score null
   // lens-v1.md: n = min(50, ⌊context / 2⌋) = 0 ids, so induction has no row
   // to average; T < 2 nulls the other three (torch_lens.py stops with an
   // IndexError there: its empty index tensor is a float one)
-  gpt_model model;
+  loaded_model model;
   model.config = lens_support::model_at("tests/models/text-gpt.safetensors").config;
   model.config.length = 1;
   model.spec = spec_of(model.config);

@@ -23,8 +23,8 @@ namespace {
 constexpr std::size_t half = 8, length = 2 * half, vocab = 8;
 
 // Trained once per test binary run: 1000 steps take about a second, more under the sanitizers.
-const gpt_model& lesson_model() {
-  static const gpt_model model = [] {
+const loaded_model& lesson_model() {
+  static const loaded_model model = [] {
     const training_file file = test_support::training_preset("induction");
     REQUIRE(file.spec.seed == 1337);
     training_run run(file.spec);
@@ -92,7 +92,7 @@ TEST_CASE("the head scores find the previous-token head in layer 0 and the induc
 }
 
 TEST_CASE("ablating the induction head loses the repeated half and keeps the first", "[lessons][induction]") {
-  const gpt_model& model = lesson_model();
+  const loaded_model& model = lesson_model();
   const halves_accuracy all = induction_accuracy(model, lesson_text(), induction_lesson_batch);
   const halves_accuracy cut = induction_accuracy(model, lesson_text(), induction_lesson_batch, {{1, 0}});
   INFO("all heads: first " << all.first << ", repeated " << all.repeated << "; without 1.0: first " << cut.first
@@ -113,7 +113,7 @@ TEST_CASE("ablating the induction head loses the repeated half and keeps the fir
 }
 
 TEST_CASE("the logit lens finds the repeated half's answer after layer 1, not after layer 0", "[lessons][induction]") {
-  const gpt_model& model = lesson_model();
+  const loaded_model& model = lesson_model();
   // sequence 349: eight distinct ids, the lesson's example
   const std::vector<std::int64_t> example = sequence(349);
   CHECK(example == std::vector<std::int64_t>{6, 4, 5, 7, 3, 2, 1, 0, 6, 4, 5, 7, 3, 2, 1, 0});
@@ -143,7 +143,7 @@ TEST_CASE("the logit lens finds the repeated half's answer after layer 1, not af
 }
 
 TEST_CASE("the lesson's accuracy refuses what it cannot measure, in one line", "[lessons][induction]") {
-  const gpt_model& model = lesson_model();
+  const loaded_model& model = lesson_model();
   const std::vector<std::int64_t> one = sequence(0);
   CHECK_THROWS_WITH(induction_accuracy(model, one, 1, {{2, 0}}),
                     "induction: 2.0 is not a head of this model (2 layers of 1 heads)");

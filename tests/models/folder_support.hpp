@@ -152,12 +152,12 @@ inline folder_builder small_bert(const std::string& prefix = "bert.", bool head 
 }
 
 // The folder read as the CLI reads it.
-inline attention::folder_model read(const std::string& dir) {
+inline attention::loaded_model read(const std::string& dir) {
   return attention::read_folder(dir, attention::read_family_config(attention::read_folder_config(dir)));
 }
 
 // The folder written to a temporary directory, then read.
-inline attention::folder_model loaded(const folder_builder& f) {
+inline attention::loaded_model loaded(const folder_builder& f) {
   temp_dir dir;
   f.write_to(dir.path);
   return read(dir.path);

@@ -104,7 +104,7 @@ inline file_builder small_nano() {
   return f;
 }
 
-inline attention::gpt_model model_of(const std::string& bytes, const attention::model_overrides& o = {}) {
+inline attention::loaded_model model_of(const std::string& bytes, const attention::model_overrides& o = {}) {
   std::istringstream in(bytes);
   return attention::read_model(in, bytes.size(), o);
 }

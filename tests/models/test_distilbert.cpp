@@ -104,9 +104,9 @@ TEST_CASE("DistilBERT refuses what the core does not compute, naming the field",
 
 TEST_CASE("a DistilBERT folder's block is BERT's with no token types; without vocab_transform, no head",
           "[distilbert][folder-golden]") {
-  const folder_model mlm = folder_support::read(folder_support::golden_folder("distilbert-mlm"));
-  const model_spec& s = mlm.model.spec;
-  const model_spec& bert = folder_support::read(folder_support::golden_folder("bert-mlm")).model.spec;
+  const loaded_model mlm = folder_support::read(folder_support::golden_folder("distilbert-mlm"));
+  const model_spec& s = mlm.spec;
+  const model_spec& bert = folder_support::read(folder_support::golden_folder("bert-mlm")).spec;
   CHECK(s.heads == 2);
   CHECK(s.kv_heads == 2);
   CHECK(s.head_size == 6);
@@ -125,28 +125,28 @@ TEST_CASE("a DistilBERT folder's block is BERT's with no token types; without vo
   CHECK(bert.types == token_types::type_zero);
   CHECK(s.types == token_types::none);
   CHECK(mlm.masked_lm);
-  CHECK(mlm.model.weights.tied);  // no vocab_projector.weight
-  CHECK(mlm.model.weights.token_type.size() == 0);
-  const folder_model bare = folder_support::read(folder_support::golden_folder("distilbert-model-f16"));
-  CHECK(bare.model.spec.output == output_head::none);
+  CHECK(mlm.weights.tied);  // no vocab_projector.weight
+  CHECK(mlm.weights.token_type.size() == 0);
+  const loaded_model bare = folder_support::read(folder_support::golden_folder("distilbert-model-f16"));
+  CHECK(bare.spec.output == output_head::none);
   CHECK_FALSE(bare.logits);
-  CHECK(bare.model.spec.types == token_types::none);
-  const folder_model untied = folder_support::read(folder_support::golden_folder("distilbert-untied-bf16"));
-  CHECK_FALSE(untied.model.weights.tied);
-  CHECK(untied.model.weights.unembed.numbers().dtype() == weight_dtype::bf16);
+  CHECK(bare.spec.types == token_types::none);
+  const loaded_model untied = folder_support::read(folder_support::golden_folder("distilbert-untied-bf16"));
+  CHECK_FALSE(untied.weights.tied);
+  CHECK(untied.weights.unembed.numbers().dtype() == weight_dtype::bf16);
 }
 
 TEST_CASE("DistilBERT's tensors, prefixed or not: the prefix is where the word embeddings are", "[distilbert]") {
   for (const std::string prefix : {"distilbert.", ""}) {
     INFO(prefix);
     const folder_builder f = small_distilbert(prefix);
-    const folder_model m = loaded(f);
-    const model_weights& w = m.model.weights;
+    const loaded_model m = loaded(f);
+    const model_weights& w = m.weights;
     const std::string e = prefix + "embeddings.", p = prefix + "transformer.layer.0.";
     CHECK(w.pos(7, 1) == value_at(f.tensors, e + "position_embeddings.weight", 7, 1));
     CHECK(w.ln_e.bias(0, 2) == value_at(f.tensors, e + "LayerNorm.bias", 0, 2));
     const model_layer& l = w.layers.at(0);
-    CHECK(head_weights(l, m.model.spec, 1).key(2, 3) == value_at(f.tensors, p + "attention.k_lin.weight", 7, 2));
+    CHECK(head_weights(l, m.spec, 1).key(2, 3) == value_at(f.tensors, p + "attention.k_lin.weight", 7, 2));
     CHECK(l.heads[1].value_bias(0, 1) == value_at(f.tensors, p + "attention.v_lin.bias", 0, 5));
     CHECK(l.ln1.weight(0, 4) == value_at(f.tensors, p + "sa_layer_norm.weight", 0, 4));
     CHECK(l.ln2.bias(0, 3) == value_at(f.tensors, p + "output_layer_norm.bias", 0, 3));
@@ -158,9 +158,9 @@ TEST_CASE("DistilBERT's tensors, prefixed or not: the prefix is where the word e
   }
   auto untied = small_distilbert();
   untied.tensors.add("vocab_projector.weight", {6, 8});
-  const folder_model u = loaded(untied);
-  CHECK_FALSE(u.model.weights.tied);
-  CHECK(widened(u.model.weights.unembed.numbers())(5, 0) == value_at(untied.tensors, "vocab_projector.weight", 5, 0));
+  const loaded_model u = loaded(untied);
+  CHECK_FALSE(u.weights.tied);
+  CHECK(widened(u.weights.unembed.numbers())(5, 0) == value_at(untied.tensors, "vocab_projector.weight", 5, 0));
   // the table's names, as family_tensors picks them
   const family_config c = read(small_distilbert().config);
   const tensor_table plain = family_tensors(c, {"embeddings.word_embeddings.weight"});

@@ -19,8 +19,8 @@ using folder_support::value_at;
 
 TEST_CASE("a Llama's weights go where forward() reads them", "[folder-loader]") {
   const auto f = folder_support::small_llama(1);
-  const folder_model m = loaded(f);
-  const model_weights& w = m.model.weights;
+  const loaded_model m = loaded(f);
+  const model_weights& w = m.weights;
   const model_layer& l = w.layers.at(0);
   REQUIRE(l.heads.size() == 2);
   // q (8 outputs), k (4) and v (4) side by side, kept [in, out] in panels (one panel, shared); no float copy
@@ -29,7 +29,7 @@ TEST_CASE("a Llama's weights go where forward() reads them", "[folder-loader]") 
   CHECK(l.qkv.numbers().panelled());
   CHECK_FALSE(l.qkv.is_turned());
   CHECK(l.heads[0].query.size() == 0);
-  const model_head h0 = head_weights(l, m.model.spec, 0), h1 = head_weights(l, m.model.spec, 1);
+  const model_head h0 = head_weights(l, m.spec, 0), h1 = head_weights(l, m.spec, 1);
   // q_proj row r = head r / 4's output column r % 4, column c its input c
   for (std::size_t r = 0; r < 8; ++r)
     for (std::size_t c = 0; c < 8; ++c)
@@ -57,7 +57,7 @@ TEST_CASE("a Llama's weights go where forward() reads them", "[folder-loader]") 
   CHECK(w.pos.size() == 0);
   CHECK_FALSE(w.tied);
   // the spec forward() reads
-  const model_spec& s = m.model.spec;
+  const model_spec& s = m.spec;
   CHECK(s.norm.kind == norm_kind::rms);
   CHECK(s.kv_heads == 1);
   CHECK(s.head_size == 4);
@@ -75,8 +75,8 @@ TEST_CASE("a Qwen2's q, k and v biases go to their heads", "[folder-loader]") {
   f.config["model_type"] = "qwen2";
   for (const char* p : {"q", "k", "v"})
     f.tensors.add(std::string("model.layers.0.self_attn.") + p + "_proj.bias", {p[0] == 'q' ? 8u : 4u});
-  const folder_model m = loaded(f);
-  const model_layer& l = m.model.weights.layers.at(0);
+  const loaded_model m = loaded(f);
+  const model_layer& l = m.weights.layers.at(0);
   CHECK(l.heads[1].query_bias(0, 2) == value_at(f.tensors, "model.layers.0.self_attn.q_proj.bias", 0, 6));
   CHECK(l.heads[0].key_bias(0, 3) == value_at(f.tensors, "model.layers.0.self_attn.k_proj.bias", 0, 3));
   CHECK(l.heads[1].key_bias.size() == 0);
@@ -86,11 +86,11 @@ TEST_CASE("a tied Llama has no lm_head", "[folder-loader]") {
   auto f = folder_support::small_llama(2);
   f.remove("lm_head.weight");
   f.config["tie_word_embeddings"] = true;
-  const folder_model m = loaded(f);
-  CHECK(m.model.weights.tied);
-  CHECK(m.model.weights.unembed.empty());
-  CHECK(m.model.weights.layers[0].qkv.numbers().cols() == (2 + 2 * 2) * 4);  // two key/value heads
-  const model_head h1 = head_weights(m.model.weights.layers[0], m.model.spec, 1);
+  const loaded_model m = loaded(f);
+  CHECK(m.weights.tied);
+  CHECK(m.weights.unembed.empty());
+  CHECK(m.weights.layers[0].qkv.numbers().cols() == (2 + 2 * 2) * 4);  // two key/value heads
+  const model_head h1 = head_weights(m.weights.layers[0], m.spec, 1);
   CHECK(h1.key(2, 3) == value_at(f.tensors, "model.layers.0.self_attn.k_proj.weight", 7, 2));
 }
 
@@ -99,15 +99,15 @@ TEST_CASE("BERT's weights, prefixed or not, old names or new", "[folder-loader]"
     for (const std::string prefix : {"bert.", ""}) {
       INFO(prefix << (gamma ? " gamma/beta" : ""));
       const auto f = folder_support::small_bert(prefix, true, gamma);
-      const folder_model m = loaded(f);
-      const model_weights& w = m.model.weights;
+      const loaded_model m = loaded(f);
+      const model_weights& w = m.weights;
       const std::string e = prefix + "embeddings.";
       CHECK(w.token_type.shape() == std::array<std::size_t, 2>{1, 8});  // row 0 only
       CHECK(w.token_type(0, 3) == value_at(f.tensors, e + "token_type_embeddings.weight", 0, 3));
       CHECK(w.pos(7, 1) == value_at(f.tensors, e + "position_embeddings.weight", 7, 1));
       CHECK(w.ln_e.bias(0, 2) == value_at(f.tensors, e + "LayerNorm." + (gamma ? "beta" : "bias"), 0, 2));
       const model_layer& l = w.layers.at(0);
-      CHECK(head_weights(l, m.model.spec, 1).key(2, 3) == value_at(f.tensors, prefix + "encoder.layer.0.attention.self.key.weight", 7, 2));
+      CHECK(head_weights(l, m.spec, 1).key(2, 3) == value_at(f.tensors, prefix + "encoder.layer.0.attention.self.key.weight", 7, 2));
       CHECK(l.heads[1].key_bias(0, 1) == value_at(f.tensors, prefix + "encoder.layer.0.attention.self.key.bias", 0, 5));
       CHECK(l.ln1.weight(0, 4) ==
             value_at(f.tensors, prefix + "encoder.layer.0.attention.output.LayerNorm." + (gamma ? "gamma" : "weight"), 0, 4));
@@ -117,20 +117,20 @@ TEST_CASE("BERT's weights, prefixed or not, old names or new", "[folder-loader]"
       CHECK(w.tied);  // no decoder.weight: the word embeddings
       CHECK(m.masked_lm);
       CHECK(m.logits);
-      CHECK(m.model.spec.post_norm());
-      CHECK_FALSE(m.model.spec.causal());
-      CHECK(m.model.spec.norm.eps == 1e-12f);
-      CHECK(m.model.spec.mlp.activation == activation_kind::gelu);
+      CHECK(m.spec.post_norm());
+      CHECK_FALSE(m.spec.causal());
+      CHECK(m.spec.norm.eps == 1e-12f);
+      CHECK(m.spec.mlp.activation == activation_kind::gelu);
     }
   auto decoder = folder_support::small_bert();
   decoder.tensors.add("cls.predictions.decoder.weight", {6, 8});
-  const folder_model d = loaded(decoder);
-  CHECK_FALSE(d.model.weights.tied);
-  CHECK(widened(d.model.weights.unembed.numbers())(5, 0) == value_at(decoder.tensors, "cls.predictions.decoder.weight", 5, 0));
-  const folder_model headless = loaded(folder_support::small_bert("", false));
+  const loaded_model d = loaded(decoder);
+  CHECK_FALSE(d.weights.tied);
+  CHECK(widened(d.weights.unembed.numbers())(5, 0) == value_at(decoder.tensors, "cls.predictions.decoder.weight", 5, 0));
+  const loaded_model headless = loaded(folder_support::small_bert("", false));
   CHECK_FALSE(headless.masked_lm);
   CHECK_FALSE(headless.logits);
-  CHECK(headless.model.weights.transform.empty());
+  CHECK(headless.weights.transform.empty());
 }
 
 TEST_CASE("F16 and BF16 widen exactly as the loader of model files widens them", "[folder-loader]") {
@@ -143,7 +143,7 @@ TEST_CASE("F16 and BF16 widen exactly as the loader of model files widens them",
   REQUIRE(final_norm.name == "model.norm.weight");
   final_norm.dtype = "F16";
   final_norm.bytes = std::string("\x00\x3c\x00\xb8\x01\x00\x00\x3c\x00\x3c\x00\x3c\x00\x3c\x00\x3c", 16);  // 1, -0.5, 2⁻²⁴…
-  const model_weights w = loaded(f).model.weights;
+  const model_weights w = loaded(f).weights;
   CHECK(w.layers[0].ln1.weight(0, 0) == 1.0f);
   CHECK(w.layers[0].ln1.weight(0, 1) == -2.0f);
   CHECK(w.layers[0].ln1.weight(0, 2) == 3.0f);

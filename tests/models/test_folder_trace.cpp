@@ -22,12 +22,12 @@ namespace {
 
 std::vector<std::int64_t> tokens_of(const json& trace) { return trace.at("tokens").get<std::vector<std::int64_t>>(); }
 
-json trace_of(const folder_model& m, const json& want) {
+json trace_of(const loaded_model& m, const json& want) {
   const std::vector<std::int64_t> tokens = tokens_of(want);
-  check_folder_tokens(m, tokens, "tokens");
+  check_config_tokens(m, tokens, "tokens");
   const std::size_t position = want.contains("last") ? want["last"]["position"].get<std::size_t>() : tokens.size() - 1;
   std::ostringstream out;
-  write_folder_trace(out, m, run_folder(m, tokens), position);
+  write_folder_trace(out, m, run_forward(m, tokens), position);
   return json::parse(out.str());
 }
 
@@ -36,18 +36,18 @@ json trace_of(const folder_model& m, const json& want) {
 TEST_CASE("the trace's config object has exactly the spec's fields", "[folder-trace]") {
   for (const std::string& name : folder_support::golden_folders()) {
     INFO(name);
-    const folder_model m = folder_support::read(folder_support::golden_folder(name));
+    const loaded_model m = folder_support::read(folder_support::golden_folder(name));
     const auto want = nlohmann::ordered_json::parse(test_support::read_text(folder_support::golden_trace_path(name)));
     CHECK(folder_config_json(m).dump() == want.at("config").dump());  // the spec's order too
   }
 }
 
 TEST_CASE("tokens and positions are checked before the forward", "[folder-trace]") {
-  const folder_model m = folder_support::read(folder_support::golden_folder("llama-gqa"));
-  CHECK_THROWS_WITH(check_folder_tokens(m, std::vector<std::int64_t>(33, 1), "--tokens"),
+  const loaded_model m = folder_support::read(folder_support::golden_folder("llama-gqa"));
+  CHECK_THROWS_WITH(check_config_tokens(m, std::vector<std::int64_t>(33, 1), "--tokens"),
                     "--tokens: 33 tokens, beyond config.max_position_embeddings 32");
-  CHECK_THROWS_WITH(check_folder_tokens(m, {1, 64}, "--tokens"), "--tokens[1]: 64 is outside [0, 64)");
-  CHECK_THROWS_WITH(check_folder_tokens(m, {}, "--tokens"), "--tokens: empty");
+  CHECK_THROWS_WITH(check_config_tokens(m, {1, 64}, "--tokens"), "--tokens[1]: 64 is outside [0, 64)");
+  CHECK_THROWS_WITH(check_config_tokens(m, {}, "--tokens"), "--tokens: empty");
   CHECK(trace_position(std::nullopt, 5) == 4);
   CHECK(trace_position(2, 5) == 2);
   CHECK_THROWS_WITH(trace_position(5, 5), "--position: 5 is outside [0, 5)");
@@ -92,18 +92,18 @@ TEST_CASE("a head as a scenario plays the model's attention of that head", "[fol
                                           {"bert-base-model-f16", 0, 1}, {"llama-mha-sharded", 2, 0},
                                           {"distilbert-mlm", 1, 1}, {"distilbert-model-f16", 0, 0}}) {
     INFO(h.name << " layer " << h.layer << " head " << h.head);
-    const folder_model m = folder_support::read(folder_support::golden_folder(h.name));
+    const loaded_model m = folder_support::read(folder_support::golden_folder(h.name));
     const json want = folder_support::golden_trace(h.name);
-    const model_run run = run_folder(m, tokens_of(want));
-    const std::string text = model_head_scenario(m.model, run, h.layer, h.head, h.name);
+    const model_run run = run_forward(m, tokens_of(want));
+    const std::string text = model_head_scenario(m, run, h.layer, h.head, h.name);
     const json scenario = json::parse(text);
     const json& layer = scenario.at("attention");
-    CHECK(layer.at("mask") == (m.config.family == model_family::llama ? "causal" : "none"));  // encoders: none
-    CHECK(layer.contains("rotary") == (m.config.family == model_family::llama));
-    if (layer.contains("rotary")) CHECK(layer["rotary"] == json({{"theta", m.config.rope_theta}, {"offset", 0}}));
+    CHECK(layer.at("mask") == (m.family->family == model_family::llama ? "causal" : "none"));  // encoders: none
+    CHECK(layer.contains("rotary") == (m.family->family == model_family::llama));
+    if (layer.contains("rotary")) CHECK(layer["rotary"] == json({{"theta", m.family->rope_theta}, {"offset", 0}}));
     const trace t = attention::run(parse_scenario(text));
     const tensor3& weights = t.layer.heads[0].weights;  // (1, T, T)
-    const std::size_t T = run.length(), H = m.config.heads;
+    const std::size_t T = run.length(), H = m.family->heads;
     const json& golden = want.at("attention").at("data");
     double against_golden = 0;
     for (std::size_t i = 0; i < T * T; ++i)
@@ -114,11 +114,11 @@ TEST_CASE("a head as a scenario plays the model's attention of that head", "[fol
 }
 
 TEST_CASE("a grouped head's scenario holds its own query and its group's key and value", "[folder-trace][folder-golden]") {
-  const folder_model m = folder_support::read(folder_support::golden_folder("llama-gqa"));  // 4 heads, 2 kv heads
-  const model_run run = run_folder(m, {1, 7, 3});
-  const json three = json::parse(model_head_scenario(m.model, run, 0, 3, "m"));
-  const json two = json::parse(model_head_scenario(m.model, run, 0, 2, "m"));
-  const json one = json::parse(model_head_scenario(m.model, run, 0, 1, "m"));
+  const loaded_model m = folder_support::read(folder_support::golden_folder("llama-gqa"));  // 4 heads, 2 kv heads
+  const model_run run = run_forward(m, {1, 7, 3});
+  const json three = json::parse(model_head_scenario(m, run, 0, 3, "m"));
+  const json two = json::parse(model_head_scenario(m, run, 0, 2, "m"));
+  const json one = json::parse(model_head_scenario(m, run, 0, 1, "m"));
   const auto tensor = [](const json& s, const char* name) {
     for (const json& t : s.at("tensors"))
       if (t.at("name") == name) return t.at("values");

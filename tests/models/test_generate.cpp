@@ -21,7 +21,7 @@
 using namespace attention;
 
 TEST_CASE("generate is the spec's sampling: the same seed, the same tokens", "[generate]") {
-  const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
+  const loaded_model model = read_model_file(model_support::model_path("text-gpt"));
   const std::vector<std::int64_t> prompt = encode_text(model.config, "To be", "--text");
   const std::vector<std::int64_t> a = generate_tokens(model, prompt, 40, 0.8, 7);
   CHECK(a.size() == 40);
@@ -43,13 +43,13 @@ TEST_CASE("generate keeps keys and values: the tokens and every step's logits of
           "[generate][kv_cache]") {
   // every shipped model, the GPT-2-shaped test models and the Llama-family
   // folders, at a window that slides past the context (prompt + count > T)
-  std::vector<std::pair<std::string, gpt_model>> models;
+  std::vector<std::pair<std::string, loaded_model>> models;
   models.emplace_back("shipped text-gpt",
                       read_model_file(test_support::tests_dir() + "/../web/models/text-gpt.safetensors"));
   for (const std::string& name : model_support::golden_models())
     models.emplace_back(name, read_model_file(model_support::model_path(name)));
   for (const std::string name : {"llama-gqa", "llama-mha-sharded", "qwen2-bias-bf16"})
-    models.emplace_back(name, folder_support::read(folder_support::golden_folder(name)).model);
+    models.emplace_back(name, folder_support::read(folder_support::golden_folder(name)));
   for (const auto& [name, model] : models) {
     INFO(name);
     const std::size_t T = model.spec.length, V = model.spec.vocab;
@@ -84,9 +84,9 @@ TEST_CASE("generate past the context gives the tokens the wasm module must give"
     const std::string path = c.at("model").get<std::string>();
     INFO(path);
     const std::string at = test_support::tests_dir() + "/../" + path;
-    const gpt_model model = path.size() > 12 && path.substr(path.size() - 12) == ".safetensors"
+    const loaded_model model = path.size() > 12 && path.substr(path.size() - 12) == ".safetensors"
                                 ? read_model_file(at)
-                                : folder_support::read(at).model;
+                                : folder_support::read(at);
     sample_spec s;
     s.prompt = c.at("prompt").get<std::vector<std::int64_t>>();
     s.length = c.at("count").get<std::size_t>();
@@ -102,7 +102,7 @@ TEST_CASE("generate past the context gives the tokens the wasm module must give"
 }
 
 TEST_CASE("generate refuses a bad temperature, count or prompt", "[generate]") {
-  const gpt_model model = read_model_file(model_support::model_path("hf-f32"));
+  const loaded_model model = read_model_file(model_support::model_path("hf-f32"));
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 0.0, 0), "temperature: expected a number > 0 that fits in float32, got 0");
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1e39, 0), Catch::StartsWith("temperature: expected a number > 0"));
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1e-50, 0), Catch::StartsWith("temperature: expected a number > 0"));
@@ -116,7 +116,7 @@ TEST_CASE("generate refuses a bad temperature, count or prompt", "[generate]") {
 }
 
 TEST_CASE("tempered guesses: at temperature 1 the run's own, else what generate draws its next token from", "[generate]") {
-  const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
+  const loaded_model model = read_model_file(model_support::model_path("text-gpt"));
   const std::vector<std::int64_t> prompt = encode_text(model.config, "To be, or not", "--text");
   const model_run run = run_model(model, prompt, 10);
   const std::size_t T = prompt.size(), V = model.config.vocab;
@@ -171,7 +171,7 @@ TEST_CASE("top-k and top-p: the very tokens PyTorch samples with transformers' w
   // tests/fixtures/sampling.json, by make_sampling.py: text-gpt, gpt-v1's draw
   // on a seeded torch.Generator, temperature then TopK then TopP
   const nlohmann::json fixture = test_support::read_json(test_support::tests_dir() + "/fixtures/sampling.json");
-  const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
+  const loaded_model model = read_model_file(model_support::model_path("text-gpt"));
   const std::size_t V = model.config.vocab;
   REQUIRE(fixture.at("cases").size() >= 8);
   for (const nlohmann::json& c : fixture.at("cases")) {
@@ -202,7 +202,7 @@ TEST_CASE("top-k and top-p: the very tokens PyTorch samples with transformers' w
 }
 
 TEST_CASE("generate and the guesses refuse a bad top_k or top_p, naming it", "[generate]") {
-  const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
+  const loaded_model model = read_model_file(model_support::model_path("text-gpt"));
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1.0, 0, {82, 1.0}), "top_k: 82 is more than the vocabulary's 81 tokens (0 turns it off)");
   CHECK_THROWS_WITH(generate_tokens(model, {1}, 1, 1.0, 0, {0, 0.0}), "top_p: expected a number in (0, 1], got 0 (1 turns it off)");
   const model_run run = run_model(model, {1, 2}, 10);
@@ -216,7 +216,7 @@ TEST_CASE("generate and the guesses refuse a bad top_k or top_p, naming it", "[g
 }
 
 TEST_CASE("tempered guesses refuse the temperatures generate refuses", "[generate]") {
-  const gpt_model model = read_model_file(model_support::model_path("hf-f32"));
+  const loaded_model model = read_model_file(model_support::model_path("hf-f32"));
   const model_run run = run_model(model, {1, 2}, 10);
   CHECK_THROWS_WITH(tempered_guesses(model, run, 0.0, 10), "temperature: expected a number > 0 that fits in float32, got 0");
   CHECK_THROWS_WITH(tempered_guesses(model, run, -1.0, 10), Catch::StartsWith("temperature: expected a number > 0"));
@@ -230,7 +230,7 @@ TEST_CASE("a run with a tempering makes the very guesses tempered_guesses makes,
   // never made a second time; bit for bit what tempered_guesses makes again
   const auto same_bits = [](float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; };
   for (const std::string name : {"text-gpt", "hf-f32"}) {
-    const gpt_model model = read_model_file(model_support::model_path(name));
+    const loaded_model model = read_model_file(model_support::model_path(name));
     const std::vector<std::int64_t> tokens =
         name == "text-gpt" ? encode_text(model.config, "To be, or not to be", "--text") : std::vector<std::int64_t>{1, 5, 2, 5, 1};
     const model_run plain = run_model(model, tokens, 10);

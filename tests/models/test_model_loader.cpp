@@ -17,7 +17,7 @@ using model_support::file_builder;
 namespace {
 
 // The loader over a file's bytes, fed in chunks of `chunk` bytes.
-gpt_model fed(const std::string& bytes, std::size_t chunk) {
+loaded_model fed(const std::string& bytes, std::size_t chunk) {
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
   const std::uint64_t n = safetensors_header_length(data, bytes.size(), bytes.size());
   model_loader loader(plan_model(read_safetensors_header(bytes.substr(8, n), bytes.size())));
@@ -28,7 +28,7 @@ gpt_model fed(const std::string& bytes, std::size_t chunk) {
 
 // The same, with prepare(ahead) called before every chunk, as a caller
 // waiting on the file does.
-gpt_model fed_prepared(const std::string& bytes, std::size_t chunk, std::size_t ahead) {
+loaded_model fed_prepared(const std::string& bytes, std::size_t chunk, std::size_t ahead) {
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
   const std::uint64_t n = safetensors_header_length(data, bytes.size(), bytes.size());
   model_loader loader(plan_model(read_safetensors_header(bytes.substr(8, n), bytes.size())));
@@ -54,7 +54,7 @@ TEST_CASE("any chunk size gives the same weights", "[model-loader]") {
   for (const std::string& name : model_support::golden_models()) {
     INFO(name);
     const std::string bytes = test_support::read_text(model_support::model_path(name));
-    const gpt_model whole = fed(bytes, bytes.size());
+    const loaded_model whole = fed(bytes, bytes.size());
     for (std::size_t chunk : {1u, 3u, 7u, 4096u}) {
       INFO("chunks of " << chunk);
       CHECK(same(fed(bytes, chunk).weights, whole.weights));
@@ -66,7 +66,7 @@ TEST_CASE("touching the weights ahead of the data never changes what the data wr
   for (const std::string& name : model_support::golden_models()) {
     INFO(name);
     const std::string bytes = test_support::read_text(model_support::model_path(name));
-    const gpt_model whole = fed(bytes, bytes.size());
+    const loaded_model whole = fed(bytes, bytes.size());
     for (std::size_t chunk : {7u, 4096u, 65536u})
       for (std::size_t ahead : {1u, 4096u, 1u << 30}) {
         INFO("chunks of " << chunk << ", " << ahead << " bytes ahead");
@@ -95,7 +95,7 @@ TEST_CASE("prepare keeps to its budget, reaches every weight, and stops", "[mode
 TEST_CASE("c_attn's [q | k | v] splits into heads, in nanoGPT's and in Hugging Face's layout", "[model-loader]") {
   // d 8, 2 heads of 4: nn.Linear's row o of c_attn is output o, Conv1D's column o
   file_builder nano = model_support::small_nano();
-  const gpt_model n = model_support::model_of(nano.bytes());
+  const loaded_model n = model_support::model_of(nano.bytes());
   const std::vector<float> attn = [&] {
     for (const auto& t : nano.tensors)
       if (t.name == "transformer.h.0.attn.c_attn.weight") {
@@ -131,7 +131,7 @@ TEST_CASE("c_attn's [q | k | v] splits into heads, in nanoGPT's and in Hugging F
   }
   hf.metadata = nano.metadata;
   hf.metadata["activation"] = "gelu";
-  const gpt_model h = model_support::model_of(hf.bytes());
+  const loaded_model h = model_support::model_of(hf.bytes());
   CHECK(h.config.conv1d);
   CHECK(same(h.weights, n.weights));
 }
@@ -149,7 +149,7 @@ TEST_CASE("F16 and BF16 widen to float32 exactly, subnormals and signs included"
   for (std::size_t i = 0; i < 32; ++i) wpe[i] = i % 2 ? 0xC050 : 0x3FC0;
   f.tensors[1].dtype = "BF16";
   f.tensors[1].bytes.assign(reinterpret_cast<const char*>(wpe.data()), 64);
-  const gpt_model m = fed(f.bytes(), 3);
+  const loaded_model m = fed(f.bytes(), 3);
   const std::vector<float> widened = {1.0f, -2.0f, 0.5f, std::ldexp(1.0f, -24), -0.0f, 65504.0f, std::ldexp(1.0f, -14),
                                       0.0999755859375f};
   REQUIRE(m.weights.tok.numbers().dtype() == weight_dtype::f16);  // kept two bytes a number
@@ -219,12 +219,12 @@ TEST_CASE("the loader refuses data beyond the tensors, an early end, and use aft
 }
 
 TEST_CASE("buffers are skipped, never allocated; an untied lm_head is kept [V, d]", "[model-loader]") {
-  const gpt_model m = read_model_file(model_support::model_path("hf-f32"));  // Hugging Face layout, untied
+  const loaded_model m = read_model_file(model_support::model_path("hf-f32"));  // Hugging Face layout, untied
   CHECK_FALSE(m.weights.tied);
   CHECK(m.weights.unembed.numbers().rows() == m.config.vocab);
   CHECK(m.weights.unembed.is_turned());
   CHECK(m.weights.unembed.floats().size() == 0);
-  const gpt_model tied = read_model_file(model_support::model_path("nano-tied-bias"));
+  const loaded_model tied = read_model_file(model_support::model_path("nano-tied-bias"));
   CHECK(tied.weights.tied);
   CHECK(tied.weights.unembed.empty());  // the forward reads wte itself
   std::uint64_t numbers = tied.weights.tok.numbers().size();  // the floats and the weight matrices kept narrow

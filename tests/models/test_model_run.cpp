@@ -19,7 +19,7 @@ TEST_CASE("every model file matches its golden model trace", "[model-run]") {
   for (const std::string& name : model_support::golden_models()) {
     INFO(name);
     const json want = model_support::golden(name + ".trace.json");
-    const gpt_model model = read_model_file(model_support::model_path(name));
+    const loaded_model model = read_model_file(model_support::model_path(name));
     const model_run run = run_model(model, model_support::golden_tokens(name));
     std::ostringstream out;
     write_model_trace(out, model, run);
@@ -55,7 +55,7 @@ TEST_CASE("every model file matches its golden model trace", "[model-run]") {
 }
 
 TEST_CASE("the guesses after every position are the softmax of that position's logits", "[model-run]") {
-  const gpt_model model = read_model_file(model_support::model_path("nano-tied-bias"));
+  const loaded_model model = read_model_file(model_support::model_path("nano-tied-bias"));
   const std::vector<std::int64_t> tokens = {3, 1, 4, 1, 5};
   const model_run run = run_model(model, tokens, 3);
   REQUIRE(run.top_k == 3);
@@ -74,7 +74,7 @@ TEST_CASE("the guesses after every position are the softmax of that position's l
 }
 
 TEST_CASE("a single token has no loss; its attention is 1 on itself", "[model-run]") {
-  const gpt_model model = read_model_file(model_support::model_path("hf-f32"));
+  const loaded_model model = read_model_file(model_support::model_path("hf-f32"));
   const model_run run = run_model(model, {7});
   CHECK_FALSE(run.loss.has_value());
   for (std::size_t l = 0; l < model.config.layers; ++l)
@@ -85,7 +85,7 @@ TEST_CASE("a single token has no loss; its attention is 1 on itself", "[model-ru
 }
 
 TEST_CASE("tokens are checked: empty, past Tmax, outside the vocabulary", "[model-run]") {
-  const gpt_model model = read_model_file(model_support::model_path("nano-tied-bias"));  // V 29, Tmax 16
+  const loaded_model model = read_model_file(model_support::model_path("nano-tied-bias"));  // V 29, Tmax 16
   const auto refusal = [&](const std::vector<std::int64_t>& tokens) {
     try {
       check_tokens(model.config, tokens, "--tokens");
@@ -103,7 +103,7 @@ TEST_CASE("tokens are checked: empty, past Tmax, outside the vocabulary", "[mode
 }
 
 TEST_CASE("the forward keeps only the attention, what the heads read and what the unembedding reads", "[model-run]") {
-  const gpt_model model = read_model_file(model_support::model_path("nano-tied-bias"));
+  const loaded_model model = read_model_file(model_support::model_path("nano-tied-bias"));
   const model_run run = run_model(model, {1, 2, 3});
   for (const layer_pass& layer : run.pass.layers) {
     CHECK(layer.attended().size() == 3 * 32);  // ln_1's output: (1, T, d)
@@ -141,7 +141,7 @@ TEST_CASE("the logits are made a block of rows at a time, never (T, V) at once",
   f.add("wte.weight", {5000, 2});
   f.add("wpe.weight", {4000, 2});
   f.metadata["n_head"] = "1";
-  const gpt_model model = model_support::model_of(f.bytes());
+  const loaded_model model = model_support::model_of(f.bytes());
   std::vector<std::int64_t> tokens(4000);
   for (std::size_t t = 0; t < tokens.size(); ++t) tokens[t] = static_cast<std::int64_t>((t * 37) % 5000);
   const model_run run = run_model(model, tokens, 2);
@@ -169,7 +169,7 @@ TEST_CASE("a forward that overflows float32 names the layer and the head, or the
       std::vector<float> big(24 * 8, 1e20f);
       std::memcpy(t.bytes.data(), big.data(), t.bytes.size());
     }
-  const gpt_model model = model_support::model_of(f.bytes());
+  const loaded_model model = model_support::model_of(f.bytes());
   CHECK_THROWS_WITH(run_model(model, {1, 2}), "overflow: layer 0, head 0: an attention score is not finite in float32 "
                                               "(inf or nan); the weights or inputs are too large");
   // no blocks: tok + pos overflow, and so do the logits

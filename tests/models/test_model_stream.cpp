@@ -10,8 +10,8 @@ using namespace attention;
 
 TEST_CASE("a model file streams from its path or any stream of known size", "[model-stream]") {
   const std::string bytes = test_support::read_text(model_support::model_path("nano-f16-nobias"));
-  const gpt_model from_memory = model_support::model_of(bytes);
-  const gpt_model from_disk = read_model_file(model_support::model_path("nano-f16-nobias"));
+  const loaded_model from_memory = model_support::model_of(bytes);
+  const loaded_model from_disk = read_model_file(model_support::model_path("nano-f16-nobias"));
   CHECK(from_memory.config.parameters == from_disk.config.parameters);
   CHECK((widened(from_memory.weights.tok.numbers()) == widened(from_disk.weights.tok.numbers())));
   CHECK_THROWS_WITH(read_model_file("/nonexistent/m.safetensors"), "\"/nonexistent/m.safetensors\": missing (a model file)");
@@ -70,7 +70,7 @@ TEST_CASE("a stream of unknown size is read only as far as its header says", "[m
   CHECK(after.served <= bytes.size() + 4096 + (1u << 20));
   // the model alone reads as from a file; the first bytes may already have been taken
   std::istringstream whole(bytes.substr(8));
-  const gpt_model model = read_model_stream(whole, std::string_view(bytes).substr(0, 8), limits::models::standard_input);
+  const loaded_model model = read_model_stream(whole, std::string_view(bytes).substr(0, 8), limits::models::standard_input);
   CHECK((widened(model.weights.tok.numbers()) == widened(model_support::model_of(bytes).weights.tok.numbers())));
   std::istringstream cut(bytes.substr(0, bytes.size() - 1));
   CHECK_THROWS_WITH(read_model_stream(cut, "", limits::models::standard_input), Catch::StartsWith("model: "));

@@ -41,7 +41,7 @@ TEST_CASE("a head as a scenario is torch_model.py's, and its trace is the model'
   for (const golden_head& g : heads) {
     INFO(g.name);
     const json want = model_support::golden(g.name + ".head.json");
-    const gpt_model model = read_model_file(model_support::model_path(g.name));
+    const loaded_model model = read_model_file(model_support::model_path(g.name));
     const model_run run = run_model(model, model_support::golden_tokens(g.name));
     const std::string text = model_head_scenario(model, run, g.layer, g.head, model_name(model_support::model_path(g.name)));
     const json got = json::parse(text);
@@ -72,7 +72,7 @@ TEST_CASE("a head as a scenario is torch_model.py's, and its trace is the model'
 }
 
 TEST_CASE("a head's tokens are labelled by the page's labels, or the character vocabulary", "[model-trace]") {
-  const gpt_model model = read_model_file(model_support::model_path("hf-f32"));  // ids only
+  const loaded_model model = read_model_file(model_support::model_path("hf-f32"));  // ids only
   const model_run run = run_model(model, {1, 2});
   CHECK_FALSE(json::parse(model_head_scenario(model, run, 0, 0, "m")).contains("tokens"));
   const json labelled = json::parse(model_head_scenario(model, run, 0, 0, "m", {" the", " cat"}));
@@ -86,10 +86,10 @@ TEST_CASE("a head's tokens are labelled by the page's labels, or the character v
 
 TEST_CASE("the model trace's config counts parameters as the spec says", "[model-trace]") {
   // nano-tied-bias: tied, counted once; text-gpt: its zero key biases counted
-  const gpt_model tied = read_model_file(model_support::model_path("nano-tied-bias"));
+  const loaded_model tied = read_model_file(model_support::model_path("nano-tied-bias"));
   CHECK(tied.config.tied);
   CHECK(model_config_json(tied.config).at("parameters") == 26912);
-  const gpt_model trained = read_model_file(model_support::model_path("text-gpt"));
+  const loaded_model trained = read_model_file(model_support::model_path("text-gpt"));
   CHECK(trained.config.parameters == 112593);
   CHECK(model_config_json(trained.config).dump() ==
         R"({"vocab":81,"length":32,"embed":64,"heads":4,"layers":2,"mlp":4,"activation":"gelu","bias":true,"parameters":112593})");
@@ -116,7 +116,7 @@ TEST_CASE("the model trace stops at the first head once the stream has failed (a
     int overflow(int) override { return traits_type::eof(); }
     std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
   };
-  const gpt_model model = read_model_file(model_support::model_path("nano-tied-bias"));
+  const loaded_model model = read_model_file(model_support::model_path("nano-tied-bias"));
   model_run run = run_model(model, {1, 2, 3});
   // a NaN in the last head, which formatting refuses: reached only by a writer
   // that goes on after the stream failed

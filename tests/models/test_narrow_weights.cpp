@@ -140,7 +140,7 @@ std::uint64_t folder_bytes(const std::string& dir) {
 TEST_CASE("a GPT file's narrow weights give forward the bits of the widened weights, every layout") {
   for (const std::string& name : model_support::golden_models()) {
     INFO(name);
-    const gpt_model m = model_support::model_of(test_support::read_text(model_support::model_path(name)));
+    const loaded_model m = model_support::model_of(test_support::read_text(model_support::model_path(name)));
     const model_layer& layer = m.weights.layers[0];
     CHECK(m.weights.tok.narrow());  // kept narrow: no float copy of the weight matrices
     CHECK(m.weights.tok.floats().size() == 0);
@@ -161,7 +161,7 @@ TEST_CASE("a GPT file's narrow weights give forward the bits of the widened weig
   SECTION("Hugging Face's layout, tied, BF16") {
     model_support::file_builder f = small_hf_tied();
     to_bf16(f);
-    const gpt_model m = model_support::model_of(f.bytes());
+    const loaded_model m = model_support::model_of(f.bytes());
     REQUIRE(m.config.conv1d);
     REQUIRE(m.config.tied);
     CHECK(m.weights.layers[0].fc.numbers().dtype() == weight_dtype::bf16);
@@ -171,7 +171,7 @@ TEST_CASE("a GPT file's narrow weights give forward the bits of the widened weig
   SECTION("nanoGPT's layout, tied, BF16") {
     model_support::file_builder f = model_support::small_nano();
     to_bf16(f);
-    const gpt_model m = model_support::model_of(f.bytes());
+    const loaded_model m = model_support::model_of(f.bytes());
     REQUIRE(!m.config.conv1d);
     REQUIRE(m.config.tied);
     check_same_forward(m.weights, m.spec, {3, 1, 4, 1});
@@ -182,16 +182,16 @@ TEST_CASE("a GPT file's narrow weights give forward the bits of the widened weig
 TEST_CASE("a folder's narrow weights give forward the bits of the widened weights: Llama, GQA, biases, BERT") {
   for (const std::string& name : folder_support::golden_folders()) {
     INFO(name);
-    const folder_model f = folder_support::read(folder_support::golden_folder(name));
-    const model_weights& w = f.model.weights;
+    const loaded_model f = folder_support::read(folder_support::golden_folder(name));
+    const model_weights& w = f.weights;
     CHECK(w.tok.narrow());
     CHECK(w.layers[0].qkv.narrow());  // q, k and v stacked, one dtype
     CHECK(w.layers[0].heads[0].query.size() == 0);
     CHECK(w.layers[0].fc.narrow());
     CHECK(w.tok.is_turned());  // the embedding kept [d, V]
     test_support::at_every_width([&](int) {
-      check_same_forward(w, f.model.spec, some_tokens(f.config.vocab, 7));
-      check_same_forward(w, f.model.spec, {static_cast<std::int64_t>(f.config.vocab - 1)});  // one-row products
+      check_same_forward(w, f.spec, some_tokens(f.family->vocab, 7));
+      check_same_forward(w, f.spec, {static_cast<std::int64_t>(f.family->vocab - 1)});  // one-row products
     });
     // about its file's size: nothing held twice
     CHECK(weight_bytes(w) <= folder_bytes(folder_support::golden_folder(name)) * 13 / 10);
@@ -199,14 +199,14 @@ TEST_CASE("a folder's narrow weights give forward the bits of the widened weight
 }
 
 TEST_CASE("the BF16 and F16 folders stay two bytes a number") {
-  const folder_model qwen = folder_support::read(folder_support::golden_folder("qwen2-bias-bf16"));
-  REQUIRE(qwen.model.spec.kv_heads < qwen.model.spec.heads);  // grouped-query attention
-  REQUIRE(qwen.model.weights.layers[0].heads[0].query_bias.size() != 0);  // with biases
-  CHECK(qwen.model.weights.layers[0].qkv.numbers().dtype() == weight_dtype::bf16);
-  CHECK(qwen.model.weights.tok.numbers().dtype() == weight_dtype::bf16);
-  const folder_model bert = folder_support::read(folder_support::golden_folder("bert-base-model-f16"));
-  CHECK(bert.model.weights.layers[0].fc2.numbers().dtype() == weight_dtype::f16);
-  CHECK(bert.model.weights.tok.numbers().dtype() == weight_dtype::f16);
+  const loaded_model qwen = folder_support::read(folder_support::golden_folder("qwen2-bias-bf16"));
+  REQUIRE(qwen.spec.kv_heads < qwen.spec.heads);  // grouped-query attention
+  REQUIRE(qwen.weights.layers[0].heads[0].query_bias.size() != 0);  // with biases
+  CHECK(qwen.weights.layers[0].qkv.numbers().dtype() == weight_dtype::bf16);
+  CHECK(qwen.weights.tok.numbers().dtype() == weight_dtype::bf16);
+  const loaded_model bert = folder_support::read(folder_support::golden_folder("bert-base-model-f16"));
+  CHECK(bert.weights.layers[0].fc2.numbers().dtype() == weight_dtype::f16);
+  CHECK(bert.weights.tok.numbers().dtype() == weight_dtype::f16);
 }
 
 TEST_CASE("q, k and v in different dtypes are widened into the heads, with the same forward") {
@@ -220,21 +220,21 @@ TEST_CASE("q, k and v in different dtypes are widened into the heads, with the s
     }
   folder_support::temp_dir dir;
   f.write_to(dir.path);
-  const folder_model m = folder_support::read(dir.path);
-  const model_layer& layer = m.model.weights.layers[0];
+  const loaded_model m = folder_support::read(dir.path);
+  const model_layer& layer = m.weights.layers[0];
   CHECK(layer.qkv.empty());
   CHECK(layer.heads[0].key.size() != 0);
   CHECK(layer.fc.narrow());
-  check_same_forward(m.model.weights, m.model.spec, {1, 2, 3, 4, 5});
+  check_same_forward(m.weights, m.spec, {1, 2, 3, 4, 5});
 }
 
 TEST_CASE("head_weights widens one head as training holds it, its group's key and value") {
-  const folder_model f = folder_support::read(folder_support::golden_folder("qwen2-bias-bf16"));
-  const model_spec& spec = f.model.spec;
-  const model_weights wide = widened_copy(f.model.weights, spec);
+  const loaded_model f = folder_support::read(folder_support::golden_folder("qwen2-bias-bf16"));
+  const model_spec& spec = f.spec;
+  const model_weights wide = widened_copy(f.weights, spec);
   for (std::size_t j = 0; j < spec.heads; ++j) {
     INFO("head " << j);
-    const model_head narrow = head_weights(f.model.weights.layers[1], spec, j);
+    const model_head narrow = head_weights(f.weights.layers[1], spec, j);
     const model_head& q = wide.layers[1].heads[j];
     const model_head& kv = wide.layers[1].heads[spec.kv_head(j)];
     CHECK(narrow.query == q.query);

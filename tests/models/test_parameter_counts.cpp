@@ -12,7 +12,7 @@
 using namespace attention;
 
 TEST_CASE("text-gpt's file holds 128 zero key biases beside its 112,465 trained weights", "[parameter-counts]") {
-  const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
+  const loaded_model model = read_model_file(model_support::model_path("text-gpt"));
   const parameter_counts counts = count_parameters(model);
   CHECK(counts.file == 112593);
   CHECK(counts.zero_key_biases == model.config.layers * model.config.embed);
@@ -20,14 +20,14 @@ TEST_CASE("text-gpt's file holds 128 zero key biases beside its 112,465 trained 
 }
 
 TEST_CASE("a file without c_attn.bias has no zero key biases", "[parameter-counts]") {
-  const gpt_model model = read_model_file(model_support::model_path("nano-f16-nobias"));
+  const loaded_model model = read_model_file(model_support::model_path("nano-f16-nobias"));
   const parameter_counts counts = count_parameters(model);
   CHECK(counts.zero_key_biases == 0);
   CHECK(counts.others() == counts.file);
 }
 
 TEST_CASE("a run's head scores are each head's weight one token back", "[parameter-counts]") {
-  const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
+  const loaded_model model = read_model_file(model_support::model_path("text-gpt"));
   const std::vector<std::int64_t> tokens = model_support::golden_tokens("text-gpt");
   const model_run run = run_model(model, tokens);
   const std::vector<head_score> scores = run_head_scores(run);

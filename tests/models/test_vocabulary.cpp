@@ -7,14 +7,14 @@
 using namespace attention;
 
 TEST_CASE("a text becomes the golden trace's tokens, and back", "[vocabulary]") {
-  const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
+  const loaded_model model = read_model_file(model_support::model_path("text-gpt"));
   const std::vector<std::int64_t> ids = encode_text(model.config, "To be, or not to be", "--text");
   CHECK(ids == model_support::golden_tokens("text-gpt"));
   CHECK(decode_ids(model.config, ids) == "To be, or not to be");
 }
 
 TEST_CASE("a character outside the vocabulary is named with its position", "[vocabulary]") {
-  const gpt_model model = read_model_file(model_support::model_path("text-gpt"));
+  const loaded_model model = read_model_file(model_support::model_path("text-gpt"));
   CHECK_THROWS_WITH(encode_text(model.config, "To bé", "--text"),
                     "--text: character \"é\" at position 4 is not in the vocabulary");
   CHECK_THROWS_WITH(encode_text(model.config, "a\x1b[2J", "--text"),
@@ -25,7 +25,7 @@ TEST_CASE("a character outside the vocabulary is named with its position", "[voc
 }
 
 TEST_CASE("a model without a character vocabulary takes ids", "[vocabulary]") {
-  const gpt_model model = read_model_file(model_support::model_path("hf-f32"));
+  const loaded_model model = read_model_file(model_support::model_path("hf-f32"));
   CHECK_THROWS_WITH(encode_text(model.config, "hi", "--text"),
                     "--text: the model has no character vocabulary (give token ids)");
   model_config gpt2 = model.config;

@@ -19,9 +19,9 @@ using namespace attention;
 namespace {
 
 // A model of these sizes with no weights: enough for every check before a forward.
-gpt_model fake(std::size_t V, std::size_t Tmax, std::size_t d, std::size_t H, std::size_t L, std::size_t I,
+loaded_model fake(std::size_t V, std::size_t Tmax, std::size_t d, std::size_t H, std::size_t L, std::size_t I,
                bool swiglu = false) {
-  gpt_model m;
+  loaded_model m;
   m.config.vocab = V;
   m.config.length = Tmax;
   m.config.embed = d;
@@ -34,9 +34,9 @@ gpt_model fake(std::size_t V, std::size_t Tmax, std::size_t d, std::size_t H, st
   return m;
 }
 
-gpt_model gpt2_small() { return fake(50257, 1024, 768, 12, 12, 3072); }
+loaded_model gpt2_small() { return fake(50257, 1024, 768, 12, 12, 3072); }
 
-std::string refusal(const gpt_model& m, work_kind kind, std::size_t T, std::size_t generated = 0) {
+std::string refusal(const loaded_model& m, work_kind kind, std::size_t T, std::size_t generated = 0) {
   try {
     check_work(m.config, m.spec, {kind, T, generated}, "--tokens", "count");
   } catch (const error& e) {
@@ -46,7 +46,7 @@ std::string refusal(const gpt_model& m, work_kind kind, std::size_t T, std::size
 }
 
 // The largest T (or, for a generation, count) the planner accepts, below 2²⁰.
-std::size_t edge(const gpt_model& m, work_kind kind, std::size_t prompt = 0) {
+std::size_t edge(const loaded_model& m, work_kind kind, std::size_t prompt = 0) {
   std::size_t ok = 0, bad = std::size_t{1} << 20;
   while (bad - ok > 1) {
     const std::size_t mid = (ok + bad) / 2;
@@ -62,7 +62,7 @@ const work_kind every_kind[] = {work_kind::run, work_kind::scores, work_kind::ab
 }  // namespace
 
 TEST_CASE("GPT-2 small on its 1,024 tokens fits every lens, a run and a generation of its context", "[work-plan]") {
-  const gpt_model m = gpt2_small();
+  const loaded_model m = gpt2_small();
   for (work_kind kind : every_kind) {
     INFO(work_name(kind));
     CHECK(refusal(m, kind, 1024).empty());
@@ -81,7 +81,7 @@ TEST_CASE("GPT-2 small on its 1,024 tokens fits every lens, a run and a generati
 
 TEST_CASE("T · I: the audit's 3 MB folder (intermediate 32,768, 2²⁰ positions) is refused naming --tokens",
           "[work-plan]") {
-  const gpt_model m = fake(1000, std::size_t{1} << 20, 64, 1, 1, 32768, true);
+  const loaded_model m = fake(1000, std::size_t{1} << 20, 64, 1, 1, 32768, true);
   for (work_kind kind : {work_kind::logit_lens, work_kind::attribution, work_kind::scores}) {
     INFO(work_name(kind));
     const std::size_t T = edge(m, kind);
@@ -99,7 +99,7 @@ TEST_CASE("T · I: the audit's 3 MB folder (intermediate 32,768, 2²⁰ position
 }
 
 TEST_CASE("T · d: a wide stream is bounded, naming --tokens", "[work-plan]") {
-  const gpt_model m = fake(16, 8192, 4096, 1, 1, 0);
+  const loaded_model m = fake(16, 8192, 4096, 1, 1, 0);
   // the layer's stream: 6 · T·d, the projections and their copies 2 · 3·T·d, the outs 2 · T·d: 14 · T·d floats
   const work_plan p = plan_work(m.config, m.spec, {work_kind::ablate, 100, 0});
   CHECK(p.bytes.stream == (4 + 14) * 100 * 4096 * std::uint64_t{4});  // and the first pass's last stream, ln_f: 4 · T·d
@@ -113,7 +113,7 @@ TEST_CASE("T · d: a wide stream is bounded, naming --tokens", "[work-plan]") {
 }
 
 TEST_CASE("layers · heads · T²: the attention a run keeps is bounded in bytes, naming --tokens", "[work-plan]") {
-  const gpt_model m = fake(16, 8192, 16, 16, 16, 0);
+  const loaded_model m = fake(16, 8192, 16, 16, 16, 0);
   // a run keeps L·H·T² weights and the page's head scores copy them: 8 bytes each
   const std::size_t T = edge(m, work_kind::run);
   CHECK(T == 885);  // 256 · 886² · 8 = 1,607,671,808 of 1,610,612,736, and the rest
@@ -124,7 +124,7 @@ TEST_CASE("layers · heads · T²: the attention a run keeps is bounded in bytes
 }
 
 TEST_CASE("T · V: the logits a request asks for are bounded at their edge, naming --tokens", "[work-plan]") {
-  const gpt_model m = fake(limits::models::vocab, 8192, 1, 1, 1, 0);  // V 2¹⁸: 1,024 tokens are 2²⁸ logits
+  const loaded_model m = fake(limits::models::vocab, 8192, 1, 1, 1, 0);  // V 2¹⁸: 1,024 tokens are 2²⁸ logits
   for (work_kind kind : every_kind) {
     INFO(work_name(kind));
     CHECK(refusal(m, kind, 1024).empty());
@@ -134,7 +134,7 @@ TEST_CASE("T · V: the logits a request asks for are bounded at their edge, nami
 }
 
 TEST_CASE("compute: T × the weights read per token is bounded, naming --tokens", "[work-plan]") {
-  const gpt_model m = fake(32000, 8192, 2048, 4, 24, 8192);
+  const loaded_model m = fake(32000, 8192, 2048, 4, 24, 8192);
   const work_plan one = plan_work(m.config, m.spec, {work_kind::run, 1, 0});
   // per layer q, k, v 2048 · (4 + 2·4)·512, the projection 2048², the MLP 2 · 2048·8192
   CHECK(one.per_token == 24 * (2048 * 6144 + 2048 * 2048 + 2 * 2048 * 8192u));
@@ -150,7 +150,7 @@ TEST_CASE("compute: T × the weights read per token is bounded, naming --tokens"
 }
 
 TEST_CASE("a generation bounds its whole run, the sliding window's steps too, naming count", "[work-plan]") {
-  const gpt_model m = gpt2_small();
+  const loaded_model m = gpt2_small();
   // past 1,024 every step runs a window of 1,024 again: a few thousand tokens' work each
   const std::size_t count = edge(m, work_kind::generate, 1);
   CHECK(count > 1023);
@@ -166,7 +166,7 @@ TEST_CASE("a generation bounds its whole run, the sliding window's steps too, na
 }
 
 TEST_CASE("every path that runs a model goes through the plan, naming its argument", "[work-plan]") {
-  const gpt_model m = fake(1000, std::size_t{1} << 20, 64, 1, 1, 32768, true);
+  const loaded_model m = fake(1000, std::size_t{1} << 20, 64, 1, 1, 32768, true);
   const std::vector<std::int64_t> tokens(16384, 1);  // the audit's
   CHECK_THROWS_WITH(run_model(m, tokens), Catch::StartsWith("tokens: 16384 tokens ask a run to hold "));
   CHECK_THROWS_WITH(check_tokens(m, tokens, "--text"), Catch::StartsWith("--text: 16384 tokens ask a run"));

@@ -76,7 +76,7 @@ TEST_CASE("a nanoGPT file's block and a Hugging Face GPT-2 file's: pre-LayerNorm
 }
 
 TEST_CASE("a Llama folder's block: RMSNorm before, rotary, causal, SwiGLU, shared key/value heads", "[block]") {
-  const model_spec s = folder_support::read(folder_support::golden_folder("llama-gqa")).model.spec;
+  const model_spec s = folder_support::read(folder_support::golden_folder("llama-gqa")).spec;
   CHECK(s.heads == 4);
   CHECK(s.kv_heads == 2);
   CHECK(s.head_size == 8);
@@ -96,8 +96,8 @@ TEST_CASE("a Llama folder's block: RMSNorm before, rotary, causal, SwiGLU, share
 
 TEST_CASE("a BERT folder's block: post-LayerNorm, learned, bidirectional, divided scores, its head or none",
           "[block]") {
-  const folder_model mlm = folder_support::read(folder_support::golden_folder("bert-mlm"));
-  const model_spec& s = mlm.model.spec;
+  const loaded_model mlm = folder_support::read(folder_support::golden_folder("bert-mlm"));
+  const model_spec& s = mlm.spec;
   CHECK(s.heads == 4);
   CHECK(s.kv_heads == 4);
   CHECK(s.head_size == 8);
@@ -114,12 +114,12 @@ TEST_CASE("a BERT folder's block: post-LayerNorm, learned, bidirectional, divide
   CHECK(s.types == token_types::type_zero);
   CHECK(mlm.masked_lm);
   // the same family without the head's tensors: the output head is none, the rest as the config says
-  const folder_model bare = folder_support::read(folder_support::golden_folder("bert-base-model-f16"));
-  CHECK(bare.model.spec.output == output_head::none);
-  CHECK_FALSE(has_unembedding(bare.model.spec));
+  const loaded_model bare = folder_support::read(folder_support::golden_folder("bert-base-model-f16"));
+  CHECK(bare.spec.output == output_head::none);
+  CHECK_FALSE(has_unembedding(bare.spec));
   CHECK_FALSE(bare.logits);
-  CHECK(bare.model.spec.direction == attention_direction::bidirectional);
-  CHECK(bare.model.spec.types == token_types::type_zero);
+  CHECK(bare.spec.direction == attention_direction::bidirectional);
+  CHECK(bare.spec.types == token_types::type_zero);
 }
 
 TEST_CASE("the scores' scaling follows its own axis: bidirectional heads that multiply get the multiplied bits",

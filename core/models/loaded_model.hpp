@@ -1,0 +1,45 @@
+// One model read and ready to run, whatever it came from (a model file, a
+// Hugging Face folder, its shards, a stream): gpt-v1's summary of its
+// config, forward()'s block description and weights, and the facts its
+// consumers ask (does it unembed, which trace it writes, how its text
+// becomes ids), each set by the loader that made it. Nothing downstream asks
+// where the weights came from.
+#pragma once
+
+#include <optional>
+
+#include "models/family_config.hpp"
+#include "models/model_plan.hpp"
+#include "transformer/model.hpp"
+
+namespace attention {
+
+// The trace a run of the model writes: gpt-v1's model trace (its config
+// object model_config_json's) or models-v2's folder trace (folder_config_json's).
+enum class trace_format { model, folder };
+
+// How the model's text becomes ids: the core's, as config.tokenizer says
+// (a character vocabulary, GPT-2's BPE ids or ids alone), or a tokenizer.json
+// the page reads (a folder's), which the core never encodes.
+enum class text_tokenizer { core, tokenizer_json };
+
+struct loaded_model {
+  model_config config;    // gpt-v1's view: a file's own, a folder's summary
+  model_spec spec;        // what forward() reads of the config
+  model_weights weights;  // per head (d, hs) as [in, out]; lm_head (V, d) or tied to tok
+  bool logits = true;     // it unembeds: all but a BERT without its head
+  bool masked_lm = false;  // BERT with its masked-LM head
+  trace_format trace = trace_format::model;
+  text_tokenizer text = text_tokenizer::core;
+  // config.json's family when the loader read one (check_config_tokens,
+  // folder_config_json, folder_summary); none for a model file's GPT.
+  std::optional<family_config> family;
+};
+
+// forward()'s block description of a file's config: gpt-v1's block
+// (transformer/model.hpp's gpt_block), its MLP as wide as c_fc's outputs.
+inline model_spec spec_of(const model_config& c) {
+  return gpt_block(c.vocab, c.length, c.embed, c.heads, c.layers, c.mlp_width, c.norm, c.bias, c.activation);
+}
+
+}  // namespace attention
