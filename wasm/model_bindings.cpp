@@ -98,15 +98,15 @@ class model {
     attention::tempering at;
     const std::string message = glue::error_of([&] { at = run_on(tokens, top, temperature, top_k, top_p); }, out_of_memory);
     if (!message.empty()) return glue::error_object(message);
-    const bool logits = !source_.folder() || source_.folder()->logits;  // a BERT without its head has attention only
-    val answer = glue::run_object(*run_, gpt().config.layers, gpt().config.heads, at, logits, causal());
+    // a BERT without its head has attention only
+    val answer = glue::run_object(*run_, loaded().config.layers, loaded().config.heads, at, loaded().logits, causal());
     std::vector<attention::tempered_guess>().swap(run_->tempered);
     return answer;
   }
 
   // Head h of layer l of the last run: (T, T), row i the weights of position i.
   val attention(double layer, double head) const {
-    if (!run_ || !whole(layer) || !whole(head) || layer >= gpt().config.layers || head >= gpt().config.heads)
+    if (!run_ || !whole(layer) || !whole(head) || layer >= loaded().config.layers || head >= loaded().config.heads)
       return float32_copy(nullptr, 0);
     return float32_copy(run_->attention(static_cast<std::size_t>(layer), static_cast<std::size_t>(head)),
                         run_->length() * run_->length());
@@ -122,7 +122,7 @@ class model {
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
       const std::vector<attention::head_score> scores = attention::run_head_scores(*run_);
       nlohmann::json list = nlohmann::json::array();
-      const std::size_t H = gpt().config.heads;
+      const std::size_t H = loaded().config.heads;
       for (std::size_t i = 0; i < scores.size(); ++i) {
         nlohmann::json one{{"layer", i / H}, {"head", i % H}, {"previous", scores[i].previous}, {"induction", nullptr}};
         if (scores[i].induction) one["induction"] = *scores[i].induction;
@@ -140,9 +140,8 @@ class model {
         [&] {
           ATTENTION_CHECK(is_open(), "model: nothing open");
           const attention::lens_request r = glue::lens_request_of(utf8_of(request, "lens"));
-          if (source_.folder())
-            attention::check_config_tokens(*source_.folder(), r.tokens, "tokens", attention::lens_work(r.what));
-          return attention::run_lens(gpt(), r).dump();
+          attention::check_config_tokens(loaded(), r.tokens, "tokens", attention::lens_work(r.what));
+          return attention::run_lens(loaded(), r).dump();
         },
         out_of_memory);
   }
@@ -159,11 +158,11 @@ class model {
           const auto [heads, seed, sequences, half] = glue::induction_request_of(utf8_of(request, "induction"));
           ATTENTION_CHECK(sequences >= 1 && sequences <= attention::induction_most_sequences, "sequences: ", sequences,
                           " is not 1 to ", attention::induction_most_sequences);
-          ATTENTION_CHECK(half >= 2 && half <= gpt().config.length / 2, "half: ", half, " is not 2 to ",
-                          gpt().config.length / 2, " (half the model's ", gpt().config.length, " positions)");
+          ATTENTION_CHECK(half >= 2 && half <= loaded().config.length / 2, "half: ", half, " is not 2 to ",
+                          loaded().config.length / 2, " (half the model's ", loaded().config.length, " positions)");
           const std::vector<std::int64_t> text =
-              attention::induction_lesson_text(gpt().config.vocab, half, sequences, seed);
-          const attention::halves_accuracy a = attention::induction_accuracy(gpt(), text, sequences, heads);
+              attention::induction_lesson_text(loaded().config.vocab, half, sequences, seed);
+          const attention::halves_accuracy a = attention::induction_accuracy(loaded(), text, sequences, heads);
           nlohmann::json listed = nlohmann::json::array();
           for (const auto& [layer, head] : heads) listed.push_back({layer, head});
           return nlohmann::json{{"first", a.first},         {"repeated", a.repeated}, {"chance", a.chance},
@@ -179,7 +178,7 @@ class model {
   std::string parameter_counts() const {
     return json_or_error([&] {
       ATTENTION_CHECK(is_open(), "model: nothing open");
-      const attention::parameter_counts counts = attention::count_parameters(gpt());
+      const attention::parameter_counts counts = attention::count_parameters(loaded());
       return nlohmann::json{{"file", counts.file}, {"zeroKeyBiases", counts.zero_key_biases}, {"others", counts.others()}}
           .dump();
     });
@@ -223,7 +222,8 @@ class model {
     return json_or_error([&] {
       const std::uint32_t p = index_of(position, "position");
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-      ATTENTION_CHECK(source_.folder() != nullptr, "position: a model file's trace has `last` at its last position");
+      ATTENTION_CHECK(loaded().trace == attention::trace_format::folder,
+                      "position: a model file's trace has `last` at its last position");
       return trace_text(attention::trace_position(p, run_->length()));
     });
   }
@@ -235,9 +235,9 @@ class model {
     return json_or_error([&] {
       const std::uint32_t p = index_of(position, "position");
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-      ATTENTION_CHECK(!source_.folder() || source_.folder()->logits, "model: this BERT has no masked-LM head to predict with");
+      ATTENTION_CHECK(loaded().logits, "model: this BERT has no masked-LM head to predict with");
       attention::trace_position(p, run_->length());
-      const attention::tensor3 logits = attention::logits_of(gpt(), *run_, p, 1);  // (1, 1, V)
+      const attention::tensor3 logits = attention::logits_of(loaded(), *run_, p, 1);  // (1, 1, V)
       position_logits_.assign(logits.data(), logits.data() + logits.size());
       nlohmann::json top = nlohmann::json::array();
       for (std::size_t n = 0; n < std::min<std::size_t>(10, run_->top_k); ++n) {
@@ -257,7 +257,7 @@ class model {
       const std::uint32_t layer = index_of(layer_number, "layer"), head = index_of(head_number, "head");
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
       const std::vector<std::string> list = glue::labels_of(labels);
-      return attention::model_head_scenario(gpt(), *run_, layer, head, attention::model_name(utf8_of(name, "name")),
+      return attention::model_head_scenario(loaded(), *run_, layer, head, attention::model_name(utf8_of(name, "name")),
                                             list);
     });
   }
@@ -267,8 +267,9 @@ class model {
     return json_or_error([&] {
       const std::string utf8 = utf8_of(text, "text");
       ATTENTION_CHECK(is_open(), "model: nothing open");
-      ATTENTION_CHECK(!source_.folder(), "text: a folder's text goes through its tokenizer.json, not the core");
-      return nlohmann::json(attention::encode_text(gpt().config, utf8, "text")).dump();
+      ATTENTION_CHECK(loaded().text == attention::text_tokenizer::core,
+                      "text: a folder's text goes through its tokenizer.json, not the core");
+      return nlohmann::json(attention::encode_text(loaded().config, utf8, "text")).dump();
     });
   }
 
@@ -276,8 +277,9 @@ class model {
   std::string decode(const std::u16string& ids) const {
     return json_or_error([&] {
       ATTENTION_CHECK(is_open(), "model: nothing open");
-      ATTENTION_CHECK(!source_.folder(), "ids: a folder's ids are decoded by its tokenizer.json, not the core");
-      return nlohmann::json(attention::decode_ids(gpt().config, ids_of(ids))).dump();
+      ATTENTION_CHECK(loaded().text == attention::text_tokenizer::core,
+                      "ids: a folder's ids are decoded by its tokenizer.json, not the core");
+      return nlohmann::json(attention::decode_ids(loaded().config, ids_of(ids))).dump();
     });
   }
 
@@ -292,17 +294,15 @@ class model {
       ATTENTION_CHECK(is_open(), "model: nothing open");
       ATTENTION_CHECK(causal(), "generate: a BERT encoder sees both ways; it does not write the next token");
       const std::vector<std::int64_t> prompt = ids_of(tokens);
-      if (const attention::loaded_model* folder = source_.folder()) {
-        attention::check_generate_context(*folder, prompt, n, "count");
-      }
-      return nlohmann::json(attention::generate_tokens(gpt(), prompt, n, temperature, s, warp))
+      attention::check_generate_context(loaded(), prompt, n, "count");  // a folder's config.json's limits
+      return nlohmann::json(attention::generate_tokens(loaded(), prompt, n, temperature, s, warp))
           .dump();
     }, out_of_memory);
   }
 
  private:
   bool is_open() const { return source_.is_open(); }
-  const attention::loaded_model& gpt() const { return source_.gpt(); }
+  const attention::loaded_model& loaded() const { return source_.model(); }
   bool causal() const { return source_.causal(); }
 
   // run()'s work: the run kept in run_ with its guesses at the tempering it
@@ -315,15 +315,11 @@ class model {
     const auto k = static_cast<std::size_t>(top);
     const attention::tempering at{temperature, {index_of(top_k, "top_k"), top_p}};
     attention::check_temperature(temperature);  // refused before the last run is dropped
-    attention::check_warpers(at.warp, gpt().config.vocab);
+    attention::check_warpers(at.warp, loaded().config.vocab);
     const std::vector<std::int64_t> ids = ids_of(tokens);
     run_.reset();  // the last run's memory first: a long sequence's attention is large
-    if (const attention::loaded_model* folder = source_.folder()) {
-      attention::check_config_tokens(*folder, ids, "tokens");
-      run_ = folder->logits ? attention::run_model(*folder, ids, k, at) : attention::run_forward(*folder, ids);
-    } else {
-      run_ = attention::run_model(gpt(), ids, k, at);
-    }
+    attention::check_config_tokens(loaded(), ids, "tokens");
+    run_ = loaded().logits ? attention::run_model(loaded(), ids, k, at) : attention::run_forward(loaded(), ids);
     return at;
   }
 
@@ -332,7 +328,7 @@ class model {
                                 std::vector<attention::tempered_guess>* guesses) const {
     const attention::tempering at{temperature, {index_of(top_k, "top_k"), top_p}};
     ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-    std::vector<attention::tempered_guess> made = attention::tempered_guesses(gpt(), *run_, temperature, run_->top_k, at.warp);
+    std::vector<attention::tempered_guess> made = attention::tempered_guesses(loaded(), *run_, temperature, run_->top_k, at.warp);
     if (guesses) *guesses = std::move(made);
     return at;
   }
@@ -345,12 +341,11 @@ class model {
 
   std::string trace_text(std::size_t position) const {
     std::ostringstream out;
-    if (const attention::loaded_model* folder = source_.folder()) attention::write_folder_trace(out, *folder, *run_, position);
-    else attention::write_model_trace(out, gpt(), *run_);
+    attention::write_trace(out, loaded(), *run_, position);  // the format the model's loader set
     return out.str();
   }
 
-  std::vector<std::int64_t> ids_of(const std::u16string& tokens) const { return glue::ids_of(tokens, gpt().config.vocab); }
+  std::vector<std::int64_t> ids_of(const std::u16string& tokens) const { return glue::ids_of(tokens, loaded().config.vocab); }
 
   // The last run and what was read from it.
   void drop_run() {

@@ -64,4 +64,10 @@ inline nlohmann::json describe_folder(const attention::loaded_model& m) {
   return info;
 }
 
+// An open model described in the format its loader gave it: its trace's
+// config object and the fields above.
+inline nlohmann::json describe(const attention::loaded_model& m) {
+  return m.trace == attention::trace_format::folder ? describe_folder(m) : describe(m.config);
+}
+
 }  // namespace glue

@@ -126,7 +126,7 @@ class model_source {
       for (std::size_t s = 0; s < loader.shards(); ++s) done = done && loader.received(s) == loader.expected(s);
       nlohmann::json progress{{"received", loader.received(shard)}, {"total", loader.expected(shard)}, {"done", done}};
       if (done) {
-        folder_ = loader.finish();
+        model_ = loader.finish();
         opening_.reset();
         release_staging();
       }
@@ -172,19 +172,17 @@ class model_source {
     release_staging();
   }
 
-  bool is_open() const { return model_.has_value() || folder_.has_value(); }
-  // The one forward()'s model: a file's, or a folder's. Callers check is_open().
-  const attention::loaded_model& gpt() const { return folder_ ? *folder_ : *model_; }
-  // A folder's model, or null for a model file's GPT.
-  const attention::loaded_model* folder() const { return folder_ ? &*folder_ : nullptr; }
+  bool is_open() const { return model_.has_value(); }
+  // The open model, whichever loader made it. Callers check is_open().
+  const attention::loaded_model& model() const { return *model_; }
   // Whether the open model's attention is causal (it writes the next token), as its block description says.
-  bool causal() const { return !is_open() || gpt().spec.causal(); }
+  bool causal() const { return !is_open() || model().spec.causal(); }
 
   // {"config": …} of the open model, or {"error"}.
   std::string config() const {
     return json_or_error([&] {
       ATTENTION_CHECK(is_open(), "model: nothing open");
-      return (folder_ ? describe_folder(*folder_) : describe(gpt().config)).dump();
+      return describe(model()).dump();
     });
   }
 
@@ -196,14 +194,12 @@ class model_source {
     loader_.reset();
     opening_.reset();
     model_.reset();
-    folder_.reset();
   }
 
   std::vector<unsigned char> staging_;
   std::optional<attention::model_loader> loader_;
-  std::optional<attention::loaded_model> model_;
   std::optional<folder_opening> opening_;
-  std::optional<attention::loaded_model> folder_;
+  std::optional<attention::loaded_model> model_;  // the open model, from a file or a folder
 };
 
 }  // namespace glue
