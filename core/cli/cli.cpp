@@ -9,7 +9,6 @@
 
 #include "attention/run.hpp"
 #include "cli/arguments.hpp"
-#include "cli/folder_commands.hpp"
 #include "cli/model_commands.hpp"
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
@@ -159,12 +158,9 @@ int run_cli(int argc, const char* const* argv, std::istream& in, std::ostream& o
   try {
     std::string first;  // what standard input gave before the kind of file was known
     if (command == "model" || command == "head" || command == "validate" || command == "lens") {
-      if (path != "-" && is_folder(path)) {  // a Hugging Face folder (models-v2.md)
-        run_folder_command(a, out);
-        return written(out, err);
-      }
-      first = command == "validate" ? first_bytes(path, in) : "";
-      if (command != "validate" || looks_like_model(path, first)) {
+      const bool folder = path != "-" && is_folder(path);  // a Hugging Face folder (models-v2.md)
+      first = command == "validate" && !folder ? first_bytes(path, in) : "";
+      if (folder || command != "validate" || looks_like_model(path, first)) {
         run_model_command(a, first, in, out);
         return written(out, err);
       }

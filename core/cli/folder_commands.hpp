@@ -1,18 +1,17 @@
-// The command line's Hugging Face folders (models-v2.md section 5): `model
-// FOLDER --tokens … [--position P]` writes the model trace, `head FOLDER
-// --tokens … --layer l --head j` one head as a scenario (rotated for the
-// Llama family, unmasked for BERT, a grouped head's own query and shared
-// key/value), `validate FOLDER` reads every byte and prints one line. A
-// gpt2 folder is gpt-v1's: its model.safetensors with config.json as overrides.
+// A Hugging Face folder named on the command line (models-v2.md section 5),
+// read into the one loaded_model the commands run on (model_commands):
+// what a request may not ask of a folder is refused before any file is
+// read (--config: it has its own config.json; --text for a family whose
+// tokenizer.json the core does not read). A gpt2 folder is planned as
+// gpt-v1's model file: its model.safetensors with config.json as overrides.
 #pragma once
 
-#include <ostream>
-
 #include "cli/arguments.hpp"
+#include "models/loaded_model.hpp"
 
 namespace attention {
 
 // Throws attention::error with the one line.
-void run_folder_command(const arguments& a, std::ostream& out);
+loaded_model read_command_folder(const arguments& a);
 
 }  // namespace attention

@@ -5,11 +5,15 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/folder_commands.hpp"
 #include "cli/lens_command.hpp"
 #include "errors/check.hpp"
 #include "errors/quote.hpp"
 #include "formats/limits.hpp"
 #include "formats/regular_file.hpp"
+#include "lens/lens.hpp"
+#include "models/folder_read.hpp"
+#include "models/folder_trace.hpp"
 #include "models/hf_config.hpp"
 #include "models/model_stream.hpp"
 #include "models/model_trace.hpp"
@@ -67,19 +71,32 @@ bool looks_like_model(const std::string& path, std::string_view first) {
   return first.substr(0, 8).find('\0') != std::string_view::npos;
 }
 
+std::string command_name(const std::string& path) {
+  if (path == "-") return "model";
+  std::string stripped = path;  // a folder's trailing slashes
+  while (stripped.size() > 1 && stripped.back() == '/') stripped.pop_back();
+  return model_name(stripped);
+}
+
 void run_model_command(const arguments& a, std::string_view first, std::istream& in, std::ostream& out) {
+  run_loaded_command(a, read_command_model(a, first, in), command_name(a.path), out);
+}
+
+loaded_model read_command_model(const arguments& a, std::string_view first, std::istream& in) {
+  if (a.path != "-" && is_folder(a.path)) return read_command_folder(a);
   ATTENTION_CHECK(a.command == "lens" || a.option("--position") == nullptr,
                   "--position: only a model folder takes one (models-v2.md)");
   const model_overrides overrides = overrides_of(a);
-  run_gpt_command(a, open_model(a.path, first, in, overrides), model_name(a.path == "-" ? "model" : a.path), out);
+  return open_model(a.path, first, in, overrides);
 }
 
-void run_gpt_command(const arguments& a, const loaded_model& model, const std::string& name, std::ostream& out) {
+void run_loaded_command(const arguments& a, const loaded_model& model, const std::string& name, std::ostream& out) {
   if (a.command == "validate") {
-    out << model_summary(model.config, name) << "\n";
+    out << validate_line(model, name) << "\n";
     return;
   }
-  if (a.command == "lens") {
+  if (a.command == "lens") {  // a config.json's own checks first; the request's follow in run_lens
+    check_config_tokens(model, tokens_of(*a.option("--tokens")), "--tokens", lens_work(*a.option("--what")));
     write_lens(a, model, out);
     return;
   }
@@ -87,10 +104,15 @@ void run_gpt_command(const arguments& a, const loaded_model& model, const std::s
   const std::vector<std::int64_t> tokens =
       text ? encode_text(model.config, *text, "--text") : tokens_of(*a.option("--tokens"));
   const std::string place = text ? "--text" : "--tokens";
+  check_config_tokens(model, tokens, place);
   check_tokens(model, tokens, place);
+  // before the forward: what the trace would print (a folder's head is refused where its trace would be)
+  if (a.command == "model" || model.trace == trace_format::folder) check_model_trace(model.config, tokens.size(), place);
   if (a.command == "model") {
-    check_model_trace(model.config, tokens.size(), place);  // before the forward: what it would print
-    write_model_trace(out, model, run_model(model, tokens));
+    std::optional<std::size_t> position;
+    if (const std::string* p = a.option("--position")) position = *index_option(*p);
+    const std::size_t at = trace_position(position, tokens.size());
+    write_trace(out, model, run_forward(model, tokens), at);
     return;
   }
   // head: the layer and the head are checked before the forward
@@ -98,7 +120,7 @@ void run_gpt_command(const arguments& a, const loaded_model& model, const std::s
   ATTENTION_CHECK(layer < model.config.layers, "--layer: ", layer, " is outside [0, ", model.config.layers, ")");
   ATTENTION_CHECK(head < model.config.heads, "--head: ", head, " is outside [0, ", model.config.heads, ")");
   check_head_tokens(tokens.size(), place);
-  out << model_head_scenario(model, run_model(model, tokens), layer, head, name, {}, place) << "\n";
+  out << model_head_scenario(model, run_forward(model, tokens), layer, head, name, {}, place) << "\n";
 }
 
 }  // namespace attention
