@@ -11,10 +11,7 @@ nlohmann::ordered_json folder_config_json(const loaded_model& m) {
   const family_config& c = m.family.value();
   nlohmann::ordered_json j;
   j["architecture"] = c.model_type;
-  j["vocab"] = c.vocab;
-  j["length"] = c.length;
-  j["embed"] = c.embed;
-  j["heads"] = c.heads;
+  put_sizes(j, c.vocab, c.length, c.embed, c.heads);
   j["kv_heads"] = c.kv_heads;
   j["head_dim"] = c.head_dim;
   j["layers"] = c.layers;

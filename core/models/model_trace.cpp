@@ -12,12 +12,17 @@
 
 namespace attention {
 
+void put_sizes(nlohmann::ordered_json& config, std::size_t vocab, std::size_t length, std::size_t embed,
+               std::size_t heads) {
+  config["vocab"] = vocab;
+  config["length"] = length;
+  config["embed"] = embed;
+  config["heads"] = heads;
+}
+
 nlohmann::ordered_json model_config_json(const model_config& c) {
   nlohmann::ordered_json config;
-  config["vocab"] = c.vocab;
-  config["length"] = c.length;
-  config["embed"] = c.embed;
-  config["heads"] = c.heads;
+  put_sizes(config, c.vocab, c.length, c.embed, c.heads);
   config["layers"] = c.layers;
   // a whole multiple as an integer (4), else the ratio (torch_model.py's mlp // d or mlp / d)
   if (c.mlp_width % c.embed == 0) config["mlp"] = c.mlp_width / c.embed;

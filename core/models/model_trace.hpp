@@ -15,6 +15,11 @@
 
 namespace attention {
 
+// The sizes both traces' "config" objects open with, in both specs' order
+// (gpt-v1 section 2, models-v2 section 5): vocab, length, embed, heads.
+void put_sizes(nlohmann::ordered_json& config, std::size_t vocab, std::size_t length, std::size_t embed,
+               std::size_t heads);
+
 // "config": vocab, length, embed, heads, layers, mlp (the width over d),
 // activation, bias, parameters, in the spec's order.
 nlohmann::ordered_json model_config_json(const model_config& config);
