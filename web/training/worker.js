@@ -58,6 +58,8 @@ function advance(due, stopping = false) {
   const losses = [];
   const evals = [];
   const started = performance.now();
+  let finished = false;
+  let live = null;
   try {
     while (run.stepsDone < end && losses.length < due) {
       losses.push(...run.steps(1));
@@ -65,17 +67,18 @@ function advance(due, stopping = false) {
       if (done % every === 0 || done === steps) evals.push(run.evaluate(extras));
       if (performance.now() - started > 30) break;  // post often enough to draw
     }
+    finished = run.stepsDone >= end;
+    // a figure that stops early (steps="…") shows what its model writes there
+    if (finished && run.info.samples && evals.at(-1)?.step !== run.stepsDone) evals.push(run.evaluate(extras));
+    // the model now: an evaluation too, which may be the one that finds the run diverged
+    live = evals.at(-1)?.step === run.stepsDone ? null : liveView(stopping || finished);
   } catch (error) {
     // a run that diverges: the curves keep every step before the one that
     // broke, then the core's line ("training diverged at step N: …")
     if (losses.length) post({ type: 'progress', losses, evals, live: null, done: run.stepsDone, finished: false });
     throw error;
   }
-  const finished = run.stepsDone >= end;
   if (finished) stopAt = Infinity;  // Train goes on from here to the file's end
-  // a figure that stops early (steps="…") shows what its model writes there
-  if (finished && run.info.samples && evals.at(-1)?.step !== run.stepsDone) evals.push(run.evaluate(extras));
-  const live = evals.at(-1)?.step === run.stepsDone ? null : liveView(stopping || finished);
   if (losses.length) post({ type: 'progress', losses, evals, live, done: run.stepsDone, finished });
   return finished;
 }
