@@ -1,9 +1,9 @@
 // A Hugging Face folder opened in the models' module (models-v2.md section
 // 1), as core/models/folder_read does from disk but fed by the page: first
 // config.json's text and the index's (or none), then each shard's header in
-// the order begin() lists them (every header planned before one weight is
-// allocated), then each shard's data in chunks, shard by shard. Neither a
-// whole shard nor a header is held once it has been read.
+// the order files() lists them, then the plan of them all, before one weight
+// is allocated; model_source's one loader takes the plan and each shard's
+// data. Neither a whole shard nor a header is held once it has been planned.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +19,6 @@
 #include "formats/safetensors.hpp"
 #include "formats/safetensors_index.hpp"
 #include "models/family_config.hpp"
-#include "models/folder_loader.hpp"
 #include "models/folder_plan.hpp"
 
 namespace glue {
@@ -27,10 +26,8 @@ namespace glue {
 class folder_opening {
  public:
   // config.json's and the index's text ("" for one model.safetensors): the
-  // shard files to be fed, in order. A gpt2 folder is the GPT reader's.
+  // shard files to be fed, in order.
   folder_opening(const std::string& config, const std::string& index) : config_(attention::read_family_config(config)) {
-    ATTENTION_CHECK(config_.family != attention::model_family::gpt2,
-                    "config.model_type: gpt2 opens as a model file with its config.json");
     if (index.empty()) {
       files_ = {"model.safetensors"};
     } else {
@@ -44,29 +41,26 @@ class folder_opening {
   }
 
   const std::vector<std::string>& files() const { return files_; }
-  bool planned() const { return loader_.has_value(); }
+  bool complete() const { return planned_ || headers_.size() == files_.size(); }
 
   // The next shard's header (its `length` bytes after the first 8), from a
-  // file of `size` bytes; after the last one the plan is made and the
-  // weights allocated. Errors name the shard.
+  // file of `size` bytes. Errors name the shard.
   void header(const std::string& text, std::uint64_t size) {
-    ATTENTION_CHECK(!loader_ && headers_.size() < files_.size(), "folder: more headers than the folder's ",
-                    files_.size(), " shard(s)");
+    ATTENTION_CHECK(!planned_ && headers_.size() < files_.size(), "folder: more headers than the folder's ", files_.size(),
+                    " shard(s)");
     const std::string& file = files_[headers_.size()];
     try {
       headers_.emplace_back(file, attention::read_safetensors_header(text, size));
     } catch (const attention::error& e) {
       attention::detail::fail(attention::quote(file, 200), ": ", e.what());
     }
-    if (headers_.size() == files_.size()) {
-      loader_.emplace(attention::plan_folder(config_, std::move(headers_), index_.get()));
-      headers_.clear();
-    }
   }
 
-  attention::folder_loader& loader() {
-    ATTENTION_CHECK(loader_.has_value(), "folder: data fed before every shard's header");
-    return *loader_;
+  // Every shard's header read: the folder's plan, checked before one weight is allocated.
+  attention::model_plan plan() {
+    ATTENTION_CHECK(complete() && !planned_, "folder: data fed before every shard's header");
+    planned_ = true;
+    return attention::plan_folder(config_, std::move(headers_), index_.get());
   }
 
  private:
@@ -74,7 +68,7 @@ class folder_opening {
   std::unique_ptr<attention::safetensors_index> index_;
   std::vector<std::string> files_;
   std::vector<std::pair<std::string, attention::safetensors_header>> headers_;
-  std::optional<attention::folder_loader> loader_;
+  bool planned_ = false;  // plan() has taken the headers
 };
 
 }  // namespace glue

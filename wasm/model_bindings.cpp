@@ -222,7 +222,7 @@ class model {
     return json_or_error([&] {
       const std::uint32_t p = index_of(position, "position");
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-      ATTENTION_CHECK(loaded().trace == attention::trace_format::folder,
+      ATTENTION_CHECK(loaded().trace() == attention::trace_format::folder,
                       "position: a model file's trace has `last` at its last position");
       return trace_text(attention::trace_position(p, run_->length()));
     });
@@ -267,7 +267,7 @@ class model {
     return json_or_error([&] {
       const std::string utf8 = utf8_of(text, "text");
       ATTENTION_CHECK(is_open(), "model: nothing open");
-      ATTENTION_CHECK(loaded().text == attention::text_tokenizer::core,
+      ATTENTION_CHECK(loaded().text() == attention::text_tokenizer::core,
                       "text: a folder's text goes through its tokenizer.json, not the core");
       return nlohmann::json(attention::encode_text(loaded().config, utf8, "text")).dump();
     });
@@ -277,7 +277,7 @@ class model {
   std::string decode(const std::u16string& ids) const {
     return json_or_error([&] {
       ATTENTION_CHECK(is_open(), "model: nothing open");
-      ATTENTION_CHECK(loaded().text == attention::text_tokenizer::core,
+      ATTENTION_CHECK(loaded().text() == attention::text_tokenizer::core,
                       "ids: a folder's ids are decoded by its tokenizer.json, not the core");
       return nlohmann::json(attention::decode_ids(loaded().config, ids_of(ids))).dump();
     });

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/folder_loader.hpp"
 #include "models/folder_trace.hpp"
+#include "models/loaded_model.hpp"
 #include "models/model_plan.hpp"
 #include "models/model_trace.hpp"
 #include "models/vocabulary.hpp"
@@ -67,7 +67,7 @@ inline nlohmann::json describe_folder(const attention::loaded_model& m) {
 // An open model described in the format its loader gave it: its trace's
 // config object and the fields above.
 inline nlohmann::json describe(const attention::loaded_model& m) {
-  return m.trace == attention::trace_format::folder ? describe_folder(m) : describe(m.config);
+  return m.trace() == attention::trace_format::folder ? describe_folder(m) : describe(m.config);
 }
 
 }  // namespace glue

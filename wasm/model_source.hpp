@@ -1,8 +1,8 @@
 // The models' module's open model and its opening: one model file's GPT,
-// opened from its header, or one Hugging Face folder's model (Llama family,
-// BERT: its config.json, then each shard's header, then each shard's data),
-// fed in chunks (any size, in file order) through one staging buffer that
-// JS copies into. model_bindings.cpp holds one and binds these methods as
+// planned from its header, or one Hugging Face folder's model (its
+// config.json, then each shard's header, then the plan of them all); either
+// plan allocated by the one loader and fed in chunks (any size, in file
+// order, shard by shard) through one staging buffer that JS copies into. model_bindings.cpp holds one and binds these methods as
 // Model's; the runs on the open model are its own.
 #pragma once
 
@@ -73,7 +73,7 @@ class model_source {
       attention::model_plan plan =
           attention::plan_model(attention::read_safetensors_header(header, bytes_of(file_size, "file")), overrides);
       nlohmann::json info = describe(plan.config);
-      info["dataBytes"] = plan.data_bytes;
+      info["dataBytes"] = plan.shards[0].header.data_bytes;
       info["weightBytes"] = plan.config.parameters * 4;
       loader_.emplace(std::move(plan));
       return info.dump();
@@ -101,10 +101,10 @@ class model_source {
       const std::string header(staging_.begin(), staging_.end());
       release_staging();
       opening_->header(header, bytes_of(file_size, "file"));
-      if (!opening_->planned()) return nlohmann::json{{"planned", false}}.dump();
-      attention::folder_loader& loader = opening_->loader();
+      if (!opening_->complete()) return nlohmann::json{{"planned", false}}.dump();
+      loader_.emplace(opening_->plan());  // the opening stays, to refuse another header, until the last byte
       nlohmann::json data = nlohmann::json::array();
-      for (std::size_t s = 0; s < loader.shards(); ++s) data.push_back(loader.expected(s));
+      for (std::size_t s = 0; s < loader_->shards(); ++s) data.push_back(loader_->expected(s));
       return nlohmann::json{{"planned", true}, {"dataBytes", data}}.dump();
     }, out_of_memory);
     if (answer.rfind("{\"error\"", 0) == 0) close();
@@ -115,48 +115,17 @@ class model_source {
   // "total" (of that shard), "done" (every shard complete: the model is
   // ready, its info from config())} or {"error"}, which drops the opening.
   std::string feed_shard(double shard_number, double count) {
-    if (!opening_ || !opening_->planned()) return nlohmann::json{{"error", "model: no folder is being fed"}}.dump();
-    std::string answer = json_or_error([&] {
-      const std::uint32_t shard = index_of(shard_number, "shard"), n = index_of(count, "bytes");
-      attention::folder_loader& loader = opening_->loader();
-      ATTENTION_CHECK(shard < loader.shards(), "shard: ", shard, " is outside [0, ", loader.shards(), ")");
-      ATTENTION_CHECK(n <= staging_.size(), "model: ", n, " bytes fed from a buffer of ", staging_.size());
-      loader.feed(shard, staging_.data(), n);
-      bool done = true;
-      for (std::size_t s = 0; s < loader.shards(); ++s) done = done && loader.received(s) == loader.expected(s);
-      nlohmann::json progress{{"received", loader.received(shard)}, {"total", loader.expected(shard)}, {"done", done}};
-      if (done) {
-        model_ = loader.finish();
-        opening_.reset();
-        release_staging();
-      }
-      return progress.dump();
-    }, out_of_memory);
-    if (answer.rfind("{\"error\"", 0) == 0) close();
-    return answer;
+    if (!loader_ || !opening_) return nlohmann::json{{"error", "model: no folder is being fed"}}.dump();
+    return fed(shard_number, count);
   }
 
-  // The next n bytes of the data, from the buffer. {"received", "total",
-  // "done"} or {"error"}; when done the model is ready; after an error the
-  // load is dropped (open again).
+  // The next n bytes of a model file's data, from the buffer. {"received",
+  // "total", "done"} or {"error"}; when done the model is ready; after an
+  // error the load is dropped (open again).
   std::string feed(double count) {
     // with no load under way the open model (if any) stays
-    if (!loader_) return nlohmann::json{{"error", "model: no file is being opened"}}.dump();
-    std::string answer = json_or_error([&] {
-      const std::uint32_t n = index_of(count, "bytes");
-      ATTENTION_CHECK(n <= staging_.size(), "model: ", n, " bytes fed from a buffer of ", staging_.size());
-      loader_->feed(staging_.data(), n);
-      const bool done = loader_->complete();
-      nlohmann::json progress{{"received", loader_->received()}, {"total", loader_->expected()}, {"done", done}};
-      if (done) {
-        model_ = loader_->finish();
-        loader_.reset();
-        release_staging();
-      }
-      return progress.dump();
-    }, out_of_memory);
-    if (answer.rfind("{\"error\"", 0) == 0) close();
-    return answer;
+    if (!loader_ || opening_) return nlohmann::json{{"error", "model: no file is being opened"}}.dump();
+    return fed(0, count);
   }
 
   // While JS waits on the file: up to n bytes of weights the data has not
@@ -189,6 +158,27 @@ class model_source {
  private:
   void release_staging() { std::vector<unsigned char>().swap(staging_); }
 
+  // The next n bytes of the buffer into the loader's shard.
+  std::string fed(double shard_number, double count) {
+    std::string answer = json_or_error([&] {
+      const std::uint32_t shard = index_of(shard_number, "shard"), n = index_of(count, "bytes");
+      ATTENTION_CHECK(shard < loader_->shards(), "shard: ", shard, " is outside [0, ", loader_->shards(), ")");
+      ATTENTION_CHECK(n <= staging_.size(), "model: ", n, " bytes fed from a buffer of ", staging_.size());
+      loader_->feed(shard, staging_.data(), n);
+      const bool done = loader_->complete();
+      nlohmann::json progress{{"received", loader_->received(shard)}, {"total", loader_->expected(shard)}, {"done", done}};
+      if (done) {
+        model_ = loader_->finish();
+        loader_.reset();
+        opening_.reset();
+        release_staging();
+      }
+      return progress.dump();
+    }, out_of_memory);
+    if (answer.rfind("{\"error\"", 0) == 0) close();
+    return answer;
+  }
+
   // The model and a load under way.
   void drop() {
     loader_.reset();
@@ -197,7 +187,7 @@ class model_source {
   }
 
   std::vector<unsigned char> staging_;
-  std::optional<attention::model_loader> loader_;
+  std::optional<attention::model_loader> loader_;  // a file's or a folder's load under way
   std::optional<folder_opening> opening_;
   std::optional<attention::loaded_model> model_;  // the open model, from a file or a folder
 };

@@ -72,10 +72,7 @@ bool looks_like_model(const std::string& path, std::string_view first) {
 }
 
 std::string command_name(const std::string& path) {
-  if (path == "-") return "model";
-  std::string stripped = path;  // a folder's trailing slashes
-  while (stripped.size() > 1 && stripped.back() == '/') stripped.pop_back();
-  return model_name(stripped);
+  return path == "-" ? "model" : model_name(without_trailing_slashes(path));
 }
 
 void run_model_command(const arguments& a, std::string_view first, std::istream& in, std::ostream& out) {
@@ -107,7 +104,7 @@ void run_loaded_command(const arguments& a, const loaded_model& model, const std
   check_config_tokens(model, tokens, place);
   check_tokens(model, tokens, place);
   // before the forward: what the trace would print (a folder's head is refused where its trace would be)
-  if (a.command == "model" || model.trace == trace_format::folder) check_model_trace(model.config, tokens.size(), place);
+  if (a.command == "model" || model.trace() == trace_format::folder) check_model_trace(model.config, tokens.size(), place);
   if (a.command == "model") {
     std::optional<std::size_t> position;
     if (const std::string* p = a.option("--position")) position = *index_option(*p);

@@ -8,6 +8,7 @@
 #include "formats/json_fields.hpp"
 #include "formats/json_text.hpp"
 #include "formats/limits.hpp"
+#include "models/hf_config.hpp"
 
 namespace attention {
 namespace {
@@ -178,6 +179,7 @@ family_config read_family_config(std::string_view text) {
   family_config f;
   if (type == "gpt2") {
     f.facts = facts_of("gpt2");
+    f.overrides = read_hf_config(text);
     return f;
   }
   if (type == "llama" || type == "mistral" || type == "qwen2") f.family = model_family::llama;

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "models/model_config.hpp"
 #include "transformer/model.hpp"
 
 namespace attention {
@@ -51,6 +52,9 @@ struct family_config {
   // masked-LM head has none (folder_plan.cpp, from the file's tensors).
   model_spec block;
   family_facts facts;  // facts_of(model_type), GPT-2's for gpt2
+  // gpt2's: its config.json read as a GPT's overrides (hf_config.hpp); the
+  // folder's header is then read as a model file's (plan_model)
+  model_overrides overrides;
 };
 
 // The facts of a model_type the core reads (gpt2 included): the one table
@@ -60,8 +64,8 @@ family_facts facts_of(std::string_view model_type);
 // "gpt2", "llama", "bert" or "distilbert": the family's name as the page knows it.
 const char* family_name(model_family family);
 
-// config.json's text: at most 1 MiB, JSON, an object. For gpt2 only
-// model_type is read (the GPT reader takes the text as overrides).
+// config.json's text: at most 1 MiB, JSON, an object. For gpt2 the text is
+// read as a model file's overrides (read_hf_config).
 family_config read_family_config(std::string_view text);
 
 // Mistral's window against the tokens asked for: refused when smaller

@@ -15,9 +15,9 @@ namespace {
 const char* index_name = "model.safetensors.index.json";
 
 // Each name in at most one shard; with an index, every tensor where its weight_map says, and nothing more.
-void check_shards(const std::vector<folder_shard>& shards, const safetensors_index* index) {
+void check_shards(const std::vector<planned_shard>& shards, const safetensors_index* index) {
   std::map<std::string, const std::string*> shard_of;
-  for (const folder_shard& s : shards)
+  for (const planned_shard& s : shards)
     for (const safetensors_tensor& t : s.header.tensors) {
       const auto [at, fresh] = shard_of.emplace(t.name, &s.file);
       ATTENTION_CHECK(fresh, tensor_place(t.name), ": in two shards, ", quote(*at->second, 200), " and ", quote(s.file, 200));
@@ -39,23 +39,29 @@ std::string architecture_name(const family_config& c) { return c.family == model
 
 }  // namespace
 
-folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::string, safetensors_header>> files,
+model_plan plan_folder(const family_config& c, std::vector<std::pair<std::string, safetensors_header>> files,
                         const safetensors_index* index) {
-  folder_plan plan;
-  plan.config = c;
+  model_plan plan;
   std::vector<std::string> names;  // every shard's: they decide a prefix
   for (auto& [file, header] : files) {
     for (const safetensors_tensor& t : header.tensors) names.push_back(t.name);
     plan.shards.push_back({file, std::move(header), {}});
   }
   check_shards(plan.shards, index);
+  if (c.family == model_family::gpt2) {  // gpt-v1's GPT-2: its header is its config, config.json overrides
+    std::vector<std::pair<std::string, safetensors_header>> checked;
+    for (planned_shard& s : plan.shards) checked.emplace_back(s.file, std::move(s.header));
+    return plan_model(std::move(checked), c.overrides);
+  }
+  plan.family = c;
+  plan.type_vocab = c.type_vocab;
   const tensor_table table = family_tensors(c, names);
   std::map<std::string, const std::string*> found;  // canonical name -> the name the file used
   bool bias = false, head = false, lm_head = false;
   std::uint64_t parameters = 0, skipped = 0;
-  for (folder_shard& s : plan.shards)
+  for (planned_shard& s : plan.shards)
     for (const safetensors_tensor& t : s.header.tensors) {
-      folder_entry entry{t};
+      planned_tensor entry{t};
       const auto alias = table.aliases.find(t.name);
       const std::string& key = alias == table.aliases.end() ? t.name : alias->second;
       const auto expected = table.tensors.find(key);
@@ -89,7 +95,7 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
       s.tensors.push_back(entry);
       parameters += t.elements;
       head = head || e.need == tensor_need::head;
-      lm_head = lm_head || e.slot == folder_slot::lm_head;
+      lm_head = lm_head || e.slot == tensor_slot::lm_head;
       const std::string& n = e.name;
       bias = bias || (n.size() > 5 && n.compare(n.size() - 5, 5, ".bias") == 0 && n.find("LayerNorm") == std::string::npos);
     }
@@ -108,7 +114,7 @@ folder_plan plan_folder(const family_config& c, std::vector<std::pair<std::strin
   if (headless) plan.spec.output = output_head::none;
   plan.masked_lm = plan.spec.output == output_head::bert_transform;
   plan.logits = plan.spec.output != output_head::none;
-  model_config& g = plan.summary;
+  model_config& g = plan.config;
   g.vocab = c.vocab;
   g.length = c.length;
   g.embed = c.embed;

@@ -11,6 +11,8 @@
 #include "errors/quote.hpp"
 #include "formats/regular_file.hpp"
 #include "formats/safetensors_index.hpp"
+#include "models/folder_plan.hpp"
+#include "models/model_loader.hpp"
 #include "models/model_stream.hpp"
 
 namespace attention {
@@ -91,7 +93,7 @@ loaded_model read_folder(const std::string& folder, const family_config& config)
     }
     shards.push_back({file, std::move(in)});
   }
-  folder_loader loader(plan_folder(config, std::move(headers), index.get()));
+  model_loader loader(plan_folder(config, std::move(headers), index.get()));
   std::vector<char> chunk(1u << 20);
   for (std::size_t s = 0; s < shards.size(); ++s) {
     std::ifstream& in = *shards[s].in;

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "models/family_config.hpp"
-#include "models/folder_loader.hpp"
+#include "models/loaded_model.hpp"
 
 namespace attention {
 

@@ -12,17 +12,17 @@ bool ends(const std::string& s, const std::string& suffix) {
 
 struct table_builder {
   tensor_table table;
-  void add(const std::string& name, folder_slot slot, std::size_t layer, shape s, tensor_need need, std::string why) {
+  void add(const std::string& name, tensor_slot slot, std::size_t layer, shape s, tensor_need need, std::string why) {
     table.tensors[name] = {name, slot, layer, std::move(s), need, std::move(why)};
   }
   // a Linear at `at` ("….query."): its weight [out, in] and bias [out]; `why` names out's and in's keys
-  void linear(const std::string& at, folder_slot w, folder_slot bias, std::size_t layer, std::uint64_t out,
+  void linear(const std::string& at, tensor_slot w, tensor_slot bias, std::size_t layer, std::uint64_t out,
               std::uint64_t in, const std::string& why, tensor_need need) {
     add(at + "weight", w, layer, {out, in}, need, why);
     add(at + "bias", bias, layer, {out}, need, why.substr(0, why.find(',')));
   }
   // a LayerNorm at `at` ("….LayerNorm."): its weight and bias [d]
-  void norm(const std::string& at, folder_slot w, folder_slot bias, std::size_t layer, std::uint64_t d,
+  void norm(const std::string& at, tensor_slot w, tensor_slot bias, std::size_t layer, std::uint64_t d,
             const std::string& why, tensor_need need) {
     add(at + "weight", w, layer, {d}, need, why);
     add(at + "bias", bias, layer, {d}, need, why);
@@ -44,29 +44,29 @@ tensor_table llama_tensors(const family_config& c) {
   // o_proj's bias: read when present (torch_hf.py's --qkv-bias folders have attention_bias and none)
   const tensor_need o_bias = o;
   const tensor_need mlp_bias = c.mlp_bias ? r : o;
-  b.add("model.embed_tokens.weight", folder_slot::tok, 0, {V, d}, r, "vocab_size, hidden_size");
+  b.add("model.embed_tokens.weight", tensor_slot::tok, 0, {V, d}, r, "vocab_size, hidden_size");
   for (std::size_t i = 0; i < c.layers; ++i) {
     const std::string p = "model.layers." + std::to_string(i) + ".";
-    b.add(p + "input_layernorm.weight", folder_slot::ln1_weight, i, {d}, r, "hidden_size");
-    b.add(p + "self_attn.q_proj.weight", folder_slot::query, i, {q, d}, r, qw);
-    b.add(p + "self_attn.k_proj.weight", folder_slot::key, i, {kv, d}, r, kvw);
-    b.add(p + "self_attn.v_proj.weight", folder_slot::value, i, {kv, d}, r, kvw);
-    b.add(p + "self_attn.o_proj.weight", folder_slot::proj, i, {d, q}, r, "hidden_size, " + qw.substr(0, qw.rfind(',')));
-    b.add(p + "self_attn.q_proj.bias", folder_slot::query_bias, i, {q}, qkv_bias, qw.substr(0, qw.rfind(',')));
-    b.add(p + "self_attn.k_proj.bias", folder_slot::key_bias, i, {kv}, qkv_bias, kvw.substr(0, kvw.rfind(',')));
-    b.add(p + "self_attn.v_proj.bias", folder_slot::value_bias, i, {kv}, qkv_bias, kvw.substr(0, kvw.rfind(',')));
-    b.add(p + "self_attn.o_proj.bias", folder_slot::proj_bias, i, {d}, o_bias, "hidden_size");
-    b.add(p + "post_attention_layernorm.weight", folder_slot::ln2_weight, i, {d}, r, "hidden_size");
-    b.add(p + "mlp.gate_proj.weight", folder_slot::fc, i, {I, d}, r, "intermediate_size, hidden_size");
-    b.add(p + "mlp.up_proj.weight", folder_slot::fc_up, i, {I, d}, r, "intermediate_size, hidden_size");
-    b.add(p + "mlp.down_proj.weight", folder_slot::fc2, i, {d, I}, r, "hidden_size, intermediate_size");
-    b.add(p + "mlp.gate_proj.bias", folder_slot::fc_bias, i, {I}, mlp_bias, "intermediate_size");
-    b.add(p + "mlp.up_proj.bias", folder_slot::fc_up_bias, i, {I}, mlp_bias, "intermediate_size");
-    b.add(p + "mlp.down_proj.bias", folder_slot::fc2_bias, i, {d}, mlp_bias, "hidden_size");
+    b.add(p + "input_layernorm.weight", tensor_slot::ln1_weight, i, {d}, r, "hidden_size");
+    b.add(p + "self_attn.q_proj.weight", tensor_slot::query, i, {q, d}, r, qw);
+    b.add(p + "self_attn.k_proj.weight", tensor_slot::key, i, {kv, d}, r, kvw);
+    b.add(p + "self_attn.v_proj.weight", tensor_slot::value, i, {kv, d}, r, kvw);
+    b.add(p + "self_attn.o_proj.weight", tensor_slot::proj, i, {d, q}, r, "hidden_size, " + qw.substr(0, qw.rfind(',')));
+    b.add(p + "self_attn.q_proj.bias", tensor_slot::query_bias, i, {q}, qkv_bias, qw.substr(0, qw.rfind(',')));
+    b.add(p + "self_attn.k_proj.bias", tensor_slot::key_bias, i, {kv}, qkv_bias, kvw.substr(0, kvw.rfind(',')));
+    b.add(p + "self_attn.v_proj.bias", tensor_slot::value_bias, i, {kv}, qkv_bias, kvw.substr(0, kvw.rfind(',')));
+    b.add(p + "self_attn.o_proj.bias", tensor_slot::proj_bias, i, {d}, o_bias, "hidden_size");
+    b.add(p + "post_attention_layernorm.weight", tensor_slot::ln2_weight, i, {d}, r, "hidden_size");
+    b.add(p + "mlp.gate_proj.weight", tensor_slot::fc, i, {I, d}, r, "intermediate_size, hidden_size");
+    b.add(p + "mlp.up_proj.weight", tensor_slot::fc_up, i, {I, d}, r, "intermediate_size, hidden_size");
+    b.add(p + "mlp.down_proj.weight", tensor_slot::fc2, i, {d, I}, r, "hidden_size, intermediate_size");
+    b.add(p + "mlp.gate_proj.bias", tensor_slot::fc_bias, i, {I}, mlp_bias, "intermediate_size");
+    b.add(p + "mlp.up_proj.bias", tensor_slot::fc_up_bias, i, {I}, mlp_bias, "intermediate_size");
+    b.add(p + "mlp.down_proj.bias", tensor_slot::fc2_bias, i, {d}, mlp_bias, "hidden_size");
   }
-  b.add("model.norm.weight", folder_slot::ln_f_weight, 0, {d}, r, "hidden_size");
+  b.add("model.norm.weight", tensor_slot::ln_f_weight, 0, {d}, r, "hidden_size");
   // absent and tied: the embedding unembeds; present, it is used (as torch_hf.py does)
-  b.add("lm_head.weight", folder_slot::lm_head, 0, {V, d}, c.tie_word_embeddings ? o : r,
+  b.add("lm_head.weight", tensor_slot::lm_head, 0, {V, d}, c.tie_word_embeddings ? o : r,
         c.tie_word_embeddings ? "vocab_size, hidden_size" : "vocab_size, hidden_size; tie_word_embeddings is false");
   return b.table;
 }
@@ -75,37 +75,37 @@ tensor_table bert_tensors(const family_config& c, const std::string& P) {
   table_builder b;
   const std::uint64_t V = c.vocab, d = c.embed, I = c.intermediate;
   const auto r = tensor_need::required, h = tensor_need::head;
-  const auto norm = [&](const std::string& at, folder_slot w, folder_slot bias, std::size_t layer, tensor_need need) {
+  const auto norm = [&](const std::string& at, tensor_slot w, tensor_slot bias, std::size_t layer, tensor_need need) {
     b.norm(at + "LayerNorm.", w, bias, layer, d, "hidden_size", need);
     b.table.aliases[at + "LayerNorm.gamma"] = at + "LayerNorm.weight";
     b.table.aliases[at + "LayerNorm.beta"] = at + "LayerNorm.bias";
   };
   const std::string e = P + "embeddings.";
-  b.add(e + "word_embeddings.weight", folder_slot::tok, 0, {V, d}, r, "vocab_size, hidden_size");
-  b.add(e + "position_embeddings.weight", folder_slot::pos, 0, {c.length, d}, r, "max_position_embeddings, hidden_size");
-  b.add(e + "token_type_embeddings.weight", folder_slot::token_type, 0, {c.type_vocab, d}, r,
+  b.add(e + "word_embeddings.weight", tensor_slot::tok, 0, {V, d}, r, "vocab_size, hidden_size");
+  b.add(e + "position_embeddings.weight", tensor_slot::pos, 0, {c.length, d}, r, "max_position_embeddings, hidden_size");
+  b.add(e + "token_type_embeddings.weight", tensor_slot::token_type, 0, {c.type_vocab, d}, r,
         "type_vocab_size, hidden_size");
-  norm(e, folder_slot::ln_e_weight, folder_slot::ln_e_bias, 0, r);
+  norm(e, tensor_slot::ln_e_weight, tensor_slot::ln_e_bias, 0, r);
   const std::string dd = "hidden_size, hidden_size";
   for (std::size_t i = 0; i < c.layers; ++i) {
     const std::string p = P + "encoder.layer." + std::to_string(i) + ".";
-    b.linear(p + "attention.self.query.", folder_slot::query, folder_slot::query_bias, i, d, d, dd, r);
-    b.linear(p + "attention.self.key.", folder_slot::key, folder_slot::key_bias, i, d, d, dd, r);
-    b.linear(p + "attention.self.value.", folder_slot::value, folder_slot::value_bias, i, d, d, dd, r);
-    b.linear(p + "attention.output.dense.", folder_slot::proj, folder_slot::proj_bias, i, d, d, dd, r);
-    norm(p + "attention.output.", folder_slot::ln1_weight, folder_slot::ln1_bias, i, r);
-    b.linear(p + "intermediate.dense.", folder_slot::fc, folder_slot::fc_bias, i, I, d, "intermediate_size, hidden_size",
+    b.linear(p + "attention.self.query.", tensor_slot::query, tensor_slot::query_bias, i, d, d, dd, r);
+    b.linear(p + "attention.self.key.", tensor_slot::key, tensor_slot::key_bias, i, d, d, dd, r);
+    b.linear(p + "attention.self.value.", tensor_slot::value, tensor_slot::value_bias, i, d, d, dd, r);
+    b.linear(p + "attention.output.dense.", tensor_slot::proj, tensor_slot::proj_bias, i, d, d, dd, r);
+    norm(p + "attention.output.", tensor_slot::ln1_weight, tensor_slot::ln1_bias, i, r);
+    b.linear(p + "intermediate.dense.", tensor_slot::fc, tensor_slot::fc_bias, i, I, d, "intermediate_size, hidden_size",
              r);
-    b.linear(p + "output.dense.", folder_slot::fc2, folder_slot::fc2_bias, i, d, I, "hidden_size, intermediate_size",
+    b.linear(p + "output.dense.", tensor_slot::fc2, tensor_slot::fc2_bias, i, d, I, "hidden_size, intermediate_size",
              r);
-    norm(p + "output.", folder_slot::ln2_weight, folder_slot::ln2_bias, i, r);
+    norm(p + "output.", tensor_slot::ln2_weight, tensor_slot::ln2_bias, i, r);
   }
   // the masked-LM head: all of it or none; decoder.weight absent is tied to the word embeddings
   const std::string t = "cls.predictions.transform.";
-  b.linear(t + "dense.", folder_slot::transform, folder_slot::transform_bias, 0, d, d, dd, h);
-  norm(t, folder_slot::transform_ln_weight, folder_slot::transform_ln_bias, 0, h);
-  b.add("cls.predictions.bias", folder_slot::unembed_bias, 0, {V}, h, "vocab_size");
-  b.add("cls.predictions.decoder.weight", folder_slot::lm_head, 0, {V, d}, tensor_need::optional,
+  b.linear(t + "dense.", tensor_slot::transform, tensor_slot::transform_bias, 0, d, d, dd, h);
+  norm(t, tensor_slot::transform_ln_weight, tensor_slot::transform_ln_bias, 0, h);
+  b.add("cls.predictions.bias", tensor_slot::unembed_bias, 0, {V}, h, "vocab_size");
+  b.add("cls.predictions.decoder.weight", tensor_slot::lm_head, 0, {V, d}, tensor_need::optional,
         "vocab_size, hidden_size");
   return b.table;
 }
@@ -117,25 +117,25 @@ tensor_table distilbert_tensors(const family_config& c, const std::string& P) {
   const std::uint64_t V = c.vocab, d = c.embed, I = c.intermediate;
   const auto r = tensor_need::required, h = tensor_need::head;
   const std::string e = P + "embeddings.", dd = "dim, dim";
-  b.add(e + "word_embeddings.weight", folder_slot::tok, 0, {V, d}, r, "vocab_size, dim");
-  b.add(e + "position_embeddings.weight", folder_slot::pos, 0, {c.length, d}, r, "max_position_embeddings, dim");
-  b.norm(e + "LayerNorm.", folder_slot::ln_e_weight, folder_slot::ln_e_bias, 0, d, "dim", r);
+  b.add(e + "word_embeddings.weight", tensor_slot::tok, 0, {V, d}, r, "vocab_size, dim");
+  b.add(e + "position_embeddings.weight", tensor_slot::pos, 0, {c.length, d}, r, "max_position_embeddings, dim");
+  b.norm(e + "LayerNorm.", tensor_slot::ln_e_weight, tensor_slot::ln_e_bias, 0, d, "dim", r);
   for (std::size_t i = 0; i < c.layers; ++i) {
     const std::string p = P + "transformer.layer." + std::to_string(i) + ".";
-    b.linear(p + "attention.q_lin.", folder_slot::query, folder_slot::query_bias, i, d, d, dd, r);
-    b.linear(p + "attention.k_lin.", folder_slot::key, folder_slot::key_bias, i, d, d, dd, r);
-    b.linear(p + "attention.v_lin.", folder_slot::value, folder_slot::value_bias, i, d, d, dd, r);
-    b.linear(p + "attention.out_lin.", folder_slot::proj, folder_slot::proj_bias, i, d, d, dd, r);
-    b.norm(p + "sa_layer_norm.", folder_slot::ln1_weight, folder_slot::ln1_bias, i, d, "dim", r);
-    b.linear(p + "ffn.lin1.", folder_slot::fc, folder_slot::fc_bias, i, I, d, "hidden_dim, dim", r);
-    b.linear(p + "ffn.lin2.", folder_slot::fc2, folder_slot::fc2_bias, i, d, I, "dim, hidden_dim", r);
-    b.norm(p + "output_layer_norm.", folder_slot::ln2_weight, folder_slot::ln2_bias, i, d, "dim", r);
+    b.linear(p + "attention.q_lin.", tensor_slot::query, tensor_slot::query_bias, i, d, d, dd, r);
+    b.linear(p + "attention.k_lin.", tensor_slot::key, tensor_slot::key_bias, i, d, d, dd, r);
+    b.linear(p + "attention.v_lin.", tensor_slot::value, tensor_slot::value_bias, i, d, d, dd, r);
+    b.linear(p + "attention.out_lin.", tensor_slot::proj, tensor_slot::proj_bias, i, d, d, dd, r);
+    b.norm(p + "sa_layer_norm.", tensor_slot::ln1_weight, tensor_slot::ln1_bias, i, d, "dim", r);
+    b.linear(p + "ffn.lin1.", tensor_slot::fc, tensor_slot::fc_bias, i, I, d, "hidden_dim, dim", r);
+    b.linear(p + "ffn.lin2.", tensor_slot::fc2, tensor_slot::fc2_bias, i, d, I, "dim, hidden_dim", r);
+    b.norm(p + "output_layer_norm.", tensor_slot::ln2_weight, tensor_slot::ln2_bias, i, d, "dim", r);
   }
   // the masked-LM head, never prefixed: all of it or none; vocab_projector.weight absent is tied to the word embeddings
-  b.linear("vocab_transform.", folder_slot::transform, folder_slot::transform_bias, 0, d, d, dd, h);
-  b.norm("vocab_layer_norm.", folder_slot::transform_ln_weight, folder_slot::transform_ln_bias, 0, d, "dim", h);
-  b.add("vocab_projector.bias", folder_slot::unembed_bias, 0, {V}, h, "vocab_size");
-  b.add("vocab_projector.weight", folder_slot::lm_head, 0, {V, d}, tensor_need::optional, "vocab_size, dim");
+  b.linear("vocab_transform.", tensor_slot::transform, tensor_slot::transform_bias, 0, d, d, dd, h);
+  b.norm("vocab_layer_norm.", tensor_slot::transform_ln_weight, tensor_slot::transform_ln_bias, 0, d, "dim", h);
+  b.add("vocab_projector.bias", tensor_slot::unembed_bias, 0, {V}, h, "vocab_size");
+  b.add("vocab_projector.weight", tensor_slot::lm_head, 0, {V, d}, tensor_need::optional, "vocab_size, dim");
   return b.table;
 }
 

@@ -13,23 +13,16 @@
 #include <vector>
 
 #include "models/family_config.hpp"
+#include "models/tensor_slot.hpp"
 
 namespace attention {
-
-// Where a tensor goes (model_weights and model_layer in transformer/model.hpp).
-enum class folder_slot {
-  tok, pos, token_type, ln_e_weight, ln_e_bias,
-  ln1_weight, ln1_bias, query, query_bias, key, key_bias, value, value_bias, proj, proj_bias,
-  ln2_weight, ln2_bias, fc, fc_bias, fc_up, fc_up_bias, fc2, fc2_bias,
-  ln_f_weight, transform, transform_bias, transform_ln_weight, transform_ln_bias, unembed_bias, lm_head,
-};
 
 // Which tensors must come together: a group is all there or all absent.
 enum class tensor_need { required, optional, head };
 
 struct expected_tensor {
   std::string name;                  // as the file names it ("model.layers.0.self_attn.q_proj.weight")
-  folder_slot slot = folder_slot::tok;
+  tensor_slot slot = tensor_slot::tok;
   std::size_t layer = 0;
   std::vector<std::uint64_t> shape;  // from config.json
   tensor_need need = tensor_need::required;

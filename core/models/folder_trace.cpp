@@ -84,12 +84,12 @@ std::string folder_summary(const loaded_model& m, const std::string& name) {
 }
 
 void write_trace(std::ostream& out, const loaded_model& m, const model_run& run, std::size_t position) {
-  if (m.trace == trace_format::folder) write_folder_trace(out, m, run, position);
+  if (m.trace() == trace_format::folder) write_folder_trace(out, m, run, position);
   else write_model_trace(out, m, run);
 }
 
 std::string validate_line(const loaded_model& m, const std::string& name) {
-  return m.trace == trace_format::folder ? folder_summary(m, name) : model_summary(m.config, name);
+  return m.trace() == trace_format::folder ? folder_summary(m, name) : model_summary(m.config, name);
 }
 
 }  // namespace attention

@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/folder_loader.hpp"
+#include "models/loaded_model.hpp"
 #include "models/model_run.hpp"
 
 namespace attention {

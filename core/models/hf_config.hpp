@@ -8,7 +8,7 @@
 
 #include <string_view>
 
-#include "models/model_plan.hpp"
+#include "models/model_config.hpp"
 
 namespace attention {
 

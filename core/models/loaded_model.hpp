@@ -2,7 +2,7 @@
 // Hugging Face folder, its shards, a stream): gpt-v1's summary of its
 // config, forward()'s block description and weights, and the facts its
 // consumers ask (does it unembed, which trace it writes, how its text
-// becomes ids), each set by the loader that made it. Nothing downstream asks
+// becomes ids), each set from the plan the loader allocated. Nothing downstream asks
 // where the weights came from.
 #pragma once
 
@@ -29,17 +29,16 @@ struct loaded_model {
   model_weights weights;  // per head (d, hs) as [in, out]; lm_head (V, d) or tied to tok
   bool logits = true;     // it unembeds: all but a BERT without its head
   bool masked_lm = false;  // BERT with its masked-LM head
-  trace_format trace = trace_format::model;
-  text_tokenizer text = text_tokenizer::core;
-  // config.json's family when the loader read one (check_config_tokens,
-  // folder_config_json, folder_summary); none for a model file's GPT.
+  // config.json's family when it describes the model beyond gpt-v1 (the
+  // Llama family, BERT, DistilBERT: check_config_tokens, folder_config_json,
+  // folder_summary); none for a GPT, a model file's or a gpt2 folder's.
   std::optional<family_config> family;
-};
 
-// forward()'s block description of a file's config: gpt-v1's block
-// (transformer/model.hpp's gpt_block), its MLP as wide as c_fc's outputs.
-inline model_spec spec_of(const model_config& c) {
-  return gpt_block(c.vocab, c.length, c.embed, c.heads, c.layers, c.mlp_width, c.norm, c.bias, c.activation);
-}
+  // The trace it writes and how its text becomes ids follow from that:
+  // models-v2's trace and a tokenizer.json for a family's folder, gpt-v1's
+  // and the core's tokenizer for a GPT.
+  trace_format trace() const { return family ? trace_format::folder : trace_format::model; }
+  text_tokenizer text() const { return family ? text_tokenizer::tokenizer_json : text_tokenizer::core; }
+};
 
 }  // namespace attention

@@ -14,23 +14,37 @@
 namespace attention {
 namespace {
 
-// A block's tensors by their name after "h.N.", and Hugging Face's buffers.
-const std::map<std::string, tensor_slot>& block_slots() {
-  static const std::map<std::string, tensor_slot> slots = {
-      {"ln_1.weight", tensor_slot::ln_1_weight},         {"ln_1.bias", tensor_slot::ln_1_bias},
-      {"attn.c_attn.weight", tensor_slot::c_attn_weight}, {"attn.c_attn.bias", tensor_slot::c_attn_bias},
-      {"attn.c_proj.weight", tensor_slot::attn_proj_weight}, {"attn.c_proj.bias", tensor_slot::attn_proj_bias},
-      {"ln_2.weight", tensor_slot::ln_2_weight},         {"ln_2.bias", tensor_slot::ln_2_bias},
-      {"mlp.c_fc.weight", tensor_slot::c_fc_weight},     {"mlp.c_fc.bias", tensor_slot::c_fc_bias},
-      {"mlp.c_proj.weight", tensor_slot::mlp_proj_weight}, {"mlp.c_proj.bias", tensor_slot::mlp_proj_bias},
-      {"attn.bias", tensor_slot::ignored},               {"attn.masked_bias", tensor_slot::ignored}};
+// GPT's name table: a block's tensors by their name after "h.N." (nanoGPT's
+// and Hugging Face's alike), then the model's own; Hugging Face's buffers
+// are read past. A layer's weight matrices lie as the file's layout says.
+struct gpt_name {
+  tensor_slot slot;
+  bool used = true;
+};
+
+const std::map<std::string, gpt_name>& block_slots() {
+  static const std::map<std::string, gpt_name> slots = {
+      {"ln_1.weight", {tensor_slot::ln1_weight}},     {"ln_1.bias", {tensor_slot::ln1_bias}},
+      {"attn.c_attn.weight", {tensor_slot::qkv}},     {"attn.c_attn.bias", {tensor_slot::qkv_bias}},
+      {"attn.c_proj.weight", {tensor_slot::proj}},    {"attn.c_proj.bias", {tensor_slot::proj_bias}},
+      {"ln_2.weight", {tensor_slot::ln2_weight}},     {"ln_2.bias", {tensor_slot::ln2_bias}},
+      {"mlp.c_fc.weight", {tensor_slot::fc}},         {"mlp.c_fc.bias", {tensor_slot::fc_bias}},
+      {"mlp.c_proj.weight", {tensor_slot::fc2}},      {"mlp.c_proj.bias", {tensor_slot::fc2_bias}},
+      {"attn.bias", {tensor_slot::tok, false}},       {"attn.masked_bias", {tensor_slot::tok, false}}};
   return slots;
 }
 
-const std::map<std::string, tensor_slot>& top_slots() {
-  static const std::map<std::string, tensor_slot> slots = {
-      {"wte.weight", tensor_slot::wte},          {"wpe.weight", tensor_slot::wpe},
-      {"ln_f.weight", tensor_slot::ln_f_weight}, {"ln_f.bias", tensor_slot::ln_f_bias}};
+const std::map<std::string, gpt_name>& top_slots() {
+  static const std::map<std::string, gpt_name> slots = {
+      {"wte.weight", {tensor_slot::tok}},          {"wpe.weight", {tensor_slot::pos}},
+      {"ln_f.weight", {tensor_slot::ln_f_weight}}, {"ln_f.bias", {tensor_slot::ln_f_bias}}};
+  return slots;
+}
+
+// the unembedding, never under "transformer."
+const std::map<std::string, gpt_name>& head_slots() {
+  static const std::map<std::string, gpt_name> slots = {{"lm_head.weight", {tensor_slot::lm_head}},
+                                                        {"lm_head.bias", {tensor_slot::unembed_bias}}};
   return slots;
 }
 
@@ -38,14 +52,14 @@ const std::map<std::string, tensor_slot>& top_slots() {
 // "lm_head.weight"), its slot and its layer; throws for an unknown name.
 struct named {
   std::string key;
-  tensor_slot slot;
+  gpt_name slot;
   std::size_t layer;
 };
 
 named name_of(const std::string& name) {
   const auto unknown = [&] { detail::fail(tensor_place(name), ": unknown tensor"); };
-  if (name == "lm_head.weight") return {name, tensor_slot::lm_head_weight, 0};
-  if (name == "lm_head.bias") return {name, tensor_slot::lm_head_bias, 0};
+  const auto head = head_slots().find(name);
+  if (head != head_slots().end()) return {name, head->second, 0};
   const std::string prefix = "transformer.";
   const std::string key = name.compare(0, prefix.size(), prefix) == 0 ? name.substr(prefix.size()) : name;
   const auto top = top_slots().find(key);
@@ -241,23 +255,28 @@ const char* tokenizer_name(tokenizer_kind kind) {
 }
 
 model_plan plan_model(const safetensors_header& header, const model_overrides& overrides) {
+  return plan_model({{"", header}}, overrides);
+}
+
+model_plan plan_model(std::vector<std::pair<std::string, safetensors_header>> shards, const model_overrides& overrides) {
   model_plan plan;
-  plan.data_bytes = header.data_bytes;
+  for (auto& [file, header] : shards) plan.shards.push_back({file, std::move(header), {}});
   found_tensors found;
   std::size_t layers = 0;
   std::set<std::size_t> blocks;  // the blocks that have a tensor
-  for (const safetensors_tensor& t : header.tensors) {
-    const named n = name_of(t.name);
-    plan.tensors.push_back({t, n.slot, n.layer});
-    if (n.slot == tensor_slot::ignored) continue;
-    ATTENTION_CHECK(t.dtype == "F32" || t.dtype == "F16" || t.dtype == "BF16", tensor_place(t.name), ": dtype ",
-                    t.dtype, ", expected F32, F16 or BF16");
-    found.add(n.key, t);
-    if (n.key.compare(0, 2, "h.") == 0) {
-      layers = std::max(layers, n.layer + 1);
-      blocks.insert(n.layer);
+  for (planned_shard& s : plan.shards)
+    for (const safetensors_tensor& t : s.header.tensors) {
+      const named n = name_of(t.name);
+      s.tensors.push_back({t, n.slot.used, n.slot.slot, n.layer});
+      if (!n.slot.used) continue;
+      ATTENTION_CHECK(t.dtype == "F32" || t.dtype == "F16" || t.dtype == "BF16", tensor_place(t.name), ": dtype ",
+                      t.dtype, ", expected F32, F16 or BF16");
+      found.add(n.key, t);
+      if (n.key.compare(0, 2, "h.") == 0) {
+        layers = std::max(layers, n.layer + 1);
+        blocks.insert(n.layer);
+      }
     }
-  }
   model_config& c = plan.config;
   const safetensors_tensor& wte = found.need("wte.weight");
   const safetensors_tensor& wpe = found.need("wpe.weight");
@@ -279,8 +298,9 @@ model_plan plan_model(const safetensors_header& header, const model_overrides& o
   ATTENTION_CHECK(wpe.shape[0] <= limits::models::length, tensor_place(wpe.name), ": ", wpe.shape[0],
                   " positions, beyond the limit of ", limits::models::length);
   c.length = static_cast<std::size_t>(wpe.shape[0]);
-  for (const planned_tensor& t : plan.tensors)
-    if (t.slot == tensor_slot::ignored) check_buffer(t.file, c.length);
+  for (const planned_shard& s : plan.shards)
+    for (const planned_tensor& t : s.tensors)
+      if (!t.used) check_buffer(t.file, c.length);
   const std::uint64_t d = c.embed;
   // the layout from h.0's c_attn, whatever the prefix: [d, 3d] is Conv1D
   if (layers) c.conv1d = found.need("h.0.attn.c_attn.weight").shape == std::vector<std::uint64_t>{d, 3 * d};
@@ -297,12 +317,19 @@ model_plan plan_model(const safetensors_header& header, const model_overrides& o
     check_shape(*t, {c.vocab});
     c.bias = true;
   }
-  for (const planned_tensor& t : plan.tensors)
-    if (t.slot != tensor_slot::ignored) c.parameters += t.file.elements;
+  for (const planned_shard& s : plan.shards)
+    for (const planned_tensor& t : s.tensors)
+      if (t.used) c.parameters += t.file.elements;
   ATTENTION_CHECK(c.parameters <= limits::models::parameters, "header: ", c.parameters,
                   " parameters, beyond the limit of ", limits::models::parameters, " (2 GiB as float32)");
-  read_metadata(header.metadata, overrides, c);
+  read_metadata(plan.shards[0].header.metadata, overrides, c);
   check_overrides(overrides, c);
+  // a layer's weight matrices as the layout lies: Conv1D's [in, out], or nanoGPT's Linear kept [out, in]
+  for (planned_shard& s : plan.shards)
+    for (planned_tensor& t : s.tensors)
+      if (t.slot == tensor_slot::qkv || t.slot == tensor_slot::proj || t.slot == tensor_slot::fc || t.slot == tensor_slot::fc2)
+        t.layout = c.conv1d ? weight_layout::conv1d : weight_layout::linear_kept;
+  plan.spec = spec_of(c);
   return plan;
 }
 

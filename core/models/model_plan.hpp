@@ -1,72 +1,72 @@
-// A model file's header read as a GPT (gpt-v1.md section 2): which scheme
-// names its tensors (nanoGPT's nn.Linear or Hugging Face's Conv1D), where
-// each tensor goes in the model, every shape against the others and the
-// config, the metadata, the limits; all before one weight is allocated.
+// One model's plan, whatever it came from: every tensor of every file in
+// file order with the slot it goes to (or read past), forward()'s block
+// description and gpt-v1's summary of the config. Two readers make it, one
+// per way a model says what it is, and one loader (model_loader.hpp)
+// allocates from it:
+// - plan_model, here: a model file's header read as a GPT (gpt-v1.md
+//   section 2). A GPT file has no config.json (or one that only overrides):
+//   its header is its config, so the sizes are read off the tensors'
+//   shapes as each is checked against the others and the metadata. Its
+//   names are GPT's table (nanoGPT's and Hugging Face's) below.
+// - plan_folder (folder_plan.hpp): a folder's shards checked against the
+//   table its config.json gives (folder_tensors.hpp).
+// Both check every size before one weight is allocated.
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "formats/safetensors.hpp"
-#include "transformer/activation.hpp"
+#include "models/family_config.hpp"
+#include "models/model_config.hpp"
+#include "models/tensor_slot.hpp"
+#include "transformer/model.hpp"
 
 namespace attention {
 
-// How the model's tokens become text: ids only, a character vocabulary
-// (__metadata__.vocab), or GPT-2's byte-level BPE (the page's, not the core's).
-enum class tokenizer_kind { ids, characters, gpt2 };
-
-const char* tokenizer_name(tokenizer_kind kind);  // "ids", "characters", "gpt2"
-
-struct model_config {
-  std::size_t vocab = 0, length = 0, embed = 0, heads = 0, layers = 0;  // V, Tmax, d, heads per layer, layers
-  std::size_t mlp_width = 0;          // c_fc's outputs; 0: no MLP
-  activation_kind activation = activation_kind::gelu;
-  bool bias = false;                  // some Linear has a bias
-  bool norm = false;                  // LayerNorms: ln_1 in every block, ln_2 with each MLP, ln_f
-  bool tied = false;                  // no lm_head.weight: the unembedding is wte
-  bool conv1d = false;                // Hugging Face's layout: h.0's c_attn.weight is [d, 3d]
-  std::uint64_t parameters = 0;       // distinct numbers: a tied unembedding once, buffers not at all
-  tokenizer_kind tokenizer = tokenizer_kind::ids;
-  std::vector<std::string> vocabulary;  // a character model's V strings
-
-  std::size_t head_size() const { return embed / heads; }
-};
-
-// What a Hugging Face config.json dropped beside the file says (hf_config.hpp):
-// n_head and the activation override the metadata; the sizes must agree with
-// the file's tensors.
-struct model_overrides {
-  std::optional<std::size_t> heads;
-  std::optional<activation_kind> activation;
-  std::optional<std::uint64_t> vocab, length, embed, layers, mlp_width;
-};
-
-// Where one tensor of the file goes.
-enum class tensor_slot {
-  ignored,  // Hugging Face's attention mask buffers, attn.bias and attn.masked_bias
-  wte, wpe, ln_f_weight, ln_f_bias, lm_head_weight, lm_head_bias,
-  ln_1_weight, ln_1_bias, c_attn_weight, c_attn_bias, attn_proj_weight, attn_proj_bias,
-  ln_2_weight, ln_2_bias, c_fc_weight, c_fc_bias, mlp_proj_weight, mlp_proj_bias,
-};
-
 struct planned_tensor {
   safetensors_tensor file;  // its name, dtype, shape and bytes
-  tensor_slot slot = tensor_slot::ignored;
+  bool used = false;        // false: a buffer the model skips, read past
+  tensor_slot slot = tensor_slot::tok;
   std::size_t layer = 0;    // a block's tensor: which block
+  weight_layout layout = weight_layout::linear_panels;  // a layer's weight matrix: as the file lays it out
+};
+
+struct planned_shard {
+  std::string file;                    // a folder's "model.safetensors" or a shard's name; "" for a lone model file
+  safetensors_header header;           // its tensors in file order
+  std::vector<planned_tensor> tensors;  // one per header tensor, in file order
 };
 
 struct model_plan {
-  model_config config;
-  std::vector<planned_tensor> tensors;  // in file order, every one of the header's
-  std::uint64_t data_bytes = 0;          // what the data section holds, ignored buffers included
+  model_config config;     // gpt-v1's view: a file's own, a folder's summary
+  model_spec spec;         // what forward() reads
+  bool masked_lm = false;  // BERT with its masked-LM head
+  bool logits = true;      // the model unembeds (all but a BERT without its head)
+  std::size_t type_vocab = 0;  // BERT's token type rows (row 0 kept)
+  // config.json's family when it describes the model beyond gpt-v1 (a
+  // folder of the Llama family, BERT, DistilBERT); none for a GPT.
+  std::optional<family_config> family;
+  std::vector<planned_shard> shards;  // in the order they will be fed
 };
+
+// forward()'s block description of a file's config: gpt-v1's block
+// (transformer/model.hpp's gpt_block), its MLP as wide as c_fc's outputs.
+inline model_spec spec_of(const model_config& c) {
+  return gpt_block(c.vocab, c.length, c.embed, c.heads, c.layers, c.mlp_width, c.norm, c.bias, c.activation);
+}
 
 // Checks a header as a GPT, in torch_model.py's order, and says where every
 // tensor goes. Throws one line naming the tensor or the metadata field.
 model_plan plan_model(const safetensors_header& header, const model_overrides& overrides = {});
+
+// A GPT-2 folder's shards (each file's name and header), read as one GPT
+// over the union of their tensors; the shards checked against each other
+// and an index by the caller (plan_folder).
+model_plan plan_model(std::vector<std::pair<std::string, safetensors_header>> shards,
+                      const model_overrides& overrides);
 
 }  // namespace attention

@@ -20,11 +20,11 @@ loaded_model load_data(std::istream& in, model_plan plan) {
   model_loader loader(std::move(plan));
   std::vector<char> chunk(1u << 20);
   while (!loader.complete()) {
-    const std::uint64_t left = loader.expected() - loader.received();
+    const std::uint64_t left = loader.expected(0) - loader.received(0);  // a model file: one shard
     in.read(chunk.data(), static_cast<std::streamsize>(std::min<std::uint64_t>(chunk.size(), left)));
     const auto got = static_cast<std::size_t>(in.gcount());
     if (got == 0) break;
-    loader.feed(reinterpret_cast<const unsigned char*>(chunk.data()), got);
+    loader.feed(0, reinterpret_cast<const unsigned char*>(chunk.data()), got);
   }
   ATTENTION_CHECK(!in.bad(), "model: cannot read the file");
   return loader.finish();

@@ -3,8 +3,7 @@
 // each number is checked finite and either kept as the file stores it (a
 // narrow_matrix: F16 and BF16 stay two bytes) or widened and moved to its
 // float place on the way (a head's slice, [out, in] turned to [in, out]).
-// model_loader (one GPT file) and folder_loader (a folder's shards) both
-// feed their files through it.
+// model_loader feeds each file of a plan through one.
 #pragma once
 
 #include <cstddef>

@@ -23,7 +23,7 @@ std::string loaded(const std::string& input, std::size_t chunk, std::vector<floa
     const std::uint64_t n = attention::safetensors_header_length(data, input.size(), input.size());
     attention::model_loader loader(
         attention::plan_model(attention::read_safetensors_header(input.substr(8, n), input.size())));
-    for (std::size_t at = 8 + n; at < input.size(); at += chunk) loader.feed(data + at, std::min(chunk, input.size() - at));
+    for (std::size_t at = 8 + n; at < input.size(); at += chunk) loader.feed(0, data + at, std::min(chunk, input.size() - at));
     const attention::loaded_model model = loader.finish();
     for (const attention::tensor2* t : model.weights.all()) numbers.insert(numbers.end(), t->begin(), t->end());
   } catch (const attention::error& e) {

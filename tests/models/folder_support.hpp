@@ -74,6 +74,7 @@ struct folder_builder {
     const std::size_t per = (tensors.tensors.size() + shards - 1) / shards;
     for (std::size_t s = 0; s < shards; ++s) {
       model_support::file_builder part;
+      part.metadata = tensors.metadata;  // as Hugging Face writes every shard's
       const std::string file = "model-0000" + std::to_string(s + 1) + "-of-0000" + std::to_string(shards) + ".safetensors";
       for (std::size_t i = s * per; i < std::min(tensors.tensors.size(), (s + 1) * per); ++i) {
         part.tensors.push_back(tensors.tensors[i]);

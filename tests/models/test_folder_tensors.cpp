@@ -13,7 +13,7 @@ TEST_CASE("the Llama family's tensors by name", "[folder-tensors]") {
   CHECK(t.tensors.size() == 1 + 16 + 2);  // embedding, a layer's 16 (8 of them biases), norm and lm_head
   const expected_tensor& k = t.tensors.at("model.layers.0.self_attn.k_proj.weight");
   CHECK(k.shape == std::vector<std::uint64_t>{4, 8});
-  CHECK(k.slot == folder_slot::key);
+  CHECK(k.slot == tensor_slot::key);
   CHECK(k.need == tensor_need::required);
   CHECK(t.tensors.at("model.layers.0.self_attn.q_proj.bias").need == tensor_need::optional);
   CHECK(t.tensors.at("lm_head.weight").need == tensor_need::required);

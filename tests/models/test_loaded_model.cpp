@@ -18,8 +18,8 @@ TEST_CASE("a model file's loader sets a GPT's facts", "[loaded-model]") {
   const loaded_model m = read_model_file(model_support::model_path("nano-tied-bias"));
   CHECK(m.logits);
   CHECK_FALSE(m.masked_lm);
-  CHECK(m.trace == trace_format::model);
-  CHECK(m.text == text_tokenizer::core);
+  CHECK(m.trace() == trace_format::model);
+  CHECK(m.text() == text_tokenizer::core);
   CHECK_FALSE(m.family.has_value());
 }
 
@@ -27,8 +27,8 @@ TEST_CASE("a folder's loader sets its family's facts", "[loaded-model]") {
   const loaded_model llama = folder_support::read(folder_support::golden_folder("llama-gqa"));
   CHECK(llama.logits);
   CHECK_FALSE(llama.masked_lm);
-  CHECK(llama.trace == trace_format::folder);
-  CHECK(llama.text == text_tokenizer::tokenizer_json);
+  CHECK(llama.trace() == trace_format::folder);
+  CHECK(llama.text() == text_tokenizer::tokenizer_json);
   REQUIRE(llama.family.has_value());
   CHECK(llama.family->family == model_family::llama);
   const loaded_model mlm = folder_support::read(folder_support::golden_folder("bert-mlm"));

@@ -304,3 +304,15 @@ test('a run belongs to its model: a feed with no load under way keeps both, open
   assert.equal(error(model.traceAt(0)), 'model: nothing run');
   model.delete();
 });
+
+test('a gpt2 folder through the folder calls is the model file with its config.json: the same config and attention', async () => {
+  const bytes = readFileSync(join(root, 'tests', 'models', 'hf-f32.safetensors'));
+  const configText = '{"model_type": "gpt2", "n_head": 3}';
+  const file = await openModel(new Blob([bytes]), { engine, config: configText });
+  const folder = await open({ configText, indexText: '', files: [{ name: 'model.safetensors', source: new Blob([bytes]) }] }, { name: 'gpt2' });
+  assert.deepEqual(folder.config, file.config);
+  const a = folder.run([5, 1, 3]), b = file.run([5, 1, 3]);
+  assert.deepEqual(a.attention.shape, b.attention.shape);
+  assert.deepEqual(Array.from(a.attention.data), Array.from(b.attention.data));
+  assert.equal(folder.traceJson(), file.traceJson());
+});
