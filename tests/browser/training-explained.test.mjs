@@ -37,16 +37,24 @@ const cropped = (page) => page.$$eval('.training-heads figure', (figures) => {
   }).map((f) => f.dataset.matrix);
 });
 
-test('text-gpt\'s loss chart: the guessing line in words (ln 81 = 4.39), a log axis with ticks where 2.2 to 2.8 is readable', async () => {
+test('text-gpt\'s loss chart: the guessing line in words (ln 81 = 4.39), a log axis with ticks where 2.2 to 2.8 is readable, drawn again when resized or re-themed while paused', async () => {
+  const page = await trainingPage('#train=text-gpt', { viewport: { width: 1280, height: 720 }, colorScheme: 'light' });
+  const caption = await page.textContent('figure.curves figcaption');
+  assert.match(caption, /dashed: guessing uniformly: ln 81 = 4\.39, where an untrained model starts/);
+  await page.click('#train-play');
+  await page.waitForFunction(() => Number(document.querySelector('.training').dataset.step) >= 300, null, { timeout: 240000 });
+  await page.click('#train-play');  // pause mid-run
+  await page.waitForFunction(() => document.querySelector('.training').dataset.worker === 'paused', null, { timeout: 30000 });
   for (const [width, height] of [[1280, 720], [390, 844]])
     for (const colorScheme of ['light', 'dark']) {
-      const page = await trainingPage('#train=text-gpt', { viewport: { width, height }, colorScheme });
-      const caption = await page.textContent('figure.curves figcaption');
-      assert.match(caption, /dashed: guessing uniformly: ln 81 = 4\.39, where an untrained model starts/);
-      await page.click('#train-play');
-      await page.waitForFunction(() => Number(document.querySelector('.training').dataset.step) >= 300, null, { timeout: 240000 });
-      await page.click('#train-play');  // pause mid-run
-      await page.waitForFunction(() => document.querySelector('.training').dataset.worker === 'paused', null, { timeout: 30000 });
+      // the paused chart is drawn again for the window and the theme: inside its box, in the theme's ink
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ colorScheme });
+      await page.waitForFunction(() => {
+        const figure = document.querySelector('figure.curves'), canvas = figure.querySelector('canvas');
+        const box = document.querySelector('.training-charts');
+        return canvas.getBoundingClientRect().width <= box.clientWidth + 1 && figure.dataset.ink === getComputedStyle(canvas).color;
+      }, null, { timeout: 10000 });
       assert.equal(await page.getAttribute('figure.curves', 'data-axis'), 'log');
       const marks = await ticks(page);
       const y = (v) => marks.find(([t]) => Math.abs(t - v) < 1e-9)?.[1];
@@ -56,9 +64,9 @@ test('text-gpt\'s loss chart: the guessing line in words (ln 81 = 4.39), a log a
       assert.ok(y(2.5) - y(3) > y(3.5) - y(4), 'the low losses are stretched (log scale)');
       assert.ok(await page.isHidden('#train-done'), 'a paused run is not trained');
       await shot(page, `training-mid-run-${width}-${colorScheme}`);
-      assert.deepEqual(page.problems, []);
-      await page.context().close();
     }
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
 });
 
 test('a finished run says what was trained and how far: "Trained: previous-token (…), 300 of 300 steps, validation loss …"', async () => {

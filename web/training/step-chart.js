@@ -2,7 +2,28 @@
 // over the run's steps, drawn at the screen's pixel ratio, a frame around
 // the plot, the marker of the evaluation the timeline is on, and a click
 // that picks the step under it. Text is written only when it changes.
+import { watchWidth } from '../views/observed-width.js';
+
 export const margin = { left: 40, right: 40 };
+
+// The charts are drawn at their box's width in the theme's ink: draw() again,
+// once a frame, when the box's width changes (a window resized, a phone
+// turned) or the colour scheme does, even with the run paused. → a function
+// that stops listening.
+export function redrawOnChange(box, draw) {
+  let frame = null, stopped = false;
+  const again = () => {
+    if (!stopped) frame ??= requestAnimationFrame(() => { frame = null; draw(); });
+  };
+  watchWidth(box, again);
+  const scheme = window.matchMedia?.('(prefers-color-scheme: dark)');
+  scheme?.addEventListener('change', again);
+  return () => {
+    stopped = true;
+    if (frame) cancelAnimationFrame(frame);
+    scheme?.removeEventListener('change', again);
+  };
+}
 
 export class StepChart {
   // className: the figure's; onPick(step): the learner clicked at this step
@@ -44,6 +65,7 @@ export class StepChart {
     g.lineWidth = 1;
     g.strokeRect(margin.left, top, width - margin.left - margin.right, height - top - bottom);
     const ink = getComputedStyle(this.canvas).color || '#222';
+    this.figure.dataset.ink = ink;  // the theme it was drawn in (a hook for tests)
     g.fillStyle = ink;
     g.font = '11px system-ui, sans-serif';
     const x = (step) => margin.left + (step / Math.max(1, steps)) * (width - margin.left - margin.right);

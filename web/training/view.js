@@ -8,6 +8,7 @@ import { workerError } from '../engine/engine.js';
 import { trainingCorpora } from '../engine/presets.js';
 import { trainingControls } from './controls.js';
 import { Curves } from './curves.js';
+import { redrawOnChange } from './step-chart.js';
 import { doneText } from './done.js';
 import { InspectButton } from './inspect.js';
 import { TrainingHeads } from './heads.js';
@@ -108,6 +109,7 @@ export class TrainingView {
     const charts = element(progress, 'div', { className: 'training-charts' });
     this.curves = new Curves(charts, { onPick: (step) => this.pick(step) });
     this.scores = new ScoreChart(charts, { onPick: (step) => this.pick(step) });
+    this.stopRedraws = redrawOnChange(charts, () => this.draw());  // resized or re-themed while paused
     this.sample = new Sample(progress);
     const timeline = element(root, 'label', { className: 'field training-timeline', textContent: 'Evaluation ' });
     this.timeline = element(timeline, 'input', { type: 'range', id: 'train-timeline', min: '0', max: '0', value: '0' });
@@ -382,6 +384,7 @@ export class TrainingView {
 
   dispose() {
     if (this.frame) cancelAnimationFrame(this.frame);
+    this.stopRedraws();
     this.worker.terminate();
     this.root.textContent = '';
   }
