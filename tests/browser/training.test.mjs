@@ -211,8 +211,8 @@ test('a run that diverges stops with the core\'s line and keeps its curves up to
     return { losses: Number(root.dataset.losses), step: Number(root.dataset.step), playing: root.dataset.playing, play: document.querySelector('#train-play').textContent };
   });
   // every loss the run made is kept: the divergence is found by the training step that reads the
-  // broken weights (its loss is not made: step - 1 kept) or, when a batch ends there, by the live
-  // evaluation right after the update that broke them (that step's loss was made: step kept)
+  // broken weights (its loss is not made: step - 1 kept) or by a scheduled evaluation right after
+  // the update that broke them (that step's loss was made: step kept)
   assert.ok([step - 1, step].includes(kept.losses), `${kept.losses} losses kept, diverged at step ${step}`);
   assert.equal(kept.step, Math.floor((step - 1) / 5) * 5, 'the last evaluation before it');
   assert.equal(kept.playing, 'false');
@@ -226,6 +226,19 @@ test('a run that diverges stops with the core\'s line and keeps its curves up to
   await page.waitForFunction(() => document.querySelector('.training').dataset.state === 'ready', null, { timeout: 60000 });
   assert.match(await page.textContent('#train-status'), /^Step 0 of 300/);
   assert.equal(await page.$eval('#train-status', (p) => p.classList.contains('error')), false);
+  // a Step at a time (a live view after every step) diverges where training as fast as it
+  // goes did: the same line, the same losses kept, however the batches fell
+  const state = () => page.evaluate(() => ({ state: document.querySelector('.training').dataset.state, losses: Number(document.querySelector('.training').dataset.losses) }));
+  for (let i = 0; i < 300 && (await state()).state !== 'error'; i++) {
+    const { losses } = await state();
+    await page.click('#train-step');
+    await page.waitForFunction((n) => {
+      const root = document.querySelector('.training');
+      return root.dataset.state === 'error' || Number(root.dataset.losses) > n;
+    }, losses, { timeout: 30000 });
+  }
+  assert.equal(await page.textContent('#train-status'), message);
+  assert.equal((await state()).losses, kept.losses);
   assert.deepEqual(page.problems, []);
   await page.context().close();
 });

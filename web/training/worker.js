@@ -42,11 +42,20 @@ function load() {
 // evaluation (it is cheap), a text task's attention and guesses on the probe
 // (no loss, no sample), or nothing when the last one is recent, unless the
 // training stops here (a pause, a step, the end) and the page must show it.
+// It never decides where a run diverged: it runs only when a batch happens
+// to end, so a model it finds broken shows no live view, and the next
+// training step or scheduled evaluation says so, at the same step however
+// the batches fell (a Step at a time or as fast as it goes).
 function liveView(now = false) {
-  if (run.info.task !== 'text') return run.evaluate(extras);
-  if (!now && performance.now() - lastLive < liveEvery) return undefined;
-  lastLive = performance.now();
-  return run.attend(run.info.probe.tokens, extras);
+  try {
+    if (run.info.task !== 'text') return run.evaluate(extras);
+    if (!now && performance.now() - lastLive < liveEvery) return undefined;
+    lastLive = performance.now();
+    return run.attend(run.info.probe.tokens, extras);
+  } catch (error) {
+    if (error instanceof ScenarioError && error.message.startsWith('training diverged at step ')) return undefined;
+    throw error;
+  }
 }
 
 // Steps until `due` steps are done or the training ends; an evaluation at
@@ -70,7 +79,7 @@ function advance(due, stopping = false) {
     finished = run.stepsDone >= end;
     // a figure that stops early (steps="…") shows what its model writes there
     if (finished && run.info.samples && evals.at(-1)?.step !== run.stepsDone) evals.push(run.evaluate(extras));
-    // the model now: an evaluation too, which may be the one that finds the run diverged
+    // the model now, unless the last evaluation is of it
     live = evals.at(-1)?.step === run.stepsDone ? null : liveView(stopping || finished);
   } catch (error) {
     // a run that diverges: the curves keep every step before the one that
