@@ -16,8 +16,10 @@ namespace glue {
 // What the page reads of a model, the same fields for every family
 // (web/engine/README.md): family, architecture, kvHeads, headDim, causal,
 // maskedLm (a head that guesses a token at any position), logits (the
-// model unembeds), rotary (θ, or null), and the family's facts: familyName
-// (what the page calls it), maskToken and starter ("" for a decoder).
+// model unembeds), rotary (θ, or null), trace ("model": gpt-v1's config and
+// trace, the core's tokenizer; "folder": models-v2's, a tokenizer.json's ids),
+// and the family's facts: familyName (what the page calls it), maskToken
+// and starter ("" for a decoder).
 // These are the fields the block description and the facts give.
 inline nlohmann::json described(const attention::model_spec& s, const attention::family_facts& f) {
   return {{"norm", s.norm.kind != attention::norm_kind::none},
@@ -40,6 +42,7 @@ inline nlohmann::json describe(const attention::model_config& c) {
                {"layout", c.conv1d ? "hf" : "nanogpt"},
                {"tied", c.tied},
                {"family", "gpt2"},
+               {"trace", "model"},
                {"architecture", "gpt2"},
                {"rotary", nullptr},
                {"parameters", c.parameters}});
@@ -58,6 +61,7 @@ inline nlohmann::json describe_folder(const attention::loaded_model& m) {
                {"layout", "hf"},
                {"tied", m.config.tied},
                {"family", attention::family_name(c.family)},
+               {"trace", "folder"},
                {"architecture", c.model_type},
                {"rotary", rotary},
                {"parameters", m.config.parameters}});

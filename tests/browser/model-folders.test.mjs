@@ -1,15 +1,14 @@
 // The Model view opens a Hugging Face folder (models-v2.md section 1), under
 // the strict CSP: picked with the folder picker, picked as several files,
 // dropped (a folder entry, or files), or linked as a same-origin URL ending
-// in "/". A GPT-2 folder opens through the GPT-2 path with its config.json;
-// a Llama-family or BERT folder opens in the core (model-llama.test.mjs
-// checks its numbers); a GPT-2 folder in shards shows what was found: the
-// family, layers, heads, hidden size, vocabulary, the shards and their
-// sizes, the tokenizer, and one line that the page reads only one file for
-// GPT-2. A refused folder is one line under the controls naming the file, and
-// the model shown stays: no config.json, one past 1 MiB, one that is not
-// JSON, an index naming a missing shard or a path, a URL elsewhere (refused
-// before any request), a FIFO among its files (refused by its size, unread).
+// in "/". Every folder opens in the core: a Llama-family or BERT one
+// (model-llama.test.mjs checks its numbers), and a GPT-2 one, whole or in
+// shards, as the model file it holds with its config.json. A refused folder
+// is one line under the controls naming the file, and the model shown
+// stays: no config.json, one past 1 MiB, one that is not JSON, an index
+// naming a missing shard or a path, a GPT-2 index whose shards both hold a
+// tensor, a URL elsewhere (refused before any request), a FIFO among its
+// files (refused by its size, unread).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeSync, copyFileSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -53,12 +52,44 @@ function folder(name, files) {
   }
   return dir;
 }
+
+// A model file split as Hugging Face writes shards: consecutive tensors,
+// each shard with its own header (and the file's metadata), and the index.
+function shardsOf(path, count) {
+  const bytes = readFileSync(path);
+  const n = Number(bytes.readBigUInt64LE(0));
+  const { __metadata__: metadata, ...header } = JSON.parse(bytes.subarray(8, 8 + n).toString('utf8'));
+  const names = Object.keys(header);
+  const per = Math.ceil(names.length / count);
+  const out = {};
+  const map = {};
+  for (let s = 0; s < count; s++) {
+    const file = `model-0000${s + 1}-of-0000${count}.safetensors`;
+    const part = metadata ? { __metadata__: metadata } : {};
+    const data = [];
+    let offset = 0;
+    for (const name of names.slice(s * per, (s + 1) * per)) {
+      const { dtype, shape, data_offsets: [begin, end] } = header[name];
+      part[name] = { dtype, shape, data_offsets: [offset, offset + end - begin] };
+      data.push(bytes.subarray(8 + n + begin, 8 + n + end));
+      offset += end - begin;
+      map[name] = file;
+    }
+    const text = Buffer.from(JSON.stringify(part));
+    const length = Buffer.alloc(8);
+    length.writeBigUInt64LE(BigInt(text.length));
+    out[file] = Buffer.concat([length, text, ...data]);
+  }
+  out['model.safetensors.index.json'] = JSON.stringify({ metadata: {}, weight_map: map });
+  return out;
+}
 const tokenizer = JSON.stringify({ version: '1.0', model: { type: 'BPE', vocab: { a: 0 }, merges: [] } });
 const llamaConfig = readFileSync(join(llama, 'config.json'), 'utf8');
 const index = (map) => JSON.stringify({ metadata: {}, weight_map: map });
 before(() => {
   folder('gpt2', { 'config.json': JSON.stringify({ model_type: 'gpt2', n_head: 6, layer_norm_epsilon: 1e-5 }), 'model.safetensors': `copy:${hf}` });
-  folder('gpt2-shards', {
+  folder('gpt2-shards', { 'config.json': JSON.stringify({ model_type: 'gpt2', n_head: 6 }), ...shardsOf(hf, 2) });
+  folder('gpt2-twice', {
     'config.json': JSON.stringify({ model_type: 'gpt2', n_head: 6 }),
     'model.safetensors.index.json': index({ 'wte.weight': 'model-00001-of-00002.safetensors', 'wpe.weight': 'model-00002-of-00002.safetensors' }),
     'model-00001-of-00002.safetensors': `copy:${hf}`, 'model-00002-of-00002.safetensors': `copy:${hf}`,
@@ -93,25 +124,23 @@ async function modelPage(hash = '#model=text-gpt&text=To%20be', options) {
   return page;
 }
 
-// Does `action`, then waits for its outcome: a line, a summary, or a model opened.
+// Does `action`, then waits for its outcome: a line, or a model opened.
 async function outcome(page, action) {
   await page.evaluate(() => {
     document.querySelector('.model-status').hidden = true;
-    document.querySelector('.model-folder').hidden = true;
     document.querySelector('.model-view').dataset.state = 'before';
   });
   await action();
   await page.waitForFunction(() => {
     const view = document.querySelector('.model-view');
     return !document.querySelector('.model-status').hidden  // a link refused before any opening leaves the state as it was
-      || (['ready', 'error'].includes(view.dataset.state) && (!document.querySelector('.model-folder').hidden || view.dataset.tokens
+      || (['ready', 'error'].includes(view.dataset.state) && (view.dataset.tokens
         || !document.querySelector('.model-text-error').hidden));  // opened, and its text refused (typed ids, a tokenizer's gap)
   }, null, { timeout: 60000 });
 }
 
 const status = (page) => page.textContent('.model-status');
 const thumbs = (page) => page.$$eval('.model-thumb', (b) => b.length);
-const facts = (page) => page.$$eval('.model-folder-facts dt', (terms) => Object.fromEntries(terms.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
 const pickFolder = (page, dir) => page.setInputFiles('.model-source input[webkitdirectory]', dir);
 const pickFiles = (page, files) => page.setInputFiles('.model-source input[multiple]', files);
 
@@ -143,7 +172,6 @@ async function drop(page, { folder: name = null, files }) {
 async function keptTextGpt(page, what) {
   assert.equal(await page.textContent('.model-name'), 'Model: text-gpt', what);
   assert.equal(await thumbs(page), 8, what);
-  assert.equal(await page.isHidden('.model-folder'), true, what);
 }
 
 test('a folder picked, several files picked, a folder dropped, files dropped, a folder\'s URL: each opens, and a GPT-2 folder opens', async () => {
@@ -151,7 +179,6 @@ test('a folder picked, several files picked, a folder dropped, files dropped, a 
   const opened = async (name, tokens, heads) => {
     await page.waitForFunction((n) => document.querySelector('.model-name').textContent === n, `Model: ${name}`, { timeout: 60000 });
     assert.equal(await page.isHidden('.model-status'), true, await status(page));
-    assert.equal(await page.isHidden('.model-folder'), true, name);
     if (tokens) await page.waitForFunction((t) => document.querySelector('.model-view').dataset.tokens === t, tokens, { timeout: 60000 });
     if (heads) assert.equal(await thumbs(page), heads, name);
   };
@@ -188,24 +215,24 @@ test('a folder picked, several files picked, a folder dropped, files dropped, a 
   // a config.json served gzip-encoded is read as its decoded text
   await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=gzip/ok/&text=1%2C7%2C3'; }));
   await opened('"gzip/ok/"', '1,7,3', 2 * 4);
-  // a GPT-2 folder by URL opens through the GPT-2 path, n_head 6 from its config.json (3 in the file)
+  // a GPT-2 folder by URL opens in the core as its model file, n_head 6 from its config.json (3 in the file)
   await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=made/gpt2/&text=3,1,4'; }));
   await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "made/gpt2/"');
-  assert.equal(await page.isHidden('.model-folder'), true);
   await page.fill('.model-text-field textarea', '3, 1, 4, 1, 5');
   await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens === '3,1,4,1,5');
   assert.equal(await thumbs(page), 2 * 6);
-  // a GPT-2 folder in shards: what it holds, and that the page reads one file for GPT-2
+  const whole = await page.textContent('.model-facts');
+  assert.match(whole, /^2 layers × 6 heads, embedding 24, a vocabulary of 31 tokens, /);
+  // the same file in two shards with an index: the same model, its facts and its attention
+  const attention = () => page.$$eval('.model-thumb canvas', (c) => c.map((x) => x.toDataURL()));
+  const before = await attention();
   await outcome(page, () => pickFolder(page, join(made, 'gpt2-shards')));
-  assert.equal(await page.textContent('.model-folder-title'), 'Found in "gpt2-shards/": a GPT-2 model');
-  const gpt2 = await facts(page);
-  assert.equal(gpt2.Family, 'GPT-2 (model_type "gpt2")');
-  assert.equal(gpt2.Heads, '6, each with its own key/value head');
-  assert.equal(gpt2.Vocabulary, 'not given', 'a config without vocab_size');
-  assert.match(gpt2['Weights: 2 shards'], /^"model-00001-of-00002\.safetensors" [\d.]+\u00a0kB, "model-00002-of-00002\.safetensors" [\d.]+\u00a0kB; [\d.]+\u00a0kB in all$/);
-  assert.match(await page.textContent('.model-folder-note'), /^A GPT-2 folder in shards is not read by the page yet, only one model\.safetensors; still showing "made\/gpt2\/"\.$/);
-  assert.equal(await page.getAttribute('.model-view', 'data-folder'), 'summary');
-  await shot(page, 'model-folder-summary');
+  await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "gpt2-shards/"');
+  await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens === '3,1,4,1,5');
+  assert.equal(await page.isHidden('.model-status'), true, await status(page));
+  assert.equal(await page.textContent('.model-facts'), whole);
+  assert.deepEqual(await attention(), before);
+  await shot(page, 'model-folder-gpt2-shards');
   await outcome(page, () => pickFolder(page, join(made, 'gpt2')));
   await page.waitForFunction(() => document.querySelector('.model-name').textContent === 'Model: "gpt2/"');
   assert.equal(await thumbs(page), 2 * 6);
@@ -252,6 +279,8 @@ test('a refused folder: one line under the controls naming the file, the model s
       '"made/path-entry/": model.safetensors.index.json: weight_map["model.norm.weight"] is "../secret.safetensors", not the name of a file in the same folder; still showing text-gpt'],
     ['an index entry with a URL', () => page.evaluate(() => { window.location.hash = '#model=made/url-entry/&text=To%20be'; }),
       '"made/url-entry/": model.safetensors.index.json: weight_map["lm_head.weight"] is "https://example.org/x.safetensors", not the name of a file in the same folder; still showing text-gpt'],
+    ['a GPT-2 index whose two shards both hold every tensor', () => pickFolder(page, join(made, 'gpt2-twice')),
+      '"gpt2-twice/": wte.weight: in two shards, "model-00001-of-00002.safetensors" and "model-00002-of-00002.safetensors"; still showing text-gpt'],
     ['a folder URL elsewhere', () => page.evaluate(() => { window.location.hash = '#model=https://example.org/llama/&text=To%20be'; }),
       'model: "https://example.org/llama/" is not on this site; model files load from the page\'s own origin only; still showing text-gpt'],
     ['a folder URL whose config.json redirects to another origin', () => page.evaluate(() => { window.location.hash = '#model=away/&text=To%20be'; }),
@@ -279,10 +308,9 @@ test('a refused folder: one line under the controls naming the file, the model s
   await page.context().close();
 });
 
-test('a link straight to a folder: a BERT encoder opens and shows its attention; the element says why a GPT-2 folder in shards cannot open', async () => {
+test('a link straight to a folder: a BERT encoder opens and shows its attention; a GPT-2 folder in shards opens in the element', async () => {
   const page = await modelPage('#model=models-v2/bert-base-model-f16/&text=2%2C17%2C33');
   await page.waitForFunction(() => document.querySelector('.model-view').dataset.tokens === '2,17,33', null, { timeout: 60000 });
-  assert.equal(await page.isHidden('.model-folder'), true);
   assert.equal(await thumbs(page), 2 * 3);
   assert.match(await page.textContent('.model-facts'), /every token reads every token, both ways\), without a head to predict with/);
   assert.equal(await page.isHidden('.next-tokens'), true, 'a BERT without its head guesses nothing');
@@ -294,25 +322,24 @@ test('a link straight to a folder: a BERT encoder opens and shows its attention;
     window.addEventListener('error', (event) => event.detail && window.__errors.push(event.detail.message), true);
   });
   await frame.goto(`${env.url}embed.html#view=model&model=made/gpt2-shards/`);
-  await frame.waitForFunction(() => window.__errors.length > 0, null, { timeout: 30000 });
-  assert.equal(await frame.evaluate(() => document.querySelector('attention-playground').dataset.state), 'error');
-  assert.deepEqual(await frame.evaluate(() => window.__errors), ['A GPT-2 folder in shards is not read by the page yet, only one model.safetensors']);
-  assert.equal(await frame.$eval('attention-playground', (e) => e.shadowRoot.querySelector('.model-folder-title').textContent), 'Found in "made/gpt2-shards/": a GPT-2 model');
+  await frame.waitForFunction(() => document.querySelector('attention-playground').dataset.state === 'ready', null, { timeout: 30000 });
+  assert.equal(await frame.$eval('attention-playground', (e) => e.shadowRoot.querySelectorAll('.model-thumb').length), 2 * 6);
+  assert.deepEqual(await frame.evaluate(() => window.__errors), []);
   await frame.context().close();
 });
 
-test('screenshots: a folder\'s summary and a refused folder at 1280 × 720 and 390 × 844, light and dark', async () => {
+test('screenshots: a GPT-2 folder in shards and a refused folder at 1280 × 720 and 390 × 844, light and dark', async () => {
   for (const colorScheme of ['light', 'dark']) {
     for (const [width, height] of [[1280, 720], [390, 844]]) {
       const page = await modelPage('#model=text-gpt&text=To%20be', { viewport: { width, height }, colorScheme });
-      await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=made/gpt2-shards/&text=To%20be'; }));
-      assert.equal(await page.isHidden('.model-folder'), false);
+      await outcome(page, () => page.evaluate(() => { window.location.hash = '#model=made/gpt2-shards/&text=3,1,4'; }));
+      assert.equal(await page.textContent('.model-name'), 'Model: "made/gpt2-shards/"');
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.equal(overflow, 0, `no sideways scroll at ${width}`);
       // the window as the learner sees it, the source box at its top
       const view = (name) => page.evaluate(() => document.querySelector('.model-source').scrollIntoView())
         .then(() => page.screenshot({ path: join(root, 'tests', 'screenshots', `${name}-${width}-${colorScheme}.png`) }));
-      await view('model-folder-summary');
+      await view('model-folder-gpt2-shards');
       await outcome(page, () => pickFolder(page, join(made, 'path-entry')));
       await view('model-folder-refused');
       await page.context().close();

@@ -33,7 +33,7 @@ export async function readFolder(place) {
   if (configText === null) throw new ModelError(`config.json: none ${place.where}; a model folder holds config.json beside model.safetensors`);
   const config = parseObject('config.json', configText);
   const modelType = config.model_type;
-  // gpt2 opens as a model file; the core reads or refuses any other, from config.json, before a shard is read
+  // the core reads or refuses the family from config.json, before a shard is read
   if (typeof modelType !== 'string') throw new ModelError('config.model_type: missing; config.json names the model\'s family there');
   let files;
   let map = null;

@@ -1,4 +1,4 @@
-// A Hugging Face folder (models-v2.md section 1: Llama family, BERT) into
+// A Hugging Face folder (models-v2.md section 1: any family the core reads) into
 // the models' wasm module, as the CLI reads one from disk: config.json's
 // text and the index's first, then every shard's header in the order the
 // core lists them (it plans them all before one weight is allocated), then

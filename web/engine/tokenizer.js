@@ -82,7 +82,7 @@ function idsKind(info) {
     ...base,
     kind: 'ids',
     typed: true,
-    encode: async (text) => (info.family && info.family !== 'gpt2' ? idsFromText(text, info.config.vocab) : idsOf(text)),
+    encode: async (text) => (info.trace === 'folder' ? idsFromText(text, info.config.vocab) : idsOf(text)),
     decode: async (ids) => written(ids),
     piece: written,
     label: specialLabel(info),

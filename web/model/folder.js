@@ -14,8 +14,6 @@ import { specialIds } from './ids-start.js';
 
 const source = () => import('../engine/folder-source.js');
 
-const families = { bert: 'BERT', gpt2: 'GPT-2', llama: 'Llama', mistral: 'Mistral', qwen2: 'Qwen2' };
-
 // Whether files picked together are a folder's (config.json and the weights
 // of a folder) rather than one model file with its config.json.
 function isFolder(files) {
@@ -31,13 +29,11 @@ function droppedItems(dataTransfer) {
 }
 
 export class FolderSource {
-  // controls: the box of its pickers (also the drop zone); the summary of a
-  // folder the page cannot run yet goes at the end of `box`. host: what it
+  // controls: the box of its pickers (also the drop zone). host: what it
   // asks of the view: {opening (opening.js's Opening), starting() (another
   // model is asked for), open(source, options), refused(label, error),
-  // showStatus(line), still() (the label of the model shown, or null),
-  // onSummary() (a summary shows)}.
-  constructor(controls, box, host) {
+  // showStatus(line)}.
+  constructor(controls, host) {
     this.host = host;
     this.input = filePicker(controls, { label: 'Or open a model folder (config.json, model.safetensors, tokenizer.json)', name: 'model-folder',
       webkitdirectory: true, onFiles: (files) => this.openFiles(files) });
@@ -56,14 +52,6 @@ export class FolderSource {
       controls.classList.remove('model-drop-over');
       this.openDrop(droppedItems(event.dataTransfer));  // now: the DataTransfer is emptied once this returns
     });
-    this.summary = element(box, 'section', { className: 'model-folder', hidden: true });
-    this.summary.setAttribute('role', 'status');
-  }
-
-  // Hides the last folder's summary (another model is opening).
-  clear() {
-    this.line = null;
-    this.summary.hidden = true;
   }
 
   // Files picked or dropped together: a folder's (config.json with the
@@ -118,49 +106,11 @@ export class FolderSource {
     await this.openRead(folder, { label, file });
   }
 
-  // What the page does with a folder it has read: a GPT-2 folder with one
-  // model.safetensors opens through the GPT-2 path (its config.json beside the
-  // file, as a picked config.json is); a Llama-family or BERT folder opens in
-  // the core (its shards in order); a GPT-2 folder in shards shows what was
-  // found and that it cannot run here.
+  // A folder read opens in the core, whatever its family: its config.json,
+  // its shards' headers, then their data in order (a gpt2 folder's shards
+  // read as one model file).
   openRead(folder, { label, file }) {
-    const name = folder.name ?? 'model';
-    if (folder.modelType === 'gpt2' && folder.files.length === 1) {
-      const [weights] = folder.files;
-      return this.host.open(weights.blob ?? weights.url, { config: folder.configText, name, label, file });
-    }
-    if (folder.modelType !== 'gpt2') return this.host.open(null, { folder, name, label, file });
-    return this.showSummary(folder, label, 'A GPT-2 folder in shards is not read by the page yet, only one model.safetensors');
-  }
-
-  // What was found in a folder the page cannot run yet, and that it cannot:
-  // `line` says why. The model shown stays.
-  showSummary(folder, label, line) {
-    const still = this.host.still();
-    const { config, modelType } = folder;
-    this.summary.textContent = '';
-    element(this.summary, 'h3', { className: 'model-folder-title', textContent: `Found in ${label}: a ${families[modelType]} model` });
-    const facts = element(this.summary, 'dl', { className: 'model-folder-facts' });
-    const fact = (term, text) => {
-      element(facts, 'dt', { textContent: term });
-      element(facts, 'dd', { textContent: text });
-    };
-    const gpt2 = modelType === 'gpt2';
-    const heads = config[gpt2 ? 'n_head' : 'num_attention_heads'];
-    const shared = gpt2 || modelType === 'bert' ? undefined : config.num_key_value_heads;
-    fact('Family', `${families[modelType]} (model_type ${JSON.stringify(modelType)}${architecture(config)})`);
-    fact('Layers', whole(config[gpt2 ? 'n_layer' : 'num_hidden_layers']));
-    fact('Heads', headsText(heads, shared));
-    fact('Hidden size', whole(config[gpt2 ? 'n_embd' : 'hidden_size']));
-    fact('Vocabulary', config.vocab_size === undefined || config.vocab_size === null ? 'not given' : `${whole(config.vocab_size)} tokens`);
-    fact(folder.files.length === 1 ? 'Weights' : `Weights: ${folder.files.length} shards`, weightsText(folder.files));
-    fact('Tokenizer', folder.tokenizerText === null
-      ? 'none (no tokenizer.json): the text is typed as token ids'
-      : `tokenizer.json, ${bytesText(new TextEncoder().encode(folder.tokenizerText).length)}`);
-    this.line = line;
-    element(this.summary, 'p', { className: 'model-folder-note', textContent: `${line}${still === null ? '' : `; still showing ${still}`}.` });
-    this.summary.hidden = false;
-    this.host.onSummary();
+    return this.host.open(null, { folder, name: folder.name ?? 'model', label, file });
   }
 }
 
@@ -210,36 +160,4 @@ export function folderFacts(info, tokenizer) {
 // numbers (tokenizer: engine/tokenizer.js's).
 export function textLabel(tokenizer) {
   return tokenizer.typed ? 'Token ids' : 'Text';  // why, and how to type them: ids-start.js's note
-}
-
-// A config's count as the page shows it: a whole number, or what it is not.
-function whole(value) {
-  if (value === undefined || value === null) return 'not given';
-  return Number.isSafeInteger(value) && value >= 0 ? value.toLocaleString('en') : 'not a whole number';
-}
-
-function headsText(heads, shared) {
-  if (shared === undefined || shared === null || shared === heads) return `${whole(heads)}, each with its own key/value head`;
-  const ok = Number.isSafeInteger(heads) && Number.isSafeInteger(shared) && shared > 0 && heads % shared === 0;
-  return `${whole(heads)} query heads sharing ${whole(shared)} key/value head${shared === 1 ? '' : 's'}${ok ? ` (${heads / shared} query heads each)` : ''}`;
-}
-
-// The class the config names, when it is a plain identifier.
-function architecture(config) {
-  const name = Array.isArray(config.architectures) ? config.architectures[0] : undefined;
-  return typeof name === 'string' && /^[A-Za-z0-9_]{1,60}$/.test(name) ? `, ${name}` : '';
-}
-
-function bytesText(n) {
-  if (n === null || n === undefined) return 'size not known';
-  if (n < 1e3) return `${n}\u00a0bytes`;
-  if (n < 1e6) return `${(n / 1e3).toFixed(1)}\u00a0kB`;
-  return `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)}\u00a0MB`;
-}
-
-function weightsText(files) {
-  const each = files.map((f) => `${quoteText(f.name, 80)} ${bytesText(f.size)}`).join(', ');
-  if (files.length === 1) return each;
-  const known = files.every((f) => f.size !== null);
-  return `${each}${known ? `; ${bytesText(files.reduce((sum, f) => sum + f.size, 0))} in all` : ''}`;
 }

@@ -14,7 +14,7 @@ import { NextPanel } from './next.js';
 import { Opening } from './opening.js';
 
 // root: an element to fill; openHead: whether "Open in the playground" shows.
-// on: {pickFiles(files), cancel(), folder(source, box, opening) → the
+// on: {pickFiles(files), cancel(), folder(source, opening) → the
 // folder part (folder.js), typed(text), position(t) (a chip), select({layer, head}),
 // back(), resize(), openHead(), sampled(), generate(), node(node) (the graph's)}.
 // → the parts, by name; `body` holds the views under the chips.
@@ -38,7 +38,7 @@ export function buildLayout(root, { on, openHead }) {
   parts.status = element(box, 'p', { className: 'model-status', hidden: true });
   parts.status.setAttribute('role', 'alert');
   parts.facts = element(box, 'p', { className: 'model-facts' });
-  parts.folder = on.folder(source, box, parts.opening);  // its controls in the source box, its summary here
+  parts.folder = on.folder(source, parts.opening);  // its controls in the source box
 
   const textField = element(box, 'div', { className: 'field model-text-field' });
   const textLabel = parts.textLabel = element(textField, 'label', { textContent: 'Text' });  // a folder without tokenizer.json: ids; a BERT's: [MASK]

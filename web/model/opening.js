@@ -97,8 +97,8 @@ export async function openInWorker(opening, source, { config = '', name, label, 
 const kinds = { characters: ' (characters)', gpt2: ' (GPT-2’s BPE)' };
 
 // The model's facts line ("a vocabulary of 81": how many tokens it knows, not how many the text has).
-export function factsLine(info, tokenizer, folder) {
-  if (folder) return folderFacts(info, tokenizer);
+export function factsLine(info, tokenizer) {
+  if (info.trace === 'folder') return folderFacts(info, tokenizer);
   const c = info.config;
   return `${c.layers} layers × ${c.heads} heads, embedding ${c.embed}, a vocabulary of ${c.vocab.toLocaleString('en')} tokens`
     + `${kinds[tokenizer.kind] ?? ''}, reads up to ${c.length} tokens, ${parametersText(info.counts)}`;

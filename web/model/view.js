@@ -64,14 +64,12 @@ export class ModelView {
       on: {
         pickFiles: (files) => this.folder.openPicked(files),
         cancel: () => this.cancelOpening(),
-        folder: (source, box, opening) => new FolderSource(source, box, {
+        folder: (source, opening) => new FolderSource(source, {
           opening,
           starting: () => this.starting(),
           open: (source, options) => this.open(source, options),
           refused: (label, error) => this.refused(label, error),
           showStatus: (line) => this.showStatus(line),
-          still: () => (this.worker ? this.label : null),
-          onSummary: () => Object.assign(this.box.dataset, { folder: 'summary', state: this.worker ? 'ready' : 'error' }),
         }),
         typed: (text) => {
           const before = this.settings.text;
@@ -132,8 +130,6 @@ export class ModelView {
   // Another model is asked for: the last opening's line, a folder's summary, go.
   starting() {
     this.showStatus('');
-    this.folder.clear();
-    delete this.box.dataset.folder;
     this.box.dataset.state = 'loading';
   }
 
@@ -157,7 +153,7 @@ export class ModelView {
     this.panel.warpers.setVocabulary(info.config.vocab);
     Object.assign(this.settings, this.panel.warpers.value, headInModel(this.settings, info.config));
     this.name.textContent = `Model: ${label}`;
-    this.facts.textContent = factsLine(info, tokenizer, folder);
+    this.facts.textContent = factsLine(info, tokenizer);
     this.textLabel.textContent = textLabel(tokenizer);
     // the views drew the last model: hidden until this one has read the text
     this.result = null;
@@ -394,7 +390,7 @@ export class ModelView {
   // vocabulary).
   problem() {
     if (!this.status.hidden) return this.status.textContent;
-    if (!this.worker) return this.folder.line ?? 'no model is open';  // a folder the page cannot run yet says why
+    if (!this.worker) return 'no model is open';
     return this.textError.hidden || this.result ? '' : this.textError.textContent;
   }
 
