@@ -73,6 +73,7 @@ void read_llama(const json& c, family_config& f) {
   f.rope_theta = number_field(c, "rope_theta", 10000.0);
   f.tie_word_embeddings = flag_field(c, "tie_word_embeddings", false);
   f.attention_bias = f.model_type == "llama" && flag_field(c, "attention_bias", false);
+  f.qkv_bias = f.model_type == "qwen2" || f.attention_bias;  // Qwen2's q, k and v always have biases
   f.mlp_bias = flag_field(c, "mlp_bias", false);
   string_is(c, "hidden_act", "silu", "(the Llama family's SwiGLU)");
   ATTENTION_CHECK(!given(c, "rope_scaling"), "config.rope_scaling: ", shown(c.at("rope_scaling")),

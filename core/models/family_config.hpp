@@ -43,6 +43,7 @@ struct family_config {
   float rope_theta = 0;     // the Llama family's (10000); 0 for BERT
   bool tie_word_embeddings = false;  // the Llama family: no lm_head.weight, the embedding unembeds
   bool attention_bias = false;       // Llama's: q, k, v and o biases required (Qwen2 always has q, k, v's)
+  bool qkv_bias = false;             // q, k and v's biases required: Qwen2's, or a Llama's attention_bias
   bool mlp_bias = false;             // the MLP's biases required
   std::optional<std::uint64_t> sliding_window;  // Mistral's (and a Qwen2's with use_sliding_window)
   std::size_t type_vocab = 0;  // BERT's type_vocab_size

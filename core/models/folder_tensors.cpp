@@ -39,8 +39,8 @@ tensor_table llama_tensors(const family_config& c) {
   const std::string qw = "num_attention_heads " + std::to_string(c.heads) + " · " + hd + ", hidden_size";
   const std::string kvw = "num_key_value_heads " + std::to_string(c.kv_heads) + " · " + hd + ", hidden_size";
   const auto r = tensor_need::required, o = tensor_need::optional;
-  // q, k, v biases: Qwen2's always, Llama's with attention_bias (o_proj's too); read when present otherwise
-  const tensor_need qkv_bias = c.model_type == "qwen2" || c.attention_bias ? r : o;
+  // q, k, v biases: required as the config says (Qwen2's always, a Llama's attention_bias); read when present otherwise
+  const tensor_need qkv_bias = c.qkv_bias ? r : o;
   // o_proj's bias: read when present (torch_hf.py's --qkv-bias folders have attention_bias and none)
   const tensor_need o_bias = o;
   const tensor_need mlp_bias = c.mlp_bias ? r : o;

@@ -17,8 +17,11 @@ TEST_CASE("the Llama family's tensors by name", "[folder-tensors]") {
   CHECK(k.need == tensor_need::required);
   CHECK(t.tensors.at("model.layers.0.self_attn.q_proj.bias").need == tensor_need::optional);
   CHECK(t.tensors.at("lm_head.weight").need == tensor_need::required);
-  c.tie_word_embeddings = true;
-  c.model_type = "qwen2";
+  // a tied Qwen2: its q, k and v biases required, as its config reads
+  nlohmann::ordered_json qwen2 = folder_support::small_llama(1).config;
+  qwen2["model_type"] = "qwen2";
+  qwen2["tie_word_embeddings"] = true;
+  c = read_family_config(qwen2.dump());
   t = llama_tensors(c);
   CHECK(t.tensors.at("lm_head.weight").need == tensor_need::optional);
   CHECK(t.tensors.at("model.layers.0.self_attn.v_proj.bias").need == tensor_need::required);
