@@ -2,7 +2,6 @@
 
 #include "errors/check.hpp"
 #include "transformer/norm_check.hpp"
-#include "transformer/rms_norm.hpp"
 
 namespace attention {
 
@@ -16,11 +15,8 @@ bool has_final_norm(const loaded_model& model) { return model.spec.pre_norm(); }
 
 tensor3 final_norm(const tensor3& x, const loaded_model& model) {
   if (!has_final_norm(model)) return x;
-  const model_spec& s = model.spec;
-  const bool rms = s.norm.kind == norm_kind::rms;
-  const norm_pass p = rms ? rms_norm(x, model.weights.ln_f, s.norm.eps) : layer_norm(x, model.weights.ln_f, s.norm.eps);
-  check_norm_rows(p, rms, no_layer, "ln_f");  // a stream the forward's ln_1 passed passes too; checked all the same
-  return p.out;
+  // a stream the forward's ln_1 passed passes too; checked all the same
+  return norm_of(x, model.weights.ln_f, model.spec, no_layer, "ln_f").out;
 }
 
 std::vector<float> unembedding_row(const loaded_model& model, std::size_t t) {

@@ -15,7 +15,6 @@
 #include "transformer/kv_cache.hpp"
 #include "transformer/head_weights.hpp"
 #include "transformer/norm_check.hpp"
-#include "transformer/rms_norm.hpp"
 #include "transformer/self_attention.hpp"
 #include "transformer/swiglu.hpp"
 
@@ -77,19 +76,6 @@ void drop_unkept(layer_pass& lp, kept keep) {
   // what the heads read stays for a model trace (a head's scenario starts from it)
   if (keep == kept::logits || lp.normed) lp.input = tensor3();
   if (keep == kept::logits || !lp.normed) lp.ln1 = norm_pass();
-}
-
-// LayerNorm or RMSNorm, as the spec says, with its eps; then each row's
-// 1/√(statistic + eps) checked, which the norm computed anyway: a mean of
-// squares (a variance) past float32 makes it 0 and the output silently the
-// bias or zeros, an inf or nan input makes it nan. Refused naming layer
-// `layer` (no_layer: none) and the norm; O(rows), no pass over the numbers.
-norm_pass norm_of(const tensor3& x, const layer_norm_weights& w, const model_spec& spec, std::size_t layer,
-                  const char* name) {
-  const bool rms = spec.norm.kind == norm_kind::rms;
-  norm_pass p = rms ? rms_norm(x, w, spec.norm.eps) : layer_norm(x, w, spec.norm.eps);
-  check_norm_rows(p, rms, layer, name);
-  return p;
 }
 
 // h = tok[x] + pos[0:T]; BERT's (tok[x] + token_type) + pos[0:T], PyTorch's

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "errors/check.hpp"
+#include "transformer/rms_norm.hpp"
 
 namespace attention {
 
@@ -15,6 +16,14 @@ void check_norm_rows(const norm_pass& p, bool rms, std::size_t layer, const char
     detail::fail("overflow: ", where, rms ? " (RMSNorm): the mean of squares" : " (LayerNorm): the variance",
                  " is not finite in float32 (row ", r, "); the weights or inputs are too large");
   }
+}
+
+norm_pass norm_of(const tensor3& x, const layer_norm_weights& w, const model_spec& spec, std::size_t layer,
+                  const char* name) {
+  const bool rms = spec.norm.kind == norm_kind::rms;
+  norm_pass p = rms ? rms_norm(x, w, spec.norm.eps) : layer_norm(x, w, spec.norm.eps);
+  check_norm_rows(p, rms, layer, name);
+  return p;
 }
 
 }  // namespace attention
