@@ -64,7 +64,7 @@ class model_source {
   // "weightBytes"} or {"error"}; after an error nothing is held.
   std::string open(double file_size, const std::u16string& config_text) {
     drop();  // the buffer holds the header
-    return json_or_error([&] {
+    std::string answer = json_or_error([&] {
       const std::string config = utf8_of(config_text, "config.json");
       const attention::model_overrides overrides = config.empty() ? attention::model_overrides{}
                                                                   : attention::read_hf_config(config);
@@ -78,6 +78,8 @@ class model_source {
       loader_.emplace(std::move(plan));
       return info.dump();
     }, out_of_memory);
+    if (answer.rfind("{\"error\"", 0) == 0) close();  // a refused config or header: nothing held
+    return answer;
   }
 
   // A folder: config.json's text and model.safetensors.index.json's ("" for

@@ -32,7 +32,6 @@ struct model_config {
   tokenizer_kind tokenizer = tokenizer_kind::ids;
   std::vector<std::string> vocabulary;  // a character model's V strings
 
-  std::size_t head_size() const { return embed / heads; }
 };
 
 // What a Hugging Face config.json beside the file says (hf_config.hpp):
