@@ -99,7 +99,7 @@ class model {
     const std::string message = glue::error_of([&] { at = run_on(tokens, top, temperature, top_k, top_p); }, out_of_memory);
     if (!message.empty()) return glue::error_object(message);
     // a BERT without its head has attention only
-    val answer = glue::run_object(*run_, loaded().config.layers, loaded().config.heads, at, loaded().logits, causal());
+    val answer = glue::run_object(*run_, loaded().config.layers, loaded().config.heads, at, loaded().logits(), causal());
     std::vector<attention::tempered_guess>().swap(run_->tempered);
     return answer;
   }
@@ -235,7 +235,7 @@ class model {
     return json_or_error([&] {
       const std::uint32_t p = index_of(position, "position");
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-      ATTENTION_CHECK(loaded().logits, "model: this BERT has no masked-LM head to predict with");
+      ATTENTION_CHECK(loaded().logits(), "model: this BERT has no masked-LM head to predict with");
       attention::trace_position(p, run_->length());
       const attention::tensor3 logits = attention::logits_of(loaded(), *run_, p, 1);  // (1, 1, V)
       position_logits_.assign(logits.data(), logits.data() + logits.size());
@@ -319,7 +319,7 @@ class model {
     const std::vector<std::int64_t> ids = ids_of(tokens);
     run_.reset();  // the last run's memory first: a long sequence's attention is large
     attention::check_config_tokens(loaded(), ids, "tokens");
-    run_ = loaded().logits ? attention::run_model(loaded(), ids, k, at) : attention::run_forward(loaded(), ids);
+    run_ = loaded().logits() ? attention::run_model(loaded(), ids, k, at) : attention::run_forward(loaded(), ids);
     return at;
   }
 

@@ -112,8 +112,6 @@ model_plan plan_folder(const family_config& c, std::vector<std::pair<std::string
   plan.spec = c.block;
   const bool headless = c.block.output == output_head::bert_transform && !head;
   if (headless) plan.spec.output = output_head::none;
-  plan.masked_lm = plan.spec.output == output_head::bert_transform;
-  plan.logits = plan.spec.output != output_head::none;
   model_config& g = plan.config;
   g.vocab = c.vocab;
   g.length = c.length;
@@ -124,7 +122,7 @@ model_plan plan_folder(const family_config& c, std::vector<std::pair<std::string
   g.activation = activation_kind::gelu;  // BERT's, the erf form; the Llama family's SwiGLU reads none
   g.bias = bias;
   g.norm = true;
-  g.tied = plan.logits && !lm_head;
+  g.tied = has_unembedding(plan.spec) && !lm_head;
   g.parameters = parameters;
   plan.spec.bias = bias;
   return plan;

@@ -18,7 +18,7 @@ nlohmann::ordered_json folder_config_json(const loaded_model& m) {
   j["intermediate"] = c.intermediate;
   // BERT's head (present or not) is its masked-LM one; a linear head is lm_head or tied
   if (m.spec.output == output_head::linear) j["tied"] = m.config.tied;
-  else j["masked_lm"] = m.masked_lm;
+  else j["masked_lm"] = m.masked_lm();
   return j;
 }
 
@@ -40,7 +40,7 @@ void check_generate_context(const loaded_model& m, const std::vector<std::int64_
 }
 
 model_run run_forward(const loaded_model& m, const std::vector<std::int64_t>& tokens) {
-  if (m.logits) return run_model(m, tokens);
+  if (m.logits()) return run_model(m, tokens);
   model_run run;  // a BERT without its head: attention only
   run.tokens = tokens;
   run.pass = forward(m.weights, m.spec, tokens, 1, {kept::attention, false, false});
@@ -57,8 +57,8 @@ void write_folder_trace(std::ostream& out, const loaded_model& m, const model_ru
   const std::size_t T = run.length();
   check_model_trace(m.config, T, "tokens");
   trace_tail tail;
-  tail.last = m.logits;
-  if (m.logits) {
+  tail.last = m.logits();
+  if (m.logits()) {
     tail.position = position;
     const tensor3 logits = logits_of(m, run, position, 1);  // (1, 1, V)
     tail.logits.assign(logits.data(), logits.data() + logits.size());

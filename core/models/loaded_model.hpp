@@ -27,12 +27,15 @@ struct loaded_model {
   model_config config;    // gpt-v1's view: a file's own, a folder's summary
   model_spec spec;        // what forward() reads of the config
   model_weights weights;  // per head (d, hs) as [in, out]; lm_head (V, d) or tied to tok
-  bool logits = true;     // it unembeds: all but a BERT without its head
-  bool masked_lm = false;  // BERT with its masked-LM head
   // config.json's family when it describes the model beyond gpt-v1 (the
   // Llama family, BERT, DistilBERT: check_config_tokens, folder_config_json,
   // folder_summary); none for a GPT, a model file's or a gpt2 folder's.
   std::optional<family_config> family;
+
+  // What it computes is its block description's: whether it unembeds (all
+  // but a BERT without its head), and guesses a hidden token (BERT's head).
+  bool logits() const { return has_unembedding(spec); }
+  bool masked_lm() const { return spec.output == output_head::bert_transform; }
 
   // The trace it writes and how its text becomes ids follow from that:
   // models-v2's trace and a tokenizer.json for a family's folder, gpt-v1's

@@ -42,8 +42,6 @@ model_loader::model_loader(model_plan plan) : plan_(std::move(plan)) {
   const model_spec& spec = plan_.spec;
   model_.config = plan_.config;
   model_.spec = spec;
-  model_.masked_lm = plan_.masked_lm;
-  model_.logits = plan_.logits;
   model_.family = plan_.family;
   model_weights& w = model_.weights;
   w.layers.resize(spec.layers);
@@ -80,7 +78,10 @@ weight_placement model_loader::place(const planned_tensor& t) {
   const model_spec& c = plan_.spec;
   const std::size_t d = c.embed, hs = c.head_size, q = c.heads * hs, V = c.vocab, I = c.mlp.width;
   model_weights& w = model_.weights;
-  model_layer* layer = w.layers.empty() ? nullptr : &w.layers[std::min(t.layer, w.layers.size() - 1)];  // the plan's layer < L
+  // a block's tensor: the plan's layer < L (never another layer's place)
+  ATTENTION_CHECK(t.layer == 0 || t.layer < w.layers.size(), tensor_place(t.file.name), ": layer ", t.layer,
+                  " beyond the plan's ", w.layers.size());
+  model_layer* layer = t.layer < w.layers.size() ? &w.layers[t.layer] : nullptr;
   const auto row = [&](tensor2& target, std::size_t n) { return placed_as_is(allocated(target, 1, n), 1, n); };
   // query heads: every head; key and value: the first kv_heads (model_head's GQA storage)
   const auto heads = [&](tensor2 model_head::*part, std::size_t count, bool bias) {

@@ -44,8 +44,6 @@ struct planned_shard {
 struct model_plan {
   model_config config;     // gpt-v1's view: a file's own, a folder's summary
   model_spec spec;         // what forward() reads
-  bool masked_lm = false;  // BERT with its masked-LM head
-  bool logits = true;      // the model unembeds (all but a BERT without its head)
   std::size_t type_vocab = 0;  // BERT's token type rows (row 0 kept)
   // config.json's family when it describes the model beyond gpt-v1 (a
   // folder of the Llama family, BERT, DistilBERT); none for a GPT.
@@ -54,7 +52,7 @@ struct model_plan {
 };
 
 // forward()'s block description of a file's config: gpt-v1's block
-// (transformer/model.hpp's gpt_block), its MLP as wide as c_fc's outputs.
+// (transformer/block.hpp's gpt_block), its MLP as wide as c_fc's outputs.
 inline model_spec spec_of(const model_config& c) {
   return gpt_block(c.vocab, c.length, c.embed, c.heads, c.layers, c.mlp_width, c.norm, c.bias, c.activation);
 }

@@ -124,12 +124,12 @@ TEST_CASE("a DistilBERT folder's block is BERT's with no token types; without vo
   CHECK(s.output == output_head::bert_transform);
   CHECK(bert.types == token_types::type_zero);
   CHECK(s.types == token_types::none);
-  CHECK(mlm.masked_lm);
+  CHECK(mlm.masked_lm());
   CHECK(mlm.weights.tied);  // no vocab_projector.weight
   CHECK(mlm.weights.token_type.size() == 0);
   const loaded_model bare = folder_support::read(folder_support::golden_folder("distilbert-model-f16"));
   CHECK(bare.spec.output == output_head::none);
-  CHECK_FALSE(bare.logits);
+  CHECK_FALSE(bare.logits());
   CHECK(bare.spec.types == token_types::none);
   const loaded_model untied = folder_support::read(folder_support::golden_folder("distilbert-untied-bf16"));
   CHECK_FALSE(untied.weights.tied);
@@ -154,7 +154,7 @@ TEST_CASE("DistilBERT's tensors, prefixed or not: the prefix is where the word e
     CHECK(w.transform_ln.weight(0, 6) == value_at(f.tensors, "vocab_layer_norm.weight", 0, 6));
     CHECK(w.unembed_bias(0, 4) == value_at(f.tensors, "vocab_projector.bias", 0, 4));
     CHECK(w.tied);
-    CHECK(m.masked_lm);
+    CHECK(m.masked_lm());
   }
   auto untied = small_distilbert();
   untied.tensors.add("vocab_projector.weight", {6, 8});

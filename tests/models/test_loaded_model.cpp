@@ -16,8 +16,8 @@ using namespace attention;
 
 TEST_CASE("a model file's loader sets a GPT's facts", "[loaded-model]") {
   const loaded_model m = read_model_file(model_support::model_path("nano-tied-bias"));
-  CHECK(m.logits);
-  CHECK_FALSE(m.masked_lm);
+  CHECK(m.logits());
+  CHECK_FALSE(m.masked_lm());
   CHECK(m.trace() == trace_format::model);
   CHECK(m.text() == text_tokenizer::core);
   CHECK_FALSE(m.family.has_value());
@@ -25,18 +25,18 @@ TEST_CASE("a model file's loader sets a GPT's facts", "[loaded-model]") {
 
 TEST_CASE("a folder's loader sets its family's facts", "[loaded-model]") {
   const loaded_model llama = folder_support::read(folder_support::golden_folder("llama-gqa"));
-  CHECK(llama.logits);
-  CHECK_FALSE(llama.masked_lm);
+  CHECK(llama.logits());
+  CHECK_FALSE(llama.masked_lm());
   CHECK(llama.trace() == trace_format::folder);
   CHECK(llama.text() == text_tokenizer::tokenizer_json);
   REQUIRE(llama.family.has_value());
   CHECK(llama.family->family == model_family::llama);
   const loaded_model mlm = folder_support::read(folder_support::golden_folder("bert-mlm"));
-  CHECK(mlm.logits);
-  CHECK(mlm.masked_lm);
+  CHECK(mlm.logits());
+  CHECK(mlm.masked_lm());
   const loaded_model bare = folder_support::read(folder_support::golden_folder("bert-base-model-f16"));
-  CHECK_FALSE(bare.logits);
-  CHECK_FALSE(bare.masked_lm);
+  CHECK_FALSE(bare.logits());
+  CHECK_FALSE(bare.masked_lm());
 }
 
 TEST_CASE("a config.json's token checks ask nothing of a model file", "[loaded-model]") {

@@ -344,8 +344,8 @@ TEST_CASE("BERT's weights, prefixed or not, old names or new", "[model-loader][f
       CHECK(widened(w.transform.numbers())(5, 2) == value_at(f.tensors, "cls.predictions.transform.dense.weight", 5, 2));
       CHECK(w.unembed_bias(0, 4) == value_at(f.tensors, "cls.predictions.bias", 0, 4));
       CHECK(w.tied);  // no decoder.weight: the word embeddings
-      CHECK(m.masked_lm);
-      CHECK(m.logits);
+      CHECK(m.masked_lm());
+      CHECK(m.logits());
       CHECK(m.spec.post_norm());
       CHECK_FALSE(m.spec.causal());
       CHECK(m.spec.norm.eps == 1e-12f);
@@ -357,8 +357,8 @@ TEST_CASE("BERT's weights, prefixed or not, old names or new", "[model-loader][f
   CHECK_FALSE(d.weights.tied);
   CHECK(widened(d.weights.unembed.numbers())(5, 0) == value_at(decoder.tensors, "cls.predictions.decoder.weight", 5, 0));
   const loaded_model headless = loaded(folder_support::small_bert("", false));
-  CHECK_FALSE(headless.masked_lm);
-  CHECK_FALSE(headless.logits);
+  CHECK_FALSE(headless.masked_lm());
+  CHECK_FALSE(headless.logits());
   CHECK(headless.weights.transform.empty());
 }
 

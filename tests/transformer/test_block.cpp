@@ -112,12 +112,12 @@ TEST_CASE("a BERT folder's block: post-LayerNorm, learned, bidirectional, divide
   CHECK(s.mlp.width == 64);
   CHECK(s.output == output_head::bert_transform);
   CHECK(s.types == token_types::type_zero);
-  CHECK(mlm.masked_lm);
+  CHECK(mlm.masked_lm());
   // the same family without the head's tensors: the output head is none, the rest as the config says
   const loaded_model bare = folder_support::read(folder_support::golden_folder("bert-base-model-f16"));
   CHECK(bare.spec.output == output_head::none);
   CHECK_FALSE(has_unembedding(bare.spec));
-  CHECK_FALSE(bare.logits);
+  CHECK_FALSE(bare.logits());
   CHECK(bare.spec.direction == attention_direction::bidirectional);
   CHECK(bare.spec.types == token_types::type_zero);
 }
