@@ -85,8 +85,7 @@ model_plan plan_folder(const family_config& c, std::vector<std::pair<std::string
       const expected_tensor& e = expected->second;
       const auto [at, fresh] = found.emplace(key, &t.name);
       ATTENTION_CHECK(fresh, tensor_place(t.name), ": given twice (as ", tensor_place(*at->second), " too)");
-      ATTENTION_CHECK(t.dtype == "F32" || t.dtype == "F16" || t.dtype == "BF16", tensor_place(t.name), ": dtype ",
-                      t.dtype, ", expected F32, F16 or BF16");
+      check_weight_dtype(t);
       ATTENTION_CHECK(t.shape == e.shape, tensor_place(t.name), ": shape ", shape_text(t.shape), ", expected ",
                       shape_text(e.shape), " (config's ", e.why, ")");
       entry.used = true;
@@ -96,8 +95,7 @@ model_plan plan_folder(const family_config& c, std::vector<std::pair<std::string
       parameters += t.elements;
       head = head || e.need == tensor_need::head;
       lm_head = lm_head || e.slot == tensor_slot::lm_head;
-      const std::string& n = e.name;
-      bias = bias || (n.size() > 5 && n.compare(n.size() - 5, 5, ".bias") == 0 && n.find("LayerNorm") == std::string::npos);
+      bias = bias || is_linear_bias(e.slot);
     }
   for (const auto& [name, e] : table.tensors) {
     if (found.count(name) != 0) continue;
@@ -105,8 +103,7 @@ model_plan plan_folder(const family_config& c, std::vector<std::pair<std::string
     ATTENTION_CHECK(!needed, tensor_place(name), ": missing",
                     e.need == tensor_need::head ? " (the masked-LM head's other tensors are there)" : "");
   }
-  ATTENTION_CHECK(parameters <= limits::models::parameters, "model: ", parameters, " parameters, beyond the limit of ",
-                  limits::models::parameters, " (2 GiB as float32)");
+  check_parameter_limit(parameters, "model");
   // forward()'s block as the config describes it; a BERT file without its
   // masked-LM head's tensors (the table's `head` group) has no output head
   plan.spec = c.block;

@@ -245,6 +245,16 @@ void check_overrides(const model_overrides& o, const model_config& c) {
 
 }  // namespace
 
+void check_weight_dtype(const safetensors_tensor& t) {
+  ATTENTION_CHECK(t.dtype == "F32" || t.dtype == "F16" || t.dtype == "BF16", tensor_place(t.name), ": dtype ", t.dtype,
+                  ", expected F32, F16 or BF16");
+}
+
+void check_parameter_limit(std::uint64_t parameters, const char* place) {
+  ATTENTION_CHECK(parameters <= limits::models::parameters, place, ": ", parameters, " parameters, beyond the limit of ",
+                  limits::models::parameters, " (2 GiB as float32)");
+}
+
 const char* tokenizer_name(tokenizer_kind kind) {
   switch (kind) {
     case tokenizer_kind::characters: return "characters";
@@ -269,8 +279,7 @@ model_plan plan_model(std::vector<std::pair<std::string, safetensors_header>> sh
       const named n = name_of(t.name);
       s.tensors.push_back({t, n.slot.used, n.slot.slot, n.layer});
       if (!n.slot.used) continue;
-      ATTENTION_CHECK(t.dtype == "F32" || t.dtype == "F16" || t.dtype == "BF16", tensor_place(t.name), ": dtype ",
-                      t.dtype, ", expected F32, F16 or BF16");
+      check_weight_dtype(t);
       found.add(n.key, t);
       if (n.key.compare(0, 2, "h.") == 0) {
         layers = std::max(layers, n.layer + 1);
@@ -320,8 +329,7 @@ model_plan plan_model(std::vector<std::pair<std::string, safetensors_header>> sh
   for (const planned_shard& s : plan.shards)
     for (const planned_tensor& t : s.tensors)
       if (t.used) c.parameters += t.file.elements;
-  ATTENTION_CHECK(c.parameters <= limits::models::parameters, "header: ", c.parameters,
-                  " parameters, beyond the limit of ", limits::models::parameters, " (2 GiB as float32)");
+  check_parameter_limit(c.parameters, "header");
   read_metadata(plan.shards[0].header.metadata, overrides, c);
   check_overrides(overrides, c);
   // a layer's weight matrices as the layout lies: Conv1D's [in, out], or nanoGPT's Linear kept [out, in]

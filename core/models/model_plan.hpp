@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -56,6 +57,11 @@ struct model_plan {
 inline model_spec spec_of(const model_config& c) {
   return gpt_block(c.vocab, c.length, c.embed, c.heads, c.layers, c.mlp_width, c.norm, c.bias, c.activation);
 }
+
+// What both readers check of every tensor the model reads, and of their
+// sum (`place` names the sum: "header", "model"), in one line each.
+void check_weight_dtype(const safetensors_tensor& t);
+void check_parameter_limit(std::uint64_t parameters, const char* place);
 
 // Checks a header as a GPT, in torch_model.py's order, and says where every
 // tensor goes. Throws one line naming the tensor or the metadata field.
