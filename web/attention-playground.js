@@ -15,7 +15,7 @@ import { checkOffThread, loadEngine, scenarioBytes, ScenarioError, trainingBytes
 import { lessons, loadLesson } from './lessons/index.js';
 import { drive, Player } from './state/player.js';
 import { attributeNames, readSettings, traceProblem } from './element/settings.js';
-import { followHostTheme, footer, loadSheets, make, messageFigure, playgroundLink, playgroundPage } from './element/figure.js';
+import { followHostTheme, footer, lessonLinks, loadSheets, make, messageFigure, playgroundLink } from './element/figure.js';
 import { showTransport } from './element/transport.js';
 import { traceFigure } from './element/trace-figure.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
@@ -267,15 +267,8 @@ export class AttentionPlayground extends HTMLElement {
       this.setAttribute('training', id);
       this.setAttribute('view', 'train');
     };
-    // a link inside the lesson opens the full page in a new tab, as the figure's own link does;
-    // with no page to open (a notebook's figure without playground=), it is left out
-    let page = link;
-    try {
-      page ??= playgroundPage(s);
-    } catch {
-      page = null;
-    }
-    const linkTo = (hash) => (page === null ? null : Object.assign(new URL(page), { hash }).href);
+    // a link inside the lesson opens the full page in a new tab, as the figure's own link does
+    const linkTo = lessonLinks(s, link);
     dispose = (await lesson.render(body, { engine: this.engine, presetScenario, withOverrides, state, update, train, link: linkTo })) ?? null;
     if (this.mounted !== mounted) return dispose?.();  // replaced while it was being made
     for (const a of body.querySelectorAll('a.lesson-open')) Object.assign(a, { target: '_blank', rel: 'noopener' });

@@ -32,6 +32,19 @@ export function playgroundPage(s) {
   return page.href;
 }
 
+// Where a lesson's own links go (hash → URL): the full page, as the figure's
+// link (`link`, or the playground's page when the figure has none), or null
+// with no page to open (a notebook's figure without playground=).
+export function lessonLinks(s, link) {
+  let page = link;
+  try {
+    page ??= playgroundPage(s);
+  } catch {
+    page = null;
+  }
+  return (hash) => (page === null ? null : Object.assign(new URL(page), { hash }).href);
+}
+
 // The link of "Open in the playground", or null when the page cannot show
 // the figure's settings (a scenario or training file given by URL, given
 // weights, a model file on another origin than the page's).
