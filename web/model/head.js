@@ -41,9 +41,9 @@ export class HeadView {
     const id = `model:${causal ? '' : 'both:'}${made ?? ''}:${labels.join('\u0000')}`;
     // new tokens (typed, generated): "One query" shows the last, whose next
     // token the bars show; another head of the same tokens keeps the query
-    if (causal && id !== this.graphTokens) this.graph.query = T - 1;
+    const query = causal && id !== this.graphTokens ? T - 1 : undefined;
     this.graphTokens = id;
-    this.graph.show(headTrace(id, labels, weights, T, { causal, marked: made }), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: read.graph });
+    this.graph.show(headTrace(id, labels, weights, T, { causal, marked: made }), { head: 0, step: 'weights', progress: 1, batch: 0 }, { width: read.graph, query });
     this.grid.select({ layer, head });
   }
 

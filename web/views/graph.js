@@ -172,8 +172,10 @@ export class Graph {
 
   // trace, {head, step, progress, batch}: builds the model, then draws it.
   // width: the container's px, read by a caller before its writes (else read here).
-  show(trace, view, { width } = {}) {
+  // query: the query 'One query' opens on, when the caller picks one (new tokens: the last).
+  show(trace, view, { width, query } = {}) {
     this.given = width;
+    if (query !== undefined) this.query = query;
     try {
       this.showAt(trace, view);
     } finally {
