@@ -123,24 +123,21 @@ async function readSpecial(readFolder, place) {
 }
 
 // A folder's tokenizer.json as a tokenizer (engine/hf-tokenizer.js, loaded
-// now), or null: its text is then typed as ids. Sets info.tokenizer ('hf' or
-// 'ids') and info.maskId ([MASK]'s id, or null) for the views; typed ids of
-// a masked LM (the model's facts name its mask token) take the mask's,
-// [CLS]'s and [SEP]'s ids from the folder's other files (ids-start.js's
-// specialIds), with the line on one that could not be read.
-export async function folderTokenizer(folder, info) {
-  info.maskId = null;
+// now), or none: its text is then typed as ids. → {library (the tokenizer,
+// or null), facts: {tokenizer ('hf' or 'ids'), maskId ([MASK]'s id, or
+// null), …}} for the model's info; typed ids of a masked LM (`maskToken`,
+// from the model's facts) take the mask's, [CLS]'s and [SEP]'s ids from the
+// folder's other files (ids-start.js's specialIds), with the line on one
+// that could not be read.
+export async function folderTokenizer(folder, maskToken) {
   if (folder.tokenizerText === null || folder.tokenizerText === undefined) {
-    const special = folder.place ? await specialIds(folder, folder.place, info.maskToken) : {};
+    const special = folder.place ? await specialIds(folder, folder.place, maskToken) : {};
     const { mask = null, cls = null, sep = null, problem = '' } = special;
-    Object.assign(info, { tokenizer: 'ids', maskId: mask, clsId: cls, sepId: sep, specialProblem: problem });
-    return null;
+    return { library: null, facts: { tokenizer: 'ids', maskId: mask, clsId: cls, sepId: sep, specialProblem: problem } };
   }
   const { openTokenizer } = await import('../engine/hf-tokenizer.js');
-  const tokenizer = await openTokenizer(folder.tokenizerText);
-  info.tokenizer = 'hf';
-  info.maskId = tokenizer.maskId;
-  return tokenizer;
+  const library = await openTokenizer(folder.tokenizerText);
+  return { library, facts: { tokenizer: 'hf', maskId: library.maskId } };
 }
 
 // The facts line of a folder's model: its family (the core's name of it),

@@ -80,7 +80,12 @@ export async function openInWorker(opening, source, { config = '', name, label, 
     if (!opening.isCurrent(ticket)) return null;
     performance.mark('model-opened');  // the file is in the worker: what follows is drawing
     // the kind's own tokenizer (GPT-2's, a folder's tokenizer.json, else none), behind one interface
-    const library = info.tokenizer === 'gpt2' ? await loadTokenizer() : folder ? await folderTokenizer(folder, info) : null;
+    let library = info.tokenizer === 'gpt2' ? await loadTokenizer() : null;
+    if (folder && !library) {  // a folder's tokenizer.json, or its typed ids' special tokens: facts of this model's info
+      const read = await folderTokenizer(folder, info.maskToken);
+      library = read.library;
+      Object.assign(info, { maskId: null, ...read.facts });
+    }
     if (!opening.isCurrent(ticket)) {  // left or replaced while the tokenizer loaded
       worker.terminate();
       return null;
