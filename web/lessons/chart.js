@@ -1,14 +1,6 @@
 // Tiny SVG charts for the lessons: a line chart on a log2 x axis and a bar
 // chart. Attributes only (no style attribute), so a strict CSP allows them.
-const svgNS = 'http://www.w3.org/2000/svg';
-
-function node(parent, tag, attributes = {}, text) {
-  const n = document.createElementNS(svgNS, tag);
-  for (const [k, v] of Object.entries(attributes)) n.setAttribute(k, String(v));
-  if (text !== undefined) n.textContent = text;
-  parent.append(n);
-  return n;
-}
+import { svgElement as node } from '../views/dom.js';
 
 // series: [{label, color, points: [[x, y], …]}]; x on a log2 axis, y on log10.
 export function lineChart(parent, { title, series, xLabel, yLabel, width = 460, height = 260 }) {

@@ -1,18 +1,20 @@
 // Typing into a cell of an editable matrix (x, a weight): an input over the
 // cell; Enter keeps a finite value, Escape or leaving drops it, and a bad
 // value gets a message under the input, read out as its description.
+import { create } from './dom.js';
 
 // An input over the cell; Enter keeps the value, Escape or leaving drops it.
 export function startEdit(heatmap, cell) {
   if (!heatmap.onEdit || !cell || !heatmap.layout) return;
   heatmap.editor?.remove();
   const { left, top, cell: size } = heatmap.layout;
-  const input = document.createElement('input');
-  input.type = 'number';
-  input.step = 'any';
-  input.className = 'cell-editor';
-  input.value = String(heatmap.matrix.data[cell.row * heatmap.matrix.shape[1] + cell.col]);
-  input.setAttribute('aria-label', `New value for ${heatmap.label} [${cell.row}, ${cell.col}]`);
+  const input = create('input', {
+    type: 'number',
+    step: 'any',
+    className: 'cell-editor',
+    value: String(heatmap.matrix.data[cell.row * heatmap.matrix.shape[1] + cell.col]),
+    attrs: { 'aria-label': `New value for ${heatmap.label} [${cell.row}, ${cell.col}]` },
+  });
   input.style.left = `${heatmap.canvas.offsetLeft + left + cell.col * size - 10}px`;
   input.style.top = `${heatmap.canvas.offsetTop + top + cell.row * size}px`;
   input.style.width = `${Math.max(size + 20, 76)}px`;
@@ -53,10 +55,7 @@ export function startEdit(heatmap, cell) {
 export function editorMessage(heatmap, input, text) {
   let message = heatmap.figure.querySelector('.field-error.cell-error');
   if (!message) {
-    message = document.createElement('span');
-    message.className = 'field-error cell-error';
-    message.id = `cell-error-${Math.random().toString(36).slice(2)}`;
-    message.setAttribute('role', 'alert');
+    message = create('span', { className: 'field-error cell-error', id: `cell-error-${Math.random().toString(36).slice(2)}`, attrs: { role: 'alert' } });
     message.style.left = input.style.left;
     message.style.top = `${parseFloat(input.style.top) + parseFloat(input.style.height) + 4}px`;
     heatmap.figure.append(message);

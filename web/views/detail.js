@@ -1,15 +1,12 @@
 // The hover/focus details: how the picked cell was computed, in numbers the
 // core supplied (see core/attention/explain.hpp). Built with textContent only.
 import { formatNumber, tokenText } from './format.js';
+import { create, element } from './dom.js';
 
 const maxTerms = 12;
 
 function line(parent, text, className) {
-  const p = document.createElement('p');
-  if (className) p.className = className;
-  p.textContent = text;
-  parent.append(p);
-  return p;
+  return element(parent, 'p', { className: className || null, text });
 }
 
 // bias: a projection's bias (gpt-v1.md section 3), added after the sum
@@ -22,9 +19,7 @@ function terms(parent, list, left, right, bias) {
 
 export function showDetail(panel, { name, label, row, col, value, rowLabel, colLabel, explanation, cross = false }) {
   panel.textContent = '';
-  const heading = document.createElement('h3');
-  heading.textContent = `${label} [${row}, ${col}] = ${formatNumber(value)}`;
-  panel.append(heading);
+  element(panel, 'h3', { text: `${label} [${row}, ${col}] = ${formatNumber(value)}` });
   where(panel, rowLabel, colLabel);
   if (!explanation) {
     if (name === 'mask') line(panel, value ? 'The mask lets this row attend to this column.' : 'The mask hides this column from this row.');
@@ -61,14 +56,9 @@ export function showDetail(panel, { name, label, row, col, value, rowLabel, colL
       break;
     case 'weights': {
       line(panel, `row max ${formatNumber(e.row_max)}; Σ exp = ${formatNumber(e.exp_sum)}`, 'terms');
-      const list = document.createElement('ol');
-      list.className = 'exps';
-      list.start = 0;
+      const list = create('ol', { className: 'exps', start: 0 });
       e.exps.forEach((x, k) => {
-        const li = document.createElement('li');
-        li.textContent = `exp(${formatNumber(e.row[k] ?? -Infinity)} − max) = ${formatNumber(x)}`;
-        if (k === col) li.className = 'picked';
-        list.append(li);
+        element(list, 'li', { text: `exp(${formatNumber(e.row[k] ?? -Infinity)} − max) = ${formatNumber(x)}`, className: k === col ? 'picked' : null });
       });
       panel.append(list);
       line(panel, `${formatNumber(e.exps[col])} ÷ ${formatNumber(e.exp_sum)} = ${formatNumber(e.value)}`, 'terms');
@@ -85,12 +75,7 @@ export function showDetail(panel, { name, label, row, col, value, rowLabel, colL
 // Where a cell sits: its row's and its column's token, apart.
 function where(panel, rowLabel, colLabel) {
   const p = line(panel, '', 'where');
-  const part = (name, label) => {
-    const span = document.createElement('span');
-    span.className = 'where-part';
-    span.textContent = `${name} “${label}”`;
-    return span;
-  };
+  const part = (name, label) => create('span', { className: 'where-part', text: `${name} “${label}”` });
   p.append(part('row', rowLabel), ' · ', part('column', colLabel));
 }
 
@@ -99,9 +84,7 @@ function where(panel, rowLabel, colLabel) {
 export function showProductDetail(panel, { row, j, c, rowLabel, colLabel, explanation: e }) {
   panel.textContent = '';
   const [w, v, product] = e.terms[j];
-  const heading = document.createElement('h3');
-  heading.textContent = `weights[${row}, ${j}] · v[${j}, ${c}] = ${formatNumber(product)}`;
-  panel.append(heading);
+  element(panel, 'h3', { text: `weights[${row}, ${j}] · v[${j}, ${c}] = ${formatNumber(product)}` });
   where(panel, rowLabel, colLabel);
   line(panel, `${formatNumber(w)} × ${formatNumber(v)} = ${formatNumber(product)}`, 'terms');
   line(panel, `Column ${c} of these products sums to out[${row}, ${c}] = ${formatNumber(e.value)}.`, 'formula');
@@ -111,7 +94,7 @@ export function clearDetail(panel) {
   panel.textContent = '';
   const p = line(panel, '', 'hint');
   // a touch screen's hint has no keys in it (views.css shows one of the two)
-  const span = (className, text) => Object.assign(document.createElement('span'), { className, textContent: text });
+  const span = (className, text) => create('span', { className, text });
   p.append(span('key-hint', 'Hover over a cell, or focus a matrix and use the arrow keys,'), span('touch-hint', 'Tap a cell'), ' to see how its number was computed.');
 }
 
@@ -119,9 +102,7 @@ export function clearDetail(panel) {
 // core's; the page only sorts them for reading.
 export function showNodeDetail(panel, { batch, node, pool }, summary, keep) {
   panel.textContent = '';
-  const heading = document.createElement('h3');
-  heading.textContent = `node ${node}${named(pool.tokens, node)} (batch element ${batch})`;
-  panel.append(heading);
+  element(panel, 'h3', { text: `node ${node}${named(pool.tokens, node)} (batch element ${batch})` });
   const incoming = [];
   for (let j = 0; j < summary.context_length; j++) if (keep.data[node * summary.context_length + j]) incoming.push(j);
   line(panel, `${incoming.length} edge${incoming.length === 1 ? '' : 's'} point here: it may read ${summary.cross ? 'context' : 'token'}${incoming.length === 1 ? '' : 's'} ${incoming.join(', ')}.`, 'where');
@@ -131,16 +112,13 @@ export function showNodeDetail(panel, { batch, node, pool }, summary, keep) {
   }
   line(panel, `out[${node}] = Σ_j weights[${node}, j] · v[j], with weights:`, 'formula');
   // sorted by weight, so no numbering: "from 1" is the token's own position
-  const list = document.createElement('ul');
-  list.className = 'exps by-weight';
+  const list = create('ul', { className: 'exps by-weight' });
   incoming
     .map((j) => ({ j, w: pool.weights[node * summary.context_length + j] }))
     .sort((a, b) => b.w - a.w)
     .slice(0, 12)
     .forEach(({ j, w }) => {
-      const li = document.createElement('li');
-      li.textContent = `from ${j}${named(summary.cross ? pool.context : pool.tokens, j)}: ${formatNumber(w)}`;
-      list.append(li);
+      element(list, 'li', { text: `from ${j}${named(summary.cross ? pool.context : pool.tokens, j)}: ${formatNumber(w)}` });
     });
   panel.append(list);
 }

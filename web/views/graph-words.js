@@ -3,21 +3,23 @@
 // read this step's edges). graph.js draws; these lines follow its state.
 import { maskedFrom } from './graph-edges.js';
 import { touchScreen } from './touch.js';
+import { element } from './dom.js';
 
 // "Communication graph (…)" into `caption`; one sentence (the Model view)
 // has no pools to tell apart. s: the trace's shapes; first: the first pool
 // shown, pools: how many are.
 export function setCaption(caption, s, first, pools) {
   caption.textContent = '';
-  const title = document.createElement('span');
-  title.className = 'matrix-name';
-  title.textContent = s.cross ? 'Communication graph: context → queries' : s.batch > 1 ? 'Communication graph' : 'Communication graph: who listens to whom';
-  const note = document.createElement('span');
-  note.className = 'matrix-shape';
-  note.textContent = s.batch === 1 ? '' : s.batch > pools
-    ? pools === 1 ? ` (batch element ${first} of ${s.batch}; pools never talk)` : ` (batch elements ${first}–${first + pools - 1} of ${s.batch}; pools never talk)`
-    : ` (${s.batch} pool${s.batch > 1 ? 's' : ''}, one per batch element; pools never talk)`;
-  caption.append(title, note);
+  element(caption, 'span', {
+    className: 'matrix-name',
+    text: s.cross ? 'Communication graph: context → queries' : s.batch > 1 ? 'Communication graph' : 'Communication graph: who listens to whom',
+  });
+  element(caption, 'span', {
+    className: 'matrix-shape',
+    text: s.batch === 1 ? '' : s.batch > pools
+      ? pools === 1 ? ` (batch element ${first} of ${s.batch}; pools never talk)` : ` (batch elements ${first}–${first + pools - 1} of ${s.batch}; pools never talk)`
+      : ` (${s.batch} pool${s.batch > 1 ? 's' : ''}, one per batch element; pools never talk)`,
+  });
 }
 
 // The key for the graph's model (graph-model.js) at its step. columns: the

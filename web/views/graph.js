@@ -18,6 +18,7 @@ import { graphKey, setCaption } from './graph-words.js';
 import { observedWidth, watchWidth } from './observed-width.js';
 import { offScreen } from './on-screen.js';
 import { fontWidth } from './text-width.js';
+import { create, element } from './dom.js';
 
 export { edgeAlpha } from './graph-strokes.js';
 export { graphModel } from './graph-model.js';
@@ -56,28 +57,18 @@ export class Graph {
     this.layoutName = layoutNames.includes(layout) ? layout : 'arcs';
     this.edgeMode = null;  // 'all' | 'one' once the learner picks; else by T (focusFrom)
     this.query = null;     // the query whose incoming edges 'one' shows
-    this.figure = document.createElement('figure');
-    this.figure.className = 'graph';
+    this.figure = create('figure', { className: 'graph' });
     this.figure.dataset.view = 'graph';  // a public hook (README.md, "Hooks")
     this.figure.dataset.layout = this.layoutName;
-    this.caption = document.createElement('figcaption');
-    this.canvas = document.createElement('canvas');
-    this.canvas.tabIndex = 0;
-    this.canvas.setAttribute('role', 'img');
-    this.key = document.createElement('p');
-    this.key.className = 'graph-key';
-    this.fadeNote = document.createElement('span');
-    this.fadeNote.className = 'graph-fade';  // not .graph-key: that is the key under the graph
-    this.figure.append(this.caption);
-    const bar = document.createElement('div');
-    bar.className = 'graph-bar';
+    this.caption = element(this.figure, 'figcaption');
+    const bar = element(this.figure, 'div', { className: 'graph-bar' });
     if (onLayout) bar.append(this.switcher(onLayout));
-    bar.append(this.modeSwitch(), this.fadeNote);
+    bar.append(this.modeSwitch());
+    this.fadeNote = element(bar, 'span', { className: 'graph-fade' });  // not .graph-key: that is the key under the graph
     // the canvas alone scrolls sideways (arcsWidth)
-    this.scroller = document.createElement('div');
-    this.scroller.className = 'graph-scroll';
-    this.scroller.append(this.canvas);
-    this.figure.append(bar, this.scroller, this.key);
+    this.scroller = element(this.figure, 'div', { className: 'graph-scroll' });
+    this.canvas = element(this.scroller, 'canvas', { tabIndex: 0, attrs: { role: 'img' } });
+    this.key = element(this.figure, 'p', { className: 'graph-key' });
     parent.append(this.figure);
     this.focus = null;  // {pool, node}
     this.edgeFocus = null;  // {pool, from, to}

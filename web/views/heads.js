@@ -6,6 +6,7 @@ import { css, diverging, maskedColor, sequential } from './colors.js';
 import { eachEdge } from './graph-edges.js';
 import { layoutFor } from './graph-layout.js';
 import { formatNumber } from './format.js';
+import { create, element } from './dom.js';
 
 const own = ['scores', 'scaled', 'masked'];  // steps whose own matrix each head shows
 
@@ -31,19 +32,14 @@ export class HeadsStrip {
     // one bound for every head: the largest finite magnitude among them
     const bound = sequentialScale ? 1 : matrices.reduce((m, x) => Array.prototype.reduce.call(x.data, (n, v) => (Number.isFinite(v) ? Math.max(n, Math.abs(v)) : n), m), 0) || 1;
 
-    const heading = document.createElement('h2');
-    heading.className = 'small-heading';
-    heading.textContent = `All ${s.heads.length} heads: ${shown}`;
-    const legend = document.createElement('p');
-    legend.className = 'heads-legend';
-    legend.textContent = sequentialScale
-      ? 'One colour scale for all heads: 0 … 1 (viridis). Click a head to select it.'
-      : `One colour scale for all heads: ${formatNumber(-bound, 2)} … ${formatNumber(bound, 2)} (blue to red). Click a head to select it.`;
-    const list = document.createElement('div');
-    list.className = 'heads-grid';
-    list.setAttribute('role', 'group');
-    list.setAttribute('aria-label', `Heads, ${shown}`);
-    this.parent.append(heading, list, legend);
+    element(this.parent, 'h2', { className: 'small-heading', text: `All ${s.heads.length} heads: ${shown}` });
+    const list = element(this.parent, 'div', { className: 'heads-grid', attrs: { role: 'group', 'aria-label': `Heads, ${shown}` } });
+    element(this.parent, 'p', {
+      className: 'heads-legend',
+      text: sequentialScale
+        ? 'One colour scale for all heads: 0 … 1 (viridis). Click a head to select it.'
+        : `One colour scale for all heads: ${formatNumber(-bound, 2)} … ${formatNumber(bound, 2)} (blue to red). Click a head to select it.`,
+    });
     this.parent.dataset.scale = sequentialScale ? '0…1' : `±${bound}`;
 
     const width = this.parent.clientWidth || 400;
@@ -55,17 +51,14 @@ export class HeadsStrip {
       const selected = h === head;
       const size = Math.max(24, Math.min(selected ? 150 : 100, Math.floor(unit * (selected ? 1.5 : 1))));
       const cell = Math.max(1, Math.floor(size / Math.max(rows, cols)));
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'head-thumb';
-      button.dataset.head = String(h);
-      button.setAttribute('aria-pressed', String(selected));
-      button.setAttribute('aria-label', `head ${h}${selected ? ' (selected)' : ''}`);
-      const label = document.createElement('span');
-      label.textContent = size < 56 ? String(h) : `head ${h}`;  // narrow thumbnails keep one row
-      const picture = document.createElement('canvas');
-      const graph = document.createElement('canvas');
-      button.append(label, picture, graph);
+      const button = create('button', {
+        type: 'button',
+        className: 'head-thumb',
+        attrs: { 'data-head': String(h), 'aria-pressed': String(selected), 'aria-label': `head ${h}${selected ? ' (selected)' : ''}` },
+      });
+      element(button, 'span', { text: size < 56 ? String(h) : `head ${h}` });  // narrow thumbnails keep one row
+      const picture = element(button, 'canvas');
+      const graph = element(button, 'canvas');
       button.addEventListener('click', () => this.onHead(h));
       list.append(button);
       drawMatrix(picture, matrices[h], cell, (v) => (sequentialScale ? sequential(v) : diverging(v, bound)));

@@ -2,6 +2,7 @@
 // swatch when masked cells show, the mask's two swatches; and the same in
 // words for a picture without the page around it.
 import { formatNumber } from './format.js';
+import { element } from './dom.js';
 
 // The legend in words, for a picture without the page around it.
 export function legendText(heatmap) {
@@ -18,12 +19,7 @@ export function drawLegend(heatmap) {
   const finite = Array.from(data).filter(Number.isFinite);
   const masked = finite.length < data.length;
   heatmap.legend.textContent = '';
-  const item = (className, text) => {
-    const span = document.createElement('span');
-    span.className = className;
-    span.textContent = text;
-    heatmap.legend.append(span);
-  };
+  const item = (className, text) => element(heatmap.legend, 'span', { className, text });
   if (heatmap.scale === 'binary') {
     item('swatch swatch-keep', '');
     item('legend-label', '1 may attend');

@@ -4,6 +4,7 @@
 // −∞ cells.
 import { textOn } from './colors.js';
 import { formatNumber } from './format.js';
+import { create } from './dom.js';
 
 // Setting a canvas's size reallocates and clears it: only when it changes.
 export function resize(canvas, width, height, ratio) {
@@ -42,7 +43,7 @@ export function hatch(g, x, y, size, onLight = false) {
 // pixel there, which paintCells() scales onto the heatmap's own canvas.
 const scratch = { canvas: null, pixels: new Map() };
 function cellCanvas(cols, rows) {
-  scratch.canvas ??= document.createElement('canvas');
+  scratch.canvas ??= create('canvas');
   if (scratch.canvas.width < cols) scratch.canvas.width = cols;
   if (scratch.canvas.height < rows) scratch.canvas.height = rows;
   return scratch.canvas;

@@ -10,6 +10,7 @@ import { paintCells, resize } from './heatmap-paint.js';
 import * as legend from './heatmap-legend.js';
 import * as overlays from './heatmap-overlays.js';
 import { offScreen } from './on-screen.js';
+import { create, element } from './dom.js';
 
 export { formatNumber };
 export { defaults } from './heatmap-layout.js';
@@ -32,20 +33,13 @@ export class Heatmap {
     this.scale = scale;
     this.onCell = onCell;
     this.onEdit = onEdit;  // (heatmap, cell, value): a learner typed a new value
-    this.figure = document.createElement('figure');
-    this.figure.className = 'heatmap';
+    this.figure = create('figure', { className: 'heatmap' });
     // a public hook for tests and scripts: data-matrix="weights" (README.md, "Hooks")
     if (hook ?? name) this.figure.dataset.matrix = hook ?? name;
-    this.caption = document.createElement('figcaption');
-    this.canvas = document.createElement('canvas');
-    this.canvas.tabIndex = 0;
-    this.canvas.setAttribute('role', 'img');
-    this.legend = document.createElement('div');
-    this.legend.className = 'legend';
-    this.overlay = document.createElement('div');
-    this.overlay.className = 'heatmap-overlay';
-    this.overlay.setAttribute('aria-hidden', 'true');
-    this.figure.append(this.caption, this.canvas, this.overlay, this.legend);
+    this.caption = element(this.figure, 'figcaption');
+    this.canvas = element(this.figure, 'canvas', { tabIndex: 0, attrs: { role: 'img' } });
+    this.overlay = element(this.figure, 'div', { className: 'heatmap-overlay', attrs: { 'aria-hidden': 'true' } });
+    this.legend = element(this.figure, 'div', { className: 'legend' });
     parent.append(this.figure);
     this.label = label;
     this.focus = null;     // {row, col} shown with an outline
@@ -98,28 +92,17 @@ export class Heatmap {
     const [rows, cols] = matrix.shape;
     const shape = `${rows} × ${cols}`;
     this.caption.textContent = '';
-    const title = document.createElement('span');
-    title.className = 'matrix-name';
-    title.textContent = this.label;
-    const size = document.createElement('span');
-    size.className = 'matrix-shape';
-    size.textContent = ` (${shape})`;
-    this.caption.append(title);
-    if (options.shape !== false) this.caption.append(size);
-    if (options.note) {
-      // a line under the name that wraps to the matrix, never widens it
-      const note = document.createElement('span');
-      note.className = 'matrix-phase matrix-note';
-      note.textContent = options.note;
-      this.caption.append(note);
-    }
+    element(this.caption, 'span', { className: 'matrix-name', text: this.label });
+    if (options.shape !== false) element(this.caption, 'span', { className: 'matrix-shape', text: ` (${shape})` });
+    // a line under the name that wraps to the matrix, never widens it
+    if (options.note) element(this.caption, 'span', { className: 'matrix-phase matrix-note', text: options.note });
     const changed = options.changed ? options.changed.reduce((n, c) => n + c, 0) : null;
     if (changed !== null) {
       this.figure.dataset.changed = String(changed);
-      const note = document.createElement('span');
-      note.className = 'matrix-changes';
-      note.textContent = options.edited !== undefined ? 'your edit (dashed)' : changed ? `${changed} changed by your edit` : 'unchanged by your edit';
-      this.caption.append(note);
+      element(this.caption, 'span', {
+        className: 'matrix-changes',
+        text: options.edited !== undefined ? 'your edit (dashed)' : changed ? `${changed} changed by your edit` : 'unchanged by your edit',
+      });
     } else delete this.figure.dataset.changed;
     if (options.edited !== undefined) this.figure.dataset.edited = `${Math.floor(options.edited / cols)}.${options.edited % cols}`;
     else delete this.figure.dataset.edited;
@@ -283,7 +266,7 @@ export class Heatmap {
     this.overlay.style.left = `${this.canvas.offsetLeft}px`;
     this.overlay.style.top = `${this.canvas.offsetTop}px`;
     while (this.overlay.children.length > boxes.length) this.overlay.lastChild.remove();
-    while (this.overlay.children.length < boxes.length) this.overlay.append(document.createElement('div'));
+    while (this.overlay.children.length < boxes.length) element(this.overlay, 'div');
     boxes.forEach((box, k) => {
       const div = this.overlay.children[k];
       div.className = box.kind;
@@ -339,7 +322,7 @@ export class Heatmap {
     const name = !phase ? 'done' : phase.normalized > 0 ? 'normalizing' : 'exponentials';
     if (this.options.mode !== 'softmax' || this.figure.dataset.phase === name) return;
     this.figure.dataset.phase = name;
-    const note = this.caption.querySelector('.matrix-phase') ?? this.caption.appendChild(document.createElement('span'));
+    const note = this.caption.querySelector('.matrix-phase') ?? element(this.caption, 'span');
     note.className = 'matrix-phase';
     note.textContent = name === 'exponentials' ? 'exp(masked − row max), row by row'
       : name === 'normalizing' ? 'each row ÷ its sum' : 'every row sums to 1';

@@ -5,6 +5,7 @@
 // tabindex), so a 64 × 64 mask is not 4,096 stops.
 
 import { maskLimit } from '../state/state.js';
+import { create, element } from './dom.js';
 
 export class MaskEditor {
   constructor(parent, { onChange }) {
@@ -17,50 +18,32 @@ export class MaskEditor {
     // sizes before any button: one per cell, so a large mask would freeze the tab
     const columns = Math.max(0, ...mask.map((row) => row.length));
     if (mask.length > maskLimit || columns > maskLimit) {
-      const note = document.createElement('p');
-      note.className = 'mask-editor-title';
-      note.textContent = `The mask editor shows masks of up to ${maskLimit} × ${maskLimit}; this one is ${mask.length} × ${columns}.`;
-      this.parent.append(note);
+      element(this.parent, 'p', { className: 'mask-editor-title', text: `The mask editor shows masks of up to ${maskLimit} × ${maskLimit}; this one is ${mask.length} × ${columns}.` });
       return;
     }
     this.mask = mask.map((row) => [...row]);
-    const title = document.createElement('p');
-    title.id = 'mask-editor-title';
-    title.className = 'mask-editor-title';
-    title.textContent = 'Custom mask: click a cell to allow (1) or hide (0) that position; arrow keys move between cells';
+    const title = create('p', { id: 'mask-editor-title', className: 'mask-editor-title', text: 'Custom mask: click a cell to allow (1) or hide (0) that position; arrow keys move between cells' });
     // the cell that takes the tab stop: the last one used, else the first
     const rows = this.mask.length;
     const at = this.active && this.active.row < rows && this.active.col < columns ? this.active : { row: 0, col: 0 };
     this.active = at;
-    const table = document.createElement('table');
-    table.className = 'mask-editor';
-    table.setAttribute('aria-labelledby', title.id);
+    const table = create('table', { className: 'mask-editor', attrs: { 'aria-labelledby': title.id } });
     const head = table.createTHead().insertRow();
-    head.append(document.createElement('td'));
-    for (const label of colLabels) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.textContent = label;
-      head.append(th);
-    }
+    element(head, 'td');
+    for (const label of colLabels) element(head, 'th', { scope: 'col', text: label });
     const body = table.createTBody();
     this.mask.forEach((row, i) => {
       const tr = body.insertRow();
-      const th = document.createElement('th');
-      th.scope = 'row';
-      th.textContent = rowLabels[i] ?? String(i);
-      tr.append(th);
+      element(tr, 'th', { scope: 'row', text: rowLabels[i] ?? String(i) });
       row.forEach((value, j) => {
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.className = 'mask-cell';
-        button.textContent = String(value);
-        button.setAttribute('aria-pressed', value ? 'true' : 'false');
-        // the visible 0/1 starts the accessible name (WCAG 2.5.3, label in name)
-        button.setAttribute('aria-label', `${value}: ${rowLabels[i] ?? i} may attend to ${colLabels[j] ?? j}`);
-        button.dataset.row = i;
-        button.dataset.col = j;
-        button.tabIndex = i === at.row && j === at.col ? 0 : -1;
+        const button = create('button', {
+          type: 'button',
+          className: 'mask-cell',
+          text: String(value),
+          tabIndex: i === at.row && j === at.col ? 0 : -1,
+          // the visible 0/1 starts the accessible name (WCAG 2.5.3, label in name)
+          attrs: { 'aria-pressed': value ? 'true' : 'false', 'aria-label': `${value}: ${rowLabels[i] ?? i} may attend to ${colLabels[j] ?? j}`, 'data-row': i, 'data-col': j },
+        });
         button.addEventListener('click', () => {
           this.mask[i][j] = this.mask[i][j] ? 0 : 1;
           this.active = { row: i, col: j };

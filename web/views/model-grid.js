@@ -13,6 +13,7 @@
 // are bracketed together under "kv g", a line between groups, and the
 // caption says which heads read which (model/model.css styles both).
 import { sequential } from './colors.js';
+import { create, element } from './dom.js';
 
 // viridis at 256 steps as RGBA words (little-endian: A B G R), so a
 // thumbnail's pixel is one look-up; and the faint grey of a masked cell.
@@ -25,25 +26,14 @@ export class HeadGrid {
   constructor(parent, { onSelect }) {
     this.onSelect = onSelect;
     // what the family changes, in one or two sentences ('' for a GPT: hidden)
-    this.caption = document.createElement('p');
-    this.caption.className = 'note head-grid-caption';
-    this.caption.hidden = true;
-    parent.append(this.caption);
-    this.box = document.createElement('div');
-    this.box.className = 'head-grid-box';
-    this.legend = document.createElement('p');
-    this.legend.className = 'legend head-grid-legend';
+    this.caption = element(parent, 'p', { className: 'note head-grid-caption', hidden: true });
+    this.box = create('div', { className: 'head-grid-box' });
+    this.legend = element(this.box, 'p', { className: 'legend head-grid-legend' });
     for (const [className, text] of [['legend-label', 'attention weight 0'], ['legend-bar legend-sequential', ''], ['legend-label', '1']]) {
-      const span = document.createElement('span');
-      span.className = className;
-      span.textContent = text;
-      this.legend.append(span);
+      element(this.legend, 'span', { className, text });
     }
-    this.grid = document.createElement('div');
-    this.grid.className = 'head-grid';
-    this.grid.setAttribute('role', 'group');
+    this.grid = element(this.box, 'div', { className: 'head-grid', attrs: { role: 'group' } });
     this.grid.addEventListener('keydown', (event) => this.onKey(event));
-    this.box.append(this.legend, this.grid);
     parent.append(this.box);
     this.cells = [];
     this.shape = null;
@@ -110,7 +100,7 @@ export class HeadGrid {
     const grouped = kv < H;
     if (grouped) this.grid.dataset.kvHeads = String(kv);
     else delete this.grid.dataset.kvHeads;
-    const axis = (text = '') => Object.assign(document.createElement('span'), { className: 'head-grid-axis', textContent: text });
+    const axis = (text = '') => create('span', { className: 'head-grid-axis', text });
     // grouped: a bracket over each group's columns, "kv g"
     if (grouped) {
       this.grid.append(axis());
@@ -125,22 +115,19 @@ export class HeadGrid {
     this.grid.append(axis());
     for (let h = 0; h < H; h++) this.grid.append(axis(`h${h}`));
     for (let l = 0; l < L; l++) {
-      this.grid.append(Object.assign(document.createElement('span'), { className: 'head-grid-axis', textContent: `L${l}` }));
+      this.grid.append(axis(`L${l}`));
       for (let h = 0; h < H; h++) {
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.className = 'model-thumb';
-        button.dataset.layer = String(l);
-        button.dataset.head = String(h);
-        button.setAttribute('aria-label', `layer ${l}, head ${h}${grouped ? `, reads key/value head ${Math.floor(h / size)}` : ''}`);
+        const button = create('button', {
+          type: 'button',
+          className: 'model-thumb',
+          attrs: { 'data-layer': String(l), 'data-head': String(h), 'aria-label': `layer ${l}, head ${h}${grouped ? `, reads key/value head ${Math.floor(h / size)}` : ''}` },
+        });
         if (grouped) {
           button.dataset.kv = String(Math.floor(h / size));
           if (h > 0 && h % size === 0) button.classList.add('kv-first');  // a line between groups
         }
         button.tabIndex = -1;
-        const canvas = document.createElement('canvas');
-        canvas.setAttribute('aria-hidden', 'true');
-        button.append(canvas);
+        const canvas = element(button, 'canvas', { attrs: { 'aria-hidden': 'true' } });
         button.addEventListener('click', () => this.choose({ layer: l, head: h }));
         this.grid.append(button);
         this.cells.push({ button, canvas });

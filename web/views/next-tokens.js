@@ -9,18 +9,14 @@
 // position (BERT's fill-in) are the same bars under their own title.
 import { tokenText } from './format.js';
 import { set } from './write.js';
+import { create, element } from './dom.js';
 
 export class NextTokens {
   constructor(parent) {
-    this.box = document.createElement('section');
-    this.box.className = 'next-tokens';
-    this.title = document.createElement('h3');
-    this.title.className = 'next-tokens-title';  // not small-heading's capitals: the token's case matters
-    this.key = document.createElement('p');
-    this.key.className = 'next-tokens-key';
-    this.list = document.createElement('ol');
-    this.list.className = 'next-token-bars';
-    this.box.append(this.title, this.key, this.list);
+    this.box = create('section', { className: 'next-tokens' });
+    this.title = element(this.box, 'h3', { className: 'next-tokens-title' });  // not small-heading's capitals: the token's case matters
+    this.key = element(this.box, 'p', { className: 'next-tokens-key' });
+    this.list = element(this.box, 'ol', { className: 'next-token-bars' });
     parent.append(this.box);
   }
 
@@ -63,14 +59,13 @@ export class NextTokens {
 // A bar's item: the token's text, the bar with its fill and the own
 // probability's outline, the probability (and the own, for screen readers).
 function barItem() {
-  const item = document.createElement('li');
-  const label = Object.assign(document.createElement('span'), { className: 'next-token-text' });
-  const track = Object.assign(document.createElement('span'), { className: 'next-token-bar' });
-  track.append(Object.assign(document.createElement('span'), { className: 'next-token-fill' }),
-    Object.assign(document.createElement('span'), { className: 'next-token-own' }));
-  const value = Object.assign(document.createElement('span'), { className: 'next-token-p' });
-  const own = Object.assign(document.createElement('span'), { className: 'next-token-own-text' });
-  item.append(label, track, value, own);
+  const item = create('li');
+  element(item, 'span', { className: 'next-token-text' });
+  const track = element(item, 'span', { className: 'next-token-bar' });
+  element(track, 'span', { className: 'next-token-fill' });
+  element(track, 'span', { className: 'next-token-own' });
+  element(item, 'span', { className: 'next-token-p' });
+  element(item, 'span', { className: 'next-token-own-text' });
   return item;
 }
 

@@ -7,6 +7,7 @@
 import { viewDecimals } from './format.js';
 import { Heatmap, defaults as heatmapDefaults } from './heatmap.js';
 import { activeRow, changesOf, marksFor, outRow, plan } from './stage-plan.js';
+import { create, element } from './dom.js';
 
 // What each step makes: on the first screen whatever else does not fit.
 const results = { x: ['x'], qkv: ['q', 'k', 'v'], rotate: ['q_rotated', 'k_rotated'], scores: ['scores'], scaled: ['scaled'], masked: ['masked'], weights: ['weights'], out: ['out'] };
@@ -55,20 +56,13 @@ export class Stage {
       if (this.zoom) this.parent.append(this.zoom.root);
       const panels = plan(trace, head, batch)[step].filter(Boolean);
       if (panels.length === 0) {
-        const note = document.createElement('p');
-        note.className = 'note';
-        note.textContent = 'This head names no query, key or value: every allowed position gets the same affinity, and it averages x itself.';
-        this.parent.append(note);
+        element(this.parent, 'p', { className: 'note', text: 'This head names no query, key or value: every allowed position gets the same affinity, and it averages x itself.' });
       }
       const before = edit ? plan(edit.baseline, head, batch)[step].filter(Boolean) : [];
       for (const panel of panels) panel.changes = changesOf(panel, before, edit);
       const lines = new Map();
       const lineOf = (n) => {
-        if (!lines.has(n)) {
-          const div = document.createElement('div');
-          div.className = 'matrix-line';
-          lines.set(n, div);
-        }
+        if (!lines.has(n)) lines.set(n, create('div', { className: 'matrix-line' }));
         return lines.get(n);
       };
       this.views = panels.map((panel) => ({

@@ -1,10 +1,10 @@
 // The shown line of a term (terms.js), loaded when a term is first pointed
 // at or focused: beside the word, hidden when the pointer or focus leaves
 // (not while the pointer moves onto the line), on Escape and on scroll.
+import { element } from './dom.js';
 
-const tip = Object.assign(document.createElement('div'), { className: 'term-tip', hidden: true });
-tip.setAttribute('aria-hidden', 'true');  // the term's description already says it
-document.body.append(tip);
+// aria-hidden: the term's description already says it
+const tip = element(document.body, 'div', { className: 'term-tip', hidden: true, attrs: { 'aria-hidden': 'true' } });
 
 export function show(e) {
   const term = e.target instanceof Element && e.target.closest('[data-term]');

@@ -2,6 +2,7 @@
 // line that explains it: shown beside the word on hover and on keyboard
 // focus (term-tip.js), read by a screen reader as the word's description
 // (aria-describedby on a line kept in the page).
+import { create, element } from './dom.js';
 
 export const glossary = {
   query: 'query: what a token looks for, its row of q = x · W_query.',
@@ -24,9 +25,8 @@ let installed = false;
 function install() {
   if (installed) return;
   installed = true;
-  const lines = document.createElement('div');
-  lines.hidden = true;
-  for (const [name, line] of Object.entries(glossary)) lines.append(Object.assign(document.createElement('span'), { id: `term-${name}`, textContent: line }));
+  const lines = create('div', { hidden: true });
+  for (const [name, line] of Object.entries(glossary)) element(lines, 'span', { id: `term-${name}`, text: line });
   document.body.append(lines);
   const first = (e) => {
     if (!(e.target instanceof Element && e.target.closest('[data-term]'))) return;
@@ -49,7 +49,7 @@ export function describe(element, names) {
 
 // One word of the glossary as a focusable term.
 export function term(name, text = name) {
-  const span = Object.assign(document.createElement('span'), { className: 'term', tabIndex: 0, textContent: text });
+  const span = create('span', { className: 'term', tabIndex: 0, text });
   return describe(span, name);
 }
 

@@ -4,6 +4,8 @@
 // width never changes while its font does not. They are measured on a
 // canvas outside the page: on a view's own canvas, setting the font or
 // measuring a text forces the page's pending style and layout first.
+import { create } from './dom.js';
+
 const widths = new Map();  // font → Map(text → px)
 const most = 20000;        // strings kept per font before the cache starts over
 let measurer = null;       // a 2D context outside the page, and the font it has
@@ -21,7 +23,7 @@ export function fontWidth(font, text) {
   let w = byText.get(text);
   if (w === undefined) {
     if (byText.size >= most) byText.clear();
-    measurer ??= (typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(1, 1) : document.createElement('canvas')).getContext('2d');
+    measurer ??= (typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(1, 1) : create('canvas')).getContext('2d');
     if (measurerFont !== font) measurer.font = measurerFont = font;
     w = measurer.measureText(text).width;
     byText.set(text, w);

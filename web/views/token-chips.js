@@ -8,12 +8,11 @@
 // focused, else the first); the arrow keys, Home and End move between them.
 import { tokenText } from './format.js';
 import { set } from './write.js';
+import { create, element } from './dom.js';
 
 export class TokenChips {
   constructor(parent, { onPosition }) {
-    this.list = document.createElement('ol');
-    this.list.className = 'token-chips';
-    this.list.setAttribute('aria-label', 'Tokens');
+    this.list = create('ol', { className: 'token-chips', attrs: { 'aria-label': 'Tokens' } });
     this.onPosition = onPosition;
     // The pointer leaving gives the focus back to the chip that holds it (a
     // tap focuses its chip; Chromium's own mousemove after a layout change
@@ -75,19 +74,15 @@ export class TokenChips {
 
   // The chip of position t, in its list item.
   chip(t) {
-    const item = document.createElement('li');
-    const chip = document.createElement('button');
-    chip.type = 'button';
-    chip.className = 'token-chip';
-    chip.dataset.position = String(t);
-    chip.tabIndex = -1;  // draw() gives the list's one stop
+    const item = create('li');
+    // tabIndex -1: draw() gives the list's one stop
+    const chip = element(item, 'button', { type: 'button', className: 'token-chip', tabIndex: -1, attrs: { 'data-position': String(t) } });
     chip.addEventListener('mouseenter', () => this.onPosition(t));
     chip.addEventListener('focus', () => {
       if (this.stop !== t) this.setStop(t);
       this.onPosition(t);
     });
     chip.addEventListener('click', () => this.onPosition(t));  // a tap, where focus may not follow
-    item.append(chip);
     return item;
   }
 

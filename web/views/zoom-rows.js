@@ -5,6 +5,7 @@
 // rows they are; the whole matrix stays below as the heatmap it was. The
 // numbers are the trace's, the same array's rows: nothing is computed here.
 import { Heatmap } from './heatmap.js';
+import { create, element } from './dom.js';
 
 const shownRows = 8;  // the queries a learner can read at once (stage.js's zoomedRows)
 const cell = 40;      // px: two decimals and a sign (−0.12) with room around them; at least heatmap's numbersFrom
@@ -12,14 +13,9 @@ const cell = 40;      // px: two decimals and a sign (−0.12) with room around 
 export class ZoomRows {
   // onCell(heatmap, cell, how): a cell picked in the block, in the whole matrix's rows
   constructor(parent, { onCell = () => {} } = {}) {
-    this.root = document.createElement('section');
-    this.root.className = 'zoom-rows';
-    this.root.hidden = true;
-    this.line = document.createElement('p');
-    this.line.className = 'zoom-rows-line';
-    this.box = document.createElement('div');
-    this.box.className = 'zoom-rows-box';
-    this.root.append(this.line, this.box);
+    this.root = create('section', { className: 'zoom-rows', hidden: true });
+    this.line = element(this.root, 'p', { className: 'zoom-rows-line' });
+    this.box = element(this.root, 'div', { className: 'zoom-rows-box' });
     parent.prepend(this.root);
     this.onCell = onCell;
     this.heatmap = null;
