@@ -23,6 +23,7 @@ import { buildLayout } from './layout.js';
 import { idsNoteLine, startText } from './ids-start.js';
 import { factsLine, headInModel, Opening, openInWorker, refusalLine } from './opening.js';
 import { Generated } from './generated.js';
+import { Generation } from './generation.js';
 import { StartHere } from './start-here.js';
 import { TryList } from './try-list.js';
 import { labelsOf } from './tokens.js';
@@ -83,13 +84,28 @@ export class ModelView {
         back: () => this.head.goBack(),
         resize: () => this.drawHeatmap(),
         openHead: () => this.openInPlayground(),
-        sampled: () => this.sampled(),
-        generate: () => this.generate(),
+        sampled: () => this.generation.sampled(),
+        generate: () => this.generation.generate(),
         node: (node) => this.picking || this.focusToken(node ? node.node : null, { fromGraph: true }),
       },
     }));
     this.head = new HeadView({ section: this.headPanel, title: this.headTitle, back: this.back, openHead: this.openHead, heatmap: this.heatmap, graph: this.graph, grid: this.grid });
     this.lens = buildLens(this, this.body, (ids) => labelsOf(ids, this.tokenizer));  // the lenses: web/lens/
+    this.generation = new Generation(this.panel, {  // the sliders' sampling and Generate
+      read: () => ({ worker: this.worker, runs: this.runs, result: this.result, family: this.family, tokenizer: this.tokenizer }),
+      onSampling: (sampling) => this.change(sampling),
+      onTempered: (tempered) => {
+        this.result.tempered = tempered;
+        this.showGuesses(this.position);
+      },
+      onGenerated: (added, text) => {
+        this.generated.added(added, text);
+        this.settings.text += text;
+        this.input.value = this.settings.text;
+        this.onState(this.settings);
+        return this.run();
+      },
+    });
   }
 
   // A line under a field ('' hides it).
@@ -103,12 +119,7 @@ export class ModelView {
     const changed = settings.model !== this.settings.model || !this.worker;
     this.settings = { ...this.settings, ...settings };
     if (!changed) Object.assign(this.settings, headInModel(this.settings, this.info.config));  // a link's layer past the open model: its last
-    // a link's sampling: taken when valid, else refused in the field's line
-    const { temperature, warpers } = this.panel;
-    if (settings.temperature != null && settings.temperature !== temperature.value) temperature.set(settings.temperature, { quiet: true });
-    const warp = { topK: settings.topK ?? warpers.topK, topP: settings.topP ?? warpers.topP };
-    if (warp.topK !== warpers.topK || warp.topP !== warpers.topP) warpers.set(warp, { quiet: true });
-    Object.assign(this.settings, this.panel.sampling);
+    Object.assign(this.settings, this.generation.fromLink(settings));  // a link's sampling, when valid
     if (this.input.value !== this.settings.text) this.input.value = this.settings.text;
     if (settings.generated !== undefined) this.generated.fromLink(settings.generated);
     if (changed) {
@@ -150,8 +161,7 @@ export class ModelView {
     Object.assign(this, { worker, info, tokenizer, label, family: familyOf(info) });
     if (file) this.settings.model = null;
     this.showStatus('');
-    this.panel.warpers.setVocabulary(info.config.vocab);
-    Object.assign(this.settings, this.panel.warpers.value, headInModel(this.settings, info.config));
+    Object.assign(this.settings, this.generation.opened(info.config.vocab), headInModel(this.settings, info.config));
     this.name.textContent = `Model: ${label}`;
     this.facts.textContent = factsLine(info, tokenizer);
     this.textLabel.textContent = textLabel(tokenizer);
@@ -227,7 +237,7 @@ export class ModelView {
       const context = this.info.config.length;
       const cut = tokens.length > context ? tokens.length - context : 0;
       if (cut) [tokens, made] = [tokens.slice(cut), made?.slice(cut) ?? null];  // the model reads at most `context` tokens: the last ones
-      const result = await worker.run(tokens, { temperature: this.panel.temperature.value, warpers: this.panel.warpers.value });
+      const result = await worker.run(tokens, this.generation.runSampling);
       if (run !== this.runs || worker !== this.worker) return;
       this.say(this.textError, '');
       this.say(this.textNote, [cut ? `The model reads ${context} tokens at most: the first ${cut} are left out` : '', this.generated.problem].filter(Boolean).join('. '));
@@ -236,7 +246,7 @@ export class ModelView {
       this.labels = labelsOf(tokens, this.tokenizer);
       this.made = made;
       this.draw();
-      if (this.panel.moved(this)) this.retemper();  // moved while it ran
+      this.generation.drawn();  // a slider moved while it ran: the guesses again
     } catch (error) {
       if (run !== this.runs) return;
       if (!(error instanceof ModelError)) throw error;
@@ -335,43 +345,6 @@ export class ModelView {
 
   showGuesses(t) {
     if (this.result) this.chips.mark(this.panel.show(this.shown(), t));
-  }
-
-  // The guesses again at the sliders' values, from the last run's logits;
-  // a slider moved while a request was out asks again once it is back.
-  async retemper() {
-    const { worker, runs, result } = this;
-    if (!worker || !result || this.family.mode !== 'next') return;
-    const tempered = await this.panel.temper(worker);
-    if (!tempered) return;  // one is out, or the core refused it
-    // the worker's last run is the one drawn unless another was asked for since
-    if (worker === this.worker && runs === this.runs && result === this.result) {
-      result.tempered = tempered;
-      this.showGuesses(this.position);
-    }
-    if (this.result && this.panel.moved(this)) await this.retemper();
-  }
-
-  // the temperature, top-k or top-p moved: into the link, the bars again
-  sampled() {
-    Object.assign(this.settings, this.panel.sampling);
-    this.onState(this.settings);
-    return this.retemper();
-  }
-
-  // Generate: 10 tokens sampled after the tokens drawn, appended to the text
-  // and marked as Generate's (generated.js): the model then runs on them as drawn.
-  generate() {
-    if (!this.worker || !this.result || this.family.mode !== 'next') return undefined;
-    return this.panel.generate(async (sampling) => {
-      const added = await this.worker.generate(this.result.tokens, 10, sampling);
-      const text = await this.tokenizer.decode(added, this.result.tokens);
-      this.generated.added(added, text);
-      this.settings.text += text;
-      this.input.value = this.settings.text;
-      this.onState(this.settings);
-      await this.run();
-    });
   }
 
   async openInPlayground() {
