@@ -55,17 +55,12 @@ class model {
   // belongs to the model it ran on: it goes when that model goes.
   val buffer(double n) { return source_.buffer(n); }
   std::string header_length(double file_size) { return source_.header_length(file_size); }
-  std::string open(double file_size, const std::u16string& config_text) {
+  std::string begin(const std::u16string& kind, const std::u16string& config_text, const std::u16string& index_text) {
     drop_run();
-    return source_.open(file_size, config_text);
+    return source_.begin(kind, config_text, index_text);
   }
-  std::string open_folder(const std::u16string& config_text, const std::u16string& index_text) {
-    drop_run();
-    return source_.open_folder(config_text, index_text);
-  }
-  std::string folder_header(double file_size) { return after_feed(source_.folder_header(file_size)); }
-  std::string feed_shard(double shard, double count) { return after_feed(source_.feed_shard(shard, count)); }
-  std::string feed(double count) { return after_feed(source_.feed(count)); }
+  std::string header(double file_size) { return after_feed(source_.header(file_size)); }
+  std::string feed(double shard, double count) { return after_feed(source_.feed(shard, count)); }
   double prepare(double n) { return source_.prepare(n); }
   // Frees the model, a load under way, the last run and the buffer.
   void close() {
@@ -367,11 +362,9 @@ EMSCRIPTEN_BINDINGS(attention_models) {
       .constructor<>()
       .function("buffer", &model::buffer)
       .function("headerLength", &model::header_length)
-      .function("open", &model::open)
+      .function("begin", &model::begin)
+      .function("header", &model::header)
       .function("feed", &model::feed)
-      .function("openFolder", &model::open_folder)
-      .function("folderHeader", &model::folder_header)
-      .function("feedShard", &model::feed_shard)
       .function("traceAt", &model::trace_at)
       .function("guessesAt", &model::guesses_at)
       .function("positionLogits", &model::position_logits)

@@ -1,9 +1,9 @@
-// The models' module's open model and its opening: one model file's GPT,
-// planned from its header, or one Hugging Face folder's model (its
-// config.json, then each shard's header, then the plan of them all); either
-// plan allocated by the one loader and fed in chunks (any size, in file
-// order, shard by shard) through one staging buffer that JS copies into. model_bindings.cpp holds one and binds these methods as
-// Model's; the runs on the open model are its own.
+// The models' module's open model and its one opening (model_opening.hpp):
+// begin() with what says what the model is, header() for each file, then
+// the plan allocated by the one loader and fed in chunks (any size, in file
+// order, file by file) through one staging buffer that JS copies into. A
+// model file is a folder of one file. model_bindings.cpp holds one and
+// binds these methods as Model's; the runs on the open model are its own.
 #pragma once
 
 #include <emscripten/val.h>
@@ -16,14 +16,14 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.hpp"
-#include "folder_open.hpp"
+#include "model_opening.hpp"
 #include "model_info.hpp"
 #include "numbers.hpp"
 #include "text.hpp"
 #include "errors/check.hpp"
 #include "formats/safetensors.hpp"
 #include "models/folder_trace.hpp"
-#include "models/hf_config.hpp"
+#include "errors/quote.hpp"
 #include "models/model_loader.hpp"
 
 namespace glue {
@@ -40,7 +40,7 @@ class model_source {
  public:
   // The staging buffer, n bytes: JS copies the next bytes of the file into
   // this view at once (growing memory would detach it), then calls
-  // headerLength, open or feed. n not a whole number below 2³², or more than
+  // headerLength, header or feed. n not a whole number below 2³², or more than
   // memory holds: an empty view, the buffer freed (copying into it throws
   // JS's RangeError; the feed after it is refused).
   emscripten::val buffer(double n) {
@@ -58,48 +58,31 @@ class model_source {
     }, out_of_memory);
   }
 
-  // The N header bytes in the buffer, checked as a GPT; the weights
-  // allocated. `config` is a Hugging Face config.json's text, or "".
-  // {"config": …, "tokenizer", "vocabulary", "layout", "tied", "dataBytes",
-  // "weightBytes"} or {"error"}; after an error nothing is held.
-  std::string open(double file_size, const std::u16string& config_text) {
-    drop();  // the buffer holds the header
-    std::string answer = json_or_error([&] {
-      const std::string config = utf8_of(config_text, "config.json");
-      const attention::model_overrides overrides = config.empty() ? attention::model_overrides{}
-                                                                  : attention::read_hf_config(config);
-      const std::string header(staging_.begin(), staging_.end());
-      release_staging();
-      attention::model_plan plan =
-          attention::plan_model(attention::read_safetensors_header(header, bytes_of(file_size, "file")), overrides);
-      nlohmann::json info = describe(plan.config);
-      info["dataBytes"] = plan.shards[0].header.data_bytes;
-      info["weightBytes"] = plan.config.parameters * 4;
-      loader_.emplace(std::move(plan));
-      return info.dump();
-    }, out_of_memory);
-    if (answer.rfind("{\"error\"", 0) == 0) close();  // a refused config or header: nothing held
-    return answer;
-  }
-
-  // A folder: config.json's text and model.safetensors.index.json's ("" for
-  // one model.safetensors). {"files": [the shards to feed, in order]} or
-  // {"error"}; then folderHeader() for each, in that order.
-  std::string open_folder(const std::u16string& config_text, const std::u16string& index_text) {
+  // What says what the model is, first: `kind` "folder" with a Hugging
+  // Face folder's config.json and model.safetensors.index.json ("" for one
+  // model.safetensors), or "file" with a model file's config.json overrides
+  // (or "") and no index: a model file opens as a folder of one file.
+  // {"files": [the files whose headers come next, in order]} or {"error"};
+  // then header() for each, in that order. Drops the open model.
+  std::string begin(const std::u16string& kind_text, const std::u16string& config_text, const std::u16string& index_text) {
     close();
     return json_or_error([&] {
-      opening_.emplace(utf8_of(config_text, "config.json"), utf8_of(index_text, "model.safetensors.index.json"));
+      const std::string kind = utf8_of(kind_text, "kind");
+      ATTENTION_CHECK(kind == "file" || kind == "folder", "kind: ", attention::quote(kind, 40), " is neither file nor folder");
+      const std::string config = utf8_of(config_text, "config.json"), index = utf8_of(index_text, "model.safetensors.index.json");
+      ATTENTION_CHECK(kind == "folder" || index.empty(), "model.safetensors.index.json: a model file has none");
+      opening_.emplace(kind == "file" ? model_opening::file(config) : model_opening::folder(config, index));
       return nlohmann::json{{"files", opening_->files()}}.dump();
     }, out_of_memory);
   }
 
-  // The next shard's header in the buffer (headerLength() read its length),
-  // the shard `file_size` bytes. {"planned": false} until the last, then the
-  // weights are allocated and the answer is the model's info with
-  // "dataBytes": [each shard's data bytes]; {"error"} drops the opening.
-  std::string folder_header(double file_size) {
+  // The next file's header in the buffer (headerLength() read its length),
+  // the file `file_size` bytes. {"planned": false} until the last, then the
+  // weights are allocated and the answer is {"planned": true, "dataBytes":
+  // [each file's data bytes]}; {"error"} drops the opening.
+  std::string header(double file_size) {
     std::string answer = json_or_error([&] {
-      ATTENTION_CHECK(opening_.has_value(), "model: no folder is being opened");
+      ATTENTION_CHECK(opening_.has_value(), "model: no folder is being opened");  // a model file is a folder of one file
       const std::string header(staging_.begin(), staging_.end());
       release_staging();
       opening_->header(header, bytes_of(file_size, "file"));
@@ -113,21 +96,29 @@ class model_source {
     return answer;
   }
 
-  // The next n bytes of shard `shard`'s data, from the buffer: {"received",
-  // "total" (of that shard), "done" (every shard complete: the model is
+  // The next n bytes of file `shard`'s data, from the buffer: {"received",
+  // "total" (of that file), "done" (every file complete: the model is
   // ready, its info from config())} or {"error"}, which drops the opening.
-  std::string feed_shard(double shard_number, double count) {
-    if (!loader_ || !opening_) return nlohmann::json{{"error", "model: no folder is being fed"}}.dump();
-    return fed(shard_number, count);
-  }
-
-  // The next n bytes of a model file's data, from the buffer. {"received",
-  // "total", "done"} or {"error"}; when done the model is ready; after an
-  // error the load is dropped (open again).
-  std::string feed(double count) {
-    // with no load under way the open model (if any) stays
-    if (!loader_ || opening_) return nlohmann::json{{"error", "model: no file is being opened"}}.dump();
-    return fed(0, count);
+  // With no opening planned the open model (if any) stays.
+  std::string feed(double shard_number, double count) {
+    if (!loader_) return nlohmann::json{{"error", "model: no file is being opened"}}.dump();
+    std::string answer = json_or_error([&] {
+      const std::uint32_t shard = index_of(shard_number, "shard"), n = index_of(count, "bytes");
+      ATTENTION_CHECK(shard < loader_->shards(), "shard: ", shard, " is outside [0, ", loader_->shards(), ")");
+      ATTENTION_CHECK(n <= staging_.size(), "model: ", n, " bytes fed from a buffer of ", staging_.size());
+      loader_->feed(shard, staging_.data(), n);
+      const bool done = loader_->complete();
+      nlohmann::json progress{{"received", loader_->received(shard)}, {"total", loader_->expected(shard)}, {"done", done}};
+      if (done) {
+        model_ = loader_->finish();
+        loader_.reset();
+        opening_.reset();
+        release_staging();
+      }
+      return progress.dump();
+    }, out_of_memory);
+    if (answer.rfind("{\"error\"", 0) == 0) close();
+    return answer;
   }
 
   // While JS waits on the file: up to n bytes of weights the data has not
@@ -160,27 +151,6 @@ class model_source {
  private:
   void release_staging() { std::vector<unsigned char>().swap(staging_); }
 
-  // The next n bytes of the buffer into the loader's shard.
-  std::string fed(double shard_number, double count) {
-    std::string answer = json_or_error([&] {
-      const std::uint32_t shard = index_of(shard_number, "shard"), n = index_of(count, "bytes");
-      ATTENTION_CHECK(shard < loader_->shards(), "shard: ", shard, " is outside [0, ", loader_->shards(), ")");
-      ATTENTION_CHECK(n <= staging_.size(), "model: ", n, " bytes fed from a buffer of ", staging_.size());
-      loader_->feed(shard, staging_.data(), n);
-      const bool done = loader_->complete();
-      nlohmann::json progress{{"received", loader_->received(shard)}, {"total", loader_->expected(shard)}, {"done", done}};
-      if (done) {
-        model_ = loader_->finish();
-        loader_.reset();
-        opening_.reset();
-        release_staging();
-      }
-      return progress.dump();
-    }, out_of_memory);
-    if (answer.rfind("{\"error\"", 0) == 0) close();
-    return answer;
-  }
-
   // The model and a load under way.
   void drop() {
     loader_.reset();
@@ -190,7 +160,7 @@ class model_source {
 
   std::vector<unsigned char> staging_;
   std::optional<attention::model_loader> loader_;  // a file's or a folder's load under way
-  std::optional<folder_opening> opening_;
+  std::optional<model_opening> opening_;
   std::optional<attention::loaded_model> model_;  // the open model, from a file or a folder
 };
 

@@ -71,7 +71,7 @@ test('the wasm page names every export of every EMSCRIPTEN_BINDINGS block', () =
       count++;
     }
   }
-  assert.ok(count > 60, `${count} exports`);
+  assert.ok(count > 55, `${count} exports`);  // fewer since a model file and a folder open through the same calls
 });
 
 test('the limits page names every constant of limits.hpp with its value', () => {

@@ -133,14 +133,15 @@ test('Training: every count and index is checked as a number, never wrapped', ()
 
 // A model file through the raw class: header length, header, data.
 function openRaw(model, bytes) {
+  model.begin('file', '', '');
   model.buffer(8).set(bytes.subarray(0, 8));
   const { length } = JSON.parse(model.headerLength(bytes.length));
   model.buffer(length).set(bytes.subarray(8, 8 + length));
-  const info = JSON.parse(model.open(bytes.length, ''));
+  const info = JSON.parse(model.header(bytes.length));
   assert.ok(!('error' in info), info.error);
   const data = bytes.subarray(8 + length);
   model.buffer(data.length).set(data);
-  assert.equal(JSON.parse(model.feed(data.length)).done, true);
+  assert.equal(JSON.parse(model.feed(0, data.length)).done, true);
 }
 
 const textGpt = readFileSync(join(root, 'tests', 'models', 'text-gpt.safetensors'));
@@ -153,12 +154,12 @@ test('Model: buffer(−1) is an empty view, not a thrown number; feed() with no 
     assert.equal(view.length, 0, `buffer(${n})`);
   }
   openRaw(model, textGpt);
-  refuses(model.feed(0), 'model: no file is being opened', 'feed with no load');
+  refuses(model.feed(0, 0), 'model: no file is being opened', 'feed with no load');
   assert.equal(model.ready(), true, 'the open model stays');
   assert.ok(!('error' in JSON.parse(model.run('[1, 2, 3]', 3, 1, 0, 1))));
   model.close();
   // before anything is open
-  refuses(model.feed(0), 'model: no file is being opened', 'feed before open');
+  refuses(model.feed(0, 0), 'model: no file is being opened', 'feed before open');
   refuses(model.config(), 'model: nothing open', 'config');
   refuses(model.run('[1]', 1, 1, 0, 1), 'model: nothing open', 'run');
   refuses(model.traceJson(), 'model: nothing run', 'traceJson');
@@ -193,12 +194,13 @@ test('Model: every count, index, size and seed is checked as a number, never wra
   assert.equal(JSON.parse(model.generate('[1]', 2, 1, 2 ** 32, 0, 1)).length, 2, 'a seed of 2³² is a seed');
   // feed's byte count, while a file is being opened: refused, the load dropped
   for (const n of wrapping) {
+    model.begin('file', '', '');
     model.buffer(8).set(textGpt.subarray(0, 8));
     const { length } = JSON.parse(model.headerLength(textGpt.length));
     model.buffer(length).set(textGpt.subarray(8, 8 + length));
-    assert.ok(!('error' in JSON.parse(model.open(textGpt.length, ''))));
+    assert.ok(!('error' in JSON.parse(model.header(textGpt.length))));
     model.buffer(16);
-    refusesNumber(model.feed(n), 'bytes', n, `feed(${n})`);
+    refusesNumber(model.feed(0, n), 'bytes', n, `feed(${n})`);
   }
   model.delete();
 }));
@@ -255,10 +257,7 @@ test('a lone surrogate in any text is refused naming the field, never glued to t
   refuses(model.headScenario(0, 0, `x${lone[0]}`, ''), 'name: not valid Unicode', 'headScenario name');
   refuses(model.headScenario(0, 0, 'x', `["a${lone[0]}", "b"]`), 'labels: not valid Unicode', 'headScenario labels');
   model.close();
-  model.buffer(8).set(textGpt.subarray(0, 8));
-  const { length } = JSON.parse(model.headerLength(textGpt.length));
-  model.buffer(length).set(textGpt.subarray(8, 8 + length));
-  refuses(model.open(textGpt.length, `{"n_head": 2${lone[0]}}`), 'config.json: not valid Unicode: a lone surrogate U+D800', 'open config');
+  refuses(model.begin('file', `{"n_head": 2${lone[0]}}`, ''), 'config.json: not valid Unicode: a lone surrogate U+D800', 'open config');
   // a real pair is one character: 😀 reaches the core whole (refused as outside the vocabulary, not as a surrogate)
   openRaw(model, textGpt);
   const pair = JSON.parse(model.encode('a😀'));

@@ -220,34 +220,34 @@ test('a skipped buffer that declares 8 GiB is refused from its header, before it
 test('every number crossing into the folder calls is checked: −1, 2³², NaN and a shard out of range are named', () => {
   const model = new engine.module.Model();
   const error = (text) => JSON.parse(text).error;
-  assert.equal(error(model.feedShard(0, 0)), 'model: no folder is being fed');
-  assert.equal(error(model.folderHeader(10)), 'model: no folder is being opened');
+  assert.equal(error(model.feed(0, 0)), 'model: no file is being opened');
+  assert.equal(error(model.header(10)), 'model: no folder is being opened');
   const folder = folderOf('llama-gqa');
-  assert.deepEqual(JSON.parse(model.openFolder(folder.configText, '')), { files: ['model.safetensors'] });
+  assert.deepEqual(JSON.parse(model.begin('folder', folder.configText, '')), { files: ['model.safetensors'] });
   const bytes = readFileSync(join(folderPath('llama-gqa'), 'model.safetensors'));
   model.buffer(8).set(bytes.subarray(0, 8));
   const { length } = JSON.parse(model.headerLength(bytes.length));
   model.buffer(length).set(bytes.subarray(8, 8 + length));
-  assert.deepEqual(JSON.parse(model.folderHeader(bytes.length)), { planned: true, dataBytes: [bytes.length - 8 - length] });
+  assert.deepEqual(JSON.parse(model.header(bytes.length)), { planned: true, dataBytes: [bytes.length - 8 - length] });
   model.buffer(4);
-  assert.equal(error(model.feedShard(1, 0)), 'shard: 1 is outside [0, 1)');
+  assert.equal(error(model.feed(1, 0)), 'shard: 1 is outside [0, 1)');
   // an error drops the opening: each bad number is checked on a fresh one
   const again = () => {
-    model.openFolder(folder.configText, '');
+    model.begin('folder', folder.configText, '');
     model.buffer(8).set(bytes.subarray(0, 8));
     model.headerLength(bytes.length);
     model.buffer(length).set(bytes.subarray(8, 8 + length));
-    model.folderHeader(bytes.length);
+    model.header(bytes.length);
     model.buffer(4);
   };
   for (const [shard, n, line] of [[-1, 0, 'shard: -1 is not a whole number from 0 to 4294967295'], [4294967296, 0, 'shard: 4294967296 is not a whole number from 0 to 4294967295'],
     [0, NaN, 'bytes: NaN is not a whole number from 0 to 4294967295'], [0, 5, 'model: 5 bytes fed from a buffer of 4']]) {
     again();
-    assert.equal(error(model.feedShard(shard, n)), line);
+    assert.equal(error(model.feed(shard, n)), line);
     assert.equal(model.ready(), false);
   }
   again();
-  assert.equal(error(model.folderHeader(bytes.length)), 'folder: more headers than the folder\'s 1 shard(s)');
+  assert.equal(error(model.header(bytes.length)), 'folder: more headers than the folder\'s 1 shard(s)');
   assert.equal(error(model.traceAt(0)), 'model: nothing run');
   assert.equal(error(model.guessesAt(-1)), 'position: -1 is not a whole number from 0 to 4294967295');
   model.delete();
@@ -279,27 +279,27 @@ test('a run belongs to its model: a feed with no load under way keeps both, open
     model.buffer(8).set(bytes.subarray(0, 8));
     const { length } = JSON.parse(model.headerLength(bytes.length));
     model.buffer(length).set(bytes.subarray(8, 8 + length));
-    model.folderHeader(bytes.length);
+    model.header(bytes.length);
     return 8 + length;
   };
-  model.openFolder(folder.configText, '');
+  model.begin('folder', folder.configText, '');
   const start = header();
   const data = bytes.subarray(start);
   model.buffer(data.length).set(data);
-  assert.equal(JSON.parse(model.feedShard(0, data.length)).done, true);
+  assert.equal(JSON.parse(model.feed(0, data.length)).done, true);
   assert.equal(JSON.parse(model.run('[1,2,3]', 10, 1, 0, 1)).length, 3);
   // a file's feed while a folder is open: refused, the model and its run kept
-  assert.equal(error(model.feed(0)), 'model: no file is being opened');
+  assert.equal(error(model.feed(0, 0)), 'model: no file is being opened');
   assert.equal(model.ready(), true);
   assert.equal(JSON.parse(model.traceAt(2)).tokens.length, 3);
   // another opening drops the run with the model it ran on
-  model.openFolder(folder.configText, '');
+  model.begin('folder', folder.configText, '');
   assert.equal(model.ready(), false);
   assert.equal(error(model.traceAt(0)), 'model: nothing run');
   // a load that fails takes everything: nothing open, nothing run, no trap
   header();
   model.buffer(4);
-  assert.equal(error(model.feedShard(0, 5)), 'model: 5 bytes fed from a buffer of 4');
+  assert.equal(error(model.feed(0, 5)), 'model: 5 bytes fed from a buffer of 4');
   assert.equal(error(model.run('[1]', 10, 1, 0, 1)), 'model: nothing open');
   assert.equal(error(model.traceAt(0)), 'model: nothing run');
   model.delete();

@@ -56,10 +56,11 @@ test('a mask buffer declared at 64 GiB is refused from the header, naming it', (
     ['h.0.attn.bias', [1, 1, 131072, 131072], 131072 * 131072 * 4]]);
   const model = new engine.module.Model();
   const put = (bytes) => model.buffer(bytes.length).set(bytes);
+  model.begin('file', '', '');
   put(file.subarray(0, 8));
   const { length } = JSON.parse(model.headerLength(size));
   put(file.subarray(8, 8 + length));
-  assert.equal(JSON.parse(model.open(size, '')).error,
+  assert.equal(JSON.parse(model.header(size)).error,
     "h.0.attn.bias: shape [1, 1, 131072, 131072], a mask buffer of at most [1, 1, 2, 2] (wpe.weight's 2 positions)");
   model.delete();
 });

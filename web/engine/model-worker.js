@@ -16,30 +16,31 @@ import { openFolder } from './model-folder.js';
 let engine = null;
 let model = null;
 
+// A model opened by `open(options)` (openModel's or openFolder's, both
+// model-open.js's one opening) in place of the one held: its info and what
+// its parameter count holds.
+async function opened(open) {
+  engine ??= await loadModelEngine();
+  model?.dispose();
+  model = null;
+  model = await open({ engine, onProgress: (progress) => self.postMessage({ id: current, progress }) });
+  return { ...model.info, counts: model.parameterCounts() };
+}
+
 // The worker's own calls (model-calls.js's workerMethods); every other call
 // is the open model's method of that name.
 const own = {
   // source: a File or Blob, or a URL the page fetches
-  async open(source, { config, name }) {
-    engine ??= await loadModelEngine();
-    model?.dispose();
-    model = null;
-    const file = typeof source === 'string' ? await pageFetch(source, 'model') : source;
-    model = await openModel(file, { engine, config, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
-    return { ...model.info, counts: model.parameterCounts() };
-  },
+  open: (source, { config, name }) => opened(async (options) =>
+    openModel(typeof source === 'string' ? await pageFetch(source, 'model') : source, { ...options, config, name })),
   // a Hugging Face folder: files [{name, source}], source a File or Blob, or a same-origin URL the page fetches when its turn comes
-  async openFolder({ configText, indexText, files }, { name }) {
-    engine ??= await loadModelEngine();
-    model?.dispose();
-    model = null;
+  openFolder: ({ configText, indexText, files }, { name }) => opened((options) => {
     const sources = files.map((file) => ({
       name: file.name,
       source: typeof file.source === 'string' ? () => pageFetch(file.source, file.name) : file.source,
     }));
-    model = await openFolder({ configText, indexText, files: sources }, { engine, name, onProgress: (progress) => self.postMessage({ id: current, progress }) });
-    return { ...model.info, counts: model.parameterCounts() };
-  },
+    return openFolder({ configText, indexText, files: sources }, { ...options, name });
+  }),
   close() {
     model?.dispose();
     model = null;
