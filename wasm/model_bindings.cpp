@@ -224,25 +224,23 @@ class model {
   }
 
   // The head's guesses at `position` of the last run (BERT's masked-LM head
-  // at a [MASK], or a decoder's next token): {"position", "top": [[id, p] × 10]};
-  // the logits (V) from positionLogits(). {"error"} when the model has no head.
-  std::string guesses_at(double position) {
-    return json_or_error([&] {
-      const std::uint32_t p = index_of(position, "position");
+  // at a [MASK], or a decoder's next token), in one answer:
+  // run_result.hpp's guesses_object {position, top: [[id, p] × 10], logits
+  // (V), transfer}, or {"error"} when the model has no head.
+  val guesses_at(double position) const {
+    std::uint32_t p = 0;
+    std::vector<float> logits;
+    const std::string message = glue::error_of([&] {
+      p = index_of(position, "position");
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
       ATTENTION_CHECK(loaded().logits(), "model: this BERT has no masked-LM head to predict with");
       attention::trace_position(p, run_->length());
-      const attention::tensor3 logits = attention::logits_of(loaded(), *run_, p, 1);  // (1, 1, V)
-      position_logits_.assign(logits.data(), logits.data() + logits.size());
-      nlohmann::json top = nlohmann::json::array();
-      for (std::size_t n = 0; n < std::min<std::size_t>(10, run_->top_k); ++n) {
-        const auto& guess = run_->top[p * run_->top_k + n];
-        top.push_back({guess.id, guess.probability});
-      }
-      return nlohmann::json{{"position", p}, {"top", top}}.dump();
+      const attention::tensor3 at = attention::logits_of(loaded(), *run_, p, 1);  // (1, 1, V)
+      logits.assign(at.data(), at.data() + at.size());
     });
+    if (!message.empty()) return glue::error_object(message);
+    return glue::guesses_object(*run_, p, logits.data(), logits.size());
   }
-  val position_logits() const { return float32_copy(position_logits_.data(), position_logits_.size()); }
 
   // Head `head` of layer `layer` of the last run as scenario text; `labels`
   // a JSON list of one label per token (GPT-2's decoded pieces), or "".
@@ -342,14 +340,10 @@ class model {
 
   std::vector<std::int64_t> ids_of(const std::u16string& tokens) const { return glue::ids_of(tokens, loaded().config.vocab); }
 
-  // The last run and what was read from it.
-  void drop_run() {
-    std::vector<float>().swap(position_logits_);
-    run_.reset();
-  }
+  // The last run.
+  void drop_run() { run_.reset(); }
 
   glue::model_source source_;
-  std::vector<float> position_logits_;
   std::optional<attention::model_run> run_;
 };
 
@@ -367,7 +361,6 @@ EMSCRIPTEN_BINDINGS(attention_models) {
       .function("feed", &model::feed)
       .function("traceAt", &model::trace_at)
       .function("guessesAt", &model::guesses_at)
-      .function("positionLogits", &model::position_logits)
       .function("prepare", &model::prepare)
       .function("close", &model::close)
       .function("ready", &model::ready)

@@ -95,12 +95,55 @@ inline emscripten::val tempered_object(const std::vector<attention::tempered_gue
   return answer.done(object);
 }
 
+// [id, p] as a JS array.
+inline emscripten::val guess_pair(const attention::token_probability& guess) {
+  emscripten::val pair = emscripten::val::array();
+  pair.call<void>("push", static_cast<double>(guess.id));
+  pair.call<void>("push", static_cast<double>(guess.probability));
+  return pair;
+}
+
+// The run's guesses after `position` (BERT's masked-LM head at a [MASK], or
+// a decoder's next token) as {position, top: [[id, p] × 10], logits (V)}
+// with `transfer`: the first ten of the run's top-k there, and the logits
+// the head gives there.
+inline emscripten::val guesses_object(const attention::model_run& run, std::size_t position, const float* logits,
+                                      std::size_t vocab) {
+  js_answer answer;
+  emscripten::val top = emscripten::val::array();
+  for (std::size_t n = 0; n < std::min<std::size_t>(10, run.top_k); ++n)
+    top.call<void>("push", guess_pair(run.top[position * run.top_k + n]));
+  emscripten::val object = emscripten::val::object();
+  object.set("position", static_cast<double>(position));
+  object.set("top", top);
+  object.set("logits", answer.floats(logits, vocab));
+  return answer.done(object);
+}
+
+// Every head's scores on a run's tokens (the core's run_head_scores), layer
+// by layer, head by head: [{layer, head, previous, induction}], induction
+// null when no token repeats. What the Model view names as the head to look
+// at first, so that it needs no call after the run.
+inline emscripten::val scores_list(const std::vector<attention::head_score>& scores, std::size_t heads) {
+  emscripten::val list = emscripten::val::array();
+  for (std::size_t i = 0; i < scores.size(); ++i) {
+    emscripten::val one = emscripten::val::object();
+    one.set("layer", static_cast<double>(i / heads));
+    one.set("head", static_cast<double>(i % heads));
+    one.set("previous", static_cast<double>(scores[i].previous));
+    one.set("induction", scores[i].induction ? emscripten::val(static_cast<double>(*scores[i].induction))
+                                             : emscripten::val::null());
+    list.call<void>("push", one);
+  }
+  return list;
+}
+
 // A run of `layers` × `heads` heads as {tokens, attention: {shape: [L, H,
 // T, T], data}, top: {k, ids, probabilities} ((T, k): the most probable next
 // tokens after each position), tempered: tempered_object's at `at`, last:
-// {logits (V), top: [[id, p] × 10] after the last position}, loss}; tempered
-// and last null when the model has no logits (a BERT without its head),
-// loss null unless `loss` says it has one.
+// {logits (V), top: [[id, p] × 10] after the last position}, loss, scores:
+// scores_list's}; tempered and last null when the model has no logits (a
+// BERT without its head), loss null unless `loss` says it has one.
 inline emscripten::val run_object(const attention::model_run& run, std::size_t layers, std::size_t heads,
                                   const attention::tempering& at, bool logits, bool loss) {
   js_answer answer;
@@ -141,13 +184,8 @@ inline emscripten::val run_object(const attention::model_run& run, std::size_t l
     object.set("tempered", tempered);
     emscripten::val last = emscripten::val::object();
     emscripten::val guesses = emscripten::val::array();
-    for (std::size_t n = 0; T > 0 && n < std::min<std::size_t>(10, k) && (T - 1) * k + n < run.top.size(); ++n) {
-      const attention::token_probability& guess = run.top[(T - 1) * k + n];
-      emscripten::val pair = emscripten::val::array();
-      pair.call<void>("push", static_cast<double>(guess.id));
-      pair.call<void>("push", static_cast<double>(guess.probability));
-      guesses.call<void>("push", pair);
-    }
+    for (std::size_t n = 0; T > 0 && n < std::min<std::size_t>(10, k) && (T - 1) * k + n < run.top.size(); ++n)
+      guesses.call<void>("push", guess_pair(run.top[(T - 1) * k + n]));
     last.set("logits", answer.floats(run.last_logits.data(), run.last_logits.size()));
     last.set("top", guesses);
     object.set("last", last);
@@ -155,6 +193,7 @@ inline emscripten::val run_object(const attention::model_run& run, std::size_t l
     object.set("last", emscripten::val::null());
   }
   object.set("loss", loss && run.loss ? emscripten::val(static_cast<double>(*run.loss)) : emscripten::val::null());
+  object.set("scores", scores_list(attention::run_head_scores(run), heads));
   return answer.done(object);
 }
 

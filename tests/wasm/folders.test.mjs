@@ -249,7 +249,7 @@ test('every number crossing into the folder calls is checked: −1, 2³², NaN a
   again();
   assert.equal(error(model.header(bytes.length)), 'folder: more headers than the folder\'s 1 shard(s)');
   assert.equal(error(model.traceAt(0)), 'model: nothing run');
-  assert.equal(error(model.guessesAt(-1)), 'position: -1 is not a whole number from 0 to 4294967295');
+  assert.equal(model.guessesAt(-1).error, 'position: -1 is not a whole number from 0 to 4294967295');
   model.delete();
 });
 

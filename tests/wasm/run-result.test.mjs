@@ -102,3 +102,20 @@ test('a refused run is one {error} answer, thrown as the core\'s line; guessesAt
   transfersItsArrays(guesses, 'guessesAt');
   model.dispose();
 });
+
+test('a run carries its heads\' scores, and guessesAt is one call: nothing to ask after a run', async () => {
+  const model = await open('text-gpt');
+  const tokens = [1, 2, 3, 1, 2, 3];
+  const { result: run, calls } = embindCalls(model, () => model.run(tokens));
+  assert.deepEqual(calls, { runResult: 1 });
+  assert.deepEqual(run.scores, model.headScores(), 'the scores headScores() gives on the same run');
+  assert.equal(run.scores.length, 2 * 4);
+  assert.deepEqual(run.scores.map(({ layer, head }) => `${layer}.${head}`).slice(0, 5), ['0.0', '0.1', '0.2', '0.3', '1.0']);
+  const { result: guesses, calls: guessCalls } = embindCalls(model, () => model.guessesAt(2));
+  assert.deepEqual(guessCalls, { guessesAt: 1 });
+  assert.equal(guesses.position, 2);
+  assert.equal(guesses.top.length, 10);
+  assert.equal(guesses.logits.length, model.config.vocab);
+  assert.throws(() => model.guessesAt(6), { name: 'ModelError' });
+  model.dispose();
+});

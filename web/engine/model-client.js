@@ -97,9 +97,10 @@ export class ModelWorker {
   }
 }
 
-// The other calls, each as its name says: run, temper, traceJson, guessesAt,
-// headScores, headScenario, encode, decode, lens, generate (LoadedModel's),
-// close and memory (the worker's).
+// The other calls, each as its name says: run (its answer carries the
+// heads' scores), temper, traceJson, guessesAt, headScores, headScenario,
+// encode, decode, lens, generate (LoadedModel's), close and memory (the
+// worker's).
 for (const method of methods) {
   if (!(method in ModelWorker.prototype)) {
     Object.defineProperty(ModelWorker.prototype, method, {

@@ -67,17 +67,20 @@ export class LoadedModel {
   // {tokens, attention: {shape: [L, H, T, T], data}, top: {k, ids,
   // probabilities} ((T, k) each: the k most probable next tokens after every
   // position), tempered: temper(temperature, warpers)'s answer, last:
-  // {logits, top: [[id, p] × 10]}, loss (null when T < 2), transfer: the
-  // typed arrays' buffers}. topK ≥ 10 guesses are kept per position. A BERT
-  // without its masked-LM head has attention only: tempered and last null.
+  // {logits, top: [[id, p] × 10]}, loss (null when T < 2), scores:
+  // headScores()'s on this run, transfer: the typed arrays' buffers}. topK ≥
+  // 10 guesses are kept per position. A BERT without its masked-LM head has
+  // attention and scores only: tempered and last null. The page needs no
+  // call after it.
   run(tokens, { topK = defaults.topK, temperature = 1, warpers = {} } = {}) {
     const { topK: cut = 0, topP = 1 } = warpers;
     // the guesses at the temperature come from the same pass over the logits
     return refused(this.model.runResult(JSON.stringify(tokens), Math.max(10, topK), temperature, cut, topP));
   }
 
-  // Every head's scores on the last run's tokens (training/head_scores.hpp):
-  // [{layer, head, previous, induction}], induction null when no token repeats.
+  // Every head's scores on the last run's tokens (transformer/head_scores.hpp):
+  // [{layer, head, previous, induction}], induction null when no token
+  // repeats; a run's answer carries them too, as `scores`.
   headScores() { return answer(this.model.headScores()); }
 
   // What the file's parameter count holds: {file, zeroKeyBiases, others}
@@ -96,12 +99,8 @@ export class LoadedModel {
   }
 
   // The head's guesses at `position` of the last run (BERT's masked-LM head
-  // at a [MASK]): {position, top: [[id, p] × 10], logits (V), transfer}.
-  guessesAt(position) {
-    const { top } = answer(this.model.guessesAt(position));
-    const logits = this.model.positionLogits();
-    return { position, top, logits, transfer: [logits.buffer] };
-  }
+  // at a [MASK]): {position, top: [[id, p] × 10], logits (V), transfer}, in one call to the core.
+  guessesAt(position) { return refused(this.model.guessesAt(position)); }
 
   // The last run as the CLI's model trace (JSON text); a folder's with
   // `last` at `position` when given (the CLI's --position).

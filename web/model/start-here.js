@@ -26,7 +26,6 @@ export class StartHere {
     this.afterDismiss = afterDismiss;
     this.onSelect = onSelect;
     this.closed = dismissed(dismissedKey);
-    this.asked = 0;
     this.box = element(parent, 'aside', { className: 'start-here', hidden: true });
     this.box.setAttribute('aria-labelledby', 'model-start-here-title');
     parent.prepend(this.box);
@@ -53,10 +52,7 @@ export class StartHere {
   // box is the shipped model's, gone at once for any other, even one that
   // cannot read the text yet (try-list.js's box describes that one).
   opened(model) {
-    if (model !== this.shipped) {
-      ++this.asked;
-      this.box.hidden = true;
-    }
+    if (model !== this.shipped) this.box.hidden = true;
   }
 
   dismiss() {
@@ -68,21 +64,13 @@ export class StartHere {
   }
 
   // After each draw of the view: model (the link's model id, null for a
-  // file), worker (the model's, which answers headScores() on the last run),
-  // text, labels (the text's tokens as shown).
-  async update({ model, worker, text, labels }) {
-    if (this.closed || model !== this.shipped || !worker) {
+  // file), scores (the run's head scores, which came with it: no call after
+  // the run), text, labels (the text's tokens as shown).
+  update({ model, scores, text, labels }) {
+    if (this.closed || model !== this.shipped) {
       this.box.hidden = true;
       return;
     }
-    const asked = ++this.asked;
-    let scores;
-    try {
-      scores = await worker.headScores();
-    } catch {
-      scores = null;  // the box still says what to try; it names no head
-    }
-    if (asked !== this.asked || this.closed) return;
     const unit = labels.every((l) => [...l].length <= 1) ? 'character' : 'token';
     // past its context the model reads the text's end only: quote that, and say so
     const read = labels.join('');

@@ -292,9 +292,9 @@ export class ModelView {
     this.box.dataset.tokens = this.result.tokens.join(',');
     performance.measure('model-draw', { start });
     this.lens.update();  // the lens open, on these tokens
-    this.startHere?.update({ model: this.settings.model, worker: this.worker, text: this.settings.text, labels: this.labels });
+    this.startHere?.update({ model: this.settings.model, scores: this.result.scores, text: this.settings.text, labels: this.labels });
     if (this.settings.model === defaultModel) this.tryList?.hide();
-    else this.tryList?.update({ family: this.family, worker: this.worker, place: this.familyLine && !this.familyLine.hidden ? this.familyLine : this.facts });
+    else this.tryList?.update({ family: this.family, scores: this.result.scores, place: this.familyLine && !this.familyLine.hidden ? this.familyLine : this.facts });
   }
 
   // Whether the last run has heads to draw (a model without blocks has none).
