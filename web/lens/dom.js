@@ -1,7 +1,7 @@
 // The lenses' DOM helper (views/dom.js's), how their numbers read, and how a token is said.
 
-// A new element under parent with the given properties.
-export { element } from '../views/dom.js';
+// A new element (under parent) with the given properties.
+export { create, element } from '../views/dom.js';
 
 // A score or probability in [0, 1] as the tables print it; null as a dash.
 export const fixed = (v, digits = 2) => (v === null || v === undefined ? '—' : v.toFixed(digits));

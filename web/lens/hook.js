@@ -2,6 +2,7 @@
 // button that opens them. The lenses themselves (panel.js and what it draws)
 // load when the section is first opened, or when a link names a lens: a
 // learner who never opens them never fetches them.
+import { create, element } from '../views/dom.js';
 
 // view: the ModelView (model/view.js); parent: where the section goes;
 // label(ids): the tokens' texts as the view's chips show them.
@@ -9,15 +10,13 @@
 // playground): an author's figure (the element's view="model") stays as it was.
 export function buildLens(view, parent, label) {
   if (!view.onOpenHead) return { update() {}, open() {} };
-  const section = document.createElement('section');
-  section.className = 'lens-section';
-  section.setAttribute('aria-label', 'What each head does');
-  const open = document.createElement('button');
-  open.type = 'button';
-  open.className = 'lens-open';
-  open.textContent = 'What does each head do? Open the lenses: head scores, ablation, logit lens, attribution';
-  open.setAttribute('aria-expanded', 'false');
-  section.append(open);
+  const section = create('section', { className: 'lens-section', attrs: { 'aria-label': 'What each head does' } });
+  const open = element(section, 'button', {
+    type: 'button',
+    className: 'lens-open',
+    text: 'What does each head do? Open the lenses: head scores, ablation, logit lens, attribution',
+    attrs: { 'aria-expanded': 'false' },
+  });
   parent.append(section);
   const hook = { section, open, panel: null, loading: null };
   // opened (this button, or a line of "Start here" or "Try:"): the panel in

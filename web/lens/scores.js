@@ -9,7 +9,7 @@
 // shown under the table: not the training view's induction score.
 import { tokenText } from '../views/format.js';
 import { clearFrom } from '../views/head-role.js';
-import { element, fixed, headName, headsOf } from './dom.js';
+import { create, element, fixed, headName, headsOf } from './dom.js';
 
 export const roles = [
   ['previous_token', 'previous-token', 'the token just before'],
@@ -104,9 +104,8 @@ export class ScoresLens {
   }
 
   row(head, ablated) {
-    const tr = document.createElement('tr');
     const name = headName(head.layer, head.head);
-    tr.dataset.head = name;
+    const tr = create('tr', { attrs: { 'data-head': name } });
     const best = bestRole(head);
     const th = element(tr, 'th', { scope: 'row' });
     const select = element(th, 'button', { type: 'button', className: 'lens-head', textContent: `head ${name}` });

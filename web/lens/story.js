@@ -6,7 +6,7 @@
 // attention learns" ("Induction heads" in the navigation), whose heads
 // have crisp roles.
 import { partLabel } from './attribution.js';
-import { signed } from './dom.js';
+import { element, signed } from './dom.js';
 import { clearFrom } from '../views/head-role.js';
 import { bestRole, roles } from './scores.js';
 
@@ -49,9 +49,6 @@ export function sayStory(p, what, json) {
   p.hidden = !finding;
   if (!finding) return;
   p.append(`${finding}; the clearer example is `);
-  const a = document.createElement('a');
-  a.href = inductionLink;
-  a.className = 'lens-story-link';
-  a.textContent = 'the induction model you train in the “Induction heads” lesson';
-  p.append(a, ', whose heads each do one clear job.');
+  element(p, 'a', { href: inductionLink, className: 'lens-story-link', text: 'the induction model you train in the “Induction heads” lesson' });
+  p.append(', whose heads each do one clear job.');
 }

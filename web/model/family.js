@@ -7,6 +7,7 @@
 // DistilBERT) reads the text both ways and fills in a [MASK] (fill.js), or,
 // without its head, shows its attention only. The heads grid and the graph
 // take `causal` and `kvHeads` (views/model-grid.js, views/head-trace.js).
+import { create } from '../views/dom.js';
 
 // The family of the model shown before any opens: the page's own GPT.
 const shipped = { family: 'gpt2', architecture: 'gpt2', familyName: 'GPT-2', maskToken: '', starter: '' };
@@ -71,8 +72,7 @@ export function familyView(family, { typed, text, defaultText }) {
 // The line under the facts that says what kind of model it is, made the
 // first time a model opens. → the line.
 export function familyLineAfter(facts) {
-  const line = document.createElement('p');
-  line.className = 'model-family';
+  const line = create('p', { className: 'model-family' });
   facts.after(line);
   return line;
 }

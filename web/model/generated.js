@@ -8,6 +8,7 @@
 // edit unmarks the groups it touches; the link carries the runs,
 // "19_12.45.7-40_3" (where each starts in the text, its ids; state.js checks
 // the form), checked against the text once the model is open.
+import { create, element } from '../views/dom.js';
 
 // ids in all a link may mark: the text holds 400 characters, a token at least one
 const limit = 400;
@@ -110,9 +111,9 @@ export class Generated {
     this.groups = [];
     this.pending = null;  // a link's runs, checked when the model next runs
     this.problem = '';    // what was wrong with them: one line
-    const legend = Object.assign(document.createElement('p'), { className: 'note model-generated-legend', hidden: true });
-    legend.append(Object.assign(document.createElement('span'), { className: 'model-generated-sample', textContent: 'dotted' }),
-      ' tokens: what Generate wrote; the others are the text you typed. Point at any of them to see what the model guesses after it.');
+    const legend = create('p', { className: 'note model-generated-legend', hidden: true });
+    element(legend, 'span', { className: 'model-generated-sample', text: 'dotted' });
+    legend.append(' tokens: what Generate wrote; the others are the text you typed. Point at any of them to see what the model guesses after it.');
     chips.after(legend);
     this.legend = legend;
   }

@@ -10,6 +10,7 @@
 // hides a word behind it, and the note says which number hides one.
 import { ModelError } from '../engine/model-client.js';
 import { idsFromText } from '../engine/typed-ids.js';
+import { create } from '../views/dom.js';
 
 const limits = { tokenizerConfig: 1 << 20, vocab: 4 << 20 };
 
@@ -107,9 +108,7 @@ export function idsNote(info, { folder, maskId }) {
 // The line under the field's label that says why ids, made the first time
 // a model opens: after `label`, and describing `input`. → the line.
 export function idsNoteLine(label, input) {
-  const note = document.createElement('p');
-  note.className = 'note model-ids-note';
-  note.id = `${input.id}-ids`;
+  const note = create('p', { className: 'note model-ids-note', id: `${input.id}-ids` });
   label.after(note);
   input.setAttribute('aria-describedby', `${note.id} ${input.getAttribute('aria-describedby') ?? ''}`.trim());
   return note;

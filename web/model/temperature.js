@@ -3,6 +3,7 @@
 // says why a temperature was refused (the slider's range, or the core's
 // line when Generate refuses it). The bars and Generate both read value.
 import { quoteText } from '../state/state.js';
+import { create, element } from '../views/dom.js';
 
 // below 1 in small steps (where the likeliest token takes over), above it in growing ones
 export const stops = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.3, 1.5, 1.7, 2, 2.5, 3, 4, 5];
@@ -16,24 +17,13 @@ export class TemperatureField {
   // parent: where it goes; value: the first temperature; onChange(t): a new valid one.
   constructor(parent, { value = 0.8, onChange }) {
     this.onChange = onChange;
-    this.box = document.createElement('div');
-    this.box.className = 'field model-temperature';
-    const label = document.createElement('label');
-    label.textContent = 'Temperature';
-    const row = document.createElement('div');
-    row.className = 'model-temperature-row';
-    this.slider = Object.assign(document.createElement('input'), { type: 'range', min: '0', max: String(stops.length - 1), step: '1' });
-    this.slider.id = `model-temperature-${Math.random().toString(36).slice(2)}`;
-    label.htmlFor = this.slider.id;
-    this.output = document.createElement('output');
-    this.output.htmlFor.add(this.slider.id);
-    this.output.className = 'model-temperature-value';
-    this.error = Object.assign(document.createElement('p'), { className: 'field-error', hidden: true });
-    this.error.id = `${this.slider.id}-error`;
-    this.error.setAttribute('aria-live', 'polite');
-    this.slider.setAttribute('aria-describedby', this.error.id);
-    row.append(this.slider, this.output);
-    this.box.append(label, row, this.error);
+    const id = `model-temperature-${Math.random().toString(36).slice(2)}`;
+    this.box = create('div', { className: 'field model-temperature' });
+    element(this.box, 'label', { text: 'Temperature', htmlFor: id });
+    const row = element(this.box, 'div', { className: 'model-temperature-row' });
+    this.slider = element(row, 'input', { type: 'range', min: '0', max: String(stops.length - 1), step: '1', id, attrs: { 'aria-describedby': `${id}-error` } });
+    this.output = element(row, 'output', { className: 'model-temperature-value', attrs: { for: id } });
+    this.error = element(this.box, 'p', { className: 'field-error', hidden: true, id: `${id}-error`, attrs: { 'aria-live': 'polite' } });
     parent.append(this.box);
     this.slider.addEventListener('input', () => this.set(stops[Number(this.slider.value)]));
     this.value = null;

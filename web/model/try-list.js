@@ -8,7 +8,7 @@
 // page, never in an author's figure (the view makes it only where it makes
 // "Start here").
 import { defaultModel } from './defaults.js';
-import { element } from '../views/dom.js';
+import { create, element } from '../views/dom.js';
 import { dismissed, rememberDismissed } from './dismissal.js';
 import { lensLine } from './start-here.js';
 
@@ -48,11 +48,9 @@ export class TryList {
   constructor(after, onLenses) {
     this.onLenses = onLenses;
     this.closed = dismissed(dismissedKey);
+    this.asked = 0;
     this.lines = [];
-    this.box = document.createElement('div');
-    this.box.className = 'model-try';
-    this.box.hidden = true;
-    this.box.setAttribute('aria-label', 'Start here');
+    this.box = create('div', { className: 'model-try', hidden: true, attrs: { 'aria-label': 'Start here' } });
     after.after(this.box);
     const top = element(this.box, 'p', { className: 'model-try-title' });
     element(top, 'strong', { textContent: 'Start here' });
@@ -81,9 +79,17 @@ export class TryList {
   }
 
   // After each draw of a model other than the shipped one: family (familyOf),
-  // scores (the run's head scores, which came with it), place (the element
-  // to follow: the family sentence, or the facts when there is none).
-  update({ scores, place }) {
+  // worker (answers headScores() on the last run, or refuses), place (the
+  // element to follow: the family sentence, or the facts when there is none).
+  async update({ worker, place }) {
+    const asked = ++this.asked;
+    let scores = null;
+    try {
+      scores = await worker?.headScores();
+    } catch {
+      scores = null;  // no scores for this run: the list names no head
+    }
+    if (asked !== this.asked) return;
     const best = (Array.isArray(scores) ? scores : []).reduce((b, s) => (Number.isFinite(s?.previous) && (!b || s.previous > b.previous) ? s : b), null);
     this.draw(best, place);
   }
@@ -102,6 +108,7 @@ export class TryList {
   }
 
   hide() {
+    ++this.asked;
     this.box.hidden = true;
   }
 }

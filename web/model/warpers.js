@@ -5,6 +5,7 @@
 // Generate refuses it). The bars and Generate both read topK and topP; the
 // core applies them as transformers' warpers, after the temperature.
 import { quoteText } from '../state/state.js';
+import { create, element } from '../views/dom.js';
 
 export const topKStops = [0, 1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000];
 export const topPStops = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1];
@@ -13,16 +14,12 @@ export const topPStops = [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.9
 const nearest = (stops, v) => stops.reduce((best, s, n) => (Math.abs(s - v) < Math.abs(stops[best] - v) ? n : best), 0);
 
 function slider(parent, name, stops, shown) {
-  const box = Object.assign(document.createElement('div'), { className: 'field model-warper' });
-  const label = Object.assign(document.createElement('label'), { textContent: name });
-  const row = Object.assign(document.createElement('div'), { className: 'model-temperature-row' });
-  const input = Object.assign(document.createElement('input'), { type: 'range', min: '0', max: String(stops.length - 1), step: '1' });
-  input.id = `model-${name.toLowerCase()}-${Math.random().toString(36).slice(2)}`;
-  label.htmlFor = input.id;
-  const output = Object.assign(document.createElement('output'), { className: 'model-temperature-value' });
-  output.htmlFor.add(input.id);
-  row.append(input, output);
-  box.append(label, row);
+  const id = `model-${name.toLowerCase()}-${Math.random().toString(36).slice(2)}`;
+  const box = create('div', { className: 'field model-warper' });
+  element(box, 'label', { text: name, htmlFor: id });
+  const row = element(box, 'div', { className: 'model-temperature-row' });
+  const input = element(row, 'input', { type: 'range', min: '0', max: String(stops.length - 1), step: '1', id });
+  const output = element(row, 'output', { className: 'model-temperature-value', attrs: { for: id } });
   parent.append(box);
   return {
     box, input, stops,
@@ -41,11 +38,8 @@ export class WarperFields {
     this.onChange = onChange;
     this.k = slider(parent, 'Top-k', topKStops, (k) => (k === 0 ? 'off' : String(k)));
     this.p = slider(parent, 'Top-p', topPStops, (p) => (p === 1 ? 'off' : String(p)));
-    this.error = Object.assign(document.createElement('p'), { className: 'field-error model-warper-error', hidden: true });
-    this.error.id = `${this.k.input.id}-error`;
-    this.error.setAttribute('aria-live', 'polite');
+    this.error = element(parent, 'p', { className: 'field-error model-warper-error', hidden: true, id: `${this.k.input.id}-error`, attrs: { 'aria-live': 'polite' } });
     for (const s of [this.k, this.p]) s.input.setAttribute('aria-describedby', this.error.id);
-    parent.append(this.error);
     this.k.input.addEventListener('input', () => this.set({ topK: this.k.stops[Number(this.k.input.value)] }));
     this.p.input.addEventListener('input', () => this.set({ topP: this.p.stops[Number(this.p.input.value)] }));
     this.topK = 0;
