@@ -48,7 +48,6 @@ export class TryList {
   constructor(after, onLenses) {
     this.onLenses = onLenses;
     this.closed = dismissed(dismissedKey);
-    this.asked = 0;
     this.lines = [];
     this.box = create('div', { className: 'model-try', hidden: true, attrs: { 'aria-label': 'Start here' } });
     after.after(this.box);
@@ -79,17 +78,9 @@ export class TryList {
   }
 
   // After each draw of a model other than the shipped one: family (familyOf),
-  // worker (answers headScores() on the last run, or refuses), place (the
-  // element to follow: the family sentence, or the facts when there is none).
-  async update({ worker, place }) {
-    const asked = ++this.asked;
-    let scores = null;
-    try {
-      scores = await worker?.headScores();
-    } catch {
-      scores = null;  // no scores for this run: the list names no head
-    }
-    if (asked !== this.asked) return;
+  // scores (the run's head scores, which came with it), place (the element
+  // to follow: the family sentence, or the facts when there is none).
+  update({ scores, place }) {
     const best = (Array.isArray(scores) ? scores : []).reduce((b, s) => (Number.isFinite(s?.previous) && (!b || s.previous > b.previous) ? s : b), null);
     this.draw(best, place);
   }
@@ -108,7 +99,6 @@ export class TryList {
   }
 
   hide() {
-    ++this.asked;
     this.box.hidden = true;
   }
 }
