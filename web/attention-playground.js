@@ -21,6 +21,7 @@ import { traceFigure } from './element/trace-figure.js';
 import { presetScenario, sameOriginText, trainingText } from './engine/presets.js';
 import { defaultState, stepsFor } from './state/state.js';
 import { scenarioFromSentence, withOverrides } from './state/sentence.js';
+import { create } from './views/dom.js';
 
 export class AttentionPlayground extends HTMLElement {
   static get observedAttributes() {
@@ -250,8 +251,7 @@ export class AttentionPlayground extends HTMLElement {
     this.lessonKey = key;
     const state = { ...defaultState(), positions: s.positions, ...(this.lessonState ?? {}), batch: s.batch };
     const link = playgroundLink(s);
-    const root = document.createElement('div');
-    root.className = 'root';
+    const root = create('div', { className: 'root' });
     make(root, 'p', 'title', title);
     const body = make(root, 'div', 'lesson-body');
     footer(root, s, link);
@@ -279,8 +279,7 @@ export class AttentionPlayground extends HTMLElement {
   async renderTraining(s) {
     const load = (id) => (/^[a-z0-9-]+$/.test(id) ? trainingText(id) : sameOriginText('training', id, trainingBytes));
     const link = playgroundLink(s);
-    const root = document.createElement('div');
-    root.className = 'root';
+    const root = create('div', { className: 'root' });
     make(root, 'p', 'title', s.training.startsWith('text-') ? 'Watch a GPT learn to write' : 'Watch attention learn');
     const body = make(root, 'div', 'training-body');
     footer(root, s, link);
@@ -321,8 +320,7 @@ export class AttentionPlayground extends HTMLElement {
   // new text or head re-runs the model it holds, a new model opens beside it.
   async renderModel(s) {
     if (!this.modelView) {
-      const root = document.createElement('div');
-      root.className = 'root';
+      const root = create('div', { className: 'root' });
       make(root, 'p', 'title', 'A real GPT: every head of every layer');
       const body = make(root, 'div', 'model-body-wrap');
       footer(root, s, playgroundLink(s));

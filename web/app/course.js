@@ -4,7 +4,7 @@
 // anywhere. Loaded when the map or a lesson first opens: a first visit to
 // the playground carries none of it, nor course.css.
 import { lessons } from '../lessons/index.js';
-import { element } from '../views/dom.js';
+import { create, element } from '../views/dom.js';
 import { $ } from './page.js';
 import { state } from './router.js';
 
@@ -25,9 +25,7 @@ const promises = {
 // The course's end: a trained GPT, read head by head.
 const end = { href: '#model=text-gpt', title: 'Read a trained GPT', promise: 'Open the shipped model on your own text and find what each head looks at, with the lenses.' };
 
-const style = document.createElement('link');
-style.rel = 'stylesheet';
-style.href = new URL('./course.css', import.meta.url).href;
+const style = create('link', { rel: 'stylesheet', href: new URL('./course.css', import.meta.url).href });
 const styled = new Promise((resolve) => { style.onload = style.onerror = resolve; });
 document.head.append(style);
 
@@ -189,7 +187,7 @@ export function showLesson(body, id) {
   mark('opened', id);
   body.querySelector('.lesson-number')?.remove();
   body.querySelector('.lesson-end')?.remove();
-  body.prepend(Object.assign(document.createElement('p'), { className: 'lesson-number', textContent: `Lesson ${i + 1} of ${lessons.length}` }));
+  body.prepend(create('p', { className: 'lesson-number', text: `Lesson ${i + 1} of ${lessons.length}` }));
   const nav = element(body, 'nav', { className: 'lesson-end' });
   nav.setAttribute('aria-label', 'Where next');
   const next = lessons[i + 1];

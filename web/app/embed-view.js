@@ -3,24 +3,19 @@
 // iframe, each ready to copy, and what a figure cannot carry.
 import { attributesOfState, embedSnippets } from '../element/settings.js';
 import { modelPresets } from '../engine/presets.js';
+import { create, element } from '../views/dom.js';
 
 function block(parent, id, label, text) {
-  const wrap = document.createElement('div');
-  wrap.className = 'embed-snippet';
-  const title = document.createElement('label');
-  title.htmlFor = id;
-  title.className = 'code-label';
-  title.textContent = label;
-  const area = document.createElement('textarea');
-  area.id = id;
-  area.readOnly = true;
-  area.spellcheck = false;
-  area.rows = Math.min(6, text.split('\n').length + Math.ceil(text.length / 90));
-  area.value = text;
-  const copy = document.createElement('button');
-  copy.type = 'button';
-  copy.textContent = 'Copy';
-  copy.setAttribute('aria-label', `Copy ${label}`);
+  const wrap = create('div', { className: 'embed-snippet' });
+  element(wrap, 'label', { htmlFor: id, className: 'code-label', text: label });
+  const area = element(wrap, 'textarea', {
+    id,
+    readOnly: true,
+    spellcheck: false,
+    rows: Math.min(6, text.split('\n').length + Math.ceil(text.length / 90)),
+    value: text,
+  });
+  const copy = element(wrap, 'button', { type: 'button', text: 'Copy', attrs: { 'aria-label': `Copy ${label}` } });
   copy.addEventListener('click', async () => {
     area.select();
     try {
@@ -30,7 +25,6 @@ function block(parent, id, label, text) {
       copy.textContent = 'Selected: press Ctrl+C';  // no clipboard permission (an insecure origin)
     }
   });
-  wrap.append(title, area, copy);
   parent.append(wrap);
 }
 
@@ -54,9 +48,6 @@ export function showEmbedCode(box, state) {
   block(box, `${prefix}-element`, 'The element (copy dist/ to assets/attention-playground/ of your site)', element);
   block(box, `${prefix}-iframe`, 'The iframe', iframe);
   if (left.length) {
-    const note = document.createElement('p');
-    note.className = 'embed-left';
-    note.textContent = `Not carried into a figure: ${left.join('; ')}.`;
-    box.append(note);
+    box.append(create('p', { className: 'embed-left', text: `Not carried into a figure: ${left.join('; ')}.` }));
   }
 }

@@ -3,6 +3,7 @@
 // that says where to look, in the scenario's own tokens.
 import { tokenText } from '../views/format.js';
 import { term } from '../views/terms.js';
+import { create } from '../views/dom.js';
 
 // The query in focus: one in the middle that hears more than itself.
 // keep: the trace's mask, {shape: [Tq, Tkv], data}.
@@ -22,8 +23,8 @@ export function landingQuery(s, keep, batch) {
 }
 
 export function showLanding(box, { name, heard }) {
-  const key = (text) => Object.assign(document.createElement('kbd'), { textContent: text });
-  const keys = Object.assign(document.createElement('span'), { className: 'key-hint' });  // hidden on a touch screen (views.css)
+  const key = (text) => create('kbd', { text });
+  const keys = create('span', { className: 'key-hint' });  // hidden on a touch screen (views.css)
   keys.append(' ', key('←'), ' shows how they were computed, ', key('Home'), ' goes back to the inputs.');
   box.replaceChildren(`Row ${name} is a `, term('query'), `: how much ${name} listens to ${heard}, its weights summing to 1.`, keys);
 }

@@ -7,6 +7,7 @@ import { withOverrides } from '../state/sentence.js';
 import { openScenarioText } from './file.js';
 import { $, app, engine, fail, showError } from './page.js';
 import { state, update } from './router.js';
+import { element } from '../views/dom.js';
 
 let disposeLesson = () => {};
 let shown = null;  // the render whose lesson the body shows (its number: lessonRenders' then)
@@ -42,9 +43,7 @@ export async function renderLesson() {
   }
   body.textContent = '';
   body.dataset.lesson = lesson.id;
-  const container = document.createElement('div');
-  container.className = 'lesson-content';
-  body.append(container);
+  const container = element(body, 'div', { className: 'lesson-content' });
   try {
     const dispose = (await lesson.render(container, { engine, presetScenario, withOverrides, state, update,
       openScenario: (text) => openScenarioText(text, { step: 'weights' }),

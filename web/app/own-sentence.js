@@ -5,6 +5,7 @@
 // links to the same sentence in a trained model, and to the trained
 // induction heads. Loaded when a sentence is first shown.
 import { defaultState, toHash } from '../state/state.js';
+import { create } from '../views/dom.js';
 
 // The same sentence where its numbers mean something: the shipped model
 // (text-gpt, characters) reads it in the Model view. Typographic quotes, as a
@@ -35,7 +36,7 @@ sideBySide.addEventListener('change', place);
 
 // the few style lines live here, so a first visit carries none of them
 function link(href, text) {
-  const a = Object.assign(document.createElement('a'), { className: 'lesson-open', href, textContent: text });
+  const a = create('a', { className: 'lesson-open', href, text });
   a.style.whiteSpace = 'nowrap';
   return a;
 }
@@ -47,9 +48,9 @@ export function showOwnSentence(at, sentence) {
     return;
   }
   if (!line) {
-    line = Object.assign(document.createElement('p'), { id: 'own-sentence', className: 'provenance own-sentence' });
+    line = create('p', { id: 'own-sentence', className: 'provenance own-sentence' });
     line.style.margin = '0 0 6px';
-    const random = Object.assign(document.createElement('strong'), { textContent: 'Random numbers' });
+    const random = create('strong', { text: 'Random numbers' });
     modelLink = link('#', 'This sentence in a trained model');
     line.append(random, ', as in the notebook: untrained embeddings and projections, so the words mean nothing yet. ',
       modelLink, ' · ', link(inductionHash, 'Induction heads, trained'));

@@ -17,6 +17,7 @@ import { fileVersion, openedFile } from './file.js';
 import { notebookName, stepText } from './notebooks.js';
 import { $, app, engine, showError, showNotice } from './page.js';
 import { linkProblems, setLinkProblems, setState, state, update, writeHash } from './router.js';
+import { element } from '../views/dom.js';
 
 export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
@@ -187,15 +188,9 @@ function renderScenario() {
   $('tokens-none').hidden = !unnamed;
   if (unnamed) $('tokens-none').textContent = `This scenario names no tokens: its ${s.query_length} rows are positions 0 to ${s.query_length - 1} of ${s.x === 'x' ? 'x' : `x (${s.x})`}.`;
   if (!unnamed) s.tokens[state.batch].forEach((token, i) => {
-    const li = document.createElement('li');
-    const index = document.createElement('span');
-    index.className = 'token-index';
-    index.textContent = String(i);
-    const text = document.createElement('span');
-    text.className = 'token-text';
-    text.textContent = tokenText(token);  // text, never HTML; a newline or space visible
-    li.append(index, text);
-    list.append(li);
+    const li = element(list, 'li');
+    element(li, 'span', { className: 'token-index', text: String(i) });
+    element(li, 'span', { className: 'token-text', text: tokenText(token) });  // text, never HTML; a newline or space visible
   });
 
   if (Array.isArray(state.mask)) showMask(state.mask, s.tokens[state.batch], s.context_tokens[state.batch]);
@@ -364,10 +359,7 @@ export async function loadPresets() {
   for (const preset of presets) {
     const name = notebookName(preset.source);
     if (!groups.has(name)) {
-      const group = document.createElement('optgroup');
-      group.label = name;
-      groups.set(name, group);
-      select.append(group);
+      groups.set(name, element(select, 'optgroup', { label: name }));
     }
     groups.get(name).append(new Option(preset.title, preset.id));
   }

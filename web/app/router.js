@@ -5,6 +5,7 @@
 import { lessons } from '../lessons/index.js';
 import { defaultState, linkNotice, parseHash, toHash } from '../state/state.js';
 import { $, fail, showNotice } from './page.js';
+import { element } from '../views/dom.js';
 
 export let state = defaultState();
 export let linkProblems = [];  // what the URL got wrong, until the learner changes something
@@ -45,13 +46,7 @@ const navNames = {
 function renderNav() {
   const nav = $('lessons-nav');
   if (!nav.childElementCount) {
-    const link = (href, text) => {
-      const a = document.createElement('a');
-      a.href = href;
-      a.textContent = text;
-      nav.append(a);
-      return a;
-    };
+    const link = (href, text) => element(nav, 'a', { href, text });
     link('#', 'Playground');
     // numbered as a course (style.css shows data-n)
     lessons.forEach((lesson, i) => Object.assign(link(`#lesson=${lesson.id}`, navNames[lesson.id] ?? lesson.title).dataset, { title: lesson.title, n: i + 1 }));

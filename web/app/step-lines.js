@@ -1,6 +1,7 @@
 // The lines about the step shown: the facts of the scenario they are
 // written from (notebooks.js's stepText functions read them), and the prompt under
 // the player that says what to do next.
+import { create } from '../views/dom.js';
 
 // What the step lines say about this scenario: its sizes, self or cross, and
 // how it made x (randn, an embedding of a sentence, the notebook's numbers).
@@ -24,15 +25,10 @@ export function stepFacts(s, { head: h, scenario }) {
 // One line that says what to do next: the first action on the first step,
 // where the learner is in the middle, what to look at on the last.
 export function showPrompt(box, index, count) {
-  const key = (text) => {
-    const k = document.createElement('kbd');
-    k.textContent = text;
-    return k;
-  };
+  const key = (text) => create('kbd', { text });
   // the keys in a span a touch screen hides (views.css), with what a tap does instead
   const hint = (className, ...parts) => {
-    const span = document.createElement('span');
-    span.className = className;
+    const span = create('span', { className });
     span.append(...parts);
     return span;
   };

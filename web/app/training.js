@@ -6,6 +6,7 @@ import { openScenarioText } from './file.js';
 import { $, app } from './page.js';
 import { park, unpark } from './parked.js';
 import { state, update } from './router.js';
+import { element } from '../views/dom.js';
 
 // The training view keeps its worker while the preset stays: a render for
 // any other reason must not restart a training.
@@ -46,9 +47,7 @@ export async function renderTraining() {
   if (!state.train || training) return;  // the learner moved on, or another render got here first
   body.textContent = '';
   body.dataset.lesson = 'train';
-  const container = document.createElement('div');
-  container.className = 'lesson-content';
-  body.append(container);
+  const container = element(body, 'div', { className: 'lesson-content' });
   training = {
     preset: state.train,
     view: new TrainingView(container, {

@@ -15,6 +15,7 @@ import { formatNumber, tokenText } from '../views/format.js';
 import { touchScreen } from '../views/touch.js';
 import { readAttention } from './attention-data.js';
 import { make } from './figure.js';
+import { create } from '../views/dom.js';
 
 const quoted = (t) => `“${tokenText(t)}”`;
 
@@ -35,9 +36,7 @@ export function attentionFigure(element, s) {
   if (selected.head >= H) return { problem: `head ${selected.head} is beyond the data's ${H} head${H > 1 ? 's' : ''}` };
   const h = s.highlight;
   if (h && (h.row >= T || (h.col ?? 0) >= T)) return { problem: `highlight: ${h.row >= T ? `row ${h.row}` : `column ${h.col}`} is beyond the data's ${T} tokens` };
-  const root = document.createElement('div');
-  root.className = 'root';
-  root.setAttribute('part', 'root');
+  const root = create('div', { className: 'root', attrs: { part: 'root' } });
   make(root, 'p', 'title', data.title ?? 'Attention weights');
   const view = new AttentionView(root);
   return {

@@ -3,7 +3,7 @@
 // of "Open in the playground", the footer under a figure, and make():
 // views/dom.js's element() by class name and text, for its shadow tree.
 import { quoteText } from '../state/state.js';
-import { element } from '../views/dom.js';
+import { create, element } from '../views/dom.js';
 import { playgroundHash } from './settings.js';
 
 // Both stylesheets once per page, adopted by every element (a <style> in
@@ -119,8 +119,7 @@ export function followHostTheme(element, on = true) {
 // The figure of a refusal: one line naming it, read out as an alert, with
 // the author's fallback (what the tag holds) under it.
 export function messageFigure(message) {
-  const root = document.createElement('div');
-  root.className = 'root';
+  const root = create('div', { className: 'root' });
   const box = make(root, 'p', 'message', `Attention Playground: ${message}`);
   box.setAttribute('role', 'alert');
   make(root, 'slot');

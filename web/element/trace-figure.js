@@ -5,14 +5,13 @@
 import { footer, make } from './figure.js';
 import { buildTransport } from './transport.js';
 import { LinkedViews } from '../views/linked.js';
+import { create } from '../views/dom.js';
 
 // s: the element's settings; summary: the trace's; steps, player, choose
 // (a head or batch element picked): the transport's; link: "Open in the
 // playground"'s. → {root, views, transport (null without controls)}.
 export function traceFigure(s, summary, { steps, player, choose, link }) {
-  const root = document.createElement('div');
-  root.className = 'root';
-  root.setAttribute('part', 'root');
+  const root = create('div', { className: 'root', attrs: { part: 'root' } });
   make(root, 'p', 'title', summary.title || summary.id);
   const transport = s.controls === 'none' ? null : buildTransport(root, { s, summary, steps, player, choose });
   const body = make(root, 'div', 'body');

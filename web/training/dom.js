@@ -1,3 +1,3 @@
 // The DOM builder the training view's parts share (views/dom.js's): an
 // element with its properties (text as textContent, never markup).
-export { element } from '../views/dom.js';
+export { create, element } from '../views/dom.js';

@@ -94,8 +94,7 @@ export class TrainingHeads {
           view.figure.classList.add('training-head');
           view.figure.addEventListener('click', () => this.onSelect({ layer: l, head: h }));
           view.draw(weightsOf(this.views.length), { ...(this.fit.labelled ? { rowLabels: labels, colLabels: labels } : {}), maxCell: this.fit.maxCell, patterns });
-          view.score = Object.assign(document.createElement('p'), { className: 'head-score' });
-          view.figure.append(view.score);
+          view.score = element(view.figure, 'p', { className: 'head-score' });
           this.views.push(view);
         }
       this.graphKey = null;

@@ -4,7 +4,7 @@
 // it opens a file from disk. Nothing is saved. The Model view opens on the
 // sequence the training view shows (the probe, or the learner's own): a
 // toy's repeated pattern of ids, or a line of a text model's own text.
-import { element } from './dom.js';
+import { create, element } from './dom.js';
 
 // The induction lesson's example (lessons/learn.js, whose numbers are
 // measured on it): eight distinct ids, then the same eight again, the last
@@ -45,9 +45,8 @@ export class InspectButton {
       this.say('');
       view.worker.postMessage({ type: 'model-file' });
     });
-    this.line = document.createElement('p');  // under the controls' row, not in it
-    Object.assign(this.line, { className: 'field-error training-inspect-error', hidden: true });
-    this.line.setAttribute('aria-live', 'polite');
+    // under the controls' row, not in it
+    this.line = create('p', { className: 'field-error training-inspect-error', hidden: true, attrs: { 'aria-live': 'polite' } });
     controls.after(this.line);
   }
 

@@ -37,8 +37,8 @@ function fill(td, cell) {
   const [token, p] = cell.guess;
   if (td.childElementCount !== 2) {
     td.textContent = '';
-    td.append(Object.assign(document.createElement('span'), { className: 'guess-token' }),
-      Object.assign(document.createElement('span'), { className: 'guess-probability' }));
+    element(td, 'span', { className: 'guess-token' });
+    element(td, 'span', { className: 'guess-probability' });
   }
   const chance = percent(p);
   if (td.firstChild.textContent !== token) td.firstChild.textContent = token;
@@ -57,10 +57,7 @@ export function drawPredictions(table, { tokens, targets, shown, info }) {
     table.textContent = '';
     for (const row of rows) {
       const tr = table.insertRow();
-      const th = document.createElement('th');
-      th.scope = 'row';
-      th.textContent = row.name;
-      tr.append(th);
+      element(tr, 'th', { scope: 'row', text: row.name });
       for (let i = 0; i < row.cells.length; i++) tr.insertCell();
     }
   }

@@ -2,17 +2,13 @@
 // (gpt-v1.md, "Samples"), shown for the evaluation the timeline is on, so
 // scrubbing back shows the noise that became words. Text only, never markup.
 import { printedText } from '../views/format.js';
+import { create, element } from './dom.js';
 
 export class Sample {
   constructor(parent) {
-    this.box = document.createElement('section');
-    this.box.className = 'training-sample';
-    this.heading = document.createElement('h3');
-    this.heading.className = 'small-heading';
-    this.text = document.createElement('pre');
-    this.text.className = 'training-sample-text';
-    this.text.tabIndex = 0;  // it scrolls: reachable by keyboard
-    this.box.append(this.heading, this.text);
+    this.box = create('section', { className: 'training-sample' });
+    this.heading = element(this.box, 'h3', { className: 'small-heading' });
+    this.text = element(this.box, 'pre', { className: 'training-sample-text', tabIndex: 0 });  // it scrolls: reachable by keyboard
     parent.append(this.box);
   }
 

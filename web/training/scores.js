@@ -5,6 +5,7 @@
 // evaluation the timeline is on; a click picks the evaluation nearest to it.
 import { clearFrom } from '../views/head-role.js';
 import { margin, StepChart } from './step-chart.js';
+import { element } from './dom.js';
 
 // Okabe–Ito, 3:1 or more on either theme's panel; then the ink.
 const colors = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#999999'];
@@ -15,9 +16,7 @@ export class ScoreChart extends StepChart {
   // onPick(step): the learner clicked the chart at this step
   constructor(parent, { onPick }) {
     super(parent, 'curves training-scores', onPick);
-    this.legend = document.createElement('ul');
-    this.legend.className = 'training-scores-legend';
-    this.figure.append(this.legend);
+    this.legend = element(this.figure, 'ul', { className: 'training-scores-legend' });
   }
 
   // evals: [{step, scores: [{previous, induction}]}]; heads: names, layer by
@@ -31,13 +30,9 @@ export class ScoreChart extends StepChart {
       this.legendKey = key;
       this.legend.textContent = '';
       heads.forEach((name, k) => {
-        const item = document.createElement('li');
-        const swatch = document.createElement('span');
-        swatch.className = 'swatch-line';
-        swatch.style.setProperty('--swatch', colors[k % colors.length]);
-        item.append(swatch, name);
-        if (k === selected) item.className = 'selected';
-        this.legend.append(item);
+        const item = element(this.legend, 'li', { className: k === selected ? 'selected' : null });
+        element(item, 'span', { className: 'swatch-line' }).style.setProperty('--swatch', colors[k % colors.length]);
+        item.append(name);
       });
     }
     const height = 130, top = 8, bottom = 22;

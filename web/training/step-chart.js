@@ -3,6 +3,7 @@
 // the plot, the marker of the evaluation the timeline is on, and a click
 // that picks the step under it. Text is written only when it changes.
 import { watchWidth } from '../views/observed-width.js';
+import { create, element } from './dom.js';
 
 export const margin = { left: 40, right: 40 };
 
@@ -28,12 +29,9 @@ export function redrawOnChange(box, draw) {
 export class StepChart {
   // className: the figure's; onPick(step): the learner clicked at this step
   constructor(parent, className, onPick) {
-    this.figure = document.createElement('figure');
-    this.figure.className = className;
-    this.caption = document.createElement('figcaption');
-    this.canvas = document.createElement('canvas');
-    this.canvas.setAttribute('role', 'img');
-    this.figure.append(this.caption, this.canvas);
+    this.figure = create('figure', { className });
+    this.caption = element(this.figure, 'figcaption');
+    this.canvas = element(this.figure, 'canvas', { attrs: { role: 'img' } });
     parent.append(this.figure);
     this.canvas.addEventListener('click', (event) => {
       if (!this.plot) return;
