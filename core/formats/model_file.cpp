@@ -30,9 +30,9 @@ std::vector<float> transposed(const tensor2& w) {
 
 std::vector<float> values(const tensor2& t) { return {t.data(), t.data() + t.size()}; }
 
-void add_linear(std::vector<entry>& list, const std::string& name, const tensor2& w, const tensor2& bias) {
+void add_linear(std::vector<entry>& list, const std::string& name, const tensor2& w, const tensor2& bias, bool biased) {
   list.push_back({name + ".weight", {w.shape(1), w.shape(0)}, transposed(w)});
-  if (bias.size() != 0) list.push_back({name + ".bias", {bias.size()}, values(bias)});
+  if (biased) list.push_back({name + ".bias", {bias.size()}, values(bias)});
 }
 
 void add_norm(std::vector<entry>& list, const std::string& name, const layer_norm_weights& ln) {
@@ -62,21 +62,21 @@ std::vector<entry> tensors_of(const model_weights& w, const model_spec& m) {
         else attn_bias.data.insert(attn_bias.data.end(), bias.data(), bias.data() + bias.size());
       }
     list.push_back(std::move(attn));
-    if (m.bias) list.push_back(std::move(attn_bias));
-    add_linear(list, p + "attn.c_proj", layer.proj.floats(), layer.proj_bias);
+    if (m.biases.query) list.push_back(std::move(attn_bias));
+    add_linear(list, p + "attn.c_proj", layer.proj.floats(), layer.proj_bias, m.biases.proj);
     add_norm(list, p + "ln_1", layer.ln1);
     add_norm(list, p + "ln_2", layer.ln2);
     if (m.mlp.kind != mlp_kind::none) {  // both weights, then both biases: torch_train.py's order, so the files match byte for byte in layout
-      add_linear(list, p + "mlp.c_fc", layer.fc.floats(), tensor2());
-      add_linear(list, p + "mlp.c_proj", layer.fc2.floats(), tensor2());
-      if (m.bias) {
+      add_linear(list, p + "mlp.c_fc", layer.fc.floats(), tensor2(), false);
+      add_linear(list, p + "mlp.c_proj", layer.fc2.floats(), tensor2(), false);
+      if (m.biases.fc) {
         list.push_back({p + "mlp.c_fc.bias", {layer.fc_bias.size()}, values(layer.fc_bias)});
         list.push_back({p + "mlp.c_proj.bias", {layer.fc2_bias.size()}, values(layer.fc2_bias)});
       }
     }
   }
   add_norm(list, "transformer.ln_f", w.ln_f);
-  add_linear(list, "lm_head", w.unembed.floats(), w.unembed_bias);
+  add_linear(list, "lm_head", w.unembed.floats(), w.unembed_bias, m.biases.unembed);
   return list;
 }
 

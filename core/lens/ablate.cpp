@@ -28,7 +28,7 @@ nlohmann::ordered_json view_of(const loaded_model& model, const forward_pass& pa
     const std::size_t n = std::min(block, rows - first);
     tensor3 part({1, n, d});
     std::copy_n(x.data() + first * d, n * d, part.data());
-    const tensor3 logits = unembed(part, model.weights);  // (1, n, V)
+    const tensor3 logits = unembed(part, model.weights, model.spec);  // (1, n, V)
     for (std::size_t r = 0; r < n; ++r) {
       const float* row = logits.data() + r * V;
       ATTENTION_CHECK(std::all_of(row, row + V, [](float v) { return std::isfinite(v); }),

@@ -43,10 +43,10 @@ void layer_parts(const model_layer& layer, const layer_pass& lp, const model_spe
   const std::size_t d = through.shape(2);
   const std::string layer_name = std::to_string(l) + ".";
   for (std::size_t j = 0; j < H; ++j) parts.push_back({layer_name + std::to_string(j), values_of(through.data() + j * d, d)});
-  if (layer.proj_bias.size() != 0) parts.push_back({layer_name + "attn_bias", values_of(layer.proj_bias.data(), d)});
+  if (spec.biases.proj) parts.push_back({layer_name + "attn_bias", values_of(layer.proj_bias.data(), d)});
   if (spec.mlp.kind != mlp_kind::none) {  // fc2 of the activation (gated: silu(gate) · up) at t, with its bias
     tensor3 out = layer.fc2.product(row_of(lp.active, t));
-    add_bias(out, layer.fc2_bias);
+    if (spec.biases.fc2) add_bias(out, layer.fc2_bias);
     parts.push_back({layer_name + "mlp", values_of(out.data(), d)});
   }
 }
@@ -76,7 +76,7 @@ nlohmann::ordered_json attribution(const loaded_model& model, const std::vector<
   if (parts.empty()) parts.push_back({"embed", values_of(pass.last.data() + t * d, d)});  // no blocks: x is the embedding
 
   // the logits at the position, as the model makes them
-  const tensor3 logits = unembed(row_of(pass.unembedded(), t), model.weights);  // (1, 1, V)
+  const tensor3 logits = unembed(row_of(pass.unembedded(), t), model.weights, model.spec);  // (1, 1, V)
   const float* row = logits.data();
   // a logit past float32 has no parts that sum to it: refused, never printed
   ATTENTION_CHECK(std::all_of(row, row + V, [](float v) { return std::isfinite(v); }), "overflow: the logits after position ",
@@ -103,7 +103,7 @@ nlohmann::ordered_json attribution(const loaded_model& model, const std::vector<
     double sum = 0;
     for (std::size_t k = 0; k < d; ++k) {
       double v = c[k];
-      if (normed) v = (v - centre) / sigma * (gamma.size() != 0 ? gamma.data()[k] : 1.0);
+      if (normed) v = (v - centre) / sigma * gamma.data()[k];
       sum += v * u[k];
     }
     return sum;
@@ -118,9 +118,9 @@ nlohmann::ordered_json attribution(const loaded_model& model, const std::vector<
   }
   double constant = 0;  // β · u (LayerNorm's) + the unembedding's bias
   const tensor2& beta = model.weights.ln_f.bias;
-  if (normed && !rms && beta.size() != 0)
+  if (normed && model.spec.biases.norm)
     for (std::size_t k = 0; k < d; ++k) constant += double(beta.data()[k]) * u[k];
-  if (model.weights.unembed_bias.size() != 0) constant += model.weights.unembed_bias.data()[u_id];
+  if (model.spec.biases.unembed) constant += model.weights.unembed_bias.data()[u_id];
   total += constant;
   ATTENTION_CHECK(std::isfinite(total), "overflow: the parts of the logit after position ", pos,
                   " do not sum to a finite number; the weights or inputs are too large");

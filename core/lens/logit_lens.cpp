@@ -43,7 +43,7 @@ void read_row(const loaded_model& model, const tensor3& stream, Cell&& cell) {
     const std::size_t n = std::min(block, T - first);
     tensor3 rows({1, n, d});
     std::copy_n(normed.data() + first * d, n * d, rows.data());
-    const tensor3 logits = unembed(rows, model.weights);  // (1, n, V)
+    const tensor3 logits = unembed(rows, model.weights, model.spec);  // (1, n, V)
     for (std::size_t r = 0; r < n; ++r) {
       const float* row = logits.data() + r * V;
       ATTENTION_CHECK(std::all_of(row, row + V, [](float v) { return std::isfinite(v); }),

@@ -19,16 +19,23 @@ constexpr std::size_t config_bytes = 1u << 20;  // Qwen2.5's is 700 bytes
 
 bool given(const json& c, const char* key) { return c.contains(key) && !c.at(key).is_null(); }
 
-// A positive integer field within `most`; `fallback` when absent (0: required).
-std::size_t size_field(const json& c, const char* key, std::uint64_t most, std::size_t fallback = 0) {
+// A positive integer field within `most`; `fallback` when absent (none: required).
+std::size_t size_field(const json& c, const char* key, std::uint64_t most,
+                       std::optional<std::size_t> fallback = std::nullopt) {
   if (!given(c, key)) {
-    ATTENTION_CHECK(fallback != 0, "config.", key, ": missing");
-    return fallback;
+    ATTENTION_CHECK(fallback.has_value(), "config.", key, ": missing");
+    return *fallback;
   }
   const std::uint64_t n = positive_integer(c.at(key));
   ATTENTION_CHECK(n > 0, "config.", key, ": expected a positive integer, got ", shown(c.at(key)));
   ATTENTION_CHECK(n <= most, "config.", key, ": ", n, " is beyond the limit of ", most);
   return static_cast<std::size_t>(n);
+}
+
+// A layer count: 0 is honest (embeddings only), unlike every other size.
+std::size_t layers_field(const json& c, const char* key, std::optional<std::size_t> fallback = std::nullopt) {
+  if (given(c, key) && c.at(key) == 0) return 0;
+  return size_field(c, key, limits::models::layers, fallback);
 }
 
 // A positive finite number (an eps, a theta), kept as float32 as PyTorch uses it.
@@ -55,25 +62,26 @@ void string_is(const json& c, const char* key, const char* expected, const char*
 
 void read_llama(const json& c, family_config& f) {
   namespace lim = limits::models;
-  f.heads = size_field(c, "num_attention_heads", lim::embed);
-  f.kv_heads = size_field(c, "num_key_value_heads", f.heads, f.heads);
-  ATTENTION_CHECK(f.heads % f.kv_heads == 0, "config.num_key_value_heads: ", f.kv_heads,
-                  " does not divide num_attention_heads ", f.heads, " (each key/value head serves a whole group)");
+  model_spec& s = f.block;
+  s.heads = size_field(c, "num_attention_heads", lim::embed);
+  s.kv_heads = size_field(c, "num_key_value_heads", s.heads, s.heads);
+  ATTENTION_CHECK(s.heads % s.kv_heads == 0, "config.num_key_value_heads: ", s.kv_heads,
+                  " does not divide num_attention_heads ", s.heads, " (each key/value head serves a whole group)");
   if (given(c, "head_dim")) {
-    f.head_dim = size_field(c, "head_dim", lim::embed);
+    s.head_size = size_field(c, "head_dim", lim::embed);
   } else {
-    ATTENTION_CHECK(f.embed % f.heads == 0, "config.num_attention_heads: ", f.heads, " does not divide hidden_size ",
-                    f.embed, ", and no head_dim is given");
-    f.head_dim = f.embed / f.heads;
+    ATTENTION_CHECK(s.embed % s.heads == 0, "config.num_attention_heads: ", s.heads, " does not divide hidden_size ",
+                    s.embed, ", and no head_dim is given");
+    s.head_size = s.embed / s.heads;
   }
-  ATTENTION_CHECK(f.head_dim % 2 == 0, "config.head_dim: ", f.head_dim, " is odd; rotary positions turn pairs");
-  ATTENTION_CHECK(f.heads * f.head_dim <= lim::embed, "config.head_dim: ", f.heads, " heads of ", f.head_dim,
+  ATTENTION_CHECK(s.head_size % 2 == 0, "config.head_dim: ", s.head_size, " is odd; rotary positions turn pairs");
+  ATTENTION_CHECK(s.heads * s.head_size <= lim::embed, "config.head_dim: ", s.heads, " heads of ", s.head_size,
                   " is beyond the limit of ", lim::embed, " query columns");
-  f.eps = number_field(c, "rms_norm_eps", 1e-6);
-  f.rope_theta = number_field(c, "rope_theta", 10000.0);
+  s.norm.eps = number_field(c, "rms_norm_eps", 1e-6);
+  s.position.theta = number_field(c, "rope_theta", 10000.0);
   f.tie_word_embeddings = flag_field(c, "tie_word_embeddings", false);
-  f.attention_bias = f.model_type == "llama" && flag_field(c, "attention_bias", false);
-  f.qkv_bias = f.model_type == "qwen2" || f.attention_bias;  // Qwen2's q, k and v always have biases
+  const bool attention_bias = f.model_type == "llama" && flag_field(c, "attention_bias", false);
+  f.qkv_bias = f.model_type == "qwen2" || attention_bias;  // Qwen2's q, k and v always have biases
   f.mlp_bias = flag_field(c, "mlp_bias", false);
   string_is(c, "hidden_act", "silu", "(the Llama family's SwiGLU)");
   ATTENTION_CHECK(!given(c, "rope_scaling"), "config.rope_scaling: ", shown(c.at("rope_scaling")),
@@ -88,12 +96,13 @@ void read_llama(const json& c, family_config& f) {
 
 void read_bert(const json& c, family_config& f) {
   namespace lim = limits::models;
-  f.heads = size_field(c, "num_attention_heads", lim::embed);
-  ATTENTION_CHECK(f.embed % f.heads == 0, "config.num_attention_heads: ", f.heads, " does not divide hidden_size ",
-                  f.embed);
-  f.kv_heads = f.heads;
-  f.head_dim = f.embed / f.heads;
-  f.eps = number_field(c, "layer_norm_eps", 1e-12);
+  model_spec& s = f.block;
+  s.heads = size_field(c, "num_attention_heads", lim::embed);
+  ATTENTION_CHECK(s.embed % s.heads == 0, "config.num_attention_heads: ", s.heads, " does not divide hidden_size ",
+                  s.embed);
+  s.kv_heads = s.heads;
+  s.head_size = s.embed / s.heads;
+  s.norm.eps = number_field(c, "layer_norm_eps", 1e-12);
   f.type_vocab = size_field(c, "type_vocab_size", lim::vocab, 2);
   string_is(c, "hidden_act", "gelu", "(BERT's GELU, the erf form)");
   string_is(c, "position_embedding_type", "absolute", "(a learned table)");
@@ -103,17 +112,17 @@ void read_bert(const json& c, family_config& f) {
 // DistilBertConfig's defaults; every LayerNorm's eps is 1e-12, fixed.
 void read_distilbert(const json& c, family_config& f) {
   namespace lim = limits::models;
-  f.vocab = size_field(c, "vocab_size", lim::vocab, 30522);
-  f.embed = size_field(c, "dim", lim::embed, 768);
-  f.length = size_field(c, "max_position_embeddings", lim::length, 512);
-  f.intermediate = size_field(c, "hidden_dim", 4 * lim::embed, 3072);
-  if (given(c, "n_layers") && c.at("n_layers") == 0) f.layers = 0;  // embeddings only
-  else f.layers = size_field(c, "n_layers", lim::layers, 6);
-  f.heads = size_field(c, "n_heads", lim::embed, 12);
-  ATTENTION_CHECK(f.embed % f.heads == 0, "config.n_heads: ", f.heads, " does not divide dim ", f.embed);
-  f.kv_heads = f.heads;
-  f.head_dim = f.embed / f.heads;
-  f.eps = 1e-12f;
+  model_spec& s = f.block;
+  s.vocab = size_field(c, "vocab_size", lim::vocab, 30522);
+  s.embed = size_field(c, "dim", lim::embed, 768);
+  s.length = size_field(c, "max_position_embeddings", lim::length, 512);
+  s.mlp.width = size_field(c, "hidden_dim", 4 * lim::embed, 3072);
+  s.layers = layers_field(c, "n_layers", 6);
+  s.heads = size_field(c, "n_heads", lim::embed, 12);
+  ATTENTION_CHECK(s.embed % s.heads == 0, "config.n_heads: ", s.heads, " does not divide dim ", s.embed);
+  s.kv_heads = s.heads;
+  s.head_size = s.embed / s.heads;
+  s.norm.eps = 1e-12f;
   string_is(c, "activation", "gelu", "(DistilBERT's GELU, the erf form)");
   ATTENTION_CHECK(!flag_field(c, "sinusoidal_pos_embds", false),
                   "config.sinusoidal_pos_embds: true, expected false (a learned table)");
@@ -137,32 +146,26 @@ constexpr facts_entry facts_table[] = {
     {"distilbert", "DistilBERT", "[MASK]", masked_starter},
 };
 
-// The block every field above describes, sizes and axes (model.hpp's model_spec).
-model_spec block_of(const family_config& f) {
+// A family's axes (model.hpp's model_spec), before its config's sizes, eps
+// and rotary base are read into the same description.
+model_spec axes_of(model_family family) {
   model_spec s;
-  s.vocab = f.vocab;
-  s.length = f.length;
-  s.embed = f.embed;
-  s.heads = f.heads;
-  s.layers = f.layers;
-  s.kv_heads = f.kv_heads;
-  s.head_size = f.head_dim;
-  if (f.family == model_family::llama) {  // RMSNorm before each part, rotary, causal, SwiGLU
-    s.norm = {norm_kind::rms, norm_placement::pre, f.eps};
-    s.position = {position_kind::rotary, f.rope_theta};
+  if (family == model_family::llama) {  // RMSNorm before each part, rotary, causal, SwiGLU
+    s.norm = {norm_kind::rms, norm_placement::pre, 1e-6f};
+    s.position = {position_kind::rotary, 10000.0f};
     s.direction = attention_direction::causal;
     s.scaling = score_scaling::multiply_inverse_root;
-    s.mlp = {mlp_kind::gated, activation_kind::silu, f.intermediate};
+    s.mlp = {mlp_kind::gated, activation_kind::silu, 0};
     s.output = output_head::linear;  // lm_head, or the embedding tied
     s.types = token_types::none;
   } else {  // BERT, DistilBERT: LayerNorm after each residual add, a learned table, no mask, GELU, the masked-LM head
-    s.norm = {norm_kind::layer, norm_placement::post, f.eps};
+    s.norm = {norm_kind::layer, norm_placement::post, 1e-12f};
     s.position = {position_kind::learned, 10000.0f};
     s.direction = attention_direction::bidirectional;
     s.scaling = score_scaling::divide_by_root;
-    s.mlp = {mlp_kind::plain, activation_kind::gelu, f.intermediate};
+    s.mlp = {mlp_kind::plain, activation_kind::gelu, 0};
     s.output = output_head::bert_transform;
-    s.types = f.family == model_family::bert ? token_types::type_zero : token_types::none;  // DistilBERT has no types
+    s.types = family == model_family::bert ? token_types::type_zero : token_types::none;  // DistilBERT has no types
   }
   return s;
 }
@@ -190,22 +193,21 @@ family_config read_family_config(std::string_view text) {
                     " is not one the core reads (llama, mistral, qwen2, bert, distilbert, gpt2)");
   f.model_type = type.get<std::string>();
   f.facts = facts_of(f.model_type);
+  f.block = axes_of(f.family);
   if (f.family == model_family::distilbert) {
     read_distilbert(c, f);
-    f.block = block_of(f);
     return f;
   }
   namespace lim = limits::models;
-  f.vocab = size_field(c, "vocab_size", lim::vocab);
-  f.embed = size_field(c, "hidden_size", lim::embed);
+  model_spec& s = f.block;
+  s.vocab = size_field(c, "vocab_size", lim::vocab);
+  s.embed = size_field(c, "hidden_size", lim::embed);
   // a learned table (BERT) is allocated, rows × d; rotation allocates nothing per position
-  f.length = size_field(c, "max_position_embeddings", f.family == model_family::llama ? lim::rotary_length : lim::length);
-  f.intermediate = size_field(c, "intermediate_size", 4 * lim::embed);
-  if (given(c, "num_hidden_layers") && c.at("num_hidden_layers") == 0) f.layers = 0;  // embeddings only: honest
-  else f.layers = size_field(c, "num_hidden_layers", lim::layers);
+  s.length = size_field(c, "max_position_embeddings", f.family == model_family::llama ? lim::rotary_length : lim::length);
+  s.mlp.width = size_field(c, "intermediate_size", 4 * lim::embed);
+  s.layers = layers_field(c, "num_hidden_layers");
   if (f.family == model_family::llama) read_llama(c, f);
   else read_bert(c, f);
-  f.block = block_of(f);
   return f;
 }
 

@@ -36,21 +36,17 @@ struct family_facts {
 struct family_config {
   std::string model_type;   // "llama", "mistral", "qwen2", "bert", "distilbert" or "gpt2"
   model_family family = model_family::gpt2;
-  std::size_t vocab = 0, length = 0, embed = 0;  // vocab_size, max_position_embeddings, hidden_size (dim)
-  std::size_t heads = 0, kv_heads = 0, head_dim = 0;  // num_attention_heads (n_heads), num_key_value_heads, head_dim
-  std::size_t layers = 0, intermediate = 0;      // num_hidden_layers (n_layers), intermediate_size (hidden_dim)
-  float eps = 0;            // rms_norm_eps (1e-6) or layer_norm_eps (1e-12; DistilBERT's fixed)
-  float rope_theta = 0;     // the Llama family's (10000); 0 for BERT
   bool tie_word_embeddings = false;  // the Llama family: no lm_head.weight, the embedding unembeds
-  bool attention_bias = false;       // Llama's: q, k, v and o biases required (Qwen2 always has q, k, v's)
   bool qkv_bias = false;             // q, k and v's biases required: Qwen2's, or a Llama's attention_bias
   bool mlp_bias = false;             // the MLP's biases required
   std::optional<std::uint64_t> sliding_window;  // Mistral's (and a Qwen2's with use_sliding_window)
   std::size_t type_vocab = 0;  // BERT's type_vocab_size
-  // forward()'s block description, every axis as the family has it, set
-  // here where the config is read (core/models/README.md's table). The
-  // output head is the family's whole one; a BERT folder without its
-  // masked-LM head has none (folder_plan.cpp, from the file's tensors).
+  // forward()'s block description: the family's axes, and the sizes, eps
+  // and rotary base its fields give (vocab_size, hidden_size, heads,
+  // key/value heads, head_dim, layers, intermediate_size), read into it
+  // where the config is read (core/models/README.md's table). The output
+  // head is the family's whole one; a BERT folder without its masked-LM
+  // head has none (folder_plan.cpp, from the file's tensors).
   model_spec block;
   family_facts facts;  // facts_of(model_type), GPT-2's for gpt2
   // gpt2's: its config.json read as a GPT's overrides (hf_config.hpp); the

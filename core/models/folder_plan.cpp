@@ -7,6 +7,7 @@
 #include "errors/quote.hpp"
 #include "formats/limits.hpp"
 #include "models/loaded_model.hpp"
+#include "models/plan_biases.hpp"
 #include "tensor/tensor.hpp"
 
 namespace attention {
@@ -54,10 +55,9 @@ model_plan plan_folder(const family_config& c, std::vector<std::pair<std::string
     return plan_model(std::move(checked), c.overrides);
   }
   plan.family = c;
-  plan.type_vocab = c.type_vocab;
   const tensor_table table = family_tensors(c, names);
   std::map<std::string, const std::string*> found;  // canonical name -> the name the file used
-  bool bias = false, head = false, lm_head = false;
+  bool head = false, lm_head = false;
   std::uint64_t parameters = 0, skipped = 0;
   for (planned_shard& s : plan.shards)
     for (const safetensors_tensor& t : s.header.tensors) {
@@ -71,7 +71,7 @@ model_plan plan_folder(const family_config& c, std::vector<std::pair<std::string
         ATTENTION_CHECK(bound.has_value(), tensor_place(t.name),
                         table.unknown_tensor_line ? std::string(": unknown tensor")
                                                   : ": a tensor the " + architecture_name(c) + " architecture does not use",
-                        layered ? " (config." + table.layers_field + " is " + std::to_string(c.layers) + ")" : std::string());
+                        layered ? " (config." + table.layers_field + " is " + std::to_string(c.block.layers) + ")" : std::string());
         ATTENTION_CHECK(t.elements <= bound->numbers, tensor_place(t.name), ": ", t.elements,
                         " numbers, beyond the ", bound->numbers, " this skipped buffer may hold (config's ",
                         bound->why, ")");
@@ -95,7 +95,6 @@ model_plan plan_folder(const family_config& c, std::vector<std::pair<std::string
       parameters += t.elements;
       head = head || e.need == tensor_need::head;
       lm_head = lm_head || e.slot == tensor_slot::lm_head;
-      bias = bias || is_linear_bias(e.slot);
     }
   for (const auto& [name, e] : table.tensors) {
     if (found.count(name) != 0) continue;
@@ -110,18 +109,18 @@ model_plan plan_folder(const family_config& c, std::vector<std::pair<std::string
   const bool headless = c.block.output == output_head::bert_transform && !head;
   if (headless) plan.spec.output = output_head::none;
   model_config& g = plan.config;
-  g.vocab = c.vocab;
-  g.length = c.length;
-  g.embed = c.embed;
-  g.heads = c.heads;
-  g.layers = c.layers;
-  g.mlp_width = c.intermediate;
+  g.vocab = c.block.vocab;
+  g.length = c.block.length;
+  g.embed = c.block.embed;
+  g.heads = c.block.heads;
+  g.layers = c.block.layers;
+  g.mlp_width = c.block.mlp.width;
   g.activation = activation_kind::gelu;  // BERT's, the erf form; the Llama family's SwiGLU reads none
-  g.bias = bias;
+  plan.spec.biases = biases_of(plan);  // the config's and any optional ones given
+  g.bias = plan.spec.biases.any_linear();
   g.norm = true;
   g.tied = has_unembedding(plan.spec) && !lm_head;
   g.parameters = parameters;
-  plan.spec.bias = bias;
   return plan;
 }
 

@@ -33,11 +33,11 @@ struct table_builder {
 
 tensor_table llama_tensors(const family_config& c) {
   table_builder b;
-  const std::uint64_t V = c.vocab, d = c.embed, q = c.heads * c.head_dim, kv = c.kv_heads * c.head_dim,
-                      I = c.intermediate;
-  const std::string hd = "head_dim " + std::to_string(c.head_dim);
-  const std::string qw = "num_attention_heads " + std::to_string(c.heads) + " · " + hd + ", hidden_size";
-  const std::string kvw = "num_key_value_heads " + std::to_string(c.kv_heads) + " · " + hd + ", hidden_size";
+  const std::uint64_t V = c.block.vocab, d = c.block.embed, q = c.block.heads * c.block.head_size, kv = c.block.kv_heads * c.block.head_size,
+                      I = c.block.mlp.width;
+  const std::string hd = "head_dim " + std::to_string(c.block.head_size);
+  const std::string qw = "num_attention_heads " + std::to_string(c.block.heads) + " · " + hd + ", hidden_size";
+  const std::string kvw = "num_key_value_heads " + std::to_string(c.block.kv_heads) + " · " + hd + ", hidden_size";
   const auto r = tensor_need::required, o = tensor_need::optional;
   // q, k, v biases: required as the config says (Qwen2's always, a Llama's attention_bias); read when present otherwise
   const tensor_need qkv_bias = c.qkv_bias ? r : o;
@@ -45,7 +45,7 @@ tensor_table llama_tensors(const family_config& c) {
   const tensor_need o_bias = o;
   const tensor_need mlp_bias = c.mlp_bias ? r : o;
   b.add("model.embed_tokens.weight", tensor_slot::tok, 0, {V, d}, r, "vocab_size, hidden_size");
-  for (std::size_t i = 0; i < c.layers; ++i) {
+  for (std::size_t i = 0; i < c.block.layers; ++i) {
     const std::string p = "model.layers." + std::to_string(i) + ".";
     b.add(p + "input_layernorm.weight", tensor_slot::ln1_weight, i, {d}, r, "hidden_size");
     b.add(p + "self_attn.q_proj.weight", tensor_slot::query, i, {q, d}, r, qw);
@@ -73,7 +73,7 @@ tensor_table llama_tensors(const family_config& c) {
 
 tensor_table bert_tensors(const family_config& c, const std::string& P) {
   table_builder b;
-  const std::uint64_t V = c.vocab, d = c.embed, I = c.intermediate;
+  const std::uint64_t V = c.block.vocab, d = c.block.embed, I = c.block.mlp.width;
   const auto r = tensor_need::required, h = tensor_need::head;
   const auto norm = [&](const std::string& at, tensor_slot w, tensor_slot bias, std::size_t layer, tensor_need need) {
     b.norm(at + "LayerNorm.", w, bias, layer, d, "hidden_size", need);
@@ -82,12 +82,12 @@ tensor_table bert_tensors(const family_config& c, const std::string& P) {
   };
   const std::string e = P + "embeddings.";
   b.add(e + "word_embeddings.weight", tensor_slot::tok, 0, {V, d}, r, "vocab_size, hidden_size");
-  b.add(e + "position_embeddings.weight", tensor_slot::pos, 0, {c.length, d}, r, "max_position_embeddings, hidden_size");
+  b.add(e + "position_embeddings.weight", tensor_slot::pos, 0, {c.block.length, d}, r, "max_position_embeddings, hidden_size");
   b.add(e + "token_type_embeddings.weight", tensor_slot::token_type, 0, {c.type_vocab, d}, r,
         "type_vocab_size, hidden_size");
   norm(e, tensor_slot::ln_e_weight, tensor_slot::ln_e_bias, 0, r);
   const std::string dd = "hidden_size, hidden_size";
-  for (std::size_t i = 0; i < c.layers; ++i) {
+  for (std::size_t i = 0; i < c.block.layers; ++i) {
     const std::string p = P + "encoder.layer." + std::to_string(i) + ".";
     b.linear(p + "attention.self.query.", tensor_slot::query, tensor_slot::query_bias, i, d, d, dd, r);
     b.linear(p + "attention.self.key.", tensor_slot::key, tensor_slot::key_bias, i, d, d, dd, r);
@@ -114,13 +114,13 @@ tensor_table distilbert_tensors(const family_config& c, const std::string& P) {
   table_builder b;
   b.table.layers_field = "n_layers";
   b.table.unknown_tensor_line = true;
-  const std::uint64_t V = c.vocab, d = c.embed, I = c.intermediate;
+  const std::uint64_t V = c.block.vocab, d = c.block.embed, I = c.block.mlp.width;
   const auto r = tensor_need::required, h = tensor_need::head;
   const std::string e = P + "embeddings.", dd = "dim, dim";
   b.add(e + "word_embeddings.weight", tensor_slot::tok, 0, {V, d}, r, "vocab_size, dim");
-  b.add(e + "position_embeddings.weight", tensor_slot::pos, 0, {c.length, d}, r, "max_position_embeddings, dim");
+  b.add(e + "position_embeddings.weight", tensor_slot::pos, 0, {c.block.length, d}, r, "max_position_embeddings, dim");
   b.norm(e + "LayerNorm.", tensor_slot::ln_e_weight, tensor_slot::ln_e_bias, 0, d, "dim", r);
-  for (std::size_t i = 0; i < c.layers; ++i) {
+  for (std::size_t i = 0; i < c.block.layers; ++i) {
     const std::string p = P + "transformer.layer." + std::to_string(i) + ".";
     b.linear(p + "attention.q_lin.", tensor_slot::query, tensor_slot::query_bias, i, d, d, dd, r);
     b.linear(p + "attention.k_lin.", tensor_slot::key, tensor_slot::key_bias, i, d, d, dd, r);
@@ -149,7 +149,7 @@ tensor_table family_tensors(const family_config& c, const std::vector<std::strin
 }
 
 std::optional<ignored_bound> ignored_tensor_bound(const family_config& c, const std::string& name) {
-  const std::uint64_t d = c.embed;
+  const std::uint64_t d = c.block.embed;
   const std::string hidden = "hidden_size " + std::to_string(d);
   if (c.family == model_family::llama) {
     // model.layers.<i>.self_attn.rotary_emb.inv_freq, i a layer of the config: one a layer, no more
@@ -157,30 +157,30 @@ std::optional<ignored_bound> ignored_tensor_bound(const family_config& c, const 
     if (!starts(name, prefix) || !ends(name, suffix) || name.size() <= prefix.size() + suffix.size()) return std::nullopt;
     const std::string layer = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
     if (layer.size() > 9 || (layer.size() > 1 && layer[0] == '0') ||
-        layer.find_first_not_of("0123456789") != std::string::npos || std::stoul(layer) >= c.layers)
+        layer.find_first_not_of("0123456789") != std::string::npos || std::stoul(layer) >= c.block.layers)
       return std::nullopt;
-    return ignored_bound{c.head_dim, "head_dim " + std::to_string(c.head_dim)};  // r/2 frequencies, r ≤ head_dim
+    return ignored_bound{c.block.head_size, "head_dim " + std::to_string(c.block.head_size)};  // r/2 frequencies, r ≤ head_dim
   }
   if (c.family == model_family::distilbert) {  // embeddings.position_ids, [1, length]
     if (name != "distilbert.embeddings.position_ids" && name != "embeddings.position_ids") return std::nullopt;
-    return ignored_bound{c.length, "max_position_embeddings " + std::to_string(c.length)};
+    return ignored_bound{c.block.length, "max_position_embeddings " + std::to_string(c.block.length)};
   }
   for (const std::string P : {"bert.", ""}) {
     if (starts(name, P + "pooler.")) return ignored_bound{d * d, hidden + " squared"};
     if (name == P + "embeddings.position_ids" || name == P + "embeddings.token_type_ids")
-      return ignored_bound{c.length, "max_position_embeddings " + std::to_string(c.length)};  // [1, length]
+      return ignored_bound{c.block.length, "max_position_embeddings " + std::to_string(c.block.length)};  // [1, length]
   }
   if (starts(name, "cls.seq_relationship.")) return ignored_bound{2 * d, "2 · " + hidden};
-  if (name == "cls.predictions.decoder.bias") return ignored_bound{c.vocab, "vocab_size " + std::to_string(c.vocab)};
+  if (name == "cls.predictions.decoder.bias") return ignored_bound{c.block.vocab, "vocab_size " + std::to_string(c.block.vocab)};
   return std::nullopt;
 }
 
 std::uint64_t ignored_numbers_together(const family_config& c) {
-  const std::uint64_t d = c.embed;
-  if (c.family == model_family::llama) return static_cast<std::uint64_t>(c.layers) * c.head_dim;
-  if (c.family == model_family::distilbert) return c.length;  // position_ids
+  const std::uint64_t d = c.block.embed;
+  if (c.family == model_family::llama) return static_cast<std::uint64_t>(c.block.layers) * c.block.head_size;
+  if (c.family == model_family::distilbert) return c.block.length;  // position_ids
   // the pooler's dense weight and bias, the next-sentence head's, position_ids, token_type_ids, the decoder's bias
-  return d * d + d + 2 * d + 2 + 2 * static_cast<std::uint64_t>(c.length) + c.vocab;
+  return d * d + d + 2 * d + 2 + 2 * static_cast<std::uint64_t>(c.block.length) + c.block.vocab;
 }
 
 bool ignored_tensor(const family_config& c, const std::string& name) {

@@ -8,14 +8,14 @@
 namespace attention {
 
 nlohmann::ordered_json folder_config_json(const loaded_model& m) {
-  const family_config& c = m.family.value();
+  const model_spec& s = m.spec;
   nlohmann::ordered_json j;
-  j["architecture"] = c.model_type;
-  put_sizes(j, c.vocab, c.length, c.embed, c.heads);
-  j["kv_heads"] = c.kv_heads;
-  j["head_dim"] = c.head_dim;
-  j["layers"] = c.layers;
-  j["intermediate"] = c.intermediate;
+  j["architecture"] = m.family.value().model_type;
+  put_sizes(j, s.vocab, s.length, s.embed, s.heads);
+  j["kv_heads"] = s.kv_heads;
+  j["head_dim"] = s.head_size;
+  j["layers"] = s.layers;
+  j["intermediate"] = s.mlp.width;
   // BERT's head (present or not) is its masked-LM one; a linear head is lm_head or tied
   if (m.spec.output == output_head::linear) j["tied"] = m.config.tied;
   else j["masked_lm"] = m.masked_lm();
@@ -25,8 +25,8 @@ nlohmann::ordered_json folder_config_json(const loaded_model& m) {
 void check_config_tokens(const loaded_model& m, const std::vector<std::int64_t>& tokens, const std::string& place,
                          work_kind kind) {
   if (!m.family) return;  // a model file's GPT: its own checks, in run_model and the lenses
-  ATTENTION_CHECK(tokens.size() <= m.family->length, place, ": ", tokens.size(),
-                  " tokens, beyond config.max_position_embeddings ", m.family->length);
+  ATTENTION_CHECK(tokens.size() <= m.spec.length, place, ": ", tokens.size(),
+                  " tokens, beyond config.max_position_embeddings ", m.spec.length);
   check_tokens(m, tokens, place, kind);
   check_sliding_window(*m.family, tokens.size(), place);
 }
@@ -36,7 +36,7 @@ void check_generate_context(const loaded_model& m, const std::vector<std::int64_
   if (!m.family) return;
   check_config_tokens(m, prompt, "tokens", work_kind::generate);  // the whole run: generate_tokens
   // the context Generate reads: the prompt and the new tokens, the last max_position_embeddings of them
-  check_sliding_window(*m.family, std::min<std::size_t>(prompt.size() + count, m.family->length), place);
+  check_sliding_window(*m.family, std::min<std::size_t>(prompt.size() + count, m.spec.length), place);
 }
 
 model_run run_forward(const loaded_model& m, const std::vector<std::int64_t>& tokens) {

@@ -124,7 +124,7 @@ weight_placement model_loader::place(const planned_tensor& t) {
     }
     case tensor_slot::pos: return placed_as_is(allocated(w.pos, c.length, d), c.length, d);
     case tensor_slot::token_type: {  // row 0 kept (token type 0 everywhere); the other rows read past into one
-      const std::size_t types = plan_.type_vocab;
+      const std::size_t types = plan_.family.value().type_vocab;  // only BERT has the slot
       weight_placement p = placed_as_is(allocated(w.token_type, 1, d), types, d);
       p.row_block = 1;
       p.targets.resize(types, allocated(unused_rows_, 1, d));

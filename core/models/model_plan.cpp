@@ -10,6 +10,7 @@
 #include "errors/quote.hpp"
 #include "formats/json_text.hpp"
 #include "formats/limits.hpp"
+#include "models/plan_biases.hpp"
 
 namespace attention {
 namespace {
@@ -338,6 +339,7 @@ model_plan plan_model(std::vector<std::pair<std::string, safetensors_header>> sh
       if (t.slot == tensor_slot::qkv || t.slot == tensor_slot::proj || t.slot == tensor_slot::fc || t.slot == tensor_slot::fc2)
         t.layout = c.conv1d ? weight_layout::conv1d : weight_layout::linear_kept;
   plan.spec = spec_of(c);
+  plan.spec.biases = biases_of(plan);  // the file's own, part by part
   return plan;
 }
 

@@ -45,7 +45,6 @@ struct planned_shard {
 struct model_plan {
   model_config config;     // gpt-v1's view: a file's own, a folder's summary
   model_spec spec;         // what forward() reads
-  std::size_t type_vocab = 0;  // BERT's token type rows (row 0 kept)
   // config.json's family when it describes the model beyond gpt-v1 (a
   // folder of the Llama family, BERT, DistilBERT); none for a GPT.
   std::optional<family_config> family;

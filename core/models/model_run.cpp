@@ -42,7 +42,7 @@ tensor3 rows_of(const tensor3& x, std::size_t first, std::size_t n) {
 }  // namespace
 
 tensor3 logits_of(const loaded_model& model, const model_run& run, std::size_t first, std::size_t n) {
-  return unembed(rows_of(run.pass.unembedded(), first, n), model.weights);
+  return unembed(rows_of(run.pass.unembedded(), first, n), model.weights, model.spec);
 }
 
 model_run run_model(const loaded_model& model, const std::vector<std::int64_t>& tokens, std::size_t top_k,

@@ -14,16 +14,6 @@ enum class tensor_slot {
   ln_f_weight, ln_f_bias, transform, transform_bias, transform_ln_weight, transform_ln_bias, unembed_bias, lm_head,
 };
 
-// A Linear's bias (not a norm's): a model with one has spec.bias.
-inline bool is_linear_bias(tensor_slot s) {
-  switch (s) {
-    case tensor_slot::qkv_bias: case tensor_slot::query_bias: case tensor_slot::key_bias: case tensor_slot::value_bias:
-    case tensor_slot::proj_bias: case tensor_slot::fc_bias: case tensor_slot::fc_up_bias: case tensor_slot::fc2_bias:
-    case tensor_slot::transform_bias: case tensor_slot::unembed_bias: return true;
-    default: return false;
-  }
-}
-
 // A layer's weight matrix as the file stores it: nn.Linear's [out, in],
 // turned into [in, out] panels as it loads (the Llama family, BERT) or kept
 // as it is (nanoGPT's files), or Conv1D's [in, out] (Hugging Face's GPT-2).

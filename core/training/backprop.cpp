@@ -58,9 +58,9 @@ tensor3 logits_gradient(const tensor3& logits, const logit_exps& exps, const std
   return g;
 }
 
-// Σ over rows of g: a bias's gradient, (1, n); empty when there is no bias.
-tensor2 row_sum(const tensor3& g, const tensor2& bias) {
-  if (bias.size() == 0) return tensor2();
+// Σ over rows of g: a bias's gradient, (1, n); empty when the part has none.
+tensor2 row_sum(const tensor3& g, bool biased) {
+  if (!biased) return tensor2();
   tensor2 out({std::size_t{1}, g.shape(2)});
   sum_each_column(row_major(g.data(), rows_of(g), g.shape(2)), out.data());
   return out;
@@ -75,8 +75,8 @@ struct head_scratch {
 // into its three column blocks of d_kqv (B, T, 3·H·hs), whose product with
 // what the heads read is every head's weight gradients at once; its biases'
 // gradients into gh; what flows back into what it read added to d_read.
-void head_backward(const head_pass& hp, const model_head& hw, std::size_t h, const tensor3& d_concat, float scale,
-                   model_head& gh, tensor3& d_kqv, tensor3& d_read, head_scratch& scratch) {
+void head_backward(const head_pass& hp, const model_head& hw, const bias_spec& biases, std::size_t h,
+                   const tensor3& d_concat, float scale, model_head& gh, tensor3& d_kqv, tensor3& d_read, head_scratch& scratch) {
   const std::size_t B = d_concat.shape(0), T = d_concat.shape(1), d = d_concat.shape(2), hs = hp.q.shape(2),
                     width = d_kqv.shape(2);
   // Per sequence (one gemm call for all B of them), each product's sums in
@@ -120,11 +120,11 @@ void head_backward(const head_pass& hp, const model_head& hw, std::size_t h, con
   gemm(seq(scratch.d_qk, T).t(), seq(hp.q, hs), block(0), width,
        per_sequence(T * T, T * hs, T * width, causal_part::upper_a));
   const auto all_rows = [&](std::size_t part) { return row_major(block(part), B * T, hs, width); };
-  if (hw.query_bias.size() != 0) {
+  if (biases.query) {
     gh.query_bias = tensor2({std::size_t{1}, hs});
     sum_each_column(all_rows(1), gh.query_bias.data());
   }
-  if (hw.value_bias.size() != 0) {
+  if (biases.value) {
     gh.value_bias = tensor2({std::size_t{1}, hs});
     sum_each_column(all_rows(2), gh.value_bias.data());
   }
@@ -143,14 +143,14 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
   ATTENTION_CHECK((!norm || (spec.norm.kind == norm_kind::layer && spec.pre_norm())) && spec.kv_heads == spec.heads &&
                       hs * spec.heads == d && spec.mlp.kind != mlp_kind::gated && !spec.rotary() && spec.causal() &&
                       spec.scaling == score_scaling::multiply_inverse_root && spec.output == output_head::linear &&
-                      spec.types == token_types::none,
+                      spec.types == token_types::none && !spec.biases.key,
                   "backprop: only GPT's blocks are trained (no RMSNorm, post-norm, shared key/value heads, SwiGLU, "
-                  "rotary positions or bidirectional attention)");
+                  "rotary positions, bidirectional attention or a key bias)");
   const auto scale = static_cast<float>(std::pow(static_cast<double>(hs), -0.5));
   model_weights g;
   const tensor3 d_logits = logits_gradient(pass.logits, exps != nullptr ? *exps : exps_of(pass.logits), targets);  // (B, T, V)
   g.unembed = outer_sum(pass.unembedded(), d_logits);
-  g.unembed_bias = row_sum(d_logits, w.unembed_bias);
+  g.unembed_bias = row_sum(d_logits, spec.biases.unembed);
   tensor3 dh = back_through(d_logits, w.unembed.floats());  // (B, T, d)
   if (norm) dh = layer_norm_backward(dh, pass.last, pass.ln_f, w.ln_f, g.ln_f);
   g.layers.resize(w.layers.size());
@@ -166,17 +166,17 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
       // h_out = middle + fc2(act(fc(ln2(middle) or middle)))
       const tensor3& read = norm ? lp.ln2.out : lp.middle;
       gl.fc2 = outer_sum(lp.active, dh);
-      gl.fc2_bias = row_sum(dh, layer.fc2_bias);
+      gl.fc2_bias = row_sum(dh, spec.biases.fc2);
       const tensor3 d_hidden = activation_backward(back_through(dh, layer.fc2.floats()), lp.hidden, spec.mlp.activation, &lp.gelu_erf);
       gl.fc = outer_sum(read, d_hidden);
-      gl.fc_bias = row_sum(d_hidden, layer.fc_bias);
+      gl.fc_bias = row_sum(d_hidden, spec.biases.fc);
       tensor3 d_read = back_through(d_hidden, layer.fc.floats());
       if (norm) d_read = layer_norm_backward(d_read, lp.middle, lp.ln2, layer.ln2, gl.ln2);
       dh += d_read;  // the residual passes the gradient through unchanged
     }
     // middle = input + concat @ proj (+ b)
     gl.proj = outer_sum(lp.concat, dh);
-    gl.proj_bias = row_sum(dh, layer.proj_bias);
+    gl.proj_bias = row_sum(dh, spec.biases.proj);
     const tensor3 d_concat = back_through(dh, layer.proj.floats());  // (B, T, d)
     const tensor3& read = lp.attended();
     tensor3 d_read = xt::zeros<float>({B, T, d});
@@ -184,7 +184,7 @@ model_weights gradients(const model_weights& w, const model_spec& spec, const fo
     tensor3 d_kqv({B, T, 3 * H * hs});
     head_scratch scratch{tensor3({B, T, T}), xt::zeros<float>({B, T, T})};
     for (std::size_t k = 0; k < H; ++k)
-      head_backward(lp.heads[k], layer.heads[k], k, d_concat, scale, gl.heads[k], d_kqv, d_read, scratch);
+      head_backward(lp.heads[k], layer.heads[k], spec.biases, k, d_concat, scale, gl.heads[k], d_kqv, d_read, scratch);
     // every head's key, query and value gradient: one product, each entry its own sum over the rows
     const tensor2 d_w = outer_sum(read, d_kqv);  // (d, 3·H·hs)
     for (std::size_t k = 0; k < H; ++k) {

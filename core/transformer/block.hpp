@@ -59,12 +59,28 @@ enum class output_head { none, linear, bert_transform };
 // none, or BERT's type-0 row added to every token's embedding.
 enum class token_types { none, type_zero };
 
+// Which parts add a bias after their product or norm, one flag per part,
+// every layer alike: set by whoever read the model (training's gpt-v1
+// options, a file's tensors, a family's config), so that no consumer asks
+// whether a tensor is empty. A key bias shifts a whole row of scores, which
+// softmax ignores: training never has one, a model file's c_attn does.
+struct bias_spec {
+  bool query = false, key = false, value = false;  // the heads' projections
+  bool proj = false;                                // attention's output
+  bool fc = false, fc2 = false;                     // the MLP's in (and gated up) and out
+  bool norm = false;                                // every LayerNorm's β (nanoGPT's bias=False has none; RMSNorm never)
+  bool transform = false;                           // BERT's masked-LM transform
+  bool unembed = false;                             // the unembedding's (BERT's decoder, a file's lm_head.bias)
+
+  bool any_linear() const { return query || key || value || proj || fc || fc2 || transform || unembed; }
+};
+
 struct model_spec {
   std::size_t vocab = 0, length = 0;   // V, T
   std::size_t embed = 0, heads = 1, layers = 1;  // d, query heads per layer, layers (0: a bigram with positions)
   std::size_t kv_heads = 1;   // key/value heads (= heads when not shared): query head j reads j / (heads / kv_heads)
   std::size_t head_size = 0;  // hs (d / heads for GPT and BERT; Llama's head_dim)
-  bool bias = false;          // every Linear has a bias but the heads' key (a file's may have that too)
+  bias_spec biases;
   norm_spec norm;
   position_spec position;
   attention_direction direction = attention_direction::causal;
@@ -81,10 +97,11 @@ struct model_spec {
   std::size_t kv_head(std::size_t j) const { return j / (heads / kv_heads); }
 };
 
-// gpt-v1's block, as training's tasks and gpt-v1 files make it: hs = d /
-// heads, every head its own key and value, learned positions, causal,
-// multiplied scores, pre-LayerNorm (eps 1e-5) when `norm`, a plain MLP of
-// `mlp_width` (0: none) with `activation`, a linear unembedding.
+// gpt-v1's block, as training's tasks make it: hs = d / heads, every head
+// its own key and value, learned positions, causal, multiplied scores,
+// pre-LayerNorm (eps 1e-5) when `norm`, a plain MLP of `mlp_width` (0:
+// none) with `activation`, a linear unembedding, training's biases when
+// `bias` (a file's are then read off its tensors: models/model_plan.hpp).
 inline model_spec gpt_block(std::size_t vocab, std::size_t length, std::size_t embed, std::size_t heads,
                             std::size_t layers, std::size_t mlp_width = 0, bool norm = false, bool bias = false,
                             activation_kind activation = activation_kind::relu) {
@@ -96,7 +113,10 @@ inline model_spec gpt_block(std::size_t vocab, std::size_t length, std::size_t e
   s.layers = layers;
   s.kv_heads = heads;
   s.head_size = heads ? embed / heads : 0;
-  s.bias = bias;
+  // nn.Linear(bias=bias) everywhere but the heads' key; LayerNorm's β always (zeros at first)
+  s.biases.query = s.biases.value = s.biases.proj = s.biases.unembed = bias;
+  s.biases.fc = s.biases.fc2 = bias && mlp_width != 0;
+  s.biases.norm = norm;
   if (norm) s.norm = {norm_kind::layer, norm_placement::pre, 1e-5f};
   s.position = {position_kind::learned, 10000.0f};
   s.direction = attention_direction::causal;

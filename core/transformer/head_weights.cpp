@@ -7,8 +7,8 @@
 namespace attention {
 
 void add_bias(tensor3& out, const tensor2& bias) {
-  if (bias.size() == 0) return;
   const std::size_t n = out.shape(2), rows = out.size() / n;
+  ATTENTION_CHECK(bias.size() == n, "forward: a bias of ", bias.size(), " numbers for ", n, " outputs");
   // raw pointers that cannot alias: the compiler then adds whole vectors
   const float* __restrict b = bias.data();
   for (std::size_t r = 0; r < rows; ++r) {

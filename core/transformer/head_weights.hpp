@@ -14,7 +14,7 @@
 namespace attention {
 
 // out += bias on every row, (B, T, n) + (1, n): a Linear's bias after its
-// product; nothing when the model has none (an empty bias).
+// product, called where the spec gives the part a bias (spec.biases).
 void add_bias(tensor3& out, const tensor2& bias);
 
 // Where head j's query, and key/value head g's key and value, sit among the

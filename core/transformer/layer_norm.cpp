@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "errors/check.hpp"
 #include "tensor/simd.hpp"
 #include "tensor/transpose.hpp"
 
@@ -91,14 +92,16 @@ layer_norm_weights layer_norm_init(std::size_t d) {
   return {xt::ones<float>({std::size_t{1}, d}), xt::zeros<float>({std::size_t{1}, d})};
 }
 
-norm_pass layer_norm(const tensor3& x, const layer_norm_weights& w, float eps) {
+norm_pass layer_norm(const tensor3& x, const layer_norm_weights& w, float eps, bool biased) {
   const std::size_t d = x.shape(2), rows = x.shape(0) * x.shape(1);
   norm_pass p;
   p.out = tensor3(x.shape());
   p.mean.resize(rows);
   p.rstd.resize(rows);
   const float* g = w.weight.data();
-  const float* b = w.bias.size() != 0 ? w.bias.data() : nullptr;  // nanoGPT's bias=False: a weight only
+  ATTENTION_CHECK(w.weight.size() == d && (!biased || w.bias.size() == d), "forward: a LayerNorm of ", w.weight.size(),
+                  " weights for ", d, " numbers");
+  const float* b = biased ? w.bias.data() : nullptr;
   std::vector<float> block(d * group);
   std::vector<double> means(rows), squares(rows);
   moments_of(x.data(), rows, d, block.data(), means.data(), squares.data());

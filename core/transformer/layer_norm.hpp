@@ -22,8 +22,9 @@ struct norm_pass {
   std::vector<float> mean, rstd;  // one per row: what the backward pass needs
 };
 
-// eps: added to the variance in float32 before its square root.
-norm_pass layer_norm(const tensor3& x, const layer_norm_weights& w, float eps = 1e-5f);
+// eps: added to the variance in float32 before its square root; biased:
+// β added (spec.biases.norm; nanoGPT's bias=False has a weight only).
+norm_pass layer_norm(const tensor3& x, const layer_norm_weights& w, float eps, bool biased);
 
 // d x from d out; adds this batch's d weight and d bias into `grads`.
 tensor3 layer_norm_backward(const tensor3& d_out, const tensor3& x, const norm_pass& pass, const layer_norm_weights& w,

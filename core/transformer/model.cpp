@@ -48,10 +48,10 @@ std::vector<const tensor2*> model_weights::all() const {
 
 namespace {
 
-// x @ W (+ b): a Linear, its bias added after the product
-tensor3 linear_of(const tensor3& x, const weight& w, const tensor2& bias) {
+// x @ W (+ b): a Linear, its bias added after the product when the spec gives the part one
+tensor3 linear_of(const tensor3& x, const weight& w, const tensor2& bias, bool biased) {
   tensor3 out = w.product(x);
-  add_bias(out, bias);
+  if (biased) add_bias(out, bias);
   return out;
 }
 
@@ -116,22 +116,22 @@ tensor3 embed(const model_weights& w, const model_spec& spec, const std::vector<
 // The MLP's input to its output, (B, T, d) -> (B, T, d): fc, the
 // activation (or SwiGLU's gate with fc_up), fc2; what it made kept in lp.
 tensor3 mlp(const tensor3& x, const model_layer& layer, const model_spec& spec, layer_pass& lp) {
-  lp.hidden = linear_of(x, layer.fc, layer.fc_bias);
+  lp.hidden = linear_of(x, layer.fc, layer.fc_bias, spec.biases.fc);
   if (spec.mlp.kind == mlp_kind::gated) {  // SwiGLU: the one gated activation forward() computes
     ATTENTION_CHECK(spec.mlp.activation == activation_kind::silu, "forward: a gated MLP gates with SiLU (SwiGLU)");
-    lp.up = linear_of(x, layer.fc_up, layer.fc_up_bias);
+    lp.up = linear_of(x, layer.fc_up, layer.fc_up_bias, spec.biases.fc);
     lp.active = swiglu(lp.hidden, lp.up);
   } else {
     lp.active = activate(lp.hidden, spec.mlp.activation, &lp.gelu_erf);
   }
-  return linear_of(lp.active, layer.fc2, layer.fc2_bias);
+  return linear_of(lp.active, layer.fc2, layer.fc2_bias, spec.biases.fc2);
 }
 
 }  // namespace
 
-tensor3 unembed(const tensor3& x, const model_weights& w) {
+tensor3 unembed(const tensor3& x, const model_weights& w, const model_spec& spec) {
   tensor3 out = w.unembedding().product(x);
-  add_bias(out, w.unembed_bias);
+  if (spec.biases.unembed) add_bias(out, w.unembed_bias);
   return out;
 }
 
@@ -160,7 +160,7 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
     const std::size_t index = pass.layers.size();
     if (pre) lp.ln1 = norm_of(lp.input, layer.ln1, spec, index, "ln_1");
     self_attention(lp.attended(), layer, spec, rotary ? &*rotary : nullptr, pass.layers.size(), lp, cache, options.ablation);
-    h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias);  // the residual stream
+    h = lp.input + linear_of(lp.concat, layer.proj, layer.proj_bias, spec.biases.proj);  // the residual stream
     if (post) {  // BERT: LN(attention + h)
       lp.ln1 = norm_of(h, layer.ln1, spec, index, "ln_1");
       h = lp.ln1.out;
@@ -184,14 +184,14 @@ forward_pass forward(const model_weights& w, const model_spec& spec, const std::
   if (pre) pass.ln_f = norm_of(pass.last, w.ln_f, spec, no_layer, "ln_f");
   if (spec.output == output_head::bert_transform) {  // BERT's masked-LM transform: LN(gelu(x @ transform + b))
     const norm_pass transform_ln = layer_norm(
-        activate(linear_of(pass.last, w.transform, w.transform_bias), spec.mlp.activation),
-        w.transform_ln, spec.norm.eps);
+        activate(linear_of(pass.last, w.transform, w.transform_bias, spec.biases.transform), spec.mlp.activation),
+        w.transform_ln, spec.norm.eps, spec.biases.norm);
     check_norm_rows(transform_ln, false, no_layer, "cls.predictions.transform.LayerNorm");
     pass.transformed = transform_ln.out;
     pass.transform = true;
   }
   if (!options.logits || !has_unembedding(spec)) return pass;
-  pass.logits = unembed(options.last_logits_only ? last_positions(pass.unembedded()) : pass.unembedded(), w);
+  pass.logits = unembed(options.last_logits_only ? last_positions(pass.unembedded()) : pass.unembedded(), w, spec);
   if (options.keep != kept::everything) {
     pass.last = pass.transformed = tensor3();
     pass.ln_f = norm_pass();

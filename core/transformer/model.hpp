@@ -172,8 +172,9 @@ struct forward_options {
 forward_pass forward(const model_weights& w, const model_spec& spec, const std::vector<std::int64_t>& tokens,
                      std::size_t batch, const forward_options& options = {});
 
-// The logits of x, (B, T, d) -> (B, T, V): x @ w.unembedding() + its bias.
-tensor3 unembed(const tensor3& x, const model_weights& w);
+// The logits of x, (B, T, d) -> (B, T, V): x @ w.unembedding(), + its bias
+// when spec.biases.unembed.
+tensor3 unembed(const tensor3& x, const model_weights& w, const model_spec& spec);
 
 // Whether the model has an unembedding at all: its output head is not none
 // (a BERT file without its masked-LM head has none).

@@ -21,7 +21,7 @@ void check_norm_rows(const norm_pass& p, bool rms, std::size_t layer, const char
 norm_pass norm_of(const tensor3& x, const layer_norm_weights& w, const model_spec& spec, std::size_t layer,
                   const char* name) {
   const bool rms = spec.norm.kind == norm_kind::rms;
-  norm_pass p = rms ? rms_norm(x, w, spec.norm.eps) : layer_norm(x, w, spec.norm.eps);
+  norm_pass p = rms ? rms_norm(x, w, spec.norm.eps) : layer_norm(x, w, spec.norm.eps, spec.biases.norm);
   check_norm_rows(p, rms, layer, name);
   return p;
 }

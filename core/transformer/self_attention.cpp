@@ -34,17 +34,18 @@ void project_heads(const tensor3& a, const model_layer& layer, const model_spec&
   const std::size_t width = at.width();
   const tensor3 kqv = qkv.product(a);  // (B, T, width)
   // one head's block of columns, (B, T, hs), its bias added after the product
-  const auto take = [&](tensor3& t, std::size_t first, const tensor2& bias) {
+  const auto take = [&](tensor3& t, std::size_t first, const tensor2& bias, bool biased) {
     t = tensor3({B, T, hs});
     for (std::size_t r = 0; r < B * T; ++r) std::copy_n(kqv.data() + r * width + first, hs, t.data() + r * hs);
-    add_bias(t, bias);  // a model file's c_attn has a key bias; training's heads none
+    if (biased) add_bias(t, bias);  // a model file's c_attn has a key bias; training's heads none
   };
+  const bias_spec& b = spec.biases;
   heads.resize(H);
   for (std::size_t g = 0; g < KV; ++g) {
-    take(heads[g].k, at.key(g), layer.heads[g].key_bias);
-    take(heads[g].v, at.value(g), layer.heads[g].value_bias);
+    take(heads[g].k, at.key(g), layer.heads[g].key_bias, b.key);
+    take(heads[g].v, at.value(g), layer.heads[g].value_bias, b.value);
   }
-  for (std::size_t j = 0; j < H; ++j) take(heads[j].q, at.query(j), layer.heads[j].query_bias);
+  for (std::size_t j = 0; j < H; ++j) take(heads[j].q, at.query(j), layer.heads[j].query_bias, b.query);
 }
 
 // The weights of one head from its scores q kᵀ, (B, Tq, Tkv), the queries

@@ -66,27 +66,27 @@ TEST_CASE("a DistilBERT config reads dim, n_heads, n_layers and hidden_dim, with
   CHECK(c.family == model_family::distilbert);
   CHECK(c.model_type == "distilbert");
   CHECK(std::string(family_name(c.family)) == "distilbert");
-  CHECK(c.vocab == 6);
-  CHECK(c.length == 8);
-  CHECK(c.embed == 8);
-  CHECK(c.heads == 2);
-  CHECK(c.kv_heads == 2);
-  CHECK(c.head_dim == 4);
-  CHECK(c.layers == 1);
-  CHECK(c.intermediate == 12);
-  CHECK(c.eps == 1e-12f);  // fixed in the code: no config field
+  CHECK(c.block.vocab == 6);
+  CHECK(c.block.length == 8);
+  CHECK(c.block.embed == 8);
+  CHECK(c.block.heads == 2);
+  CHECK(c.block.kv_heads == 2);
+  CHECK(c.block.head_size == 4);
+  CHECK(c.block.layers == 1);
+  CHECK(c.block.mlp.width == 12);
+  CHECK(c.block.norm.eps == 1e-12f);  // fixed in the code: no config field
   CHECK(c.type_vocab == 0);
   // absent: distilbert-base-uncased's sizes
   const family_config d = read_family_config(R"({"model_type": "distilbert"})");
-  CHECK(d.vocab == 30522);
-  CHECK(d.embed == 768);
-  CHECK(d.heads == 12);
-  CHECK(d.head_dim == 64);
-  CHECK(d.layers == 6);
-  CHECK(d.intermediate == 3072);
-  CHECK(d.length == 512);
+  CHECK(d.block.vocab == 30522);
+  CHECK(d.block.embed == 768);
+  CHECK(d.block.heads == 12);
+  CHECK(d.block.head_size == 64);
+  CHECK(d.block.layers == 6);
+  CHECK(d.block.mlp.width == 3072);
+  CHECK(d.block.length == 512);
   // BERT's names are not DistilBERT's: hidden_size is not read
-  CHECK(read(config_with("hidden_size", 99)).embed == 8);
+  CHECK(read(config_with("hidden_size", 99)).block.embed == 8);
 }
 
 TEST_CASE("DistilBERT refuses what the core does not compute, naming the field", "[distilbert]") {

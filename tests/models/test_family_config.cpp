@@ -30,26 +30,26 @@ TEST_CASE("a Llama config reads with transformers' defaults", "[family-config]")
   const family_config c = read_family_config(llama.dump());
   CHECK(c.family == model_family::llama);
   CHECK(c.model_type == "llama");
-  CHECK(c.vocab == 6);
-  CHECK(c.length == 8);
-  CHECK(c.embed == 8);
-  CHECK(c.heads == 2);
-  CHECK(c.kv_heads == 1);
-  CHECK(c.head_dim == 4);
-  CHECK(c.layers == 1);
-  CHECK(c.intermediate == 12);
-  CHECK(c.eps == 1e-5f);
-  CHECK(c.rope_theta == 10000.0f);
+  CHECK(c.block.vocab == 6);
+  CHECK(c.block.length == 8);
+  CHECK(c.block.embed == 8);
+  CHECK(c.block.heads == 2);
+  CHECK(c.block.kv_heads == 1);
+  CHECK(c.block.head_size == 4);
+  CHECK(c.block.layers == 1);
+  CHECK(c.block.mlp.width == 12);
+  CHECK(c.block.norm.eps == 1e-5f);
+  CHECK(c.block.position.theta == 10000.0f);
   CHECK_FALSE(c.tie_word_embeddings);
   // absent: KV = H, head_dim = d / H, eps 1e-6, theta 10000
   nlohmann::ordered_json bare = llama;
   for (const char* key : {"num_key_value_heads", "rms_norm_eps", "rope_theta", "rope_scaling", "hidden_act"})
     bare.erase(key);
   const family_config d = read_family_config(bare.dump());
-  CHECK(d.kv_heads == 2);
-  CHECK(d.eps == 1e-6f);
-  CHECK(d.rope_theta == 10000.0f);
-  CHECK(read(with(llama, "head_dim", 6)).head_dim == 6);
+  CHECK(d.block.kv_heads == 2);
+  CHECK(d.block.norm.eps == 1e-6f);
+  CHECK(d.block.position.theta == 10000.0f);
+  CHECK(read(with(llama, "head_dim", 6)).block.head_size == 6);
   CHECK(read(with(llama, "model_type", "qwen2")).family == model_family::llama);
   CHECK(read(with(llama, "model_type", "mistral")).model_type == "mistral");
   CHECK(read_family_config(R"({"model_type": "gpt2", "n_head": 3})").family == model_family::gpt2);
@@ -58,11 +58,11 @@ TEST_CASE("a Llama config reads with transformers' defaults", "[family-config]")
 TEST_CASE("a BERT config reads with transformers' defaults", "[family-config]") {
   const family_config c = read_family_config(bert.dump());
   CHECK(c.family == model_family::bert);
-  CHECK(c.kv_heads == 2);
-  CHECK(c.head_dim == 4);
-  CHECK(c.eps == 1e-12f);
+  CHECK(c.block.kv_heads == 2);
+  CHECK(c.block.head_size == 4);
+  CHECK(c.block.norm.eps == 1e-12f);
   CHECK(c.type_vocab == 2);
-  CHECK(c.rope_theta == 0.0f);
+  CHECK(c.block.position.kind == position_kind::learned);  // a table: no rotary base read
   CHECK(read(without(without(bert, "layer_norm_eps"), "type_vocab_size")).type_vocab == 2);
 }
 
@@ -100,7 +100,7 @@ TEST_CASE("num_key_value_heads must divide num_attention_heads", "[family-config
                     "a whole group)");
   CHECK_THROWS_WITH(read(with(c, "num_key_value_heads", 8)),
                     "config.num_key_value_heads: 8 is beyond the limit of 4");
-  CHECK(read(with(c, "num_key_value_heads", 2)).kv_heads == 2);
+  CHECK(read(with(c, "num_key_value_heads", 2)).block.kv_heads == 2);
 }
 
 TEST_CASE("sizes are checked before any tensor is looked at", "[family-config]") {
@@ -125,8 +125,8 @@ TEST_CASE("sizes are checked before any tensor is looked at", "[family-config]")
 }
 
 TEST_CASE("a rotary model's max_position_embeddings is not a table: Llama 3's and Qwen2.5's read, BERT's table stays bounded", "[family-config]") {
-  CHECK(read(with(llama, "max_position_embeddings", 131072)).length == 131072);  // Llama 3.1
-  CHECK(read(with(llama, "max_position_embeddings", 1u << 20)).length == 1u << 20);
+  CHECK(read(with(llama, "max_position_embeddings", 131072)).block.length == 131072);  // Llama 3.1
+  CHECK(read(with(llama, "max_position_embeddings", 1u << 20)).block.length == 1u << 20);
   CHECK_THROWS_WITH(read(with(llama, "max_position_embeddings", (1u << 20) + 1)),
                     "config.max_position_embeddings: 1048577 is beyond the limit of 1048576");
   CHECK_THROWS_WITH(read(with(bert, "max_position_embeddings", 131072)),

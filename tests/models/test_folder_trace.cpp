@@ -100,10 +100,10 @@ TEST_CASE("a head as a scenario plays the model's attention of that head", "[fol
     const json& layer = scenario.at("attention");
     CHECK(layer.at("mask") == (m.family->family == model_family::llama ? "causal" : "none"));  // encoders: none
     CHECK(layer.contains("rotary") == (m.family->family == model_family::llama));
-    if (layer.contains("rotary")) CHECK(layer["rotary"] == json({{"theta", m.family->rope_theta}, {"offset", 0}}));
+    if (layer.contains("rotary")) CHECK(layer["rotary"] == json({{"theta", m.spec.position.theta}, {"offset", 0}}));
     const trace t = attention::run(parse_scenario(text));
     const tensor3& weights = t.layer.heads[0].weights;  // (1, T, T)
-    const std::size_t T = run.length(), H = m.family->heads;
+    const std::size_t T = run.length(), H = m.spec.heads;
     const json& golden = want.at("attention").at("data");
     double against_golden = 0;
     for (std::size_t i = 0; i < T * T; ++i)

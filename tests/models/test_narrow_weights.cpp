@@ -190,8 +190,8 @@ TEST_CASE("a folder's narrow weights give forward the bits of the widened weight
     CHECK(w.layers[0].fc.narrow());
     CHECK(w.tok.is_turned());  // the embedding kept [d, V]
     test_support::at_every_width([&](int) {
-      check_same_forward(w, f.spec, some_tokens(f.family->vocab, 7));
-      check_same_forward(w, f.spec, {static_cast<std::int64_t>(f.family->vocab - 1)});  // one-row products
+      check_same_forward(w, f.spec, some_tokens(f.spec.vocab, 7));
+      check_same_forward(w, f.spec, {static_cast<std::int64_t>(f.spec.vocab - 1)});  // one-row products
     });
     // about its file's size: nothing held twice
     CHECK(weight_bytes(w) <= folder_bytes(folder_support::golden_folder(name)) * 13 / 10);

@@ -95,6 +95,8 @@ inline model llama(const json& f) {
   s.head_size = c.value("head_dim", s.embed / s.heads);
   s.mlp = {attention::mlp_kind::gated, attention::activation_kind::silu, c.at("intermediate_size").get<std::size_t>()};
   s.position = {attention::position_kind::rotary, c.value("rope_theta", 10000.0f)};
+  // Qwen2's q, k and v biases (or a Llama's attention_bias), as the reader finds them
+  s.biases.query = s.biases.key = s.biases.value = w.contains("model.layers.0.self_attn.q_proj.bias");
   const std::size_t hd = s.head_size;
   attention::model_weights& mw = m.weights;
   mw.tok = table(w.at("model.embed_tokens.weight"));
@@ -152,7 +154,7 @@ inline model bert(const json& f) {
   s.norm = {attention::norm_kind::layer, attention::norm_placement::post, c.at("layer_norm_eps").get<float>()};
   s.kv_heads = s.heads;
   s.head_size = s.embed / s.heads;
-  s.bias = true;
+  s.biases = {true, true, true, true, true, true, true, true, true};  // every Linear's and LayerNorm's
   s.mlp = {attention::mlp_kind::plain, attention::activation_kind::gelu, c.at("intermediate_size").get<std::size_t>()};
   s.direction = attention::attention_direction::bidirectional;
   s.scaling = attention::score_scaling::divide_by_root;

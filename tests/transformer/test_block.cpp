@@ -47,6 +47,9 @@ void check_file(const std::string& name, std::size_t heads, std::size_t hs, acti
   CHECK(s.mlp.kind == mlp_kind::plain);
   CHECK(s.mlp.activation == activation);
   CHECK(s.mlp.width == width);
+  // c_attn.bias holds the heads' key bias beside the query's and value's
+  CHECK(s.biases.key == s.biases.query);
+  CHECK(s.biases.value == s.biases.query);
 }
 
 }  // namespace
@@ -67,7 +70,16 @@ TEST_CASE("a training task's block: attention only, or gpt-v1's options as its f
   CHECK(gpt.mlp.kind == mlp_kind::plain);
   CHECK(gpt.mlp.width == 256);
   CHECK(gpt.mlp.activation == activation_kind::gelu);
-  CHECK(gpt.bias);
+  // nn.Linear(bias=True) everywhere but the heads' key; LayerNorm's β
+  CHECK(gpt.biases.query);
+  CHECK_FALSE(gpt.biases.key);
+  CHECK(gpt.biases.value);
+  CHECK(gpt.biases.proj);
+  CHECK(gpt.biases.fc);
+  CHECK(gpt.biases.fc2);
+  CHECK(gpt.biases.norm);
+  CHECK(gpt.biases.unembed);
+  CHECK_FALSE(gpt.biases.transform);
 }
 
 TEST_CASE("a nanoGPT file's block and a Hugging Face GPT-2 file's: pre-LayerNorm, a plain MLP", "[block]") {

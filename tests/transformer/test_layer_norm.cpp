@@ -38,7 +38,7 @@ TEST_CASE("each row is normalized, then scaled by weight and shifted by bias", "
   for (std::size_t d : {5, 16, 64}) {
     const tensor3 x = varied(2, 5, d, 0.3f);
     const layer_norm_weights w = weights_of(d);
-    const norm_pass pass = layer_norm(x, w);
+    const norm_pass pass = layer_norm(x, w, 1e-5f, true);
     for (std::size_t b = 0; b < 2; ++b)
       for (std::size_t t = 0; t < 5; ++t) {
         double mean = 0, var = 0;
@@ -59,12 +59,12 @@ TEST_CASE("eight rows side by side give the bits of each row alone, whatever the
   for (std::size_t d : {3, 8, 24, 64}) {
     const tensor3 x = varied(3, 7, d, 1.1f);  // 21 rows: two groups of eight and a partial one
     const layer_norm_weights w = weights_of(d);
-    const norm_pass all = layer_norm(x, w);
+    const norm_pass all = layer_norm(x, w, 1e-5f, true);
     for (std::size_t b = 0; b < 3; ++b)
       for (std::size_t t = 0; t < 7; ++t) {
         tensor3 row({1, 1, d});
         for (std::size_t c = 0; c < d; ++c) row(0, 0, c) = x(b, t, c);
-        const norm_pass alone = layer_norm(row, w);
+        const norm_pass alone = layer_norm(row, w, 1e-5f, true);
         INFO("d " << d << ", row " << b << "," << t);
         CHECK(std::memcmp(&alone.out(0, 0, 0), &all.out(b, t, 0), d * sizeof(float)) == 0);
         CHECK(alone.mean[0] == all.mean[b * 7 + t]);
@@ -78,7 +78,7 @@ TEST_CASE("the backward pass is the finite differences of Σ out · d_out", "[la
   const tensor3 x = varied(2, 3, d, 0.5f);
   const layer_norm_weights w = weights_of(d);
   const tensor3 d_out = varied(2, 3, d, 2.0f);
-  const norm_pass pass = layer_norm(x, w);
+  const norm_pass pass = layer_norm(x, w, 1e-5f, true);
   layer_norm_weights grads{tensor2({1, d}, 0.0f), tensor2({1, d}, 0.0f)};
   const tensor3 d_x = layer_norm_backward(d_out, x, pass, w, grads);
   // the loss in double, by the formula, for central differences
@@ -134,12 +134,12 @@ TEST_CASE("a model's own eps: BERT's 1e-12 gives PyTorch's F.layer_norm numbers 
   std::copy_n(weight.data(), 16, w.weight.data());
   std::copy_n(bias.data(), 16, w.bias.data());
   const tensor3 want = read(c.at("out"), 4);
-  const norm_pass p = layer_norm(x, w, c.at("eps").get<float>());
+  const norm_pass p = layer_norm(x, w, c.at("eps").get<float>(), true);
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < want.size(); ++i)  // PyTorch's Welford moments are an ulp from the core's at most
     wrong += std::fabs(p.out.data()[i] - want.data()[i]) > 1e-6f * std::fabs(want.data()[i]) + 1e-6f;
   CHECK(wrong == 0);
   // training's default, 1e-5, is not BERT's: on the rows of 1e-3 and 1e-4 it moves every number
-  const norm_pass training = layer_norm(x, w);
+  const norm_pass training = layer_norm(x, w, 1e-5f, true);
   CHECK(std::fabs(training.out(0, 2, 0) - want(0, 2, 0)) > 0.1f);
 }

@@ -82,8 +82,10 @@ TEST_CASE("a key bias adds q·b to a whole row of scores: the attention does not
   model_weights w = init_weights(gen, spec);
   model_weights biased = w;
   for (model_head& head : biased.layers[0].heads) head.key_bias = tensor2({{0.5f, -1.0f, 2.0f, 0.25f}});
+  model_spec keyed = spec;  // a model file's c_attn has one
+  keyed.biases.key = true;
   const std::vector<std::int64_t> tokens = {1, 2, 3, 4, 5};
-  const forward_pass a = forward(w, spec, tokens, 1), b = forward(biased, spec, tokens, 1);
+  const forward_pass a = forward(w, spec, tokens, 1), b = forward(biased, keyed, tokens, 1);
   CHECK((b.layers[0].heads[0].k != a.layers[0].heads[0].k));  // the keys moved
   for (std::size_t i = 0; i < 25; ++i)
     CHECK(b.layers[0].heads[1].weights.data()[i] == Approx(a.layers[0].heads[1].weights.data()[i]).margin(1e-6));
@@ -137,7 +139,7 @@ void check_family(const forward_fixture::model& m) {
   // the kept modes give the same numbers: a model trace's, then sampling's
   const forward_pass trace = forward(m.weights, m.spec, m.tokens, 1, {kept::attention, false, false});
   const forward_pass last = forward(m.weights, m.spec, m.tokens, 1, {kept::logits, true});
-  CHECK((unembed(trace.unembedded(), m.weights) == pass.logits));
+  CHECK((unembed(trace.unembedded(), m.weights, m.spec) == pass.logits));
   for (std::size_t l = 0; l < pass.layers.size(); ++l) {
     CHECK((trace.layers[l].attended() == pass.layers[l].attended()));
     for (std::size_t h = 0; h < m.spec.heads; ++h)

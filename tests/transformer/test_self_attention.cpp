@@ -53,6 +53,7 @@ model_spec spec_of(std::size_t d, std::size_t H, std::size_t kv, std::size_t hs)
   s.heads = H;
   s.kv_heads = kv;
   s.head_size = hs;
+  s.biases.query = s.biases.key = s.biases.value = true;  // layer_of's
   return s;
 }
 
