@@ -17,9 +17,6 @@ export class Generation {
     Object.assign(this, { panel, read, onSampling, onTempered, onGenerated });
   }
 
-  // What the sliders hold: {temperature, topK, topP}.
-  get sampling() { return this.panel.sampling; }
-
   // What a run samples with: {temperature, warpers: {topK, topP}}.
   get runSampling() { return { temperature: this.panel.temperature.value, warpers: this.panel.warpers.value }; }
 
