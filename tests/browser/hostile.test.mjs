@@ -54,7 +54,14 @@ async function settled(page) {
   return { state, visible, harm };
 }
 
-for (const [what, hash] of Object.entries(hashes)) {
+// Opened as links, all but the 2 MB mask: a URL that long costs Chromium and
+// Playwright themselves a minute on a busy two-core machine before any of the
+// page's code runs (even favicon.svg#mask=…: 48 s to DOMContentLoaded), and
+// the page treats it as it does the 10^5-character links, past 16,384
+// characters. The test below sets it on a loaded page.
+const linkHashes = Object.entries(hashes).filter(([, hash]) => hash.length < 1e6);
+
+for (const [what, hash] of linkHashes) {
   test(`hostile link, ${what}: ready or error with a message, nothing run`, async () => {
     const page = await hostilePage(env.browser, `${env.url}#${hash}`);
     const { state, visible, harm } = await settled(page);
