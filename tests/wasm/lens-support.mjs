@@ -2,18 +2,13 @@
 // models' wasm module loaded once, the golden folder, the native CLI, and
 // each model file or Hugging Face folder opened as the page opens it, once.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { join, dirname } from 'node:path';
+import { join } from 'node:path';
 
-import { loadModelEngine, openModel } from '../../web/engine/model.js';
+import { openModel } from '../../web/engine/model.js';
 import { openFolder } from '../../web/engine/model-folder.js';
+import { engine, root } from './model-support.mjs';
 
-export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const wasmDir = process.env.ATTENTION_WASM_DIR ?? join(root, 'build', 'wasm');
-export const engine = await loadModelEngine({
-  moduleUrl: new URL(`file://${join(wasmDir, 'attention-model.js')}`),
-  wasmBinary: readFileSync(join(wasmDir, 'attention-model.wasm')),
-});
+export { engine, root };
 export const cli = join(root, 'build', 'native', 'attention-cli');
 export const goldenDir = join(root, 'tests', 'golden-lens');
 

@@ -8,38 +8,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { join, dirname } from 'node:path';
+import { join } from 'node:path';
 
-import { loadModelEngine, openModel } from '../../web/engine/model.js';
+import { openModel } from '../../web/engine/model.js';
 import { openFolder } from '../../web/engine/model-folder.js';
+import { engine, modelCalls, root } from './model-support.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const wasmDir = process.env.ATTENTION_WASM_DIR ?? join(root, 'build', 'wasm');
-const engine = await loadModelEngine({
-  moduleUrl: new URL(`file://${join(wasmDir, 'attention-model.js')}`),
-  wasmBinary: readFileSync(join(wasmDir, 'attention-model.wasm')),
-});
 const proto = engine.module.Model.prototype;
-
-// Every Embind call of a Model that `work` makes, by name.
-async function modelCalls(work) {
-  const saved = new Map();
-  const calls = {};
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    if (name === 'constructor' || name === 'delete' || typeof proto[name] !== 'function') continue;
-    saved.set(name, proto[name]);
-    proto[name] = function (...args) {
-      calls[name] = (calls[name] ?? 0) + 1;
-      return saved.get(name).apply(this, args);
-    };
-  }
-  try {
-    return { result: await work(), calls };
-  } finally {
-    for (const [name, f] of saved) proto[name] = f;
-  }
-}
 
 // A Response whose body comes in `pieces` pieces, each after a few milliseconds:
 // a disk or a network the opening waits on.

@@ -7,38 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { join, dirname } from 'node:path';
+import { join } from 'node:path';
 
-import { loadModelEngine, openModel } from '../../web/engine/model.js';
+import { openModel } from '../../web/engine/model.js';
+import { engine, modelCalls, root } from './model-support.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const wasmDir = process.env.ATTENTION_WASM_DIR ?? join(root, 'build', 'wasm');
-const engine = await loadModelEngine({
-  moduleUrl: new URL(`file://${join(wasmDir, 'attention-model.js')}`),
-  wasmBinary: readFileSync(join(wasmDir, 'attention-model.wasm')),
-});
 const open = (name) => openModel(new Blob([readFileSync(join(root, 'tests', 'models', `${name}.safetensors`))]), { engine });
-
-// Every Embind call `work` makes on the model, by name.
-function embindCalls(model, work) {
-  const proto = Object.getPrototypeOf(model.model);
-  const saved = new Map();
-  const calls = {};
-  for (const name of Object.getOwnPropertyNames(proto)) {
-    if (name === 'constructor' || name === 'delete' || typeof proto[name] !== 'function') continue;
-    saved.set(name, proto[name]);
-    proto[name] = function (...args) {
-      calls[name] = (calls[name] ?? 0) + 1;
-      return saved.get(name).apply(this, args);
-    };
-  }
-  try {
-    return { result: work(), calls };
-  } finally {
-    for (const [name, f] of saved) proto[name] = f;
-  }
-}
 
 // The typed arrays anywhere in `value` but its `transfer` lists.
 function typedArrays(value, found = []) {
@@ -63,7 +37,7 @@ for (const [name, L, H] of [['text-gpt', 2, 4], ['hf-bf16-3-layers', 3, 8]]) {
     const model = await open(name);
     assert.deepEqual([model.config.layers, model.config.heads], [L, H]);
     const tokens = [1, 2, 3, 4, 5, 6, 7];
-    const { result: run, calls } = embindCalls(model, () => model.run(tokens, { temperature: 0.7, warpers: { topK: 5 } }));
+    const { result: run, calls } = await modelCalls(() => model.run(tokens, { temperature: 0.7, warpers: { topK: 5 } }));
     assert.deepEqual(calls, { runResult: 1 }, 'no call per head, no getter after the run');
     assert.deepEqual(run.attention.shape, [L, H, tokens.length, tokens.length]);
     assert.deepEqual(run.tokens, tokens);
@@ -83,7 +57,7 @@ for (const [name, L, H] of [['text-gpt', 2, 4], ['hf-bf16-3-layers', 3, 8]]) {
     const summary = JSON.parse(model.model.run(JSON.stringify(tokens), 10, 0.7, 5, 1));
     assert.deepEqual(summary, { length: T, topK: 10, loss: run.loss });
 
-    const { result: tempered, calls: temperCalls } = embindCalls(model, () => model.temper(1.5, { topP: 0.9 }));
+    const { result: tempered, calls: temperCalls } = await modelCalls(() => model.temper(1.5, { topP: 0.9 }));
     assert.deepEqual(temperCalls, { temperResult: 1 });
     transfersItsArrays(tempered, 'temper');
     assert.equal(tempered.transfer.length, 6);
@@ -106,12 +80,12 @@ test('a refused run is one {error} answer, thrown as the core\'s line; guessesAt
 test('a run carries its heads\' scores, and guessesAt is one call: nothing to ask after a run', async () => {
   const model = await open('text-gpt');
   const tokens = [1, 2, 3, 1, 2, 3];
-  const { result: run, calls } = embindCalls(model, () => model.run(tokens));
+  const { result: run, calls } = await modelCalls(() => model.run(tokens));
   assert.deepEqual(calls, { runResult: 1 });
   assert.deepEqual(run.scores, model.headScores(), 'the scores headScores() gives on the same run');
   assert.equal(run.scores.length, 2 * 4);
   assert.deepEqual(run.scores.map(({ layer, head }) => `${layer}.${head}`).slice(0, 5), ['0.0', '0.1', '0.2', '0.3', '1.0']);
-  const { result: guesses, calls: guessCalls } = embindCalls(model, () => model.guessesAt(2));
+  const { result: guesses, calls: guessCalls } = await modelCalls(() => model.guessesAt(2));
   assert.deepEqual(guessCalls, { guessesAt: 1 });
   assert.equal(guesses.position, 2);
   assert.equal(guesses.top.length, 10);
