@@ -150,24 +150,30 @@ constexpr facts_entry facts_table[] = {
 // and rotary base are read into the same description.
 model_spec axes_of(model_family family) {
   model_spec s;
-  if (family == model_family::llama) {  // RMSNorm before each part, rotary, causal, SwiGLU
-    s.norm = {norm_kind::rms, norm_placement::pre, 1e-6f};
-    s.position = {position_kind::rotary, 10000.0f};
-    s.direction = attention_direction::causal;
-    s.scaling = score_scaling::multiply_inverse_root;
-    s.mlp = {mlp_kind::gated, activation_kind::silu, 0};
-    s.output = output_head::linear;  // lm_head, or the embedding tied
-    s.types = token_types::none;
-  } else {  // BERT, DistilBERT: LayerNorm after each residual add, a learned table, no mask, GELU, the masked-LM head
-    s.norm = {norm_kind::layer, norm_placement::post, 1e-12f};
-    s.position = {position_kind::learned, 10000.0f};
-    s.direction = attention_direction::bidirectional;
-    s.scaling = score_scaling::divide_by_root;
-    s.mlp = {mlp_kind::plain, activation_kind::gelu, 0};
-    s.output = output_head::bert_transform;
-    s.types = family == model_family::bert ? token_types::type_zero : token_types::none;  // DistilBERT has no types
+  switch (family) {  // no default: a family added to the enum without its axes is a compiler warning
+    case model_family::llama:  // RMSNorm before each part, rotary, causal, SwiGLU
+      s.norm = {norm_kind::rms, norm_placement::pre, 1e-6f};
+      s.position = {position_kind::rotary, 10000.0f};
+      s.direction = attention_direction::causal;
+      s.scaling = score_scaling::multiply_inverse_root;
+      s.mlp = {mlp_kind::gated, activation_kind::silu, 0};
+      s.output = output_head::linear;  // lm_head, or the embedding tied
+      s.types = token_types::none;
+      return s;
+    case model_family::bert:  // LayerNorm after each residual add, a learned table, no mask, GELU, the masked-LM head
+    case model_family::distilbert:
+      s.norm = {norm_kind::layer, norm_placement::post, 1e-12f};
+      s.position = {position_kind::learned, 10000.0f};
+      s.direction = attention_direction::bidirectional;
+      s.scaling = score_scaling::divide_by_root;
+      s.mlp = {mlp_kind::plain, activation_kind::gelu, 0};
+      s.output = output_head::bert_transform;
+      s.types = family == model_family::bert ? token_types::type_zero : token_types::none;  // DistilBERT has no types
+      return s;
+    case model_family::gpt2:  // a GPT-2 folder's block is the GPT file's (model_plan reads its config)
+      break;
   }
-  return s;
+  detail::fail("config: no block description for this family");
 }
 
 }  // namespace
