@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 
 import { familyOf, familyView, titleOf } from '../../web/model/family.js';
 import { folderFacts } from '../../web/model/folder.js';
+import { showFill } from '../../web/model/fill.js';
+import { tryLines, whatLine } from '../../web/model/try-list.js';
 
 const defaultText = 'The page’s own default text.';
 const distilbert = {
@@ -58,4 +60,28 @@ test('the facts line says an encoder\'s head from maskedLm, whatever its family'
   assert.match(line({ maskedLm: false }), /both ways\), without a head to predict with, /);
   assert.match(line({ family: 'bert', architecture: 'bert', familyName: 'BERT' }), /^BERT: .*, with its masked-LM head, /);
   assert.doesNotMatch(line({ family: 'llama', architecture: 'llama', familyName: 'Llama', causal: true, maskedLm: false }), /head to predict|masked-LM/);
+});
+
+test('a masked LM\'s hints, titles and try lines name its own mask token, never BERT\'s', () => {
+  const roberta = familyOf({ ...distilbert, family: 'roberta', architecture: 'roberta', familyName: 'RoBERTa', maskToken: '<mask>', starter: 'a <mask> sentence.', maskId: 50264 });
+  const said = [];
+  const next = { box: { dataset: {} }, show: (guesses, title, line) => said.push(title, line) };
+  const tokenizer = { typed: false, label: (id) => `t${id}` };
+  const top = { k: 10, ids: new Int32Array(40).fill(7), probabilities: new Float32Array(40).fill(0.1) };
+  const shown = (tokens, typed = false) => ({ family: roberta, tokenizer: { ...tokenizer, typed }, labels: tokens.map((t) => `t${t}`), result: { tokens, top } });
+  showFill(next, shown([0, 1, 2, 3]), null);               // no mask in the text
+  showFill(next, shown([0, 1, 2, 3], true), null);         // typed ids
+  showFill(next, shown([0, 50264, 2, 50264]), null);       // two masks
+  showFill(next, shown([0, 50264, 2, 3]), 2);              // a token not hidden
+  showFill(next, { ...shown([0, 1]), family: { ...roberta, maskId: null } }, null);  // no mask id
+  said.push(...tryLines(roberta), ...tryLines(roberta, true), ...tryLines({ ...roberta, maskId: null }, true));
+  said.push(whatLine({ label: 'roberta-base', tokenizer: { kind: 'hf' }, family: roberta }));
+  said.push(familyView({ ...roberta, mode: 'none' }, { typed: false, text: '', defaultText }).line);
+  const text = said.join('\n');
+  assert.doesNotMatch(text, /\[MASK\]|BERT(?!a)/);
+  for (const line of ['No <mask> in the text: write <mask> where RoBERTa should guess a word', 'type 50264, <mask>’s id,',
+    'Fill in <mask> (token 1)', 'The text has 2 <mask>s', 'Write <mask> in its place to hide it', 'This folder names no <mask> id',
+    'Move <mask> to another word', 'Move 50264, <mask>’s id,', 'does not say which id is <mask>', 'guesses words hidden behind <mask>']) {
+    assert.ok(text.includes(line), line);
+  }
 });

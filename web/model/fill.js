@@ -26,9 +26,9 @@ export function restingPosition(shown) {
   return shown.family.mode === 'fill' ? maskPositions(shown)[0] ?? null : null;
 }
 
-// How to hide a word: with words, write [MASK]; with typed ids, its id.
+// How to hide a word: with words, write the family's mask token ([MASK]); with typed ids, its id.
 const typed = (shown) => shown.tokenizer?.typed === true;
-const hideHow = (shown) => (typed(shown) ? `type ${shown.family.maskId}, [MASK]’s id,` : 'write [MASK]');
+const hideHow = (shown) => (typed(shown) ? `type ${shown.family.maskId}, ${shown.family.mask}’s id,` : `write ${shown.family.mask}`);
 const example = (shown) => (typed(shown) ? `“${maskedIds(shown).join(', ')}”.` : `“${shown.family.starter}”`);
 const capital = (text) => text[0].toUpperCase() + text.slice(1);
 
@@ -50,9 +50,9 @@ export function showFill(next, shown, t) {
   const masks = maskPositions(shown);
   const at = t ?? masks[0] ?? null;
   if (at === null) {
-    next.show([], 'Fill in [MASK]', shown.family.maskId === null
-      ? `This folder names no [MASK] id (no tokenizer.json, vocab.txt or tokenizer_config.json), so the page cannot tell which id hides a word: point at a token to see ${shown.family.name}’s guesses for its position.`
-      : `No [MASK] in the text: ${hideHow(shown)} where ${shown.family.name} should guess a word, as in ${example(shown)} Or point at a token to see ${shown.family.name}’s guesses for its position.`);
+    next.show([], `Fill in ${shown.family.mask}`, shown.family.maskId === null
+      ? `This folder names no ${shown.family.mask} id (no tokenizer.json, vocab.txt or tokenizer_config.json), so the page cannot tell which id hides a word: point at a token to see ${shown.family.name}’s guesses for its position.`
+      : `No ${shown.family.mask} in the text: ${hideHow(shown)} where ${shown.family.name} should guess a word, as in ${example(shown)} Or point at a token to see ${shown.family.name}’s guesses for its position.`);
     delete next.box.dataset.position;
     next.box.dataset.masked = '0';
     return at;
@@ -65,12 +65,12 @@ export function showFill(next, shown, t) {
   }
   const nth = masks.indexOf(at);
   if (nth >= 0) {
-    const others = masks.length > 1 ? ` The text has ${masks.length} [MASK]s: this is the ${ordinals[nth] ?? `number ${nth + 1}`}; point at another to see its guesses.` : '';
-    next.show(guesses, `Fill in [MASK] (token ${at})`, `${shown.family.name}’s 10 likeliest tokens for the hidden word, from its masked-LM head, which reads the words on both sides of it.${others}`);
+    const others = masks.length > 1 ? ` The text has ${masks.length} ${shown.family.mask}s: this is the ${ordinals[nth] ?? `number ${nth + 1}`}; point at another to see its guesses.` : '';
+    next.show(guesses, `Fill in ${shown.family.mask} (token ${at})`, `${shown.family.name}’s 10 likeliest tokens for the hidden word, from its masked-LM head, which reads the words on both sides of it.${others}`);
   } else {
     next.show(guesses, `${shown.family.name}’s guesses at token ${at}, ${JSON.stringify(tokenText(shown.labels[at]))}`,
       `This token is not hidden: ${shown.family.name} sees it while it guesses, so this is no test. ${shown.family.maskId === null
-        ? 'This folder names no [MASK] id, so no id hides a word.' : `${capital(hideHow(shown))} in its place to hide it.`}`);
+        ? `This folder names no ${shown.family.mask} id, so no id hides a word.` : `${capital(hideHow(shown))} in its place to hide it.`}`);
   }
   next.box.dataset.position = String(at);
   next.box.dataset.masked = nth >= 0 ? '1' : '0';

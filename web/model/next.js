@@ -44,14 +44,14 @@ export class NextPanel {
 
   // family (family.js's familyOf): an encoder writes nothing next: no
   // temperature, no Generate, and a line saying why, naming the family.
-  adapt({ mode, name }) {
+  adapt({ mode, name, mask }) {
     const encoder = mode !== 'next';
     this.generateBox.hidden = this.generateNote.hidden = encoder;
     this.next.box.hidden = mode === 'none';
     this.encoderNote.hidden = !encoder;
     this.encoderNote.textContent = mode === 'fill'
       ? `No Generate: an encoder does not write text. ${name} reads the whole sentence at once, every token attending to the tokens before and after it, and guesses the hidden word; a GPT writes one token after another, each seeing only the ones before it.`
-      : mode === 'none' ? `This ${name} has no masked-LM head to predict with: it shows how its heads attend, and guesses nothing. (A BERT saved with its head, BertForMaskedLM, fills in [MASK].)` : '';
+      : mode === 'none' ? `This ${name} has no masked-LM head to predict with: it shows how its heads attend, and guesses nothing. (Saved with that head, ${name} fills in ${mask || 'a hidden word'}.)` : '';
   }
 
   // The guesses after position t (null: the last one), at the temperature;

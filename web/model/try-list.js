@@ -20,11 +20,11 @@ const headLine = 'Click a head to see it large; open it in the playground to rep
 // The lines for a family (family.js's familyOf): an encoder with its
 // masked-LM head fills in [MASK] (typed ids: [MASK]'s id, where the folder
 // names it); a decoder guesses the next token. ids: the model reads typed ids.
-export function tryLines({ mode, maskId, name }, ids = false) {
+export function tryLines({ mode, maskId, mask, name }, ids = false) {
   if (mode === 'fill' && ids) return [maskId === null
-    ? `Point at a token: the bars show what ${name} would put in its place (the folder does not say which id is [MASK]).`
-    : `Move ${maskId}, [MASK]’s id, to another place in the ids: the bars show what ${name} would put there.`, headLine];
-  if (mode === 'fill') return [`Move [MASK] to another word: the bars show what ${name} would put there.`, headLine];
+    ? `Point at a token: the bars show what ${name} would put in its place (the folder does not say which id is ${mask}).`
+    : `Move ${maskId}, ${mask}’s id, to another place in the ids: the bars show what ${name} would put there.`, headLine];
+  if (mode === 'fill') return [`Move ${mask} to another word: the bars show what ${name} would put there.`, headLine];
   if (mode === 'none') return [headLine];
   return ['Point at a token: every head lights its row, the bars show what the model guesses next.', headLine];
 }
@@ -35,7 +35,7 @@ const reading = { hf: 'your text through its folder’s tokenizer.json', gpt2: '
 // Which model this is and what it reads, in a sentence (tokenizer: the model's).
 export function whatLine({ label, tokenizer, family, folder }) {
   const name = family.family === 'gpt2' ? 'GPT' : family.name;
-  const kind = family.mode === 'fill' ? 'encoder that guesses words hidden behind [MASK]'
+  const kind = family.mode === 'fill' ? `encoder that guesses words hidden behind ${family.mask}`
     : family.mode === 'none' ? 'encoder saved without its head that guesses words: the page shows its attention only'
       : 'that guesses the next token';
   const reads = tokenizer.typed ? `token ids you type, as ${folder ? 'its folder has no tokenizer.json' : 'its file names no tokenizer'}`
