@@ -233,7 +233,7 @@ class model {
     const std::string message = glue::error_of([&] {
       p = index_of(position, "position");
       ATTENTION_CHECK(run_.has_value(), "model: nothing run");
-      ATTENTION_CHECK(loaded().logits(), "model: this BERT has no masked-LM head to predict with");
+      ATTENTION_CHECK(loaded().logits(), "model: this ", loaded().facts.name, " has no masked-LM head to predict with");
       attention::trace_position(p, run_->length());
       const attention::tensor3 at = attention::logits_of(loaded(), *run_, p, 1);  // (1, 1, V)
       logits.assign(at.data(), at.data() + at.size());
@@ -285,7 +285,7 @@ class model {
       const std::uint64_t s = glue::seed_of(seed, "seed");
       const attention::warpers warp{index_of(top_k, "top_k"), top_p};
       ATTENTION_CHECK(is_open(), "model: nothing open");
-      ATTENTION_CHECK(causal(), "generate: a BERT encoder sees both ways; it does not write the next token");
+      ATTENTION_CHECK(causal(), "generate: a ", loaded().facts.name, " encoder sees both ways; it does not write the next token");
       const std::vector<std::int64_t> prompt = ids_of(tokens);
       attention::check_generate_context(loaded(), prompt, n, "count");  // a folder's config.json's limits
       return nlohmann::json(attention::generate_tokens(loaded(), prompt, n, temperature, s, warp))

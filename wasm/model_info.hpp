@@ -33,9 +33,9 @@ inline nlohmann::json described(const attention::model_spec& s, const attention:
           {"starter", f.starter}};
 }
 
-inline nlohmann::json describe(const attention::model_config& c) {
-  const attention::model_spec s = attention::spec_of(c);
-  nlohmann::json info = described(s, attention::facts_of("gpt2"));
+inline nlohmann::json describe_file(const attention::loaded_model& m) {
+  const attention::model_config& c = m.config;
+  nlohmann::json info = described(m.spec, m.facts);
   info.update({{"config", attention::model_config_json(c)},
                {"tokenizer", attention::tokenizer_name(c.tokenizer)},
                {"vocabulary", c.vocabulary},
@@ -54,7 +54,7 @@ inline nlohmann::json describe_folder(const attention::loaded_model& m) {
   const attention::model_spec& s = m.spec;
   nlohmann::json rotary = nullptr;
   if (s.rotary()) rotary = {{"theta", s.position.theta}};
-  nlohmann::json info = described(s, c.facts);
+  nlohmann::json info = described(s, m.facts);
   info.update({{"config", attention::folder_config_json(m)},
                {"tokenizer", "ids"},
                {"vocabulary", nlohmann::json::array()},
@@ -71,7 +71,7 @@ inline nlohmann::json describe_folder(const attention::loaded_model& m) {
 // An open model described in the format its loader gave it: its trace's
 // config object and the fields above.
 inline nlohmann::json describe(const attention::loaded_model& m) {
-  return m.trace() == attention::trace_format::folder ? describe_folder(m) : describe(m.config);
+  return m.trace() == attention::trace_format::folder ? describe_folder(m) : describe_file(m);
 }
 
 }  // namespace glue

@@ -71,7 +71,7 @@ nlohmann::ordered_json ablate_lens(const loaded_model& model, const lens_request
   check_ablated_heads(model, request, prefix);
   const bool decoder = !is_encoder(model);
   ATTENTION_CHECK(has_unembedding(model.spec), argument_name(prefix, "what"),
-                  ": ablate compares next-token guesses, and this BERT has no masked-LM head");
+                  ": ablate compares next-token guesses, and this ", model.facts.name, " has no masked-LM head");
   const std::size_t T = request.tokens.size();
   // decoders read the last position; BERT's masked-LM head the one asked for
   const std::size_t at = lens_position(request.position, T, prefix);

@@ -55,6 +55,7 @@ model_plan plan_folder(const family_config& c, std::vector<std::pair<std::string
     return plan_model(std::move(checked), c.overrides);
   }
   plan.family = c;
+  plan.facts = c.facts;
   const tensor_table table = family_tensors(c, names);
   std::map<std::string, const std::string*> found;  // canonical name -> the name the file used
   bool head = false, lm_head = false;

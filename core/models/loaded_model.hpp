@@ -31,6 +31,7 @@ struct loaded_model {
   // Llama family, BERT, DistilBERT: check_config_tokens, folder_config_json,
   // folder_summary); none for a GPT, a model file's or a gpt2 folder's.
   std::optional<family_config> family;
+  family_facts facts;  // what the page and the messages call it (BERT, Llama, GPT-2)
 
   // What it computes is its block description's: whether it unembeds (all
   // but a BERT without its head), and guesses a hidden token (BERT's head).

@@ -43,6 +43,7 @@ model_loader::model_loader(model_plan plan) : plan_(std::move(plan)) {
   model_.config = plan_.config;
   model_.spec = spec;
   model_.family = plan_.family;
+  model_.facts = plan_.facts;
   model_weights& w = model_.weights;
   w.layers.resize(spec.layers);
   for (model_layer& layer : w.layers) layer.heads.resize(spec.heads);  // their biases, or GQA's float weights

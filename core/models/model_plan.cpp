@@ -271,6 +271,7 @@ model_plan plan_model(const safetensors_header& header, const model_overrides& o
 
 model_plan plan_model(std::vector<std::pair<std::string, safetensors_header>> shards, const model_overrides& overrides) {
   model_plan plan;
+  plan.facts = facts_of("gpt2");
   for (auto& [file, header] : shards) plan.shards.push_back({file, std::move(header), {}});
   found_tensors found;
   std::size_t layers = 0;

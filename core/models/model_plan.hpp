@@ -48,6 +48,7 @@ struct model_plan {
   // config.json's family when it describes the model beyond gpt-v1 (a
   // folder of the Llama family, BERT, DistilBERT); none for a GPT.
   std::optional<family_config> family;
+  family_facts facts;  // what the page and the messages call it: the family's, GPT-2's for a GPT
   std::vector<planned_shard> shards;  // in the order they will be fed
 };
 

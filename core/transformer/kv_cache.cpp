@@ -12,7 +12,7 @@ kv_cache::kv_cache(const model_spec& spec, std::size_t capacity)
       kv_(spec.kv_heads),
       hs_(spec.head_size),
       numbers_((spec.head_size + 15) / 16 * 16) {
-  ATTENTION_CHECK(spec.causal(), "generate: a BERT encoder sees both ways; it keeps no keys for the next token");
+  ATTENTION_CHECK(spec.causal(), "generate: an encoder sees both ways; it keeps no keys for the next token");
   ATTENTION_CHECK(capacity > 0 && capacity <= spec.length, "generate: a cache of ", capacity,
                   " positions, the model's length is ", spec.length);
   keys_.assign(spec.layers * kv_ * positions_ * hs_, 0.0f);

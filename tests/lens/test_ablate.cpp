@@ -35,4 +35,12 @@ TEST_CASE("lens/ BERT's ablation reads its masked-LM head at the position asked 
   } catch (const error& e) {
     CHECK(std::string(e.what()) == "--what: ablate compares next-token guesses, and this BERT has no masked-LM head");
   }
+  // the model's own name, from its family's facts
+  const loaded_model& distilbert = lens_support::model_at("tests/models-v3/distilbert-model-f16");
+  try {
+    run_lens(distilbert, {"ablate", {1, 2}, {{0, 0}}}, "--");
+    FAIL("no error");
+  } catch (const error& e) {
+    CHECK(std::string(e.what()) == "--what: ablate compares next-token guesses, and this DistilBERT has no masked-LM head");
+  }
 }

@@ -166,7 +166,7 @@ TEST_CASE("past the model's length the window slides: the cache is rebuilt at th
 TEST_CASE("a cache is refused for an encoder, a batch, or more positions than it holds", "[kv_cache]") {
   const forward_fixture::model bert = forward_fixture::bert();
   CHECK_THROWS_WITH(kv_cache(bert.spec, 4),
-                    "generate: a BERT encoder sees both ways; it keeps no keys for the next token");
+                    "generate: an encoder sees both ways; it keeps no keys for the next token");
   const named_model m = gpt();
   CHECK_THROWS_WITH(kv_cache(m.spec, 9), "generate: a cache of 9 positions, the model's length is 8");
   CHECK_THROWS_WITH(kv_cache(m.spec, 0), "generate: a cache of 0 positions, the model's length is 8");

@@ -115,7 +115,13 @@ test("each family's facts come from the core: its name, [MASK] and a starter for
   const distil = await open(folderOf('distilbert-mlm'));
   assert.deepEqual(facts(distil.info), ['distilbert', 'distilbert', 'DistilBERT', '[MASK]', 'the cat sat on the [MASK].']);
   assert.deepEqual([distil.info.causal, distil.info.maskedLm], [false, true]);
+  // the refusals name the model by its facts, not as a BERT
+  assert.throws(() => distil.generate([2, 3], 1), { name: 'ModelError', message: 'generate: a DistilBERT encoder sees both ways; it does not write the next token' });
   distil.dispose();
+  const headless = await open(folderOf('distilbert-model-f16'));
+  headless.run([1, 2, 3]);
+  assert.throws(() => headless.guessesAt(0), { name: 'ModelError', message: 'model: this DistilBERT has no masked-LM head to predict with' });
+  headless.dispose();
   const bert = await open(folderOf('bert-mlm'));
   assert.deepEqual(facts(bert.info), ['bert', 'bert', 'BERT', '[MASK]', 'the cat sat on the [MASK].']);
   bert.dispose();
